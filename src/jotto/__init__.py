@@ -1,0 +1,1 @@
+"""jotto: game-theoretic strategies for the word game Jotto."""

@@ -1,0 +1,291 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""The compiled core: decision trees of Jotto guessers over 26-bit letter masks.
+
+This module is private; ``jotto.kernels`` and the rest of the package validate input and call it.
+C-level functions for other Cython projects are declared in ``_core.pxd``.
+"""
+from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdlib cimport free, malloc
+
+import numpy as np
+
+cdef extern from "jotto_engine.h" nogil:
+    ctypedef struct jt_words:
+        pass
+    ctypedef struct jt_tree:
+        pass
+    ctypedef struct jt_weights:
+        int rule
+        int candidates
+        const int64_t *v
+        const double *h
+        double err_abs
+        double err_rel
+    int JT_OK, JT_ENOMEM, JT_EINVAL, JT_MAX_WORDS, JT_MAX_LEN
+    int JT_RULE_PAPER, JT_RULE_EXACT, JT_RULE_NORVIG_MAX, JT_RULE_NORVIG_EXPECTATION
+    int JT_RULE_NORVIG_ENTROPY, JT_CAND_ALL, JT_CAND_CONSISTENT, JT_CAND_NORVIG
+
+    double jt_integer_weights(const double *h, int32_t D, int64_t *v)
+    jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L)
+    void jt_words_free(jt_words *w)
+    jt_tree *jt_tree_build(const jt_words *w, const jt_weights *wt, int threads, int *status)
+    int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
+    void jt_tree_free(jt_tree *t)
+    void jt_tree_guess_counts(const jt_tree *t, int32_t *out)
+    int32_t jt_tree_node_count(const jt_tree *t)
+    void jt_tree_export(const jt_tree *t, int32_t *guess, int32_t *depth, int32_t *size,
+                        int32_t *children)
+    void jt_tree_stats(const jt_tree *t, int64_t *decided, int64_t *evaluated)
+    int32_t jt_decide(const jt_words *w, const jt_weights *wt, const int32_t *S, int32_t m,
+                      int *status)
+    int jt_openmp_enabled()
+    int jt_max_threads()
+    const char *jt_isa_name()
+    const char *jt_isa_available()
+    int jt_isa_select(const char *name)
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int x) nogil
+
+RULE_PAPER = JT_RULE_PAPER
+RULE_EXACT = JT_RULE_EXACT
+RULE_NORVIG_MAX = JT_RULE_NORVIG_MAX
+RULE_NORVIG_EXPECTATION = JT_RULE_NORVIG_EXPECTATION
+RULE_NORVIG_ENTROPY = JT_RULE_NORVIG_ENTROPY
+CAND_ALL = JT_CAND_ALL
+CAND_CONSISTENT = JT_CAND_CONSISTENT
+CAND_NORVIG = JT_CAND_NORVIG
+MAX_WORDS = JT_MAX_WORDS
+MAX_LENGTH = JT_MAX_LEN
+
+
+cdef _check(int status):
+    if status == JT_ENOMEM:
+        raise MemoryError("jotto core: out of memory")
+    if status != JT_OK:
+        raise ValueError("jotto core: invalid arguments")
+
+
+cdef class Words:
+    """A word list as the core sees it: distinct masks of ``length`` letters each."""
+
+    cdef jt_words *ptr
+    cdef readonly int size
+    cdef readonly int length
+
+    def __cinit__(self, const uint32_t[::1] masks not None, int length):
+        if masks.shape[0] < 1 or masks.shape[0] > JT_MAX_WORDS:
+            raise ValueError(f"the core takes 1 to {JT_MAX_WORDS} words, not {masks.shape[0]}")
+        self.ptr = jt_words_new(&masks[0], <int32_t>masks.shape[0], length)
+        if self.ptr == NULL:
+            raise ValueError("the core needs distinct masks of exactly `length` letters")
+        self.size = <int>masks.shape[0]
+        self.length = length
+
+    def __dealloc__(self):
+        jt_words_free(self.ptr)
+
+
+cdef class _Weights:
+    """Owns the arrays behind a jt_weights for the duration of a call."""
+
+    cdef jt_weights wt
+    cdef object v_arr
+    cdef object h_arr
+
+    def __cinit__(self, int rule, int candidates, v, h, double err_abs, double err_rel):
+        cdef const int64_t[::1] vv
+        cdef const double[::1] hh
+        self.wt.rule = rule
+        self.wt.candidates = candidates
+        self.wt.err_abs = err_abs
+        self.wt.err_rel = err_rel
+        self.wt.v = NULL
+        self.wt.h = NULL
+        if v is not None:
+            self.v_arr = np.ascontiguousarray(v, dtype=np.int64)
+            vv = self.v_arr
+            self.wt.v = &vv[0]
+        if h is not None:
+            self.h_arr = np.ascontiguousarray(h, dtype=np.float64)
+            hh = self.h_arr
+            self.wt.h = &hh[0]
+
+
+cdef class Tree:
+    """A decision tree built by the core; ``words`` keeps its word list alive."""
+
+    cdef jt_tree *ptr
+    cdef readonly Words words
+
+    def __dealloc__(self):
+        if self.ptr != NULL:
+            jt_tree_free(self.ptr)
+
+    def guess_counts(self):
+        """Guesses needed for each target (int32 array)."""
+        out = np.empty(self.words.size, dtype=np.int32)
+        cdef int32_t[::1] o = out
+        jt_tree_guess_counts(self.ptr, &o[0])
+        return out
+
+    def node_count(self):
+        return jt_tree_node_count(self.ptr)
+
+    def stats(self):
+        """(nodes decided, candidate evaluations) in the last build or update."""
+        cdef int64_t decided = 0, evaluated = 0
+        jt_tree_stats(self.ptr, &decided, &evaluated)
+        return int(decided), int(evaluated)
+
+    def export(self):
+        """(guess, depth, size, children) arrays, nodes depth-first, root first."""
+        cdef int32_t n = jt_tree_node_count(self.ptr)
+        guess = np.empty(n, dtype=np.int32)
+        depth = np.empty(n, dtype=np.int32)
+        size = np.empty(n, dtype=np.int32)
+        children = np.empty((n, self.words.length + 1), dtype=np.int32)
+        cdef int32_t[::1] g = guess, d = depth, s = size
+        cdef int32_t[:, ::1] c = children
+        jt_tree_export(self.ptr, &g[0], &d[0], &s[0], &c[0, 0])
+        return guess, depth, size, children
+
+    def update(self, v, h, int threads):
+        """Re-weight the tree (same rule); it becomes exactly the tree a fresh build gives."""
+        cdef _Weights w = _Weights(0, 0, v, h, 0.0, 0.0)
+        cdef int status
+        with nogil:
+            status = jt_tree_update(self.ptr, w.wt.v, w.wt.h, threads)
+        _check(status)
+
+
+def build_tree(Words words not None, int rule, int candidates, v, h, double err_abs,
+               double err_rel, int threads):
+    """Build the decision tree of a guesser over every target of ``words``."""
+    cdef _Weights w = _Weights(rule, candidates, v, h, err_abs, err_rel)
+    cdef int status = JT_OK
+    cdef jt_tree *ptr
+    with nogil:
+        ptr = jt_tree_build(words.ptr, &w.wt, threads, &status)
+    _check(status)
+    cdef Tree t = Tree.__new__(Tree)
+    t.ptr = ptr
+    t.words = words
+    return t
+
+
+def decide(Words words not None, int rule, int candidates, v, h, double err_abs,
+           double err_rel, const int32_t[::1] state not None):
+    """The word guessed at ``state`` (increasing word indices)."""
+    cdef _Weights w = _Weights(rule, candidates, v, h, err_abs, err_rel)
+    cdef int status = JT_OK
+    cdef int32_t g
+    if state.shape[0] == 0:
+        raise ValueError("the state holds no word")
+    with nogil:
+        g = jt_decide(words.ptr, &w.wt, &state[0], <int32_t>state.shape[0], &status)
+    _check(status)
+    return int(g)
+
+
+def integer_weights(const double[::1] h not None):
+    """(v, err): the exact rule's integer weights for float weights h; see jotto_engine.h."""
+    v = np.empty(h.shape[0], dtype=np.int64)
+    cdef int64_t[::1] vv = v
+    cdef double err = jt_integer_weights(&h[0], <int32_t>h.shape[0], &vv[0])
+    if err < 0:
+        raise ValueError("weights must be finite and non-negative")
+    return v, err
+
+
+def openmp_enabled():
+    return bool(jt_openmp_enabled())
+
+
+def max_threads():
+    return jt_max_threads()
+
+
+def isa():
+    return jt_isa_name().decode()
+
+
+def isa_available():
+    return jt_isa_available().decode().split(",")
+
+
+def select_isa(str name):
+    if jt_isa_select(name.encode()) != 0:
+        raise ValueError(f"kernel variant {name!r} is not available on this CPU "
+                         f"(available: {', '.join(isa_available())})")
+
+
+# ---- C-level API (see _core.pxd) ----------------------------------------------------------------
+
+cdef int reply(uint32_t a, uint32_t b) noexcept nogil:
+    return __builtin_popcount(a & b)
+
+
+cdef int _weights_for(int32_t D, const double *h, int rule, jt_weights *wt,
+                      int64_t **vbuf) noexcept nogil:
+    wt.rule = rule
+    wt.candidates = JT_CAND_ALL
+    wt.h = h
+    wt.v = NULL
+    wt.err_abs = 0.0
+    wt.err_rel = 0.0
+    vbuf[0] = NULL
+    if rule != JT_RULE_PAPER and rule != JT_RULE_EXACT:
+        return JT_EINVAL
+    if h == NULL:
+        return JT_OK
+    vbuf[0] = <int64_t *>malloc(sizeof(int64_t) * D)
+    if vbuf[0] == NULL:
+        return JT_ENOMEM
+    wt.err_abs = jt_integer_weights(h, D, vbuf[0])
+    if wt.err_abs < 0:
+        return JT_EINVAL
+    wt.v = vbuf[0]
+    if rule == JT_RULE_EXACT:
+        wt.h = NULL
+        wt.err_abs = 0.0
+    return JT_OK
+
+
+cdef int comp_num_guesses(const uint32_t *masks, int32_t D, int32_t L, const double *h,
+                          int rule, int threads, int32_t *out) noexcept nogil:
+    cdef jt_weights wt
+    cdef int64_t *vbuf
+    cdef int status = _weights_for(D, h, rule, &wt, &vbuf)
+    cdef jt_words *w = NULL
+    cdef jt_tree *t = NULL
+    if status == JT_OK:
+        w = jt_words_new(masks, D, L)
+        if w == NULL:
+            status = JT_EINVAL
+    if status == JT_OK:
+        t = jt_tree_build(w, &wt, threads, &status)
+    if t != NULL:
+        jt_tree_guess_counts(t, out)
+        jt_tree_free(t)
+    jt_words_free(w)
+    free(vbuf)
+    return status
+
+
+cdef int32_t guesser_gbr(const uint32_t *masks, int32_t D, int32_t L, const double *h,
+                         int rule, const int32_t *S, int32_t m) noexcept nogil:
+    cdef jt_weights wt
+    cdef int64_t *vbuf
+    cdef int status = _weights_for(D, h, rule, &wt, &vbuf)
+    cdef jt_words *w = NULL
+    cdef int32_t g = -1
+    if status == JT_OK:
+        w = jt_words_new(masks, D, L)
+        if w == NULL:
+            status = JT_EINVAL
+    if status == JT_OK:
+        g = jt_decide(w, &wt, S, m, &status)
+    jt_words_free(w)
+    free(vbuf)
+    return g if status == JT_OK else status
