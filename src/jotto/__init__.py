@@ -1,1 +1,31 @@
-"""jotto: game-theoretic strategies for the word game Jotto."""
+"""jotto: game-theoretic strategies for the word game Jotto.
+
+Ganzfried's fictitious play (2011) with an exact, fast C core, Norvig's guessers and evaluation,
+and play against the computer.  The README's glossary maps the paper's names to these.
+"""
+
+from __future__ import annotations
+
+from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
+from .game import reply
+from .runtime import openmp_enabled, resolve_threads
+from .trees import DecisionTree
+from .weights import RULES, integer_weights
+from .words import WordList, WordListError, load_words
+
+__all__ = [
+    "RULES",
+    "DecisionTree",
+    "WordList",
+    "WordListError",
+    "comp_num_guesses",
+    "gbr_tree",
+    "guesser_gbr",
+    "integer_weights",
+    "load_words",
+    "openmp_enabled",
+    "reply",
+    "resolve_threads",
+]
+
+__version__ = "0.1.0"

@@ -1,9 +1,14 @@
 /* kernels.c -- the hot loops of the core.  CMake compiles this file once per x86-64 level with
- * JT_KERNEL_SUFFIX set (base, v2, v3, v4) and dispatch.c picks the best the CPU runs.  Every
- * variant computes bit-identical results: integers are exact, and the one floating-point kernel
+ * JT_KERNEL_SUFFIX set (base, v2, v3, v4) and dispatch.c picks the best the CPU runs.  The loops
+ * are plain C over structure-of-arrays data so that the compiler vectorises them for each level
+ * (on x86-64-v4 the reply popcount becomes VPOPCNTD over 16 candidates at a time).  Every variant
+ * computes bit-identical results: integer work is exact, and the one floating-point kernel
  * (exp_num_elims) is sequential C compiled without contraction or fast-math. */
-#include <stdlib.h>
 #include <string.h>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #include "engine_internal.h"
 
@@ -12,193 +17,338 @@
 #define JT_STR2(x) #x
 #define JT_STR(x) JT_STR2(x)
 
-/* ---- class sizes, three ways -------------------------------------------------------------- */
-/* Each writes n_j (targets of S replying j to the candidate) to out[0..L].  The functions are
- * inlined into loops specialised for each word length, so L is a constant there. */
+/* Candidates per block: the packed counters of a block stay in L1. */
+#define BLOCK 256
 
-/* One pass over the targets; for small S. */
-static inline __attribute__((always_inline)) void
-counts_direct(uint32_t cm, const uint32_t *sm, int32_t m, uint16_t *out, const int L)
+/* popcount that vectorises where the level has a vector popcount, and is one instruction where
+ * it has POPCNT; the bit-twiddling form only for the base level (no POPCNT, no libgcc call). */
+static inline __attribute__((always_inline)) uint32_t pc(uint32_t x)
 {
-    if (L <= 7 && m <= 255) {
-        uint64_t acc = 0; /* one byte per reply */
-        for (int32_t k = 0; k < m; k++)
-            acc += (uint64_t)1 << (8 * jt_popcount32(cm & sm[k]));
+#if defined(__POPCNT__)
+    return (uint32_t)__builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+#endif
+}
+
+/* ---- reply-class sizes -------------------------------------------------------------------------
+ * n_j(c) = #{i in S : reply(c, i) = j} for candidates c in [c0, c1), written structure-of-arrays:
+ * ev->cnt[j * ev->nc + c]. */
+
+/* Where a block of candidates starting at b0 keeps its class sizes: in ev->cnt, or, when the
+ * caller wants q only (ev->cnt NULL), in a block-local buffer that stays in L1. */
+static inline uint16_t *block_dst(const jt_eval *ev, int32_t b0, uint16_t *local)
+{
+    return ev->cnt ? ev->cnt + b0 : local;
+}
+
+static inline size_t block_stride(const jt_eval *ev, size_t local_stride)
+{
+    return ev->cnt ? (size_t)ev->nc : local_stride;
+}
+
+/* q of a block from block-local class sizes (uniform weights only: ev->nspec == 0). */
+static inline __attribute__((always_inline)) void
+weigh_local(const jt_eval *ev, const uint16_t *restrict local, size_t stride, int32_t b0,
+            int32_t n, const int L)
+{
+    uint64_t *restrict q = ev->q + b0;
+    for (int32_t c = 0; c < n; c++) {
+        uint32_t sq = 0;
+        for (int j = 0; j <= L; j++) {
+            const uint32_t x = local[(size_t)j * stride + c];
+            sq += x * x;
+        }
+        q[c] = ev->vmin * (uint64_t)sq;
+    }
+}
+
+/* Packed counters: one 32-bit word per candidate holds L+1 fields of b = 32/(L+1) bits; a target
+ * with reply r adds 1 << (b r).  Every 2^b - 1 targets the fields are flushed into the uint16
+ * counts, so no field overflows.  Inlined with a constant L, the shifts and masks fold. */
+static inline __attribute__((always_inline)) void
+unpack(uint16_t *dst, size_t stride, const uint32_t *P, int32_t n, int first, const int L)
+{
+    const int b = 32 / (L + 1);
+    const uint32_t F = (1u << b) - 1;
+    for (int j = 0; j <= L; j++) {
+        uint16_t *restrict o = dst + (size_t)j * stride;
+        const int sh = b * j;
+        if (first)
+            for (int32_t c = 0; c < n; c++)
+                o[c] = (uint16_t)((P[c] >> sh) & F);
+        else
+            for (int32_t c = 0; c < n; c++)
+                o[c] = (uint16_t)(o[c] + ((P[c] >> sh) & F));
+    }
+}
+
+#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__)
+/* The same for 64 candidates at a time with their counters in four registers: AND, VPOPCNTD, a
+ * 16-entry table of 1 << (b r) by VPERMD, ADD.  Returns how many candidates it did. */
+static inline __attribute__((always_inline)) int32_t
+counts_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+{
+    const int b = 32 / (L + 1);
+    const int32_t F = (int32_t)((1u << b) - 1);
+    uint32_t lut[16] = {0};
+    for (int r = 0; r <= L; r++)
+        lut[r] = 1u << (b * r);
+    const __m512i one = _mm512_loadu_si512(lut);
+    uint16_t local[(JT_PACKED_MAXL + 1) * 64];
+    int32_t b0 = c0;
+    for (; b0 + 64 <= c1; b0 += 64) {
+        const uint32_t *cb = ev->cm + b0;
+        const __m512i x0 = _mm512_loadu_si512(cb), x1 = _mm512_loadu_si512(cb + 16);
+        const __m512i x2 = _mm512_loadu_si512(cb + 32), x3 = _mm512_loadu_si512(cb + 48);
+        for (int32_t k0 = 0; k0 < ev->m; k0 += F) {
+            const int32_t k1 = ev->m - k0 < F ? ev->m : k0 + F;
+            __m512i p0 = _mm512_setzero_si512(), p1 = p0, p2 = p0, p3 = p0;
+            for (int32_t k = k0; k < k1; k++) {
+                const __m512i t = _mm512_set1_epi32((int)ev->sm[k]);
+#define JT_STEP(p, x) \
+    p = _mm512_add_epi32(p, _mm512_permutexvar_epi32(_mm512_popcnt_epi32(_mm512_and_si512(x, t)), one))
+                JT_STEP(p0, x0);
+                JT_STEP(p1, x1);
+                JT_STEP(p2, x2);
+                JT_STEP(p3, x3);
+#undef JT_STEP
+            }
+            uint32_t P[64];
+            _mm512_storeu_si512(P, p0);
+            _mm512_storeu_si512(P + 16, p1);
+            _mm512_storeu_si512(P + 32, p2);
+            _mm512_storeu_si512(P + 48, p3);
+            unpack(block_dst(ev, b0, local), block_stride(ev, 64), P, 64, k0 == 0, L);
+        }
+        if (!ev->cnt)
+            weigh_local(ev, local, 64, b0, 64, L);
+    }
+    return b0 - c0;
+}
+
+/* q only (uniform weights over S, no class sizes wanted): 32 candidates at a time with their
+ * class sizes in registers too, so nothing but q goes to memory.  Returns how many it did. */
+static inline __attribute__((always_inline)) int32_t
+q_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+{
+    const int b = 32 / (L + 1);
+    const int32_t F = (int32_t)((1u << b) - 1);
+    uint32_t lut[16] = {0};
+    for (int r = 0; r <= L; r++)
+        lut[r] = 1u << (b * r);
+    const __m512i one = _mm512_loadu_si512(lut), field = _mm512_set1_epi32(F);
+    const __m512i vmin = _mm512_set1_epi64((long long)ev->vmin);
+    int32_t b0 = c0;
+    for (; b0 + 32 <= c1; b0 += 32) {
+        const __m512i x0 = _mm512_loadu_si512(ev->cm + b0);
+        const __m512i x1 = _mm512_loadu_si512(ev->cm + b0 + 16);
+        __m512i n0[JT_PACKED_MAXL + 1], n1[JT_PACKED_MAXL + 1];
         for (int j = 0; j <= L; j++)
-            out[j] = (uint16_t)((acc >> (8 * j)) & 0xff);
-    } else {
+            n0[j] = n1[j] = _mm512_setzero_si512();
+        for (int32_t k0 = 0; k0 < ev->m; k0 += F) {
+            const int32_t k1 = ev->m - k0 < F ? ev->m : k0 + F;
+            __m512i p0 = _mm512_setzero_si512(), p1 = p0;
+            for (int32_t k = k0; k < k1; k++) {
+                const __m512i t = _mm512_set1_epi32((int)ev->sm[k]);
+                p0 = _mm512_add_epi32(
+                    p0, _mm512_permutexvar_epi32(_mm512_popcnt_epi32(_mm512_and_si512(x0, t)), one));
+                p1 = _mm512_add_epi32(
+                    p1, _mm512_permutexvar_epi32(_mm512_popcnt_epi32(_mm512_and_si512(x1, t)), one));
+            }
+            for (int j = 0; j <= L; j++) {
+                n0[j] = _mm512_add_epi32(n0[j], _mm512_and_si512(_mm512_srli_epi32(p0, b * j), field));
+                n1[j] = _mm512_add_epi32(n1[j], _mm512_and_si512(_mm512_srli_epi32(p1, b * j), field));
+            }
+        }
+        __m512i s0 = _mm512_setzero_si512(), s1 = s0;
+        for (int j = 0; j <= L; j++) {
+            s0 = _mm512_add_epi32(s0, _mm512_mullo_epi32(n0[j], n0[j]));
+            s1 = _mm512_add_epi32(s1, _mm512_mullo_epi32(n1[j], n1[j]));
+        }
+        uint64_t *q = ev->q + b0;
+        const __m512i s[2] = {s0, s1};
+        for (int h = 0; h < 2; h++) {
+            const __m512i lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s[h]));
+            const __m512i hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s[h], 1));
+            _mm512_storeu_si512(q + 16 * h, _mm512_mullo_epi64(lo, vmin));
+            _mm512_storeu_si512(q + 16 * h + 8, _mm512_mullo_epi64(hi, vmin));
+        }
+    }
+    return b0 - c0;
+}
+#endif
+
+static inline __attribute__((always_inline)) void
+counts_packed(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+{
+    const int b = 32 / (L + 1);
+    const int32_t F = (int32_t)((1u << b) - 1);
+    const int32_t m = ev->m;
+    const uint32_t *restrict sm = ev->sm;
+#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__)
+    c0 += ev->cnt ? counts_packed_avx512(ev, c0, c1, L) : q_packed_avx512(ev, c0, c1, L);
+#endif
+    uint32_t P[BLOCK];
+    uint16_t local[(JT_PACKED_MAXL + 1) * BLOCK];
+    for (int32_t b0 = c0; b0 < c1; b0 += BLOCK) {
+        const int32_t n = c1 - b0 < BLOCK ? c1 - b0 : BLOCK;
+        const uint32_t *restrict cb = ev->cm + b0;
+        for (int32_t k0 = 0; k0 < m; k0 += F) {
+            const int32_t k1 = m - k0 < F ? m : k0 + F;
+            for (int32_t c = 0; c < n; c++)
+                P[c] = 0;
+            for (int32_t k = k0; k < k1; k++) {
+                const uint32_t t = sm[k];
+                for (int32_t c = 0; c < n; c++)
+                    P[c] += 1u << (b * pc(cb[c] & t));
+            }
+            unpack(block_dst(ev, b0, local), block_stride(ev, BLOCK), P, n, k0 == 0, L);
+        }
+        if (!ev->cnt)
+            weigh_local(ev, local, BLOCK, b0, n, L);
+    }
+}
+
+/* Lengths too long for packed fields: one histogram per candidate. */
+static void counts_histogram(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    const int L = ev->w->L;
+    for (int32_t c = c0; c < c1; c++) {
         uint32_t h[JT_MAX_LEN + 1];
         for (int j = 0; j <= L; j++)
             h[j] = 0;
-        for (int32_t k = 0; k < m; k++)
-            h[jt_popcount32(cm & sm[k])]++;
+        for (int32_t k = 0; k < ev->m; k++)
+            h[pc(ev->cm[c] & ev->sm[k])]++;
         for (int j = 0; j <= L; j++)
-            out[j] = (uint16_t)h[j];
+            ev->cnt[(size_t)j * ev->nc + c] = (uint16_t)h[j];
     }
 }
 
-/* Bit-sliced: the targets holding each letter are bitsets; the reply of every target to the
- * candidate is the column sum of the bitsets of the candidate's letters, added with full adders
- * on 64 targets at a time (letters absent from S have empty bitsets).  Words of up to five
- * letters go through one five-input adder (missing inputs read an empty row), so nothing
- * branches on the candidate. */
+/* Subset tables, for big S: E_s = sum over the candidate's s-letter subsets T of
+ * #{i in S : T within i}; then n_j = sum_s (-1)^(s-j) C(s,j) E_s.  E_0 = |S| and E_L = [candidate
+ * in S] (no two words share a letter set).  Wrapping unsigned arithmetic is exact because every
+ * n_j lies in [0, |S|].  The cost per candidate does not depend on |S|. */
 static inline __attribute__((always_inline)) void
-counts_bits(const jt_nodework *nw, const uint8_t *letters, uint16_t *out, const int L)
+counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-    const int nb = nw->nb;
-    uint32_t n[JT_MAX_LEN + 1];
-    for (int j = 0; j <= L; j++)
-        n[j] = 0;
-    if (L <= 5) {
-        const uint64_t *x[5];
-        for (int i = 0; i < 5; i++)
-            x[i] = nw->bits + (size_t)(i < L ? letters[i] : 26) * nb;
-        uint32_t n1 = 0, n2 = 0, n3 = 0, n4 = 0, n5 = 0;
-        for (int b = 0; b < nb; b++) {
-            uint64_t a = x[0][b], c = x[1][b], d = x[2][b], e = x[3][b], f = x[4][b];
-            uint64_t ac = a ^ c, s1 = ac ^ d, c1 = (a & c) | (d & ac);
-            uint64_t se = s1 ^ e, b0 = se ^ f, c2 = (s1 & e) | (f & se);
-            uint64_t t = c1 ^ c2, u = c1 & c2;
-            /* reply = b0 + 2t + 4u, with t = 0 whenever u = 1 */
-            uint32_t p5 = jt_popcount64(u & b0), p3 = jt_popcount64(t & b0);
-            n5 += p5;
-            n4 += jt_popcount64(u) - p5;
-            n3 += p3;
-            n2 += jt_popcount64(t) - p3;
-            n1 += jt_popcount64(b0) - p3 - p5;
-        }
-        const uint32_t all[6] = {0, n1, n2, n3, n4, n5};
-        for (int v = 1; v <= L; v++)
-            n[v] = all[v];
-    } else {
-        int planes = 0; /* ripple-carry into as many bit planes as L needs */
-        while ((1 << planes) <= L)
-            planes++;
-        for (int b = 0; b < nb; b++) {
-            uint64_t p[5] = {0, 0, 0, 0, 0};
-            for (int i = 0; i < L; i++) {
-                uint64_t carry = nw->bits[(size_t)letters[i] * nb + b];
-                for (int q = 0; q < planes && carry; q++) {
-                    uint64_t t = p[q] & carry;
-                    p[q] ^= carry;
-                    carry = t;
-                }
-            }
-            for (int v = 1; v <= L; v++) {
-                uint64_t sel = ~(uint64_t)0;
-                for (int q = 0; q < planes; q++)
-                    sel &= ((v >> q) & 1) ? p[q] : ~p[q];
-                n[v] += jt_popcount64(sel);
-            }
-        }
-    }
-    /* Bits past m in the last block are zero in every bitset, so they land in reply 0; reply 0
-     * is what is left over. */
-    uint32_t rest = (uint32_t)nw->node->m;
-    for (int v = 1; v <= L; v++)
-        rest -= n[v];
-    out[0] = (uint16_t)rest;
-    for (int v = 1; v <= L; v++)
-        out[v] = (uint16_t)n[v];
-}
-
-/* Inclusion-exclusion: E_s = sum over the candidate's s-letter subsets T of #{i in S : T in i};
- * then n_j = sum_s (-1)^(s-j) C(s,j) E_s.  E_0 = |S|, E_L = [candidate in S] (no two words share a
- * letter set).  Wrapping unsigned arithmetic is exact because every n_j lies in [0, |S|].  Inlined
- * with a constant L, the sums unroll and the coefficients fold. */
-static inline __attribute__((always_inline)) void
-counts_table(const jt_nodework *nw, int32_t r, uint16_t *out, const int L)
-{
-    const jt_words *w = nw->w;
-    const int32_t *sr = w->subrank + (size_t)r * w->nsub;
-    uint64_t E[JT_TABLE_MAXL + 1];
-    E[0] = (uint64_t)nw->node->m;
-    E[L] = nw->in_s[r];
-    int32_t t = 0;
-    for (int s = 1; s < L; s++) {
-        uint64_t acc = 0;
-        int32_t nsz = 1; /* C(L, s) */
-        for (int i = 0; i < s; i++)
-            nsz = nsz * (L - i) / (i + 1);
-        for (int32_t k = 0; k < nsz; k++)
-            acc += nw->table[sr[t++]];
-        E[s] = acc;
-    }
-    for (int j = 0; j <= L; j++) {
-        uint64_t nj = 0;
-        int64_t c = 1; /* (-1)^(s-j) C(s, j) */
-        for (int s = j; s <= L; s++) {
-            nj += (uint64_t)c * E[s];
-            c = -c * (s + 1) / (s + 1 - j);
-        }
-        out[j] = (uint16_t)nj;
-    }
-}
-
-/* q = sum_i v_i n_{reply(c,i)} = vmin * sum_j n_j^2 + the excess of the heavier targets. */
-static inline __attribute__((always_inline)) uint64_t
-weigh(const jt_nodework *nw, uint32_t cm, const uint16_t *out, const int L)
-{
-    uint64_t squares = 0;
-    for (int j = 0; j <= L; j++)
-        squares += (uint64_t)out[j] * out[j];
-    uint64_t q = nw->vmin * squares;
-    for (int32_t k = 0; k < nw->nspec; k++)
-        q += nw->spec_delta[k] * out[jt_popcount32(cm & nw->spec_mask[k])];
-    return q;
-}
-
-static inline __attribute__((always_inline)) void
-evaluate_len(const jt_nodework *nw, int32_t c0, int32_t c1, const int L)
-{
-    const jt_words *w = nw->w;
-    jt_node *nd = nw->node;
+    const jt_words *w = ev->w;
     for (int32_t c = c0; c < c1; c++) {
-        const int32_t r = nd->rep[c];
-        const uint32_t cm = w->mask[r];
-        uint16_t *out = nd->cnt + (size_t)c * (L + 1);
-        if (L <= JT_TABLE_MAXL && nw->method == JT_M_TABLE)
-            counts_table(nw, r, out, L <= JT_TABLE_MAXL ? L : 2);
-        else if (nw->method == JT_M_BITS)
-            counts_bits(nw, w->letters + (size_t)r * L, out, L);
-        else
-            counts_direct(cm, nw->sm, nd->m, out, L);
-        nd->q[c] = weigh(nw, cm, out, L);
-    }
-}
-
-/* ---- the kernels --------------------------------------------------------------------------- */
-
-static void prepare(jt_nodework *nw)
-{
-    const jt_words *w = nw->w;
-    const jt_node *nd = nw->node;
-    if (nw->method == JT_M_BITS) {
-        for (int32_t k = 0; k < nd->m; k++) {
-            const uint8_t *lt = w->letters + (size_t)nd->S[k] * w->L;
-            uint64_t bit = (uint64_t)1 << (k & 63);
-            for (int i = 0; i < w->L; i++)
-                nw->bits[(size_t)lt[i] * nw->nb + (k >> 6)] |= bit;
+        const int32_t r = ev->cid ? ev->cid[c] : c;
+        const int32_t *sr = w->subrank + (size_t)r * w->nsub;
+        uint64_t E[JT_TABLE_MAXL + 1];
+        E[0] = (uint64_t)ev->m;
+        E[L] = ev->in_s[r];
+        int32_t t = 0;
+        for (int s = 1; s < L; s++) {
+            uint64_t acc = 0;
+            const int32_t nsz = w->nsub_of[s];
+            for (int32_t k = 0; k < nsz; k++)
+                acc += ev->table[sr[t++]];
+            E[s] = acc;
         }
-    } else if (nw->method == JT_M_TABLE) {
-        for (int32_t k = 0; k < nd->m; k++) {
-            const int32_t *sr = w->subrank + (size_t)nd->S[k] * w->nsub;
-            for (int32_t t = 0; t < w->nsub; t++)
-                nw->table[sr[t]]++;
+        for (int j = 0; j <= L; j++) {
+            uint64_t nj = 0;
+            for (int s = j; s <= L; s++)
+                nj += (uint64_t)w->incl[s][j] * E[s];
+            ev->cnt[(size_t)j * ev->nc + c] = (uint16_t)nj;
         }
     }
 }
 
-static void evaluate(const jt_nodework *nw, int32_t c0, int32_t c1)
+/* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + the excess of heavier targets. */
+static inline __attribute__((always_inline)) void
+weigh(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-    switch (nw->w->L) {
-    case 2: evaluate_len(nw, c0, c1, 2); break;
-    case 3: evaluate_len(nw, c0, c1, 3); break;
-    case 4: evaluate_len(nw, c0, c1, 4); break;
-    case 5: evaluate_len(nw, c0, c1, 5); break;
-    case 6: evaluate_len(nw, c0, c1, 6); break;
-    default: evaluate_len(nw, c0, c1, nw->w->L); break;
+    const int32_t nc = ev->nc;
+    const uint16_t *restrict cnt = ev->cnt;
+    uint64_t *restrict q = ev->q;
+    const uint64_t vmin = ev->vmin;
+    for (int32_t c = c0; c < c1; c++) {
+        uint32_t sq = 0; /* <= |S|^2 < 2^32 */
+        for (int j = 0; j <= L; j++) {
+            const uint32_t n = cnt[(size_t)j * nc + c];
+            sq += n * n;
+        }
+        q[c] = vmin * (uint64_t)sq;
     }
+    for (int32_t k = 0; k < ev->nspec; k++) {
+        const uint32_t t = ev->spec_mask[k];
+        const uint64_t d = ev->spec_delta[k];
+        for (int32_t c = c0; c < c1; c++)
+            q[c] += d * cnt[(size_t)pc(ev->cm[c] & t) * nc + c];
+    }
+}
+
+static inline __attribute__((always_inline)) void
+evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+{
+    if (ev->method == JT_M_TABLE && L <= JT_TABLE_MAXL)
+        counts_table(ev, c0, c1, L <= JT_TABLE_MAXL ? L : 2);
+    else if (L <= JT_PACKED_MAXL)
+        counts_packed(ev, c0, c1, L <= JT_PACKED_MAXL ? L : 1);
+    else
+        counts_histogram(ev, c0, c1);
+    if (ev->q && ev->cnt)
+        weigh(ev, c0, c1, L);
+}
+
+/* ---- the kernels ------------------------------------------------------------------------------ */
+
+static void evaluate(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    switch (ev->w->L) {
+    case 2: evaluate_len(ev, c0, c1, 2); break;
+    case 3: evaluate_len(ev, c0, c1, 3); break;
+    case 4: evaluate_len(ev, c0, c1, 4); break;
+    case 5: evaluate_len(ev, c0, c1, 5); break;
+    case 6: evaluate_len(ev, c0, c1, 6); break;
+    case 7: evaluate_len(ev, c0, c1, 7); break;
+    default: evaluate_len(ev, c0, c1, ev->w->L); break;
+    }
+}
+
+static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
+{
+    const int32_t nc = ev->nc;
+    const uint16_t *restrict cnt = ev->cnt;
+    uint64_t *restrict q = ev->q;
+    for (int32_t c = 0; c < nc; c++)
+        q[c] += delta * cnt[(size_t)pc(ev->cm[c] & target) * nc + c];
+}
+
+static uint64_t min_q(const uint64_t *q, int32_t n)
+{
+    uint64_t best = UINT64_MAX;
+    for (int32_t c = 0; c < n; c++)
+        best = q[c] < best ? q[c] : best;
+    return best;
+}
+
+static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *out)
+{
+    int32_t k = 0, c = 0;
+#if defined(__AVX512F__)
+    const __m512i step = _mm512_set1_epi32(16), l = _mm512_set1_epi64((long long)lim);
+    __m512i idx = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (; c + 16 <= n; c += 16) {
+        const __mmask8 lo = _mm512_cmple_epu64_mask(_mm512_loadu_si512(q + c), l);
+        const __mmask8 hi = _mm512_cmple_epu64_mask(_mm512_loadu_si512(q + c + 8), l);
+        const __mmask16 sel = (__mmask16)(lo | (unsigned)hi << 8);
+        /* compress in a register, then store: a compressing store is microcoded on some CPUs */
+        _mm512_storeu_si512(out + k, _mm512_maskz_compress_epi32(sel, idx));
+        k += __builtin_popcount(sel);
+        idx = _mm512_add_epi32(idx, step);
+    }
+#endif
+    for (; c < n; c++) {
+        out[k] = c;
+        k += q[c] <= lim;
+    }
+    return k;
 }
 
 static double exp_num_elims(uint32_t cm, const uint32_t *sm, const double *hs, int32_t m,
@@ -211,78 +361,23 @@ static double exp_num_elims(uint32_t cm, const uint32_t *sm, const double *hs, i
         n[j] = 0;
     }
     for (int32_t k = 0; k < m; k++) { /* AnswerProbs: sums left to right in dictionary order */
-        int r = jt_popcount32(cm & sm[k]);
+        const uint32_t r = pc(cm & sm[k]);
         acc[r] += hs[k];
         n[r]++;
     }
-    double e = 0.0; /* ExpNumElims: sum over j in order */
+    double e = 0.0; /* ExpNumElims: the sum over j in order */
     for (int j = 0; j <= L; j++)
         e += (acc[j] / total) * (double)(m - n[j]);
     return e;
 }
 
-/* Slots hold gen << 26 | key (keys are letter masks), so a new call needs no clearing until the
- * 6-bit generation wraps; a table of 2n 32-bit slots stays in L1 for n up to 4096.  Whether a
- * candidate opens a new group is data, not control flow (the outcome is unpredictable); only a
- * collision, rare at this load, takes a branch.  A candidate with no letter in `vary` falls into
- * the group of key 0, dropped at the end (one reply class: no information). */
-static int32_t group(const uint32_t *mask, const int32_t *rep, int32_t n, uint32_t vary,
-                     const int32_t *S, int32_t m, int32_t *out_rep, int32_t *out_smem,
-                     jt_hash *ht)
-{
-    int lg = 4;
-    while ((1 << lg) < 2 * n && (1 << lg) < ht->size)
-        lg++;
-    const uint32_t hm = (1u << lg) - 1;
-    if (++ht->gen == 64) {
-        memset(ht->slot, 0, sizeof(uint32_t) * ht->size);
-        ht->gen = 1;
-    }
-    const uint32_t live = ht->gen << 26;
-    uint32_t *slot = ht->slot;
-    int32_t *vals = ht->vals;
-    int32_t g = 0, zero = -1;
-    for (int32_t i = 0; i < n; i++) {
-        const uint32_t p = mask[rep[i]] & vary, want = live | p;
-        uint32_t h = (uint32_t)((p * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - lg));
-        uint32_t s = slot[h];
-        if (__builtin_expect((s & ~((1u << 26) - 1)) == live && s != want, 0)) {
-            do {
-                h = (h + 1) & hm;
-                s = slot[h];
-            } while ((s & ~((1u << 26) - 1)) == live && s != want);
-        }
-        const int fresh = s != want;
-        slot[h] = want;
-        vals[h] = fresh ? g : vals[h];
-        zero = (fresh && p == 0) ? g : zero;
-        out_rep[g] = rep[i];
-        g += fresh;
-    }
-    for (int32_t j = 0; j < g; j++)
-        out_smem[j] = -1;
-    /* Distinct words of S differ within `vary`, so each group holds at most one of them. */
-    for (int32_t k = 0; k < m; k++) {
-        const uint32_t p = mask[S[k]] & vary, want = live | p;
-        uint32_t h = (uint32_t)((p * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - lg));
-        while (slot[h] != want)
-            h = (h + 1) & hm;
-        out_smem[vals[h]] = S[k];
-    }
-    if (zero >= 0) {
-        memmove(out_rep + zero, out_rep + zero + 1, sizeof(int32_t) * (g - zero - 1));
-        memmove(out_smem + zero, out_smem + zero + 1, sizeof(int32_t) * (g - zero - 1));
-        g--;
-    }
-    return g;
-}
-
 static const jt_kernels KERNELS = {
     .name = JT_STR(JT_KERNEL_SUFFIX),
-    .prepare = prepare,
     .evaluate = evaluate,
+    .add_weight = add_weight,
+    .min_q = min_q,
+    .select_le = select_le,
     .exp_num_elims = exp_num_elims,
-    .group = group,
 };
 
 const jt_kernels *JT_CAT(jt_kernels_, JT_KERNEL_SUFFIX)(void) { return &KERNELS; }

@@ -1,0 +1,152 @@
+/* words.c -- word lists as the core sees them, and the exact rule's integer weights. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+static int64_t binom(int n, int k)
+{
+    if (k < 0 || k > n)
+        return 0;
+    int64_t r = 1;
+    for (int i = 0; i < k; i++)
+        r = r * (n - i) / (i + 1);
+    return r;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Masks must be distinct, each of L letters: the engine relies on both. */
+static int masks_valid(const uint32_t *masks, int32_t D, int32_t L)
+{
+    uint32_t *sorted = malloc(sizeof(uint32_t) * D);
+    if (!sorted)
+        return 0;
+    int ok = 1;
+    for (int32_t i = 0; i < D && ok; i++) {
+        ok = !(masks[i] >> 26) && __builtin_popcount(masks[i]) == L;
+        sorted[i] = masks[i];
+    }
+    if (ok) {
+        qsort(sorted, D, sizeof(uint32_t), cmp_u32);
+        for (int32_t i = 1; i < D && ok; i++)
+            ok = sorted[i] != sorted[i - 1];
+    }
+    free(sorted);
+    return ok;
+}
+
+/* Rank every proper non-empty subset of every word: a subset a_1 < ... < a_s of letters gets
+ * base[s] + sum_j C(a_j, j) (the combinatorial number system), so subsets of one size of the
+ * 26 letters get distinct consecutive ranks. */
+static int build_subset_ranks(jt_words *w)
+{
+    const int L = w->L;
+    int32_t base[JT_TABLE_MAXL + 1];
+    base[1] = 0;
+    for (int s = 2; s <= L; s++)
+        base[s] = base[s - 1] + (int32_t)binom(26, s - 1);
+    w->table_size = base[L];
+    w->nsub = 0;
+    for (int s = 1; s < L; s++) {
+        w->nsub_of[s] = (int32_t)binom(L, s);
+        w->nsub += w->nsub_of[s];
+    }
+    w->subrank = malloc(sizeof(int32_t) * (size_t)w->D * w->nsub);
+    if (!w->subrank)
+        return 0;
+    for (int32_t i = 0; i < w->D; i++) {
+        uint8_t lt[JT_TABLE_MAXL];
+        int k = 0;
+        for (int b = 0; b < 26; b++)
+            if ((w->mask[i] >> b) & 1)
+                lt[k++] = (uint8_t)b;
+        int32_t *out = w->subrank + (size_t)i * w->nsub;
+        int pos = 0;
+        for (int s = 1; s < L; s++) {
+            for (uint32_t sub = 1; sub < (1u << L); sub++) {
+                if (__builtin_popcount(sub) != s)
+                    continue;
+                int64_t r = base[s];
+                int j = 1;
+                for (int b = 0; b < L; b++)
+                    if ((sub >> b) & 1)
+                        r += binom(lt[b], j++);
+                out[pos++] = (int32_t)r;
+            }
+        }
+    }
+    for (int s = 0; s <= L; s++)
+        for (int j = 0; j <= s; j++)
+            w->incl[s][j] = (((s - j) & 1) ? -1 : 1) * binom(s, j);
+    return 1;
+}
+
+jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L)
+{
+    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN || !masks_valid(masks, D, L))
+        return NULL;
+    jt_words *w = calloc(1, sizeof(jt_words));
+    if (!w)
+        return NULL;
+    w->D = D;
+    w->L = L;
+    w->mask = malloc(sizeof(uint32_t) * D);
+    if (!w->mask)
+        goto fail;
+    memcpy(w->mask, masks, sizeof(uint32_t) * D);
+    if (L >= 2 && L <= JT_TABLE_MAXL && !build_subset_ranks(w))
+        goto fail;
+    return w;
+fail:
+    jt_words_free(w);
+    return NULL;
+}
+
+void jt_words_free(jt_words *w)
+{
+    if (!w)
+        return;
+    free(w->mask);
+    free(w->subrank);
+    free(w);
+}
+
+int32_t jt_words_size(const jt_words *w) { return w->D; }
+int32_t jt_words_length(const jt_words *w) { return w->L; }
+
+double jt_integer_weights(const double *h, int32_t D, int64_t *v)
+{
+    double hmax = 0.0;
+    for (int32_t i = 0; i < D; i++) {
+        if (!(h[i] >= 0) || !isfinite(h[i]))
+            return -1.0;
+        if (h[i] > hmax)
+            hmax = h[i];
+    }
+    if (hmax == 0.0) {
+        for (int32_t i = 0; i < D; i++)
+            v[i] = 0;
+        return 0.0;
+    }
+    int lg = 0; /* ceil(log2 D) */
+    while (((int64_t)1 << lg) < D)
+        lg++;
+    const int B = 62 - 2 * lg;
+    int e;
+    frexp(hmax, &e); /* hmax < 2^e <= 2 hmax */
+    double err = 0.0;
+    for (int32_t i = 0; i < D; i++) {
+        const double x = ldexp(h[i], B - e);
+        const double r = nearbyint(x);
+        v[i] = (int64_t)r;
+        if (fabs(x - r) > err)
+            err = fabs(x - r);
+    }
+    return err;
+}

@@ -1,0 +1,118 @@
+"""Hider strategies as the core takes them, under each decision rule.
+
+The core decides in exact integer arithmetic on weights ``v`` and, for the paper rule, also
+evaluates the paper's formula literally on the float weights ``h`` (only for the candidates the
+exact screen cannot separate).  This module turns what a user gives into those two vectors.
+
+- ``rule="paper"``: float weights are used exactly as given (no renormalising); ``None`` is the
+  uniform hider, ``1/D`` in double for every word (``s_0`` of Algorithm 13).  The screen uses
+  :func:`integer_weights` of them and a bound on its rounding.
+- ``rule="exact"``: integer weights are used as they are; float weights are converted by
+  :func:`integer_weights`; ``None`` is equal weights.
+
+In both rules, a state whose words all weigh zero is played as if its words were equally likely.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from . import _core
+
+__all__ = ["RULES", "CoreWeights", "core_weights", "integer_weights"]
+
+#: The GuesserGBR decision rules (see the package documentation's glossary).
+RULES = ("paper", "exact")
+
+#: The largest total integer weight the core accepts is 2**63 // D (its sums must not overflow).
+_LIMIT = 2**63
+#: The largest total float weight: the paper rule's double sums must stay finite.
+_MAX_TOTAL = 2.0**1000
+
+
+class CoreWeights(NamedTuple):
+    """Weights in the form the core takes: ``v`` integers (or ``None``: all 1), ``h`` floats for
+    the paper rule (or ``None``: ``1/D`` each), and ``err_abs``, the largest distance between
+    ``h`` scaled by a power of two and ``v``."""
+
+    v: np.ndarray | None
+    h: np.ndarray | None
+    err_abs: float
+
+
+def check_rule(rule: str) -> int:
+    """The core's number for a rule name; :class:`ValueError` naming it otherwise."""
+    if rule == "paper":
+        return _core.RULE_PAPER
+    if rule == "exact":
+        return _core.RULE_EXACT
+    raise ValueError(f"unknown rule {rule!r}; use 'paper' or 'exact'")
+
+
+def _as_vector(weights: ArrayLike, size: int) -> np.ndarray:
+    arr = np.asarray(weights)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
+        raise ValueError(f"weights must be numbers, not {arr.dtype}")
+    if np.issubdtype(arr.dtype, np.complexfloating):
+        raise ValueError("weights must be real numbers")
+    if arr.ndim != 1 or arr.shape[0] != size:
+        raise ValueError(f"weights must be a vector of {size} numbers (one per word), "
+                         f"not shape {arr.shape}")
+    if np.issubdtype(arr.dtype, np.floating):
+        if np.isnan(arr).any():
+            raise ValueError(f"weights contain NaN (first at word {int(np.argmax(np.isnan(arr)))})")
+        if np.isinf(arr).any():
+            raise ValueError(f"weights contain infinity (first at word "
+                             f"{int(np.argmax(np.isinf(arr)))})")
+    if (arr < 0).any():
+        raise ValueError(f"weights must not be negative (word {int(np.argmax(arr < 0))} "
+                         f"weighs {arr[arr < 0][0]})")
+    return arr
+
+
+def integer_weights(weights: ArrayLike) -> np.ndarray:
+    """The exact rule's integer weights for non-negative float weights.
+
+    The conversion is exact and deterministic: with ``B = 62 - 2 ceil(log2 D)``, every weight is
+    multiplied by the power of two that brings the largest into ``[2**(B-1), 2**B)`` and rounded
+    to the nearest integer (ties to even).  Weights that are multiples of a common power of two
+    within that range (any probability vector with rational entries of small denominators
+    computed exactly, or integers) keep their exact proportions; smaller ones are rounded at
+    about ``2**-B`` of the largest weight.  The total stays below ``2**63 / D``, so the core's
+    sums cannot overflow.
+    """
+    arr = np.asarray(weights)
+    if arr.ndim != 1 or arr.shape[0] == 0:
+        raise ValueError(f"weights must be a non-empty vector, not shape {arr.shape}")
+    h = np.ascontiguousarray(_as_vector(arr, arr.shape[0]), dtype=np.float64)
+    return _core.integer_weights(h)[0]
+
+
+def core_weights(weights: ArrayLike | None, size: int, rule: str) -> CoreWeights:
+    """Validate a user's hider weights for ``size`` words and convert them for ``rule``."""
+    check_rule(rule)
+    if weights is None:
+        return CoreWeights(None, None, 0.0)
+    arr = _as_vector(weights, size)
+    if rule == "paper":
+        h = np.ascontiguousarray(arr, dtype=np.float64)
+        if not np.issubdtype(arr.dtype, np.floating) and not np.array_equal(h, arr):
+            raise ValueError("integer weights above 2**53 are not exact in double; the paper "
+                             "rule computes in double")
+        if math.fsum(h) > _MAX_TOTAL:
+            raise ValueError("weights too large: their sum must stay below 2**1000 so that the "
+                             "paper's sums cannot overflow double")
+        v, err = _core.integer_weights(h)
+        return CoreWeights(v, h, float(err))
+    if np.issubdtype(arr.dtype, np.floating):
+        return CoreWeights(_core.integer_weights(np.ascontiguousarray(arr, np.float64))[0],
+                           None, 0.0)
+    v = arr.astype(np.int64) if arr.dtype != np.uint64 or arr.max() < 2**63 else None
+    if v is None or int(v.sum(dtype=object)) >= _LIMIT // size:
+        raise ValueError(f"integer weights must total less than 2**63 / {size}; scale them "
+                         f"down or pass floats")
+    return CoreWeights(np.ascontiguousarray(v), None, 0.0)
