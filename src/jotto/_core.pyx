@@ -38,6 +38,7 @@ cdef extern from "jotto_engine.h" nogil:
     void jt_tree_stats(const jt_tree *t, int64_t *decided, int64_t *evaluated)
     int32_t jt_decide(const jt_words *w, const jt_weights *wt, const int32_t *S, int32_t m,
                       int *status)
+    void jt_set_thresholds(int32_t shared, int32_t table)
     int jt_openmp_enabled()
     int jt_max_threads()
     const char *jt_isa_name()
@@ -196,6 +197,11 @@ def integer_weights(const double[::1] h not None):
     if err < 0:
         raise ValueError("weights must be finite and non-negative")
     return v, err
+
+
+def set_thresholds(int shared=128, int table=512):
+    """Move the size thresholds of the evaluation methods (tests only; results never change)."""
+    jt_set_thresholds(shared, table)
 
 
 def openmp_enabled():

@@ -21,8 +21,10 @@ _BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
 
 def popcount(x: ArrayLike) -> np.ndarray:
     """Bits set in each element of an unsigned 32-bit array."""
-    a = np.ascontiguousarray(x, dtype=np.uint32)
-    return _BYTE_BITS[a.view(np.uint8)].reshape(a.shape + (4,)).sum(axis=-1, dtype=np.int32)
+    a = np.asarray(x, dtype=np.uint32)
+    flat = np.ascontiguousarray(a.reshape(-1))
+    bits = _BYTE_BITS[flat.view(np.uint8)].reshape(-1, 4).sum(axis=1, dtype=np.int32)
+    return bits.reshape(a.shape)
 
 
 def reply(guess: str, target: str) -> int:

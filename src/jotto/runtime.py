@@ -19,7 +19,9 @@ __all__ = [
     "select_kernel_variant",
 ]
 
-_warned_serial = False
+if not _core.openmp_enabled():
+    warnings.warn("jotto was built without OpenMP (the compiler had none, or JOTTO_OPENMP was "
+                  "off): the core runs on one thread", RuntimeWarning, stacklevel=2)
 
 
 def openmp_enabled() -> bool:
@@ -30,10 +32,9 @@ def openmp_enabled() -> bool:
 def resolve_threads(threads: int | None = None) -> int:
     """The thread count to use: ``threads`` if given, else ``OMP_NUM_THREADS``, else all cores.
 
-    Results never depend on it.  Raises :class:`ValueError` for a count below 1 or a malformed
-    ``OMP_NUM_THREADS``; warns once if more than one thread is asked of a serial build.
+    Results never depend on it.  A serial build (see :func:`openmp_enabled`) always uses one.
+    Raises :class:`ValueError` for a count below 1 or a malformed ``OMP_NUM_THREADS``.
     """
-    global _warned_serial
     if threads is None:
         env = os.environ.get("OMP_NUM_THREADS", "").strip()
         if env:
@@ -45,13 +46,7 @@ def resolve_threads(threads: int | None = None) -> int:
             threads = _core.max_threads() if openmp_enabled() else 1
     elif isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive integer, not {threads!r}")
-    if threads > 1 and not openmp_enabled():
-        if not _warned_serial:
-            warnings.warn("jotto was built without OpenMP: running on one thread",
-                          RuntimeWarning, stacklevel=3)
-            _warned_serial = True
-        return 1
-    return threads
+    return threads if openmp_enabled() else 1
 
 
 def kernel_variant() -> str:

@@ -100,7 +100,7 @@ def core_weights(weights: ArrayLike | None, size: int, rule: str) -> CoreWeights
     arr = _as_vector(weights, size)
     if rule == "paper":
         h = np.ascontiguousarray(arr, dtype=np.float64)
-        if not np.issubdtype(arr.dtype, np.floating) and not np.array_equal(h, arr):
+        if np.issubdtype(arr.dtype, np.integer) and (arr > 2**53).any():
             raise ValueError("integer weights above 2**53 are not exact in double; the paper "
                              "rule computes in double")
         if math.fsum(h) > _MAX_TOTAL:

@@ -210,7 +210,7 @@ def _lines(source: Source) -> tuple[str, Iterable[tuple[int, str]]]:
     try:
         items = list(source)  # type: ignore[arg-type]
     except TypeError:
-        raise WordListError(f"cannot read words from a {type(source).__name__}") from None
+        raise WordListError(f"cannot read words from {source!r} (a {type(source).__name__})") from None
     for i, item in enumerate(items, 1):
         if not isinstance(item, str):
             raise WordListError(f"<words>, item {i}: {item!r} is not a string")

@@ -24,6 +24,9 @@ struct jt_words {
     int32_t table_size; /* number of distinct ranks */
     /* n_j = sum_s incl[s][j] E_s (inclusion-exclusion from subset sums E_s) */
     int64_t incl[JT_TABLE_MAXL + 1][JT_TABLE_MAXL + 1];
+    /* Class sizes of every word over all words ([(L+1)*D], structure-of-arrays), the root's of
+     * every tree whatever the weights; NULL when too costly to make up front. */
+    uint16_t *root_cnt;
 };
 
 enum jt_method { JT_M_PACKED = 0, JT_M_TABLE = 1 };
@@ -43,6 +46,7 @@ typedef struct {
     int32_t nspec;             /* targets of S weighing more than vmin */
     const uint32_t *spec_mask;
     const uint64_t *spec_delta;
+    int counted;               /* cnt already holds the class sizes: compute q only */
     const uint16_t *table;     /* JT_M_TABLE: [table_size] subset counts over S */
     const uint8_t *in_s;       /* JT_M_TABLE: [D] membership */
 } jt_eval;
@@ -54,7 +58,8 @@ typedef struct {
     void (*evaluate)(const jt_eval *ev, int32_t c0, int32_t c1);
     /* q(c) += delta n_{reply(c, target)}(c) for every candidate (a weight changed by delta). */
     void (*add_weight)(const jt_eval *ev, uint32_t target, uint64_t delta);
-    uint64_t (*min_q)(const uint64_t *q, int32_t n);
+    /* The least q, and (if first is not NULL) the first c where it is. */
+    uint64_t (*min_q)(const uint64_t *q, int32_t n, int32_t *first);
     /* Writes the c with q[c] <= lim to out, increasing; returns how many.  out has room for
      * n + 16 entries (vector stores may write past the last). */
     int32_t (*select_le)(const uint64_t *q, int32_t n, uint64_t lim, int32_t *out);

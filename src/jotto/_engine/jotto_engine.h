@@ -92,6 +92,10 @@ void jt_tree_stats(const jt_tree *t, int64_t *decided, int64_t *evaluated);
 int32_t jt_decide(const jt_words *w, const jt_weights *wt, const int32_t *S, int32_t m,
                   int *status);
 
+/* Size thresholds of the evaluation methods (|S| for shared big nodes, |S| for subset tables);
+ * for tests, which reach every path on small word lists.  Not to be changed during a build. */
+void jt_set_thresholds(int32_t shared, int32_t table);
+
 /* Build facts. */
 int jt_openmp_enabled(void);
 int jt_max_threads(void);

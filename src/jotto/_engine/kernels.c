@@ -87,8 +87,8 @@ unpack(uint16_t *dst, size_t stride, const uint32_t *P, int32_t n, int first, co
 }
 
 #if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__)
-/* The same for 64 candidates at a time with their counters in four registers: AND, VPOPCNTD, a
- * 16-entry table of 1 << (b r) by VPERMD, ADD.  Returns how many candidates it did. */
+/* The same into ev->cnt for 64 candidates at a time, their counters in four registers: AND,
+ * VPOPCNTD, a 16-entry table of 1 << (b r) by VPERMD, ADD.  Returns how many it did. */
 static inline __attribute__((always_inline)) int32_t
 counts_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
@@ -98,7 +98,6 @@ counts_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     for (int r = 0; r <= L; r++)
         lut[r] = 1u << (b * r);
     const __m512i one = _mm512_loadu_si512(lut);
-    uint16_t local[(JT_PACKED_MAXL + 1) * 64];
     int32_t b0 = c0;
     for (; b0 + 64 <= c1; b0 += 64) {
         const uint32_t *cb = ev->cm + b0;
@@ -122,10 +121,8 @@ counts_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
             _mm512_storeu_si512(P + 16, p1);
             _mm512_storeu_si512(P + 32, p2);
             _mm512_storeu_si512(P + 48, p3);
-            unpack(block_dst(ev, b0, local), block_stride(ev, 64), P, 64, k0 == 0, L);
+            unpack(ev->cnt + b0, (size_t)ev->nc, P, 64, k0 == 0, L);
         }
-        if (!ev->cnt)
-            weigh_local(ev, local, 64, b0, 64, L);
     }
     return b0 - c0;
 }
@@ -286,7 +283,9 @@ weigh(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 static inline __attribute__((always_inline)) void
 evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-    if (ev->method == JT_M_TABLE && L <= JT_TABLE_MAXL)
+    if (ev->counted)
+        ; /* class sizes given: weigh only */
+    else if (ev->method == JT_M_TABLE && L <= JT_TABLE_MAXL)
         counts_table(ev, c0, c1, L <= JT_TABLE_MAXL ? L : 2);
     else if (L <= JT_PACKED_MAXL)
         counts_packed(ev, c0, c1, L <= JT_PACKED_MAXL ? L : 1);
@@ -320,11 +319,38 @@ static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
         q[c] += delta * cnt[(size_t)pc(ev->cm[c] & target) * nc + c];
 }
 
-static uint64_t min_q(const uint64_t *q, int32_t n)
+static uint64_t min_q(const uint64_t *q, int32_t n, int32_t *first)
 {
     uint64_t best = UINT64_MAX;
-    for (int32_t c = 0; c < n; c++)
-        best = q[c] < best ? q[c] : best;
+    int32_t at = 0, c = 0;
+#if defined(__AVX512F__)
+    /* Each lane keeps its least value and where it first saw it; the first index among the
+     * lanes holding the least value is the first overall. */
+    if (n >= 8) {
+        __m512i lmin = _mm512_set1_epi64(-1), lidx = _mm512_setzero_si512();
+        __m512i idx = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+        const __m512i step = _mm512_set1_epi64(8);
+        for (; c + 8 <= n; c += 8) {
+            const __m512i x = _mm512_loadu_si512(q + c);
+            const __mmask8 lt = _mm512_cmplt_epu64_mask(x, lmin);
+            lmin = _mm512_mask_mov_epi64(lmin, lt, x);
+            lidx = _mm512_mask_mov_epi64(lidx, lt, idx);
+            idx = _mm512_add_epi64(idx, step);
+        }
+        best = _mm512_reduce_min_epu64(lmin);
+        const __mmask8 at_best = _mm512_cmpeq_epu64_mask(lmin, _mm512_set1_epi64((long long)best));
+        const __m512i cand = _mm512_mask_mov_epi64(_mm512_set1_epi64(INT64_MAX), at_best, lidx);
+        at = (int32_t)_mm512_reduce_min_epi64(cand);
+    }
+#endif
+    for (; c < n; c++) {
+        if (q[c] < best) {
+            best = q[c];
+            at = c;
+        }
+    }
+    if (first)
+        *first = at;
     return best;
 }
 

@@ -29,9 +29,17 @@
 #include <omp.h>
 #endif
 
-#define T_SHARED 128 /* nodes this big split their candidates over threads and keep them */
-#define T_TABLE 512  /* subset tables above this |S| (their cost does not grow with |S|) */
-#define CHUNK 256    /* candidates per work item on big nodes */
+/* Nodes of at least t_shared targets split their candidates over threads and keep them; above
+ * t_table targets they count with subset tables (whose cost does not grow with |S|).  Tests move
+ * both (jt_set_thresholds) to reach every path on small word lists. */
+static int32_t t_shared = 128, t_table = 512;
+#define CHUNK 256 /* candidates per work item on big nodes */
+
+void jt_set_thresholds(int32_t shared, int32_t table)
+{
+    t_shared = shared > 3 ? shared : 3;
+    t_table = table > 3 ? table : 3;
+}
 
 typedef struct jt_node {
     int32_t *S;         /* targets consistent here, increasing */
@@ -298,7 +306,7 @@ static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_
     ev->nc = consistent ? m : w->D;
     ev->cid = consistent ? nd->S : NULL;
     ev->cm = consistent ? sm : w->mask;
-    ev->method = !consistent && w->subrank && m > T_TABLE ? JT_M_TABLE : JT_M_PACKED;
+    ev->method = !consistent && w->subrank && m > t_table ? JT_M_TABLE : JT_M_PACKED;
     return 0;
 }
 
@@ -309,15 +317,14 @@ static void gather_h(const jt_tree *t, const jt_node *nd, int hones, double *hs)
 }
 
 /* Exact rule: the least q, then a word of S, then the lowest index.  Candidates are all words. */
-static int32_t exact_pick(const jt_node *nd, const uint64_t *q, uint64_t qmin, int32_t D)
+static int32_t exact_pick(const jt_node *nd, const uint64_t *q, int32_t D)
 {
+    int32_t first;
+    const uint64_t qmin = jt_kernels_current()->min_q(q, D, &first);
     for (int32_t k = 0; k < nd->m; k++)
         if (q[nd->S[k]] == qmin)
             return nd->S[k];
-    int32_t c = 0;
-    while (c < D - 1 && q[c] != qmin)
-        c++;
-    return c;
+    return first;
 }
 
 /* Paper rule: the window of words that may be the literal maximum. */
@@ -463,11 +470,11 @@ static int choose(const jt_tree *t, jt_job *job, jt_scratch *s)
         nd->guess = norvig_pick(t, ev);
         return JT_OK;
     }
-    const uint64_t qmin = jt_kernels_current()->min_q(ev->q, ev->nc);
     if (t->rule == JT_RULE_EXACT) {
-        nd->guess = exact_pick(nd, ev->q, qmin, ev->nc);
+        nd->guess = exact_pick(nd, ev->q, ev->nc);
         return JT_OK;
     }
+    const uint64_t qmin = jt_kernels_current()->min_q(ev->q, ev->nc, NULL);
     const int st = paper_window(t, nd, ev->q, qmin, job->V);
     if (st)
         return st;
@@ -555,7 +562,10 @@ static int big_prepare(jt_tree *t, jt_job *job)
         return JT_ENOMEM;
     ev->cnt = nd->cnt;
     ev->q = nd->q;
-    if (ev->method == JT_M_TABLE) {
+    if (nd->m == w->D && !ev->cid && w->root_cnt) { /* the root: its class sizes are known */
+        memcpy(nd->cnt, w->root_cnt, sizeof(uint16_t) * (size_t)ev->nc * (w->L + 1));
+        ev->counted = 1;
+    } else if (ev->method == JT_M_TABLE) {
         uint16_t *table = calloc((size_t)w->table_size, sizeof(uint16_t));
         uint8_t *in_s = calloc(D, 1);
         job->own[3] = table;
@@ -612,7 +622,7 @@ static int decide_big(jt_tree *t, jt_node *nd)
  * points, so tasks a thread runs while it waits never share it with the waiting one. */
 static int decide(jt_tree *t, jt_node *nd)
 {
-    const int st = nd->m >= T_SHARED ? decide_big(t, nd)
+    const int st = nd->m >= t_shared ? decide_big(t, nd)
                                      : decide_small(t, nd, &t->scr[thread_id()]);
     const int64_t evaluated =
         nd->fixed ? 0 : t->candidates == JT_CAND_ALL || nd->m > 3 ? t->w->D : nd->m;

@@ -87,6 +87,41 @@ static int build_subset_ranks(jt_words *w)
     return 1;
 }
 
+/* The root's class sizes: by subset tables where the words have them, by packed counters for
+ * lists small enough (|S| D pairs), else left to each build. */
+static int count_root(jt_words *w)
+{
+    const size_t D = (size_t)w->D;
+    if (!w->subrank && D > 8192)
+        return 1;
+    w->root_cnt = malloc(sizeof(uint16_t) * D * (w->L + 1));
+    uint16_t *table = w->subrank ? calloc((size_t)w->table_size, sizeof(uint16_t)) : NULL;
+    uint8_t *in_s = w->subrank ? malloc(D) : NULL;
+    const int ok = w->root_cnt && (!w->subrank || (table && in_s));
+    if (ok) {
+        jt_eval ev;
+        memset(&ev, 0, sizeof ev);
+        ev.w = w;
+        ev.m = w->D;
+        ev.sm = w->mask;
+        ev.nc = w->D;
+        ev.cm = w->mask;
+        ev.cnt = w->root_cnt;
+        if (w->subrank) {
+            ev.method = JT_M_TABLE;
+            for (size_t i = 0; i < D * (size_t)w->nsub; i++)
+                table[w->subrank[i]]++;
+            memset(in_s, 1, D);
+            ev.table = table;
+            ev.in_s = in_s;
+        }
+        jt_kernels_current()->evaluate(&ev, 0, w->D);
+    }
+    free(table);
+    free(in_s);
+    return ok;
+}
+
 jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L)
 {
     if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN || !masks_valid(masks, D, L))
@@ -102,6 +137,8 @@ jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L)
     memcpy(w->mask, masks, sizeof(uint32_t) * D);
     if (L >= 2 && L <= JT_TABLE_MAXL && !build_subset_ranks(w))
         goto fail;
+    if (!count_root(w))
+        goto fail;
     return w;
 fail:
     jt_words_free(w);
@@ -114,6 +151,7 @@ void jt_words_free(jt_words *w)
         return;
     free(w->mask);
     free(w->subrank);
+    free(w->root_cnt);
     free(w);
 }
 

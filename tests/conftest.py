@@ -1,0 +1,42 @@
+"""Shared fixtures: the paper's dictionary (read from ../shared, never bundled) and helpers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import jotto
+from jotto import _core
+
+settings.register_profile("default", deadline=None, max_examples=40,
+                          suppress_health_check=[HealthCheck.too_slow,
+                                                 HealthCheck.function_scoped_fixture])
+settings.load_profile("default")
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+TWL06 = SHARED / "wordlists" / "TWL06.txt"
+
+
+@pytest.fixture(scope="session")
+def twl06_path() -> Path:
+    """TWL06, the paper's dictionary: copyrighted, so only read from ../shared when present."""
+    if not TWL06.exists():
+        pytest.skip(f"TWL06 (the paper's dictionary, not bundled) is not at {TWL06}")
+    return TWL06
+
+
+@pytest.fixture(scope="session")
+def twl06(twl06_path):
+    """TWL06 word lists by length, with the paper's rules."""
+    return {L: jotto.load_words(twl06_path, length=L) for L in (2, 3, 4, 5)}
+
+
+@pytest.fixture
+def small_thresholds():
+    """Move the core's method thresholds so that small word lists reach every path: shared big
+    nodes from 4 targets, subset tables from 8."""
+    _core.set_thresholds(4, 8)
+    yield
+    _core.set_thresholds()

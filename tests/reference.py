@@ -1,0 +1,146 @@
+"""Slow, obviously correct twins of the core, following Ganzfried (2011) Algorithms 1-7 literally.
+
+Words are given as strings and compared letter by letter (Algorithm 5); the hider strategy is a
+list of Python floats (paper rule) or Python integers (exact rule).  Nothing here is shared with
+the package: these functions are what the fast core is tested against.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+
+def num_comm_letts(a: str, b: str) -> int:
+    """Algorithm 5: letters the two words share, counted pair by pair."""
+    counter = 0
+    for c1 in a:
+        for c2 in b:
+            if c1 == c2:
+                counter += 1
+    return counter
+
+
+class Game:
+    """A dictionary with its reply table precomputed, as the paper does ("a table of size D^2")."""
+
+    def __init__(self, words: Sequence[str]):
+        self.words = list(words)
+        self.D = len(self.words)
+        self.L = len(self.words[0])
+        self.table = [[num_comm_letts(a, b) for b in self.words] for a in self.words]
+
+    # ---- the paper rule: Algorithms 1-4 in IEEE double ----------------------------------------
+
+    def answer_probs(self, w: int, h: Sequence[float], S: Sequence[bool]) -> list[float]:
+        """Algorithm 4 (answers 0..L, see exp_num_elims): sums left to right in dictionary
+        order, then normalised by the sum of h over S, also left to right."""
+        A = [0.0] * (self.L + 1)
+        total = 0.0
+        for i in range(self.D):
+            if S[i]:
+                total += h[i]
+        for i in range(self.D):
+            if S[i]:
+                k = self.table[w][i]
+                A[k] = A[k] + h[i]
+        return [a / total for a in A]
+
+    def num_elims(self, w: int, S: Sequence[bool], j: int) -> int:
+        """Algorithm 3."""
+        counter = 0
+        for k in range(self.D):
+            if S[k] and self.table[w][k] != j:
+                counter += 1
+        return counter
+
+    def exp_num_elims(self, w: int, h: Sequence[float], S: Sequence[bool]) -> float:
+        """Algorithm 2, with the sum over every possible answer j = 0..L (the printed
+        pseudocode's 1..L leaves out the answer 0; the paper's numbers need it)."""
+        A = self.answer_probs(w, h, S)
+        n = 0.0
+        for j in range(self.L + 1):
+            n = n + A[j] * self.num_elims(w, S, j)
+        return n
+
+    def gbr_paper(self, h: Sequence[float], S: Sequence[bool]) -> int:
+        """Algorithm 1: the first word with the maximal ExpNumElims.  One consistent target:
+        guess it.  All of S weighing zero: its words are equally likely."""
+        members = [i for i in range(self.D) if S[i]]
+        if len(members) == 1:
+            return members[0]
+        if all(h[i] == 0.0 for i in members):
+            h = [1.0] * self.D
+        best, best_value = -1, -math.inf
+        for i in range(self.D):
+            n_i = self.exp_num_elims(i, h, S)
+            if n_i > best_value:
+                best, best_value = i, n_i
+        return best
+
+    # ---- the exact rule ------------------------------------------------------------------------
+
+    def gbr_exact(self, v: Sequence[int], S: Sequence[bool]) -> int:
+        """Minimise Q(w) = sum_{i in S} v_i n_{reply(w,i)} exactly; ties to a word of S, then the
+        lowest index.  One consistent target: guess it.  All of S weighing zero: equal weights."""
+        members = [i for i in range(self.D) if S[i]]
+        if len(members) == 1:
+            return members[0]
+        if all(v[i] == 0 for i in members):
+            v = [1] * self.D
+        best_key = None
+        best = -1
+        for w in range(self.D):
+            n = [0] * (self.L + 1)
+            for i in members:
+                n[self.table[w][i]] += 1
+            Q = sum(v[i] * n[self.table[w][i]] for i in members)
+            key = (Q, 0 if S[w] else 1, w)
+            if best_key is None or key < best_key:
+                best_key, best = key, w
+        return best
+
+    # ---- Algorithms 6 and 7 --------------------------------------------------------------------
+
+    def update_state(self, S: list[bool], nextguess: int, answer: int) -> list[bool]:
+        """Algorithm 7."""
+        S = list(S)
+        for i in range(self.D):
+            if S[i] and self.table[nextguess][i] != answer:
+                S[i] = False
+        return S
+
+    def comp_num_guesses(self, weights: Sequence, rule: str) -> list[int]:
+        """Algorithm 6: play GuesserGBR against every target separately.  GuesserGBR is a pure
+        function of (weights, S), so its answers are remembered per state (this changes no
+        result, only how long the twin takes)."""
+        gbr = self.gbr_paper if rule == "paper" else self.gbr_exact
+        memo: dict[tuple[bool, ...], int] = {}
+        x = []
+        for i in range(self.D):
+            S = [True] * self.D
+            numguesses = 0
+            while True:
+                numguesses += 1
+                key = tuple(S)
+                if key not in memo:
+                    memo[key] = gbr(weights, S)
+                nextguess = memo[key]
+                answer = self.table[i][nextguess]
+                if answer == self.L:
+                    break
+                S = self.update_state(S, nextguess, answer)
+            x.append(numguesses)
+        return x
+
+
+def integer_weights(h: Sequence[float]) -> list[int]:
+    """The exact rule's documented conversion: scale by the power of two that brings the largest
+    weight into [2**(B-1), 2**B), B = 62 - 2 ceil(log2 D), and round half to even."""
+    D = len(h)
+    hmax = max(h)
+    if hmax == 0:
+        return [0] * D
+    B = 62 - 2 * (D - 1).bit_length()  # ceil(log2 D)
+    e = math.frexp(hmax)[1]
+    return [round(math.ldexp(x, B - e)) for x in h]

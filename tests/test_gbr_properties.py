@@ -1,0 +1,98 @@
+"""The fast core against the literal twin (tests/reference.py): exact equality of every guess
+count and of GuesserGBR at random states, for both rules, on random small dictionaries and
+weights, on every evaluation path, kernel variant and thread count."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import jotto
+from jotto import runtime
+
+from . import reference
+from .strategies import dictionaries, float_weights, int_weights
+
+
+def paper_case():
+    return dictionaries().flatmap(lambda words: st.tuples(st.just(words),
+                                                           float_weights(len(words))))
+
+
+def exact_case():
+    return dictionaries().flatmap(lambda words: st.tuples(st.just(words),
+                                                           int_weights(len(words))))
+
+
+@pytest.fixture(params=["default", "small"])
+def paths(request):
+    """Run with the production thresholds and with ones that send small lists through the
+    shared-node and subset-table paths."""
+    if request.param == "small":
+        jotto._core.set_thresholds(4, 8)
+    yield request.param
+    jotto._core.set_thresholds()
+
+
+@given(case=paper_case())
+def test_paper_rule_matches_reference(case, paths):
+    words, h = case
+    expected = reference.Game(words).comp_num_guesses(h, "paper")
+    got = jotto.comp_num_guesses(words, np.array(h), rule="paper")
+    assert got.tolist() == expected
+
+
+@given(words=dictionaries())
+def test_paper_rule_uniform_matches_reference(words, paths):
+    D = len(words)
+    expected = reference.Game(words).comp_num_guesses([1 / D] * D, "paper")
+    assert jotto.comp_num_guesses(words, rule="paper").tolist() == expected
+
+
+@given(case=exact_case())
+def test_exact_rule_matches_reference(case, paths):
+    words, v = case
+    expected = reference.Game(words).comp_num_guesses(v, "exact")
+    got = jotto.comp_num_guesses(words, np.array(v, dtype=np.int64), rule="exact")
+    assert got.tolist() == expected
+
+
+@given(case=paper_case())
+def test_exact_rule_float_weights_use_documented_conversion(case, paths):
+    words, h = case
+    v = reference.integer_weights(h)
+    assert jotto.integer_weights(np.array(h)).tolist() == v
+    expected = reference.Game(words).comp_num_guesses(v, "exact")
+    assert jotto.comp_num_guesses(words, np.array(h), rule="exact").tolist() == expected
+
+
+@given(case=paper_case(), data=st.data())
+def test_guesser_gbr_matches_reference_at_random_states(case, data, paths):
+    words, h = case
+    game = reference.Game(words)
+    D = len(words)
+    S = data.draw(st.lists(st.booleans(), min_size=D, max_size=D).filter(any))
+    assert jotto.guesser_gbr(words, np.array(h), np.array(S), rule="paper") == \
+        game.gbr_paper(h, S)
+    v = reference.integer_weights(h)
+    assert jotto.guesser_gbr(words, np.array(h), np.array(S), rule="exact") == \
+        game.gbr_exact(v, S)
+    indices = np.flatnonzero(S)
+    assert jotto.guesser_gbr(words, np.array(h), indices, rule="exact") == game.gbr_exact(v, S)
+
+
+@pytest.mark.parametrize("variant", runtime.available_kernel_variants())
+@given(case=paper_case())
+def test_every_kernel_variant_gives_the_same_trees(variant, case, paths):
+    words, h = case
+    default = runtime.kernel_variant()
+    expected = {rule: jotto.comp_num_guesses(words, np.array(h), rule=rule)
+                for rule in jotto.RULES}
+    runtime.select_kernel_variant(variant)
+    try:
+        for rule in jotto.RULES:
+            assert (jotto.comp_num_guesses(words, np.array(h), rule=rule) ==
+                    expected[rule]).all()
+    finally:
+        runtime.select_kernel_variant(default)
