@@ -144,3 +144,71 @@ def integer_weights(h: Sequence[float]) -> list[int]:
     B = 62 - 2 * (D - 1).bit_length()  # ceil(log2 D)
     e = math.frexp(hmax)[1]
     return [round(math.ldexp(x, B - e)) for x in h]
+
+
+def solve_jotto(game: Game, T: int, mode: str) -> dict:
+    """Algorithm 13 (SolveJotto) literally, for T iterations.
+
+    ``paper``: floats, T* by exact float equality, BR uniform on it, payoffs of Algorithms 9-12
+    summed left to right.  ``exact``: integer weights 1 + D (times chosen), the lowest-index
+    maximiser of the integer ANG sums, and epsilons as exact fractions.  Returns the best
+    responses, epsilon_hider, epsilon_guesser and value per iteration, and t*.
+    """
+    from fractions import Fraction
+
+    D = game.D
+    out: dict = {"best_responses": [], "eps_hider": [], "eps_guesser": [], "value": []}
+    if mode == "paper":
+        s = [1.0 / D] * D
+        ING = game.comp_num_guesses(s, "paper")
+        ANG = [float(x) for x in ING]
+    else:
+        w = [1] * D
+        ING = game.comp_num_guesses(w, "exact")
+        ang_sum = list(ING)
+    best = None
+    for t in range(0, T + 1):
+        if t > 0:
+            if mode == "paper":
+                x = max(ANG)
+                tstar = [i for i in range(D) if ANG[i] == x]
+                BR = [1 / len(tstar) if i in tstar else 0.0 for i in range(D)]
+                a, b = 1 - 1 / (t + 1), 1 / (t + 1)
+                s = [a * s[i] + b * BR[i] for i in range(D)]
+                ING = game.comp_num_guesses(s, "paper")
+                ANG = [a * ANG[i] + b * ING[i] for i in range(D)]
+            else:
+                br = ang_sum.index(max(ang_sum))
+                tstar = [br]
+                w[br] += D
+                ING = game.comp_num_guesses(w, "exact")
+                ang_sum = [ang_sum[i] + ING[i] for i in range(D)]
+            out["best_responses"].append(tstar)
+        if mode == "paper":
+            maxnumguesses = 0.0                          # Algorithm 9
+            for i in range(D):
+                if ANG[i] > maxnumguesses:
+                    maxnumguesses = ANG[i]
+            hap = 0.0                                    # Algorithm 10
+            for i in range(D):
+                hap = hap + ANG[i] * s[i]
+            result = 0.0                                 # Algorithm 11
+            for i in range(D):
+                result = result + ING[i] * s[i]
+            gbr, gap = -1 * result, -1 * hap             # Algorithms 11, 12
+            eh, eg, value = maxnumguesses - hap, gbr - gap, hap
+            eps = max(eh, eg)
+        else:
+            n = t + 1
+            sw = [Fraction(wi, n * D) for wi in w]
+            ang = [Fraction(x, n) for x in ang_sum]
+            s_ang = sum(si * ai for si, ai in zip(sw, ang))
+            s_ing = sum(si * x for si, x in zip(sw, ING))
+            eh, eg, value = max(ang) - s_ang, s_ang - s_ing, s_ang
+            eps = max(eh, eg)
+        if best is None or eps < best:
+            best, out["t_star"] = eps, t
+        out["eps_hider"].append(float(eh))
+        out["eps_guesser"].append(float(eg))
+        out["value"].append(float(value))
+    return out

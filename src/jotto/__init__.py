@@ -6,9 +6,14 @@ and play against the computer.  The README's glossary maps the paper's names to 
 
 from __future__ import annotations
 
+__version__ = "0.1.0"
+
 from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
 from .game import reply
 from .runtime import openmp_enabled, resolve_threads
+from .solution import EquilibriumGuesser, Solution
+from .solve import SolveInterrupted, solve
+from .strategy_file import StrategyFileError
 from .trees import DecisionTree
 from .weights import RULES, integer_weights
 from .words import WordList, WordListError, load_words
@@ -16,6 +21,10 @@ from .words import WordList, WordListError, load_words
 __all__ = [
     "RULES",
     "DecisionTree",
+    "EquilibriumGuesser",
+    "Solution",
+    "SolveInterrupted",
+    "StrategyFileError",
     "WordList",
     "WordListError",
     "comp_num_guesses",
@@ -26,6 +35,5 @@ __all__ = [
     "openmp_enabled",
     "reply",
     "resolve_threads",
+    "solve",
 ]
-
-__version__ = "0.1.0"

@@ -189,6 +189,18 @@ def decide(Words words not None, int rule, int candidates, v, h, double err_abs,
     return int(g)
 
 
+def seq_dot(const double[::1] a not None, const double[::1] b not None):
+    """sum_i a_i b_i added left to right in double, each product rounded (the paper's loops in
+    Algorithms 10 and 11 taken literally; compiled without contraction into FMA)."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("seq_dot needs vectors of one length")
+    cdef double acc = 0.0
+    cdef Py_ssize_t i
+    for i in range(a.shape[0]):
+        acc = acc + a[i] * b[i]
+    return acc
+
+
 def integer_weights(const double[::1] h not None):
     """(v, err): the exact rule's integer weights for float weights h; see jotto_engine.h."""
     v = np.empty(h.shape[0], dtype=np.int64)

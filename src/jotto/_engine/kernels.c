@@ -256,10 +256,59 @@ counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     }
 }
 
+#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__) && \
+    defined(__AVX512BW__)
+/* weigh() for 16 candidates at a time: their class sizes stay in registers while every heavier
+ * target adds d n_{reply(c,i)}, the class size picked per lane by compare-and-blend.  Returns
+ * how many candidates it did. */
+static inline __attribute__((always_inline)) int32_t
+weigh_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+{
+    const size_t nc = (size_t)ev->nc;
+    const __m512i vmin = _mm512_set1_epi64((long long)ev->vmin);
+    int32_t c = c0;
+    for (; c + 16 <= c1; c += 16) {
+        __m512i n[JT_PACKED_MAXL + 1];
+        __m512i sq = _mm512_setzero_si512();
+        for (int j = 0; j <= L; j++) {
+            n[j] = _mm512_cvtepu16_epi32(
+                _mm256_loadu_si256((const __m256i *)(ev->cnt + (size_t)j * nc + c)));
+            sq = _mm512_add_epi32(sq, _mm512_mullo_epi32(n[j], n[j]));
+        }
+        __m512i qlo = _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(sq)), vmin);
+        __m512i qhi = _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(sq, 1)),
+                                         vmin);
+        const __m512i x = _mm512_loadu_si512(ev->cm + c);
+        for (int32_t k = 0; k < ev->nspec; k++) {
+            const __m512i r = _mm512_popcnt_epi32(
+                _mm512_and_si512(x, _mm512_set1_epi32((int)ev->spec_mask[k])));
+            __m512i sel = n[0];
+            for (int j = 1; j <= L; j++)
+                sel = _mm512_mask_mov_epi32(sel, _mm512_cmpeq_epi32_mask(r, _mm512_set1_epi32(j)),
+                                            n[j]);
+            const __m512i d = _mm512_set1_epi64((long long)ev->spec_delta[k]);
+            qlo = _mm512_add_epi64(
+                qlo, _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(sel)), d));
+            qhi = _mm512_add_epi64(
+                qhi, _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(sel, 1)),
+                                        d));
+        }
+        _mm512_storeu_si512(ev->q + c, qlo);
+        _mm512_storeu_si512(ev->q + c + 8, qhi);
+    }
+    return c - c0;
+}
+#endif
+
 /* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + the excess of heavier targets. */
 static inline __attribute__((always_inline)) void
 weigh(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
+#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__) && \
+    defined(__AVX512BW__)
+    if (L <= JT_PACKED_MAXL)
+        c0 += weigh_avx512(ev, c0, c1, L <= JT_PACKED_MAXL ? L : 1);
+#endif
     const int32_t nc = ev->nc;
     const uint16_t *restrict cnt = ev->cnt;
     uint64_t *restrict q = ev->q;

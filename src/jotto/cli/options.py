@@ -1,0 +1,50 @@
+"""Options shared by the subcommands: the word list, threads, output formats."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from typing import Any, Callable
+
+import click
+
+from ..words import ANAGRAM_RULES, BUNDLED, DEFAULT_SOURCE, WordList, load_words
+
+__all__ = ["echo_json", "threads_option", "word_list", "word_list_options"]
+
+
+def word_list_options(f: Callable) -> Callable:
+    """--words, --letters, --anagrams and --skip-invalid."""
+    @click.option("-w", "--words", "words", metavar="LIST", default=None,
+                  help=f"Word list: a bundled name ({', '.join(BUNDLED)}; default "
+                       f"{DEFAULT_SOURCE}) or a file, one word per line.")
+    @click.option("-n", "--letters", type=click.IntRange(1, 26), default=None,
+                  help="Letters per word (default 5).")
+    @click.option("--anagrams", type=click.Choice(ANAGRAM_RULES), default="paper",
+                  show_default=True,
+                  help="paper: drop words whose letters another word has; norvig: keep the "
+                       "last such word, as Norvig's notebook does.")
+    @click.option("--skip-invalid", is_flag=True,
+                  help="Skip (and count) tokens that are not ASCII letters instead of failing.")
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return f(*args, **kwargs)
+
+    return wrapper
+
+
+def word_list(words: str | None, letters: int | None, anagrams: str,
+              skip_invalid: bool) -> WordList:
+    return load_words(words, length=letters or 5, anagrams=anagrams,
+                      invalid="skip" if skip_invalid else "error")
+
+
+def threads_option(f: Callable) -> Callable:
+    return click.option("-j", "--threads", type=click.IntRange(min=1), default=None,
+                        help="Threads (default: OMP_NUM_THREADS, else all cores).")(f)
+
+
+def echo_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2, sort_keys=False)
+    sys.stdout.write("\n")

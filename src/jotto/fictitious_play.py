@@ -1,0 +1,393 @@
+"""SolveJotto (Ganzfried 2011, Algorithm 13): fictitious play between the hider's best response
+(HiderBR) and the guesser's greedy best response (GuesserGBR, only ever seen through
+CompNumGuesses), in two modes.
+
+- ``paper``: Algorithm 13 literally in IEEE double with the paper rule.  ``s_0 = 1/D`` each;
+  ``T* = {i : ANG_i = max ANG}`` by exact float equality, ``BR`` uniform on it;
+  ``s_t = (1 - 1/(t+1)) s_{t-1} + (1/(t+1)) BR`` and ``ANG = (1 - 1/(t+1)) ANG + (1/(t+1)) ING``
+  element by element; the payoffs of Algorithms 9-12 are summed left to right.  Bit-for-bit the
+  same on every platform and thread count.
+- ``exact``: integers throughout with the exact rule.  ANG is kept as the integer sum of guess
+  counts; HiderBR is the lowest-index maximiser (a pure best response); the hider's weights are
+  ``w_i = 1 + D (times word i was the best response)``, exactly ``(t+1) D s_t``; every epsilon is
+  an exact fraction, so the first iteration of least epsilon is found exactly.
+
+In both, ``epsilon_hider = max_i ANG_i - s.ANG``, ``epsilon_guesser = s.ANG - s.ING`` (its sign
+kept: GuesserGBR is greedy, not a true best response), ``epsilon = max`` of the two, and ``t*`` is
+the first iteration of least epsilon.  Only the best response's weight changes from one iteration
+to the next (a common factor changes no decision), so the decision tree is updated in place:
+only nodes whose state holds that word are re-decided.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from .strategy_file import StrategyFileError, decode_array, encode_array
+from .words import WordList
+
+__all__ = ["MODES", "ExactPlay", "FictitiousPlay", "PaperPlay", "exact_weights",
+           "paper_iterations", "paper_step", "paper_strategy"]
+
+#: Solve modes and the GuesserGBR rule each is built on.
+MODES = {"exact": "exact", "paper": "paper"}
+
+#: Iterations of the paper's runs (Table 1), the default for those lengths.
+PAPER_ITERATIONS = {2: 22212, 3: 10694, 4: 3568, 5: 3906}
+#: Default for other lengths: the 5-letter count.
+OTHER_ITERATIONS = 3906
+
+_U = 2.0**-53
+
+
+def _mix(t: int) -> tuple[float, float]:
+    """The fictitious-play weights of iteration t in double: (1 - 1/(t+1), 1/(t+1))."""
+    b = 1.0 / (t + 1)
+    return 1.0 - b, b
+
+
+def paper_step(s: np.ndarray, tstar: np.ndarray, t: int) -> np.ndarray:
+    """Paper mode's s_t from s_{t-1}: element by element ``a s_i + b BR_i`` in double, with
+    ``BR_i = 1/|T*|`` on T* (and ``+ 0``, exact, elsewhere)."""
+    a, b = _mix(t)
+    out = s * a
+    out[tstar] += b * (1.0 / len(tstar))
+    return out
+
+
+def paper_strategy(D: int, best_responses: list[np.ndarray]) -> np.ndarray:
+    """Paper mode's s_t after the given best responses, bit for bit as the run computed it."""
+    s = np.full(D, 1.0 / D)
+    for t, tstar in enumerate(best_responses, start=1):
+        s = paper_step(s, tstar, t)
+    return s
+
+
+def exact_weights(D: int, best_responses: list[np.ndarray]) -> np.ndarray:
+    """Exact mode's integer weights after the given best responses: 1 + D (times chosen)."""
+    w = np.ones(D, dtype=np.int64)
+    for br in best_responses:
+        w[br] += D
+    return w
+
+
+def paper_iterations(length: int) -> int:
+    """The default iteration count for a word length (the paper's, where it has one)."""
+    return PAPER_ITERATIONS.get(length, OTHER_ITERATIONS)
+
+
+class FictitiousPlay:
+    """The state of one SolveJotto run after ``t`` iterations (``t = 0``: the benchmark)."""
+
+    mode = ""
+
+    def __init__(self, words: WordList, threads: int):
+        self.words = words
+        self.threads = threads
+        self.D = len(words)
+        self.t = 0
+        self.t_star = 0
+        self.best_responses: list[np.ndarray] = []  # T*_1 .. T*_t, word indices
+        self.epsilon: list[float] = []
+        self.eps_hider: list[float] = []
+        self.eps_guesser: list[float] = []
+        self.value: list[float] = []                # the self-play value s.ANG
+        self.seconds: list[float] = []
+        self.ing = np.zeros(self.D, dtype=np.int32)  # ING_t
+        self.ing0 = self.ing
+
+    # ---- what each mode provides -------------------------------------------------------------
+
+    def _first(self) -> None:
+        raise NotImplementedError
+
+    def _next(self) -> None:
+        raise NotImplementedError
+
+    def ang(self) -> np.ndarray:
+        """ANG_t as floats."""
+        raise NotImplementedError
+
+    def ang_star(self) -> np.ndarray:
+        """ANG_{t*} as floats."""
+        raise NotImplementedError
+
+    def weights(self) -> np.ndarray:
+        """The weights GuesserGBR answers at iteration t (the core's form for this mode)."""
+        raise NotImplementedError
+
+    # ---- shared ------------------------------------------------------------------------------
+
+    @property
+    def rule(self) -> str:
+        return MODES[self.mode]
+
+    def step(self) -> None:
+        """Run one iteration (the first call computes t = 0)."""
+        start = time.perf_counter()
+        if not self.seconds:
+            self._first()
+            self.ing0 = self.ing.copy()
+        else:
+            self.t += 1
+            self._next()
+        self.seconds.append(time.perf_counter() - start)
+
+    def _record(self, eps_hider: float, eps_guesser: float, value: float, best: bool) -> None:
+        self.epsilon.append(max(eps_hider, eps_guesser))
+        self.eps_hider.append(eps_hider)
+        self.eps_guesser.append(eps_guesser)
+        self.value.append(value)
+        if best:
+            self.t_star = self.t
+
+    def fresh_counts(self) -> np.ndarray:
+        """ING_t computed from scratch (no incremental update): for checking the update."""
+        return self._build(self.weights()).guess_counts()
+
+    def payload(self) -> dict[str, Any]:
+        """Everything needed to rebuild the run, for the strategy file."""
+        sizes = np.array([len(b) for b in self.best_responses], dtype=np.int32)
+        flat = (np.concatenate(self.best_responses).astype(np.int32) if self.best_responses
+                else np.zeros(0, dtype=np.int32))
+        return {
+            "mode": self.mode,
+            "rule": self.rule,
+            "iterations_done": self.t,
+            "t_star": self.t_star,
+            "best_responses": {"sizes": encode_array(sizes), "words": encode_array(flat)},
+            "ing0": encode_array(self.ing0.astype(np.int32)),
+            "history": {
+                "eps_hider": encode_array(np.array(self.eps_hider)),
+                "eps_guesser": encode_array(np.array(self.eps_guesser)),
+                "value": encode_array(np.array(self.value)),
+                "seconds": encode_array(np.array(self.seconds)),
+            },
+        }
+
+    def _restore_common(self, p: dict[str, Any]) -> None:
+        sizes = decode_array(p["best_responses"]["sizes"], "best responses")
+        flat = decode_array(p["best_responses"]["words"], "best responses")
+        t = int(p["iterations_done"])
+        if len(sizes) != t or int(sizes.sum()) != len(flat) or (sizes < 1).any():
+            raise StrategyFileError("best responses do not match the iteration count")
+        if flat.size and (flat.min() < 0 or flat.max() >= self.D):
+            raise StrategyFileError("a best response is not a word of the list")
+        self.best_responses = np.split(flat.astype(np.intp), np.cumsum(sizes)[:-1]) if t else []
+        self.t = t
+        self.t_star = int(p["t_star"])
+        h = p["history"]
+        self.eps_hider = decode_array(h["eps_hider"], "history").tolist()
+        self.eps_guesser = decode_array(h["eps_guesser"], "history").tolist()
+        self.value = decode_array(h["value"], "history").tolist()
+        self.seconds = decode_array(h["seconds"], "history").tolist()
+        self.epsilon = [max(a, b) for a, b in zip(self.eps_hider, self.eps_guesser)]
+        if not (len(self.eps_hider) == len(self.eps_guesser) == len(self.value)
+                == len(self.seconds) == t + 1) or not 0 <= self.t_star <= t:
+            raise StrategyFileError("history does not match the iteration count")
+        self.ing0 = decode_array(p["ing0"], "ING_0").astype(np.int32)
+        if self.ing0.shape != (self.D,):
+            raise StrategyFileError("ING_0 does not match the word list")
+
+    def _build(self, weights: np.ndarray):
+        raise NotImplementedError
+
+
+class ExactPlay(FictitiousPlay):
+    """Exact mode: integer weights, integer ANG sums, exact epsilons."""
+
+    mode = "exact"
+
+    def __init__(self, words: WordList, threads: int):
+        super().__init__(words, threads)
+        self.w = np.ones(self.D, dtype=np.int64)       # 1 + D (times best response)
+        self.ang_sum = np.zeros(self.D, dtype=np.int64)
+        self.ang_sum_star = self.ang_sum
+        self.best_eps = Fraction(0)
+        self.tree = None
+
+    def weights(self) -> np.ndarray:
+        return self.w.copy()
+
+    def _build(self, weights: np.ndarray):
+        return _core.build_tree(self.words.core, _core.RULE_EXACT, _core.CAND_ALL, weights,
+                                None, 0.0, 0.0, self.threads)
+
+    def _first(self) -> None:
+        self.tree = self._build(self.w)
+        self.ing = self.tree.guess_counts()
+        self.ang_sum = self.ing.astype(np.int64)
+        self._epsilons()
+
+    def _next(self) -> None:
+        br = int(np.argmax(self.ang_sum))  # the lowest-index maximiser
+        self.best_responses.append(np.array([br]))
+        self.w[br] += self.D
+        self.tree.update(self.w, None, self.threads)
+        self.ing = self.tree.guess_counts()
+        self.ang_sum += self.ing
+        self._epsilons()
+
+    def _dot(self, a: np.ndarray) -> int:
+        """w . a exactly (int64 where it cannot overflow, Python integers otherwise)."""
+        if int(self.w.max()) * max(int(np.abs(a).max()), 1) * self.D < 2**62:
+            return int(self.w @ a)
+        return int(self.w.astype(object) @ a.astype(object))
+
+    def _epsilons(self) -> None:
+        n = self.t + 1
+        den = n * n * self.D
+        swa = self._dot(self.ang_sum)
+        swi = self._dot(self.ing.astype(np.int64))
+        eh = Fraction(int(self.ang_sum.max()) * n * self.D - swa, den)
+        eg = Fraction(swa - n * swi, den)
+        eps = max(eh, eg)
+        best = self.t == 0 or eps < self.best_eps
+        if best:
+            self.best_eps = eps
+            self.ang_sum_star = self.ang_sum.copy()
+        self._record(float(eh), float(eg), swa / den, best)
+
+    def ang(self) -> np.ndarray:
+        return self.ang_sum / (self.t + 1)
+
+    def ang_star(self) -> np.ndarray:
+        return self.ang_sum_star / (self.t_star + 1)
+
+    def payload(self) -> dict[str, Any]:
+        p = super().payload()
+        p["ang_sum_last"] = encode_array(self.ang_sum)
+        p["ang_sum_star"] = encode_array(self.ang_sum_star)
+        p["best_epsilon"] = [self.best_eps.numerator, self.best_eps.denominator]
+        return p
+
+    @classmethod
+    def restore(cls, words: WordList, threads: int, p: dict[str, Any]) -> "ExactPlay":
+        run = cls(words, threads)
+        run._restore_common(p)
+        if any(len(br) != 1 for br in run.best_responses):
+            raise StrategyFileError("an exact-mode best response must be one word")
+        run.w = exact_weights(run.D, run.best_responses)
+        run.ang_sum = decode_array(p["ang_sum_last"], "ANG sums").astype(np.int64)
+        run.ang_sum_star = decode_array(p["ang_sum_star"], "ANG sums").astype(np.int64)
+        if run.ang_sum.shape != (run.D,) or run.ang_sum_star.shape != (run.D,):
+            raise StrategyFileError("ANG sums do not match the word list")
+        num, den = p["best_epsilon"]
+        run.best_eps = Fraction(int(num), int(den))
+        run.tree = run._build(run.w)
+        run.ing = run.tree.guess_counts()
+        return run
+
+
+class PaperPlay(FictitiousPlay):
+    """Paper mode: Algorithm 13 in IEEE double with GuesserGBR's paper rule.
+
+    The core screens candidates with exact integer weights ``v`` proportional to the exact
+    rational ``s_t``: ``v_i = M (1 + D sum_t [i in T*_t] / |T*_t|)`` with ``M`` the least common
+    multiple of the ``|T*_t|`` so far.  The float ``s_t`` differs from it by a relative error
+    that grows by at most 5 roundings per iteration (``horizon`` bounds the iterations).
+    """
+
+    mode = "paper"
+
+    def __init__(self, words: WordList, threads: int, horizon: int):
+        super().__init__(words, threads)
+        self.s = np.full(self.D, 1.0 / self.D)
+        self.ang_f = np.zeros(self.D)
+        self.ang_f_star = self.ang_f
+        self.M = 1
+        self.v = np.ones(self.D, dtype=np.int64)
+        self.err_rel = (5 * horizon + 10) * _U * 1.01
+        self.tree = None
+
+    def weights(self) -> np.ndarray:
+        return self.s.copy()
+
+    def _exact_ok(self) -> bool:
+        return int(self.v.sum()) < 2**63 // (self.D + 1)
+
+    def _build(self, weights: np.ndarray):
+        if self._exact_ok():
+            return _core.build_tree(self.words.core, _core.RULE_PAPER, _core.CAND_ALL, self.v,
+                                    weights, 0.0, self.err_rel, self.threads)
+        # The exact weights outgrew 64 bits: screen with a rounded copy of s (always correct,
+        # only slower since every iteration then rebuilds the tree).
+        v, err = _core.integer_weights(weights)
+        return _core.build_tree(self.words.core, _core.RULE_PAPER, _core.CAND_ALL, v, weights,
+                                err, 0.0, self.threads)
+
+    def _first(self) -> None:
+        self.tree = self._build(self.s)
+        self.ing = self.tree.guess_counts()
+        self.ang_f = self.ing.astype(np.float64)
+        self._epsilons()
+
+    def _next(self) -> None:
+        t = self.t
+        x = self.ang_f.max()
+        tstar = np.flatnonzero(self.ang_f == x)
+        self.best_responses.append(tstar)
+        self._advance(tstar, t)
+        if self._exact_ok():
+            self.tree.update(self.v, self.s, self.threads)
+        else:
+            self.tree = self._build(self.s)
+        self.ing = self.tree.guess_counts()
+        a, b = _mix(t)
+        self.ang_f = self.ang_f * a + self.ing.astype(np.float64) * b
+        self._epsilons()
+
+    def _advance(self, tstar: np.ndarray, t: int) -> None:
+        """s_t and the exact weights from s_{t-1} and T*_t."""
+        k = len(tstar)
+        self.s = paper_step(self.s, tstar, t)
+        m = math.lcm(self.M, k)
+        if m != self.M:
+            self.v *= m // self.M
+            self.M = m
+        self.v[tstar] += self.D * (self.M // k)
+
+    def _epsilons(self) -> None:
+        x = float(self.ang_f.max())  # HiderBRPayoff (Algorithm 9)
+        hap = _core.seq_dot(self.ang_f, self.s)  # HiderActualPayoff (Algorithm 10)
+        gbr = -_core.seq_dot(self.ing.astype(np.float64), self.s)  # GuesserBRPayoff (11)
+        gap = -hap  # GuesserActualPayoff (Algorithm 12)
+        eh, eg = x - hap, gbr - gap
+        eps = max(eh, eg)
+        best = self.t == 0 or eps < self.epsilon[self.t_star]
+        if best:
+            self.ang_f_star = self.ang_f.copy()
+        self._record(eh, eg, hap, best)
+
+    def ang(self) -> np.ndarray:
+        return self.ang_f
+
+    def ang_star(self) -> np.ndarray:
+        return self.ang_f_star
+
+    def payload(self) -> dict[str, Any]:
+        p = super().payload()
+        p["ang_last"] = encode_array(self.ang_f)
+        p["ang_star"] = encode_array(self.ang_f_star)
+        return p
+
+    @classmethod
+    def restore(cls, words: WordList, threads: int, horizon: int,
+                p: dict[str, Any]) -> "PaperPlay":
+        run = cls(words, threads, horizon)
+        run._restore_common(p)
+        for t, tstar in enumerate(run.best_responses, start=1):
+            run._advance(tstar, t)
+        run.ang_f = decode_array(p["ang_last"], "ANG")
+        run.ang_f_star = decode_array(p["ang_star"], "ANG")
+        if run.ang_f.shape != (run.D,) or run.ang_f_star.shape != (run.D,):
+            raise StrategyFileError("ANG does not match the word list")
+        run.tree = run._build(run.s)
+        run.ing = run.tree.guess_counts()
+        return run

@@ -1,0 +1,43 @@
+"""Ctrl-C and SIGTERM during long work: recorded, not raised mid-step, so the work stops at a
+point where its state is whole and can be saved."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from typing import Iterator
+
+__all__ = ["StopRequest", "deferred_interrupts"]
+
+
+class StopRequest:
+    """Set when SIGINT or SIGTERM arrived; ``signal`` is which."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+
+    @property
+    def requested(self) -> bool:
+        return self.signal is not None
+
+    def _handler(self, signum, frame) -> None:
+        if self.signal is not None and signum == signal.SIGINT:
+            raise KeyboardInterrupt  # a second Ctrl-C: the user means it
+        self.signal = signum
+
+
+@contextlib.contextmanager
+def deferred_interrupts() -> Iterator[StopRequest]:
+    """Within the block SIGINT and SIGTERM set the returned request instead of interrupting
+    (main thread only; elsewhere signals cannot arrive anyway).  A second Ctrl-C interrupts."""
+    stop = StopRequest()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = {s: signal.signal(s, stop._handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)

@@ -1,0 +1,271 @@
+"""What SolveJotto produces: the hider's strategy at any iteration, the guesser's strategy in
+oracular form (ObtainGuesserStrategy, Algorithm 14), the history, Table 1's rows, and the strategy
+file that holds all of it.
+
+The strategy file stores the best response of every iteration (not D floats per line), from which
+any ``s_t`` is rebuilt exactly: in exact mode ``w_i = 1 + D (times i was the best response)``; in
+paper mode the float recurrence replayed bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import OrderedDict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from . import strategy_file
+from .fictitious_play import MODES, exact_weights, paper_strategy
+from .game import History
+from .gbr import gbr_tree, guesser_gbr
+from .strategy_file import StrategyFileError, decode_array
+from .trees import DecisionTree
+from .words import WordList
+
+__all__ = ["EquilibriumGuesser", "EquilibriumHider", "History", "Solution",
+           "StrategyFileError"]
+
+
+@dataclass(frozen=True)
+class RunHistory:
+    """Per-iteration records, t = 0..T: epsilons, the self-play value ``s_t . ANG_t`` and the
+    seconds each iteration took."""
+
+    epsilon: np.ndarray
+    eps_hider: np.ndarray
+    eps_guesser: np.ndarray
+    value: np.ndarray
+    seconds: np.ndarray
+
+
+class Solution:
+    """A SolveJotto run: ``iterations`` done, ``t_star`` the first of least epsilon.
+
+    Build one with :func:`jotto.solve` or :meth:`load`.
+    """
+
+    def __init__(self, words: WordList, payload: dict[str, Any]):
+        mode = payload.get("mode")
+        if mode not in MODES:
+            raise StrategyFileError(f"unknown mode {mode!r}")
+        self.words = words
+        self.mode: str = mode
+        self.rule: str = MODES[mode]
+        self._payload = payload
+        self.iterations: int = int(payload["iterations_done"])
+        self.t_star: int = int(payload["t_star"])
+        sizes = decode_array(payload["best_responses"]["sizes"], "best responses")
+        flat = decode_array(payload["best_responses"]["words"], "best responses")
+        self.best_responses: list[np.ndarray] = (
+            np.split(flat.astype(np.intp), np.cumsum(sizes)[:-1]) if len(sizes) else [])
+        h = payload["history"]
+        eh = decode_array(h["eps_hider"], "history")
+        eg = decode_array(h["eps_guesser"], "history")
+        self.history = RunHistory(np.maximum(eh, eg), eh, eg,
+                                  decode_array(h["value"], "history"),
+                                  decode_array(h["seconds"], "history"))
+        self.ing0 = decode_array(payload["ing0"], "ING_0")
+        if mode == "exact":
+            self._ang_sum_star = decode_array(payload["ang_sum_star"], "ANG sums")
+            self.ang_star = self._ang_sum_star / (self.t_star + 1)
+        else:
+            self.ang_star = decode_array(payload["ang_star"], "ANG")
+        self.plan: dict[str, Any] = dict(payload.get("plan", {}))
+
+    def __repr__(self) -> str:
+        return (f"Solution({self.mode} mode, {len(self.words)} words of {self.words.length} "
+                f"letters, {self.iterations} iterations, t*={self.t_star}, "
+                f"epsilon={self.epsilon:.4g})")
+
+    # ---- strategies ----------------------------------------------------------------------------
+
+    @property
+    def epsilon(self) -> float:
+        """Epsilon at t*."""
+        return float(self.history.epsilon[self.t_star])
+
+    def _check_t(self, t: int | None) -> int:
+        t = self.t_star if t is None else t
+        if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or \
+                not 0 <= t <= self.iterations:
+            raise ValueError(f"t must be an iteration from 0 to {self.iterations}, not {t!r}")
+        return int(t)
+
+    def weights(self, t: int | None = None) -> np.ndarray:
+        """The hider's strategy at iteration t (default t*) in the form GuesserGBR answers in
+        this mode: integer weights ``(t+1) D s_t`` (exact) or the float ``s_t`` (paper)."""
+        t = self._check_t(t)
+        if self.mode == "exact":
+            return exact_weights(len(self.words), self.best_responses[:t])
+        return paper_strategy(len(self.words), self.best_responses[:t])
+
+    def hider(self, t: int | None = None) -> np.ndarray:
+        """The hider's strategy s_t (default t*) as a probability vector."""
+        w = self.weights(t)
+        if self.mode == "exact":
+            return w / float(w.sum())  # w.sum() = (t+1) D, exact in double
+        return w
+
+    def hider_player(self, t: int | None = None) -> "EquilibriumHider":
+        """The hider s_t (default t*) as a player that draws secret words."""
+        return EquilibriumHider(self.words, self.hider(t))
+
+    def guesser(self, seed: int | np.random.Generator | None = None,
+                t_star: int | None = None) -> "EquilibriumGuesser":
+        """The guesser's strategy (Algorithm 14) as a player; see :class:`EquilibriumGuesser`."""
+        return EquilibriumGuesser(self, seed, self.t_star if t_star is None else t_star)
+
+    # ---- Table 1 -------------------------------------------------------------------------------
+
+    def table(self) -> dict[str, float | int]:
+        """Table 1's rows for this run, keyed as in ``paper-table1.json``.
+
+        Our hider vs benchmark = ``s_{t*} . ING_0``; our guesser vs benchmark =
+        ``-mean(ANG_{t*})``; overall = their mean; benchmark self-play = ``mean(ING_0)``; our
+        self-play = ``s_{t*} . ANG_{t*}``; benchmark epsilon = epsilon_0; our final epsilon =
+        epsilon_{t*}.  The benchmark is GuesserGBR against the uniform hider (ING_0) under this
+        mode's rule.
+        """
+        D = len(self.words)
+        n = self.t_star + 1
+        if self.mode == "exact":
+            w = self.weights()
+            hider = float(Fraction(int(w @ self.ing0.astype(np.int64)), n * D))
+            guesser = -float(Fraction(int(self._ang_sum_star.sum()), n * D))
+        else:
+            hider = float(np.dot(self.hider(), self.ing0.astype(np.float64)))
+            guesser = -math.fsum(self.ang_star) / D
+        seconds = self.history.seconds
+        return {
+            "dictionary_size": D,
+            "our_hider_payoff_vs_benchmark": hider,
+            "our_guesser_payoff_vs_benchmark": guesser,
+            "our_overall_payoff_vs_benchmark": (hider + guesser) / 2,
+            "benchmark_self_play_hider_payoff": float(Fraction(int(self.ing0.sum()), D)),
+            "our_self_play_hider_payoff": float(self.history.value[self.t_star]),
+            "benchmark_epsilon": float(self.history.epsilon[0]),
+            "our_final_epsilon": self.epsilon,
+            "number_of_iterations": self.iterations,
+            "t_star": self.t_star,
+            "avg_seconds_per_iteration": float(seconds.sum() / len(seconds)),
+        }
+
+    # ---- files ---------------------------------------------------------------------------------
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the strategy file (atomically)."""
+        strategy_file.write(path, self._payload)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], words: WordList | None = None) -> "Solution":
+        """Read a strategy file.  If ``words`` is given it must be the list the file was made
+        for (same words in the same order); otherwise the file's own list is used."""
+        payload = strategy_file.read(path)
+        try:
+            stored = words_from_payload(payload)
+            if words is not None and words.sha256 != stored.sha256:
+                raise StrategyFileError(
+                    f"made for another word list ({len(stored)} words of {stored.length} letters "
+                    f"from {stored.source}, sha256 {stored.sha256[:12]}…), not {words.source} "
+                    f"({len(words)} words, sha256 {words.sha256[:12]}…)")
+            return cls(words or stored, payload)
+        except StrategyFileError as exc:
+            raise StrategyFileError(f"{os.fspath(path)}: {exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StrategyFileError(f"{os.fspath(path)}: malformed strategy ({exc!r})") from None
+
+    def plot(self, path: str | os.PathLike[str] | None = None):
+        """The convergence plot (epsilon, epsilon_hider, epsilon_guesser against iteration, log
+        scale); saved to ``path`` if given.  Needs matplotlib (``pip install 'jotto[plot]'``)."""
+        from .plots import convergence_plot
+
+        return convergence_plot(self, path)
+
+
+def words_payload(words: WordList) -> dict[str, Any]:
+    """A word list as the strategy file records it."""
+    return {"words": list(words.words), "length": words.length, "anagrams": words.anagrams,
+            "source": words.source, "sha256": words.sha256}
+
+
+def words_from_payload(payload: dict[str, Any]) -> WordList:
+    """The word list a strategy file records, checked against its own SHA-256."""
+    d = payload["words"]
+    wl = WordList.from_words(d["words"], source=str(d["source"]), anagrams=str(d["anagrams"]))
+    if wl.sha256 != d["sha256"] or wl.length != d["length"]:
+        raise StrategyFileError("its word list does not match its own SHA-256")
+    return wl
+
+
+class EquilibriumHider:
+    """A hider playing a fixed distribution over the words (the solved s_t)."""
+
+    def __init__(self, words: WordList, p: np.ndarray):
+        self.words = words
+        self._p = np.asarray(p, dtype=np.float64)
+
+    def distribution(self) -> np.ndarray:
+        return self._p.copy()
+
+    def secret(self, rng: np.random.Generator) -> int:
+        return int(rng.choice(len(self._p), p=self._p / self._p.sum()))
+
+
+class EquilibriumGuesser:
+    """The guesser's strategy in oracular form (ObtainGuesserStrategy, Algorithm 14).
+
+    At the start of each game it draws k uniformly from {0, ..., t*} with its seeded
+    :class:`numpy.random.Generator`, then plays GuesserGBR(s_k, S) for the whole game.  The
+    paper writes ``randint(1, t*)``; we include 0 because epsilon_{t*} was measured for the
+    average of ING_0 .. ING_{t*}, i.e. for this mixture.
+    """
+
+    def __init__(self, solution: Solution, seed: int | np.random.Generator | None,
+                 t_star: int, cache: int = 32):
+        self.solution = solution
+        self.words = solution.words
+        self.t_star = solution._check_t(t_star)
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._trees: OrderedDict[int, DecisionTree] = OrderedDict()
+        self._cache = cache
+        self.k = 0
+        self.new_game()
+
+    def new_game(self) -> None:
+        self.k = int(self.rng.integers(0, self.t_star + 1))
+
+    def tree(self, k: int) -> DecisionTree:
+        """GuesserGBR(s_k)'s decision tree (cached)."""
+        if k in self._trees:
+            self._trees.move_to_end(k)
+            return self._trees[k]
+        tree = gbr_tree(self.words, self.solution.weights(k), rule=self.solution.rule)
+        self._trees[k] = tree
+        if len(self._trees) > self._cache:
+            self._trees.popitem(last=False)
+        return tree
+
+    def next_guess(self, state: np.ndarray, history: History) -> int:
+        tree = self.tree(self.k)
+        node = 0
+        for g, r in history:  # follow the tree while the game is the tree's own
+            if node < 0 or tree.guess[node] != g:
+                node = -1
+                break
+            node = int(tree.children[node, r]) if r < self.words.length else -1
+        if node >= 0:
+            return int(tree.guess[node])
+        return guesser_gbr(self.words, self.solution.weights(self.k), state,
+                           rule=self.solution.rule)
+
+    def guesses_needed(self) -> np.ndarray:
+        """Expected guesses for each target: the mean of ING_k over k = 0..t* (exactly ANG_{t*}
+        in exact mode; computed from the trees here, for any t*)."""
+        total = np.zeros(len(self.words))
+        for k in range(self.t_star + 1):
+            total += self.tree(k).guesses_needed()
+        return total / (self.t_star + 1)

@@ -1,0 +1,171 @@
+"""SolveJotto against its literal twin, the incremental tree against full recomputes, the
+oracular guesser, Table 1's rows, stopping rules and resumption."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import jotto
+from jotto.fictitious_play import ExactPlay, PaperPlay
+from jotto.paper import TABLE1
+
+from . import reference
+from .strategies import dictionaries
+
+
+def history_of(solution):
+    return {"best_responses": [b.tolist() for b in solution.best_responses],
+            "eps_hider": solution.history.eps_hider.tolist(),
+            "eps_guesser": solution.history.eps_guesser.tolist(),
+            "value": solution.history.value.tolist(), "t_star": solution.t_star}
+
+
+@settings(max_examples=12)
+@given(words=dictionaries(min_size=3, max_size=14, lengths=(2, 3)))
+@pytest.mark.parametrize("mode", ["paper", "exact"])
+def test_solve_matches_literal_algorithm_13(mode, words):
+    game = reference.Game(words)
+    expected = reference.solve_jotto(game, 25, mode)
+    got = jotto.solve(len(words[0]), jotto.WordList.from_words(words), mode=mode,
+                      iterations=25, progress=False)
+    assert history_of(got) == expected
+
+
+@pytest.mark.parametrize("cls", [ExactPlay, PaperPlay])
+def test_incremental_tree_equals_full_recompute_every_iteration(cls):
+    words = jotto.load_words("enable", length=3)
+    run = cls(words, 2) if cls is ExactPlay else cls(words, 2, 400)
+    run.step()
+    for _ in range(400):
+        run.step()
+        assert (run.ing == run.fresh_counts()).all(), f"iteration {run.t}"
+    fresh = run._build(run.weights())
+    assert all((a == b).all() for a, b in zip(run.tree.export(), fresh.export()))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["exact", "paper"])
+def test_incremental_tree_at_random_iterations_of_a_long_run(mode):
+    words = jotto.load_words("enable", length=5)
+    run = ExactPlay(words, 2) if mode == "exact" else PaperPlay(words, 2, 1500)
+    checks = set(np.random.default_rng(11).choice(np.arange(1, 1500), 6, replace=False))
+    run.step()
+    while run.t < 1500:
+        run.step()
+        if run.t in checks:
+            assert (run.ing == run.fresh_counts()).all(), f"iteration {run.t}"
+
+
+def test_exact_mode_weights_and_hider_strategy():
+    words = jotto.load_words("enable", length=3)
+    sol = jotto.solve(3, words, iterations=60, progress=False)
+    D = len(words)
+    for t in (0, 1, 30, 60):
+        w = sol.weights(t)
+        counts = np.bincount(np.concatenate(sol.best_responses[:t]).astype(int),
+                             minlength=D) if t else np.zeros(D, int)
+        assert (w == 1 + D * counts).all() and w.sum() == (t + 1) * D
+        assert sol.hider(t).sum() == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="t must be an iteration from 0 to 60"):
+        sol.hider(61)
+
+
+def test_equilibrium_guesser_is_the_mixture_whose_epsilon_was_measured():
+    words = jotto.load_words("enable", length=3)
+    sol = jotto.solve(3, words, iterations=40, progress=False)
+    g = sol.guesser(seed=3)
+    # exact mode: ANG_{t*} is the mean of ING_0..ING_{t*}, the mixture Algorithm 14 samples
+    assert np.allclose(g.guesses_needed(), sol.ang_star, rtol=0, atol=1e-12)
+    draws = []
+    for _ in range(300):
+        g.new_game()
+        draws.append(g.k)
+    assert set(draws) == set(range(sol.t_star + 1))
+    # every game it plays is GuesserGBR(s_k) for the k drawn at its start
+    for target in (0, 100, len(words) - 1):
+        game = jotto.game.play(words, g, target)
+        tree = jotto.gbr_tree(words, sol.weights(g.k), rule="exact")
+        assert [x for x, _ in game] == tree.path(target)
+
+
+def test_guesser_draws_are_seeded():
+    sol = jotto.solve(3, jotto.load_words("enable", length=3), iterations=30, progress=False)
+    a, b = sol.guesser(seed=9), sol.guesser(seed=9)
+    ks_a, ks_b = [], []
+    for _ in range(20):
+        a.new_game()
+        b.new_game()
+        ks_a.append(a.k)
+        ks_b.append(b.k)
+    assert ks_a == ks_b
+
+
+def test_hider_player_samples_the_strategy():
+    sol = jotto.solve(2, jotto.load_words("enable", length=2), iterations=200, progress=False)
+    hider = sol.hider_player()
+    p = hider.distribution()
+    rng = np.random.default_rng(1)
+    draws = np.bincount([hider.secret(rng) for _ in range(20000)], minlength=len(p))
+    assert np.abs(draws / 20000 - p).max() < 0.02
+
+
+@pytest.mark.parametrize("mode", ["paper", "exact"])
+def test_table_rows_follow_their_definitions(mode):
+    words = jotto.load_words("enable", length=3)
+    sol = jotto.solve(3, words, mode=mode, iterations=80, progress=False)
+    tb = sol.table()
+    s = sol.hider()
+    assert tb["our_hider_payoff_vs_benchmark"] == pytest.approx(s @ sol.ing0, rel=1e-12)
+    assert tb["our_guesser_payoff_vs_benchmark"] == pytest.approx(-sol.ang_star.mean(),
+                                                                  rel=1e-12)
+    assert tb["our_overall_payoff_vs_benchmark"] == pytest.approx(
+        (tb["our_hider_payoff_vs_benchmark"] + tb["our_guesser_payoff_vs_benchmark"]) / 2)
+    assert tb["benchmark_self_play_hider_payoff"] == pytest.approx(sol.ing0.mean())
+    assert tb["our_self_play_hider_payoff"] == pytest.approx(s @ sol.ang_star, rel=1e-12)
+    assert tb["benchmark_epsilon"] == sol.history.epsilon[0]
+    assert tb["our_final_epsilon"] == sol.history.epsilon.min() == sol.epsilon
+    assert tb["number_of_iterations"] == 80
+
+
+@pytest.mark.parametrize("length", [2, 3, 4, 5])
+def test_paper_mode_reproduces_the_benchmark_rows(twl06, length):
+    sol = jotto.solve(length, twl06[length], mode="paper", iterations=2, progress=False)
+    tb = sol.table()
+    for row in ("dictionary_size", "benchmark_self_play_hider_payoff", "benchmark_epsilon"):
+        assert round(tb[row], 3) == TABLE1[row][length]
+
+
+def test_stopping_rules():
+    words = jotto.load_words("enable", length=3)
+    sol = jotto.solve(3, words, target_epsilon=1.0, progress=False)
+    assert sol.history.epsilon[-1] <= 1.0 < sol.history.epsilon[-2]
+    sol = jotto.solve(3, words, time_budget=0.05, progress=False)
+    assert 0 < sol.iterations < 10694
+
+
+@pytest.mark.parametrize("mode", ["exact", "paper"])
+def test_resume_finishes_identical_to_an_uninterrupted_run(tmp_path, mode):
+    words = jotto.load_words("enable", length=3)
+    whole = jotto.solve(3, words, mode=mode, iterations=120, progress=False,
+                        out=tmp_path / "whole.jotto")
+    jotto.solve(3, words, mode=mode, iterations=50, progress=False, out=tmp_path / "part.jotto")
+    resumed = jotto.solve(3, words, mode=mode, iterations=120, progress=False,
+                          out=tmp_path / "part.jotto", resume=True)
+    assert history_of(resumed) == history_of(whole)
+    loaded = jotto.Solution.load(tmp_path / "part.jotto")
+    assert history_of(loaded) == history_of(whole)
+    assert (loaded.ang_star == whole.ang_star).all() and (loaded.ing0 == whole.ing0).all()
+
+
+def test_bad_arguments():
+    words = jotto.load_words("enable", length=3)
+    for kwargs, message in [({"mode": "fast"}, "unknown mode 'fast'"),
+                            ({"iterations": 0}, "iterations must be a positive int"),
+                            ({"target_epsilon": -1.0}, "target_epsilon must be a positive"),
+                            ({"resume": True}, "resume needs the strategy file")]:
+        with pytest.raises(ValueError, match=message):
+            jotto.solve(3, words, progress=False, **kwargs)
+    with pytest.raises(ValueError, match="has 3-letter words, not 4"):
+        jotto.solve(4, words, progress=False)
