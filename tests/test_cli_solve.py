@@ -18,7 +18,8 @@ import jotto
 JOTTO = [sys.executable, "-m", "jotto"]
 
 
-def run(*args, cwd=None, check=None):
+def run(*args, cwd, check=None):
+    """Run ``jotto`` in ``cwd`` (a test's own directory: default output files land there)."""
     proc = subprocess.run(JOTTO + [str(a) for a in args], capture_output=True, text=True,
                           cwd=cwd, stdin=subprocess.DEVNULL, timeout=600)
     if check is not None:
@@ -37,7 +38,7 @@ def same_run(a: jotto.Solution, b: jotto.Solution) -> bool:
 
 def test_solve_prints_table_json_and_plot(tmp_path):
     proc = run("solve", "-n", 3, "-i", 100, "-o", tmp_path / "a.jotto", "--plot",
-               tmp_path / "a.png", "--json", check=0)
+               tmp_path / "a.png", "--json", cwd=tmp_path, check=0)
     out = json.loads(proc.stdout)
     assert out["table"]["number_of_iterations"] == 100 and out["mode"] == "exact"
     assert (tmp_path / "a.png").stat().st_size > 1000
@@ -48,7 +49,7 @@ def test_solve_prints_table_json_and_plot(tmp_path):
 
 def test_paper_column_on_the_papers_dictionary(twl06_path, tmp_path):
     proc = run("solve", "-w", twl06_path, "-n", 2, "--mode", "paper", "-i", 50,
-               "-o", tmp_path / "p.jotto", check=0)
+               "-o", tmp_path / "p.jotto", cwd=tmp_path, check=0)
     assert "paper" in proc.stdout.splitlines()[0]
     assert "Benchmark self-play hider payoff" in proc.stdout and "6.627" in proc.stdout
 
@@ -89,7 +90,7 @@ def test_interrupt_saves_exits_cleanly_and_resumes_identically(tmp_path, uninter
     assert "Resume with: jotto solve --out" in err and "Traceback" not in err
     stopped = jotto.Solution.load(path)
     assert 0 < stopped.iterations < 1200
-    run("solve", "-o", path, "--resume", "--no-progress", check=0)
+    run("solve", "-o", path, "--resume", "--no-progress", cwd=tmp_path, check=0)
     assert same_run(jotto.Solution.load(path), uninterrupted)
 
 
@@ -104,7 +105,7 @@ def test_sigkill_loses_nothing_finished(tmp_path, uninterrupted):
     assert not [p for p in tmp_path.iterdir() if p.name != "run.jotto"], "a temporary file left"
     saved = jotto.Solution.load(path)
     assert 0 < saved.iterations < 1200
-    run("solve", "-o", path, "--resume", "--no-progress", check=0)
+    run("solve", "-o", path, "--resume", "--no-progress", cwd=tmp_path, check=0)
     assert same_run(jotto.Solution.load(path), uninterrupted)
 
 
@@ -120,30 +121,35 @@ def _one_line_error(proc, *fragments):
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     path = tmp_path_factory.mktemp("cli") / "small.jotto"
-    run("solve", "-n", 3, "-i", 30, "-o", path, check=0)
+    run("solve", "-n", 3, "-i", 30, "-o", path, cwd=path.parent, check=0)
     return path
 
 
 def test_bad_options(tmp_path):
-    _one_line_error(run("solve", "--mode", "fast"), "'fast' is not one of 'exact', 'paper'")
-    _one_line_error(run("solve", "-i", 0), "0 is not in the range x>=1")
-    _one_line_error(run("solve", "-n", 30), "30 is not in the range 1<=x<=26")
-    _one_line_error(run("solve", "-w", tmp_path / "none.txt"), "none.txt: no such file")
-    _one_line_error(run("solve", "-n", 3, "-o", tmp_path / "no" / "dir" / "x.jotto"),
-                    "x.jotto")
-    _one_line_error(run("solve", "--resume"), "--resume needs --out")
+    def bad(*args):
+        return run("solve", *args, cwd=tmp_path)
+
+    _one_line_error(bad("--mode", "fast"), "'fast' is not one of 'exact', 'paper'")
+    _one_line_error(bad("-i", 0), "0 is not in the range x>=1")
+    _one_line_error(bad("-n", 30), "30 is not in the range 1<=x<=26")
+    _one_line_error(bad("-w", tmp_path / "none.txt"), "none.txt: no such file")
+    _one_line_error(bad("-n", 3, "-o", tmp_path / "no" / "dir" / "x.jotto"), "x.jotto")
+    _one_line_error(bad("--resume"), "--resume needs --out")
+    (tmp_path / "jotto-5-letters-exact.jotto").write_text("someone's file")
+    _one_line_error(bad("-w", tmp_path / "none.txt"), "none.txt: no such file")
 
 
 def test_existing_file_is_not_clobbered(small_run):
     before = small_run.read_bytes()
-    lines = _one_line_error(run("solve", "-n", 3, "-i", 10, "-o", small_run),
+    lines = _one_line_error(run("solve", "-n", 3, "-i", 10, "-o", small_run,
+                                cwd=small_run.parent),
                             "exists: --resume to continue it, --force to overwrite it")
     assert len(lines) == 1 and small_run.read_bytes() == before
 
 
 def test_same_solve_again_reports_the_file(small_run):
     before = small_run.read_bytes()
-    proc = run("solve", "-n", 3, "-i", 30, "-o", small_run, check=0)
+    proc = run("solve", "-n", 3, "-i", 30, "-o", small_run, cwd=small_run.parent, check=0)
     assert "already holds this solve" in proc.stderr and "Number of iterations" in proc.stdout
     assert small_run.read_bytes() == before
 
@@ -151,8 +157,10 @@ def test_same_solve_again_reports_the_file(small_run):
 def test_resume_refuses_another_word_list_or_mode(small_run):
     before = small_run.read_bytes()
     _one_line_error(run("solve", "-o", small_run, "--resume", "-w", "enable",
-                        "--anagrams", "norvig"), "made for another word list")
-    _one_line_error(run("solve", "-o", small_run, "--resume", "--mode", "paper"),
+                        "--anagrams", "norvig", cwd=small_run.parent),
+                    "made for another word list")
+    _one_line_error(run("solve", "-o", small_run, "--resume", "--mode", "paper",
+                        cwd=small_run.parent),
                     "made in exact mode, not paper")
     assert small_run.read_bytes() == before
 
@@ -160,7 +168,9 @@ def test_resume_refuses_another_word_list_or_mode(small_run):
 def test_resume_refuses_corrupt_and_truncated_files(small_run, tmp_path):
     bad = tmp_path / "bad.jotto"
     bad.write_bytes(small_run.read_bytes()[:400])
-    _one_line_error(run("solve", "-o", bad, "--resume"), "bad.jotto: truncated or corrupt")
+    _one_line_error(run("solve", "-o", bad, "--resume", cwd=tmp_path),
+                    "bad.jotto: truncated or corrupt")
     bad.write_text("not json at all")
-    _one_line_error(run("solve", "-o", bad, "--resume"), "bad.jotto: not a jotto strategy file")
+    _one_line_error(run("solve", "-o", bad, "--resume", cwd=tmp_path),
+                    "bad.jotto: not a jotto strategy file")
     assert bad.read_text() == "not json at all"

@@ -77,7 +77,12 @@ def test_equilibrium_guesser_is_the_mixture_whose_epsilon_was_measured():
     sol = jotto.solve(3, words, iterations=40, progress=False)
     g = sol.guesser(seed=3)
     # exact mode: ANG_{t*} is the mean of ING_0..ING_{t*}, the mixture Algorithm 14 samples
-    assert np.allclose(g.guesses_needed(), sol.ang_star, rtol=0, atol=1e-12)
+    assert (g.expected_guesses() == sol.ang_star).all()
+    trees = np.mean([g.tree(k).guesses_needed() for k in range(sol.t_star + 1)], axis=0)
+    assert np.allclose(trees, sol.ang_star, rtol=0, atol=1e-12)
+    early = sol.guesser(seed=3, t_star=5)
+    assert np.allclose(early.expected_guesses(),
+                       np.mean([g.tree(k).guesses_needed() for k in range(6)], axis=0))
     draws = []
     for _ in range(300):
         g.new_game()

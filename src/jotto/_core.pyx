@@ -4,7 +4,7 @@
 This module is private; ``jotto.kernels`` and the rest of the package validate input and call it.
 C-level functions for other Cython projects are declared in ``_core.pxd``.
 """
-from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
@@ -38,6 +38,8 @@ cdef extern from "jotto_engine.h" nogil:
     void jt_tree_stats(const jt_tree *t, int64_t *decided, int64_t *evaluated)
     int32_t jt_decide(const jt_words *w, const jt_weights *wt, const int32_t *S, int32_t m,
                       int *status)
+    int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t *cand,
+                       int32_t nc, uint16_t *out)
     void jt_set_thresholds(int32_t shared, int32_t table)
     int jt_openmp_enabled()
     int jt_max_threads()
@@ -173,6 +175,27 @@ def build_tree(Words words not None, int rule, int candidates, v, h, double err_
     t.ptr = ptr
     t.words = words
     return t
+
+
+def class_sizes(Words words not None, const int32_t[::1] targets not None, candidates=None):
+    """(L+1, nc) uint16: targets giving each reply to each candidate (all words if None)."""
+    cdef const int32_t[::1] cand
+    cdef const int32_t *cp = NULL
+    cdef int32_t nc = words.size
+    if candidates is not None:
+        cand = candidates
+        cp = &cand[0] if cand.shape[0] else NULL
+        nc = <int32_t>cand.shape[0]
+    if targets.shape[0] == 0 or nc == 0:
+        raise ValueError("class sizes need targets and candidates")
+    out = np.empty((words.length + 1, nc), dtype=np.uint16)
+    cdef uint16_t[:, ::1] o = out
+    cdef int status
+    with nogil:
+        status = jt_class_sizes(words.ptr, &targets[0], <int32_t>targets.shape[0], cp, nc,
+                                &o[0, 0])
+    _check(status)
+    return out
 
 
 def decide(Words words not None, int rule, int candidates, v, h, double err_abs,

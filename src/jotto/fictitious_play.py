@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -82,6 +82,36 @@ def paper_iterations(length: int) -> int:
     return PAPER_ITERATIONS.get(length, OTHER_ITERATIONS)
 
 
+class _Sums(NamedTuple):
+    """Sums over iterations of ING (per target), ING squared, and the histogram of ING."""
+
+    ing: np.ndarray
+    ing_sq: np.ndarray
+    hist: np.ndarray
+
+    @classmethod
+    def zeros(cls, D: int) -> "_Sums":
+        return cls(np.zeros(D, np.int64), np.zeros(D, np.int64), np.zeros(1, np.int64))
+
+    def plus(self, ing: np.ndarray) -> "_Sums":
+        counts = np.bincount(ing)
+        hist = np.zeros(max(len(counts), len(self.hist)), np.int64)
+        hist[: len(self.hist)] += self.hist
+        hist[: len(counts)] += counts
+        wide = ing.astype(np.int64)
+        return _Sums(self.ing + wide, self.ing_sq + wide * wide, hist)
+
+    def encode(self) -> dict[str, Any]:
+        return {k: encode_array(v) for k, v in self._asdict().items()}
+
+    @classmethod
+    def decode(cls, d: dict[str, Any], D: int) -> "_Sums":
+        sums = cls(*(decode_array(d[k], "ING sums").astype(np.int64) for k in cls._fields))
+        if sums.ing.shape != (D,) or sums.ing_sq.shape != (D,) or sums.hist.ndim != 1:
+            raise StrategyFileError("ING sums do not match the word list")
+        return sums
+
+
 class FictitiousPlay:
     """The state of one SolveJotto run after ``t`` iterations (``t = 0``: the benchmark)."""
 
@@ -101,6 +131,10 @@ class FictitiousPlay:
         self.seconds: list[float] = []
         self.ing = np.zeros(self.D, dtype=np.int32)  # ING_t
         self.ing0 = self.ing
+        # Exact sums over iterations 0..t of ING, ING^2 and the histogram of ING (targets per
+        # guess count): the mixture of guessers ANG stands for, with its moments.  Copied at t*.
+        self.sums = _Sums.zeros(self.D)
+        self.sums_star = self.sums
 
     # ---- what each mode provides -------------------------------------------------------------
 
@@ -139,6 +173,11 @@ class FictitiousPlay:
             self._next()
         self.seconds.append(time.perf_counter() - start)
 
+    def _respond(self) -> None:
+        """Read ING_t off the tree and add it to the sums."""
+        self.ing = self.tree.guess_counts()
+        self.sums = self.sums.plus(self.ing)
+
     def _record(self, eps_hider: float, eps_guesser: float, value: float, best: bool) -> None:
         self.epsilon.append(max(eps_hider, eps_guesser))
         self.eps_hider.append(eps_hider)
@@ -146,6 +185,7 @@ class FictitiousPlay:
         self.value.append(value)
         if best:
             self.t_star = self.t
+            self.sums_star = self.sums
 
     def fresh_counts(self) -> np.ndarray:
         """ING_t computed from scratch (no incremental update): for checking the update."""
@@ -163,6 +203,8 @@ class FictitiousPlay:
             "t_star": self.t_star,
             "best_responses": {"sizes": encode_array(sizes), "words": encode_array(flat)},
             "ing0": encode_array(self.ing0.astype(np.int32)),
+            "sums_last": self.sums.encode(),
+            "sums_star": self.sums_star.encode(),
             "history": {
                 "eps_hider": encode_array(np.array(self.eps_hider)),
                 "eps_guesser": encode_array(np.array(self.eps_guesser)),
@@ -194,6 +236,8 @@ class FictitiousPlay:
         self.ing0 = decode_array(p["ing0"], "ING_0").astype(np.int32)
         if self.ing0.shape != (self.D,):
             raise StrategyFileError("ING_0 does not match the word list")
+        self.sums = _Sums.decode(p["sums_last"], self.D)
+        self.sums_star = _Sums.decode(p["sums_star"], self.D)
 
     def _build(self, weights: np.ndarray):
         raise NotImplementedError
@@ -207,8 +251,6 @@ class ExactPlay(FictitiousPlay):
     def __init__(self, words: WordList, threads: int):
         super().__init__(words, threads)
         self.w = np.ones(self.D, dtype=np.int64)       # 1 + D (times best response)
-        self.ang_sum = np.zeros(self.D, dtype=np.int64)
-        self.ang_sum_star = self.ang_sum
         self.best_eps = Fraction(0)
         self.tree = None
 
@@ -221,17 +263,15 @@ class ExactPlay(FictitiousPlay):
 
     def _first(self) -> None:
         self.tree = self._build(self.w)
-        self.ing = self.tree.guess_counts()
-        self.ang_sum = self.ing.astype(np.int64)
+        self._respond()
         self._epsilons()
 
     def _next(self) -> None:
-        br = int(np.argmax(self.ang_sum))  # the lowest-index maximiser
+        br = int(np.argmax(self.sums.ing))  # the lowest-index maximiser of the ANG sums
         self.best_responses.append(np.array([br]))
         self.w[br] += self.D
         self.tree.update(self.w, None, self.threads)
-        self.ing = self.tree.guess_counts()
-        self.ang_sum += self.ing
+        self._respond()
         self._epsilons()
 
     def _dot(self, a: np.ndarray) -> int:
@@ -243,27 +283,25 @@ class ExactPlay(FictitiousPlay):
     def _epsilons(self) -> None:
         n = self.t + 1
         den = n * n * self.D
-        swa = self._dot(self.ang_sum)
+        ang_sum = self.sums.ing
+        swa = self._dot(ang_sum)
         swi = self._dot(self.ing.astype(np.int64))
-        eh = Fraction(int(self.ang_sum.max()) * n * self.D - swa, den)
+        eh = Fraction(int(ang_sum.max()) * n * self.D - swa, den)
         eg = Fraction(swa - n * swi, den)
         eps = max(eh, eg)
         best = self.t == 0 or eps < self.best_eps
         if best:
             self.best_eps = eps
-            self.ang_sum_star = self.ang_sum.copy()
         self._record(float(eh), float(eg), swa / den, best)
 
     def ang(self) -> np.ndarray:
-        return self.ang_sum / (self.t + 1)
+        return self.sums.ing / (self.t + 1)
 
     def ang_star(self) -> np.ndarray:
-        return self.ang_sum_star / (self.t_star + 1)
+        return self.sums_star.ing / (self.t_star + 1)
 
     def payload(self) -> dict[str, Any]:
         p = super().payload()
-        p["ang_sum_last"] = encode_array(self.ang_sum)
-        p["ang_sum_star"] = encode_array(self.ang_sum_star)
         p["best_epsilon"] = [self.best_eps.numerator, self.best_eps.denominator]
         return p
 
@@ -274,10 +312,6 @@ class ExactPlay(FictitiousPlay):
         if any(len(br) != 1 for br in run.best_responses):
             raise StrategyFileError("an exact-mode best response must be one word")
         run.w = exact_weights(run.D, run.best_responses)
-        run.ang_sum = decode_array(p["ang_sum_last"], "ANG sums").astype(np.int64)
-        run.ang_sum_star = decode_array(p["ang_sum_star"], "ANG sums").astype(np.int64)
-        if run.ang_sum.shape != (run.D,) or run.ang_sum_star.shape != (run.D,):
-            raise StrategyFileError("ANG sums do not match the word list")
         num, den = p["best_epsilon"]
         run.best_eps = Fraction(int(num), int(den))
         run.tree = run._build(run.w)
@@ -324,7 +358,7 @@ class PaperPlay(FictitiousPlay):
 
     def _first(self) -> None:
         self.tree = self._build(self.s)
-        self.ing = self.tree.guess_counts()
+        self._respond()
         self.ang_f = self.ing.astype(np.float64)
         self._epsilons()
 
@@ -338,7 +372,7 @@ class PaperPlay(FictitiousPlay):
             self.tree.update(self.v, self.s, self.threads)
         else:
             self.tree = self._build(self.s)
-        self.ing = self.tree.guess_counts()
+        self._respond()
         a, b = _mix(t)
         self.ang_f = self.ang_f * a + self.ing.astype(np.float64) * b
         self._epsilons()

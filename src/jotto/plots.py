@@ -53,3 +53,22 @@ def convergence_plot(solution: "Solution", path: str | os.PathLike[str] | None =
     if path is not None:
         fig.savefig(path, dpi=120)
     return fig
+
+
+def histogram_plot(evaluation, path: str | os.PathLike[str] | None = None):
+    """Percent of targets against guesses needed (Norvig's chart), with mean ± sd and worst."""
+    plt = require_matplotlib()
+    hist = evaluation.histogram
+    pct = 100 * hist / hist.sum()
+    ks = np.arange(len(hist))
+    shown = hist > 0
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.bar(ks[shown], pct[shown], width=0.9, color="tab:blue")
+    ax.set_xticks(ks[shown])
+    ax.set_xlabel("Number of guesses to find target")
+    ax.set_ylabel("% of targets")
+    ax.set_title(f"{evaluation.guesser}: {evaluation.summary()}")
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path, dpi=120)
+    return fig

@@ -69,11 +69,13 @@ class Solution:
                                   decode_array(h["value"], "history"),
                                   decode_array(h["seconds"], "history"))
         self.ing0 = decode_array(payload["ing0"], "ING_0")
-        if mode == "exact":
-            self._ang_sum_star = decode_array(payload["ang_sum_star"], "ANG sums")
-            self.ang_star = self._ang_sum_star / (self.t_star + 1)
-        else:
-            self.ang_star = decode_array(payload["ang_star"], "ANG")
+        sums = payload["sums_star"]
+        #: Sums over iterations 0..t* of ING, ING squared (per target) and of the histogram of
+        #: ING (targets per guess count): the guesser mixture of Algorithm 14 exactly.
+        self.ing_sums_star = {k: decode_array(sums[k], "ING sums").astype(np.int64)
+                              for k in ("ing", "ing_sq", "hist")}
+        self.ang_star = (self.ing_sums_star["ing"] / (self.t_star + 1) if mode == "exact"
+                         else decode_array(payload["ang_star"], "ANG"))
         self.plan: dict[str, Any] = dict(payload.get("plan", {}))
 
     def __repr__(self) -> str:
@@ -135,7 +137,7 @@ class Solution:
         if self.mode == "exact":
             w = self.weights()
             hider = float(Fraction(int(w @ self.ing0.astype(np.int64)), n * D))
-            guesser = -float(Fraction(int(self._ang_sum_star.sum()), n * D))
+            guesser = -float(Fraction(int(self.ing_sums_star["ing"].sum()), n * D))
         else:
             hider = float(np.dot(self.hider(), self.ing0.astype(np.float64)))
             guesser = -math.fsum(self.ang_star) / D
@@ -204,9 +206,10 @@ def words_from_payload(payload: dict[str, Any]) -> WordList:
 class EquilibriumHider:
     """A hider playing a fixed distribution over the words (the solved s_t)."""
 
-    def __init__(self, words: WordList, p: np.ndarray):
+    def __init__(self, words: WordList, p: np.ndarray, name: str = "equilibrium"):
         self.words = words
         self._p = np.asarray(p, dtype=np.float64)
+        self.name = name
 
     def distribution(self) -> np.ndarray:
         return self._p.copy()
@@ -262,10 +265,12 @@ class EquilibriumGuesser:
         return guesser_gbr(self.words, self.solution.weights(self.k), state,
                            rule=self.solution.rule)
 
-    def guesses_needed(self) -> np.ndarray:
-        """Expected guesses for each target: the mean of ING_k over k = 0..t* (exactly ANG_{t*}
-        in exact mode; computed from the trees here, for any t*)."""
-        total = np.zeros(len(self.words))
+    def expected_guesses(self) -> np.ndarray:
+        """Expected guesses for each target: the mean of ING_k over k = 0..t*.  Exact: from the
+        run's integer sums when t* is the run's, else from the trees (slower)."""
+        if self.t_star == self.solution.t_star:
+            return self.solution.ing_sums_star["ing"] / (self.t_star + 1)
+        total = np.zeros(len(self.words), dtype=np.int64)
         for k in range(self.t_star + 1):
             total += self.tree(k).guesses_needed()
         return total / (self.t_star + 1)

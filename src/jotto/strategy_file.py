@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .atomic import write_atomic
+from .files import read_bytes, write_atomic
 
 __all__ = ["FORMAT", "VERSION", "StrategyFileError", "decode_array", "encode_array", "read",
            "write"]
@@ -72,13 +72,7 @@ def write(path: str | os.PathLike[str], payload: dict[str, Any]) -> None:
 def read(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The payload of a strategy file, after checking its format, version and checksum."""
     name = os.fspath(path)
-    try:
-        with open(name, "rb") as fh:
-            raw = fh.read()
-    except FileNotFoundError:
-        raise StrategyFileError(f"{name}: no such strategy file") from None
-    except OSError as exc:
-        raise StrategyFileError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    raw = read_bytes(name, "strategy file", StrategyFileError)
     if raw[:2] != b"\x1f\x8b":
         raise StrategyFileError(f"{name}: not a jotto strategy file")
     try:

@@ -4,18 +4,42 @@ A deterministic guesser's choice depends only on what it has heard, that is on t
 consistent targets, so against every target it walks one tree: node 0 is the first guess, and the
 child for reply j is the state after hearing j.  The guesses a target needs are the depth of the
 node where it is guessed, plus one.
+
+A tree can be saved as JSON (read back by :meth:`DecisionTree.load`, checked against the word
+list it was made for), as GraphViz DOT, or as an indented text outline.  The JSON nests nodes the
+way Norvig's notebook does, a guess and its branches by reply::
+
+    {"format": "jotto-tree", "version": 1, "guesser": "<name>" or null,
+     "words": {"words": [...], "length": L, "anagrams": ..., "source": ..., "sha256": ...},
+     "tree": {"guess": "<word>", "size": <targets>, "branches": {"<reply>": <node>, ...}}}
+
+``branches`` is left out of a node without children; its keys are replies as strings, increasing.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from .files import read_bytes, write_atomic
 from .game import popcount
-from .words import WordList
+from .words import WordList, WordListError
 
-__all__ = ["DecisionTree"]
+__all__ = ["DecisionTree", "TreeFileError"]
+
+_FORMAT = "jotto-tree"
+_VERSION = 1
+_SUFFIXES = ".json (JSON), .dot or .gv (GraphViz DOT), .txt (outline)"
+
+
+class TreeFileError(ValueError):
+    """A tree file cannot be used; the one-line message starts with the file name (``<string>``
+    for text) and names the problem."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,3 +103,285 @@ class DecisionTree:
             node = int(self.children[node, r])
             if node < 0:
                 raise ValueError(f"the tree has no branch for target {self.words[target]!r}")
+
+    def _edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(parent, reply, child) of every edge, by parent then increasing reply."""
+        parent, reply = np.nonzero(self.children >= 0)
+        return parent, reply, self.children[parent, reply]
+
+    def to_json(self, guesser: str | None = None) -> str:
+        """The tree as a ``jotto-tree`` JSON document (see the module docstring), with the word
+        list it was made for so that :meth:`from_json` can check it; ``guesser`` names the
+        guesser whose tree this is."""
+        words = self.words
+        nodes: list[dict[str, Any]] = [{"guess": words[g], "size": int(s)}
+                                       for g, s in zip(self.guess.tolist(), self.size.tolist())]
+        for p, r, c in zip(*(a.tolist() for a in self._edges())):
+            nodes[p].setdefault("branches", {})[str(r)] = nodes[c]
+        doc = {"format": _FORMAT, "version": _VERSION, "guesser": guesser,
+               "words": {"words": list(words.words), "length": words.length,
+                         "anagrams": words.anagrams, "source": words.source,
+                         "sha256": words.sha256},
+               "tree": nodes[0]}
+        return json.dumps(doc, separators=(",", ":")) + "\n"
+
+    def to_dot(self) -> str:
+        """The tree as a GraphViz digraph named ``jotto``: each node labelled with its guess and
+        the targets consistent there, leaves (one target) boxed, edges labelled with the reply."""
+        lines = ["digraph jotto {", '  node [shape=ellipse, fontname="Helvetica"];']
+        for n, (g, s) in enumerate(zip(self.guess.tolist(), self.size.tolist())):
+            shape = ", shape=box" if s == 1 else ""
+            lines.append(f'  n{n} [label="{_dot_escape(self.words[g])}\\n{s}"{shape}];')
+        for p, r, c in zip(*(a.tolist() for a in self._edges())):
+            lines.append(f'  n{p} -> n{c} [label="{r}"];')
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def to_outline(self) -> str:
+        """The tree as an indented outline, one line per node in depth-first order: the root as
+        ``guess (size)``, every other node as ``reply → guess (size)`` indented two spaces per
+        depth."""
+        reply = np.full(len(self), -1, dtype=np.int64)
+        _, r, c = self._edges()
+        reply[c] = r
+        lines = []
+        for n, (g, d, s) in enumerate(zip(self.guess.tolist(), self.depth.tolist(),
+                                          self.size.tolist())):
+            via = f"{reply[n]} → " if n else ""
+            lines.append(f"{'  ' * d}{via}{self.words[g]} ({s})")
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: str | os.PathLike[str], guesser: str | None = None) -> None:
+        """Write the tree atomically in the format its suffix names: ``.json`` (:meth:`to_json`,
+        which records ``guesser``), ``.dot``/``.gv`` (:meth:`to_dot`) or ``.txt``
+        (:meth:`to_outline`); :class:`ValueError` for any other suffix."""
+        suffix = Path(path).suffix.lower()
+        if suffix == ".json":
+            text = self.to_json(guesser)
+        elif suffix in (".dot", ".gv"):
+            text = self.to_dot()
+        elif suffix == ".txt":
+            text = self.to_outline()
+        else:
+            raise ValueError(f"{os.fspath(path)}: cannot tell a tree format from the suffix "
+                             f"{suffix!r}; use {_SUFFIXES}")
+        write_atomic(path, text.encode("utf-8"))
+
+    @classmethod
+    def from_json(cls, text_or_path: str | os.PathLike[str],
+                  words: WordList | None = None) -> DecisionTree:
+        """The tree a ``jotto-tree`` JSON document holds, checked node by node.
+
+        ``text_or_path`` is JSON text if it is a string starting (after white space) with ``{``
+        or ``[``, else a path.  If ``words`` is given the document must be for that list (same
+        SHA-256) and the tree uses it; otherwise the list stored in the document is rebuilt.
+
+        Raises:
+            TreeFileError: the file cannot be read, is not JSON, not a jotto tree or of another
+                version, was made for another word list, or its tree is not one a guesser could
+                play: a guess not in the list, a reply out of range, a size that is not the
+                number of targets consistent with the path, a reply class with no branch or a
+                branch no target reaches, or a guess that does not narrow its targets down.
+        """
+        if isinstance(text_or_path, str) and text_or_path.lstrip()[:1] in ("{", "["):
+            return _TreeReader("<string>").read(text_or_path, words)
+        return cls.load(text_or_path, words)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], words: WordList | None = None) -> DecisionTree:
+        """The tree in the JSON file ``path`` (written by :meth:`save`); see :meth:`from_json`."""
+        name = os.fspath(path)
+        return _TreeReader(name).read(read_bytes(name, "tree file", TreeFileError), words)
+
+
+def _dot_escape(text: str) -> str:
+    """``text`` for a double-quoted DOT string: backslashes and quotes escaped."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+class _DuplicateKey(ValueError):
+    """A JSON object names a key twice (``json`` would silently keep the last)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict, refusing a key given twice."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _is_int(x: object) -> bool:
+    """Whether ``x`` is a JSON integer (``True`` is an ``int`` to Python, not to us)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+class _TreeReader:
+    """Reads a ``jotto-tree`` document named ``name``, raising :class:`TreeFileError`.
+
+    The tree is checked by walking it with the targets actually consistent at each node (all
+    words at the root; a child gets those of its parent's that give its reply to the parent's
+    guess): every guess must be a word of the list, every size the number of consistent targets,
+    every reply 0 to L-1, every non-empty reply class other than L must have a branch and no empty
+    one may, and every guess must narrow its targets down (else the guesser would loop).  Those
+    checks also make every target guessed exactly once.
+    """
+
+    words: WordList  # the list the tree is read against, set by :meth:`read`
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def fail(self, problem: str, trail: str = "") -> TreeFileError:
+        """The error for ``problem``, naming the file and, for a node, the path to it."""
+        where = f" (after {trail})" if trail else ""
+        return TreeFileError(f"{self.name}: {problem}{where}")
+
+    def read(self, text: str | bytes, words: WordList | None) -> DecisionTree:
+        """The tree in ``text``, bound to ``words`` if given (it must be the stored list)."""
+        doc = self.parse(text)
+        stored = self.word_list(doc["words"])
+        if words is not None and words.sha256 != stored.sha256:
+            raise self.fail(f"made for another word list ({_describe(stored)}; given "
+                            f"{_describe(words)})")
+        self.words = stored if words is None else words
+        return self.tree(doc["tree"])
+
+    def parse(self, text: str | bytes) -> dict[str, Any]:
+        """The document, after checking it is JSON of this format and version."""
+        try:
+            doc = json.loads(text, object_pairs_hook=_unique_keys)
+        except _DuplicateKey as exc:
+            raise self.fail(f"key {exc.args[0]!r} appears twice in one object") from None
+        except RecursionError:
+            raise self.fail("nested too deeply to read") from None
+        except ValueError as exc:
+            raise self.fail(f"not JSON ({exc})") from None
+        if not isinstance(doc, dict) or doc.get("format") != _FORMAT:
+            raise self.fail(f"not a jotto tree (no \"format\": \"{_FORMAT}\")")
+        version = doc.get("version")
+        if not _is_int(version) or version != _VERSION:
+            raise self.fail(f"unknown jotto tree version {version!r} (this jotto reads version "
+                            f"{_VERSION})")
+        self.keys(doc, {"format", "version", "words", "tree"}, {"guesser"}, "the document")
+        if not isinstance(doc.get("guesser"), (str, type(None))):
+            raise self.fail(f"guesser {doc['guesser']!r} is neither a name nor null")
+        return doc
+
+    def keys(self, obj: object, required: set[str], optional: set[str], what: str,
+             trail: str = "") -> dict[str, Any]:
+        """``obj``, checked to be an object with the ``required`` keys and no others but
+        ``optional``."""
+        if not isinstance(obj, dict):
+            raise self.fail(f"{what} is not an object", trail)
+        missing, unknown = required - obj.keys(), obj.keys() - required - optional
+        if missing:
+            raise self.fail(f"{what} has no {', '.join(map(repr, sorted(missing)))}", trail)
+        if unknown:
+            raise self.fail(f"{what} has unknown keys {', '.join(map(repr, sorted(unknown)))}",
+                            trail)
+        return obj
+
+    def word_list(self, d: object) -> WordList:
+        """The stored word list, rebuilt and checked against its length and SHA-256."""
+        d = self.keys(d, {"words", "length", "anagrams", "source", "sha256"}, set(), "words")
+        if not isinstance(d["words"], list) or not all(isinstance(w, str) for w in d["words"]):
+            raise self.fail("words.words is not a list of words")
+        if not all(isinstance(d[k], str) for k in ("anagrams", "source", "sha256")):
+            raise self.fail("words.anagrams, words.source and words.sha256 must be strings")
+        try:
+            wl = WordList.from_words(d["words"], source=d["source"], anagrams=d["anagrams"])
+        except WordListError as exc:
+            raise self.fail(f"bad word list: {exc}") from None
+        if d["length"] != wl.length or not _is_int(d["length"]):
+            raise self.fail(f"words.length is {d['length']!r} but the words have {wl.length} "
+                            f"letters")
+        if d["sha256"] != wl.sha256:
+            raise self.fail("the word list does not match its sha256 (the file is corrupt or "
+                            "was edited)")
+        return wl
+
+    def node(self, obj: object, d: int, trail: str) -> tuple[int, int, dict[int, Any]]:
+        """(guess index, size, branches by reply) of one node, its fields checked alone."""
+        node = self.keys(obj, {"guess", "size"}, {"branches"}, f"the node at depth {d}", trail)
+        words = self.words
+        guess, size, branches = node["guess"], node["size"], node.get("branches", {})
+        if not isinstance(guess, str) or guess not in words:
+            raise self.fail(f"guess {guess!r} at depth {d} is not a word of the list", trail)
+        if not _is_int(size):
+            raise self.fail(f"size {size!r} at depth {d} is not a whole number", trail)
+        if not isinstance(branches, dict):
+            raise self.fail(f"branches at depth {d} are not an object", trail)
+        by_reply: dict[int, Any] = {}
+        for key, child in branches.items():
+            if not (key.isascii() and key.isdigit() and str(int(key)) == key):
+                raise self.fail(f"branch {key!r} at depth {d} is not a reply number", trail)
+            if int(key) >= words.length:
+                raise self.fail(f"reply {key} at depth {d} is out of range "
+                                f"0..{words.length - 1}", trail)
+            by_reply[int(key)] = child
+        return words.index(guess), size, by_reply
+
+    def tree(self, root: object) -> DecisionTree:
+        """Walk the tree depth-first with the consistent targets, checking each node, and
+        number the nodes as :class:`DecisionTree` does (children by increasing reply)."""
+        words = self.words
+        L, masks = words.length, words.masks
+        guess: list[int] = []
+        depth: list[int] = []
+        size: list[int] = []
+        edges: list[tuple[int, int, int]] = []
+        stack = [(root, np.arange(len(words)), 0, -1, -1, "")]
+        while stack:
+            node, targets, d, parent, via, trail = stack.pop()
+            n = len(guess)
+            if parent >= 0:
+                edges.append((parent, via, n))
+            g, s, branches = self.node(node, d, trail)
+            replies = popcount(masks[targets] & masks[g])
+            self.check_split(g, s, branches, targets, replies, d, trail)
+            guess.append(g)
+            depth.append(d)
+            size.append(s)
+            step = f"{trail}, " if trail else ""
+            for r in sorted(branches, reverse=True):
+                stack.append((branches[r], targets[replies == r], d + 1, n, r,
+                              f"{step}{words[g]}→{r}"))
+        children = np.full((len(guess), L + 1), -1, dtype=np.int32)
+        for p, r, c in edges:
+            children[p, r] = c
+        return DecisionTree(words, np.array(guess), np.array(depth), np.array(size), children)
+
+    def check_split(self, g: int, size: int, branches: dict[int, Any], targets: np.ndarray,
+                    replies: np.ndarray, d: int, trail: str) -> None:
+        """Check a node guessing word ``g`` against its consistent ``targets`` and their
+        ``replies`` to ``g``: its size, that it narrows them down, and its branches."""
+        L, n = self.words.length, targets.size
+        counts = np.bincount(replies, minlength=L + 1)
+        if size != n:
+            raise self.fail(f"size {size} at depth {d} does not match the {n} targets consistent "
+                            f"with the path to it", trail)
+        if counts[L] == 0 and counts.max() == n:
+            raise self.fail(f"guess {self.words[g]!r} at depth {d} does not narrow down the {n} "
+                            f"targets", trail)
+        for r in range(L):
+            if counts[r] and r not in branches:
+                lost = _some(self.words.words, targets[replies == r])
+                raise self.fail(f"no branch for reply {r} at depth {d}, so the targets that "
+                                f"give it ({lost}) are never guessed", trail)
+            if not counts[r] and r in branches:
+                raise self.fail(f"branch for reply {r} at depth {d}, but no target consistent "
+                                f"with the path to it gives that reply", trail)
+
+
+def _some(names: tuple[str, ...], idx: np.ndarray, shown: int = 3) -> str:
+    """The first ``shown`` words of ``idx`` and how many more."""
+    out = ", ".join(repr(names[i]) for i in idx[:shown].tolist())
+    return out + (f" and {idx.size - shown} more" if idx.size > shown else "")
+
+
+def _describe(words: WordList) -> str:
+    """A word list in a few words: where from, how many, and its SHA-256 prefix."""
+    return f"{words.source}, {len(words)} words, sha256 {words.sha256[:12]}…"

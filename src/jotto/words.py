@@ -21,6 +21,7 @@ from typing import IO, Iterable, Iterator, Mapping, Sequence, Union
 import numpy as np
 
 from . import _core
+from .files import read_bytes
 
 __all__ = [
     "ANAGRAM_RULES",
@@ -47,6 +48,10 @@ ANAGRAM_RULES = ("paper", "norvig")
 
 #: Why words were dropped, in the order the rules apply.
 DROP_REASONS = ("invalid", "other_length", "duplicate", "repeated_letter", "anagram")
+
+_WHY_DROPPED = {"repeated_letter": "it repeats a letter",
+                "anagram": "another word has the same letters (the anagram rule)",
+                "invalid": "it is not a word of ASCII letters"}
 
 Source = Union[None, str, "os.PathLike[str]", IO[str], IO[bytes], Iterable[str]]
 
@@ -108,8 +113,11 @@ class WordList:
         try:
             return self._index[word.lower()]
         except KeyError:
+            why = next((f"; {_WHY_DROPPED[reason]}" for reason, dropped
+                        in self._dropped_words.items()
+                        if reason in _WHY_DROPPED and word.lower() in dropped), "")
             raise KeyError(f"{word!r} is not in this word list ({self.source}, "
-                           f"{self.length} letters)") from None
+                           f"{self.length} letters{why})") from None
 
     def dropped_words(self, reason: str) -> tuple[str, ...]:
         """The tokens dropped for ``reason`` (one of :data:`DROP_REASONS`), in source order.
@@ -184,14 +192,9 @@ def _lines(source: Source) -> tuple[str, Iterable[tuple[int, str]]]:
         return source, enumerate(data.decode("ascii").splitlines(), 1)
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
-        try:
-            with open(path, "rb") as fh:
-                raw = fh.read()
-        except FileNotFoundError:
-            hint = f" (bundled lists: {', '.join(BUNDLED)})" if isinstance(source, str) else ""
-            raise WordListError(f"{path}: no such file{hint}") from None
-        except OSError as exc:
-            raise WordListError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        what = f"file (bundled lists: {', '.join(BUNDLED)})" if isinstance(source, str) \
+            else "file"
+        raw = read_bytes(path, what, WordListError)
         if path.endswith(".gz"):
             try:
                 raw = gzip.decompress(raw)

@@ -92,6 +92,11 @@ void jt_tree_stats(const jt_tree *t, int64_t *decided, int64_t *evaluated);
 int32_t jt_decide(const jt_words *w, const jt_weights *wt, const int32_t *S, int32_t m,
                   int *status);
 
+/* Class sizes: out[j*nc + c] = #{i in S : reply(candidate c, i) = j}, for the m targets S (word
+ * indices) and the nc candidates cand (word indices; NULL: every word, nc = D). */
+int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t *cand,
+                   int32_t nc, uint16_t *out);
+
 /* Size thresholds of the evaluation methods (|S| for shared big nodes, |S| for subset tables);
  * for tests, which reach every path on small word lists.  Not to be changed during a build. */
 void jt_set_thresholds(int32_t shared, int32_t table);

@@ -898,6 +898,43 @@ int32_t jt_decide(const jt_words *w, const jt_weights *wt, const int32_t *S, int
     return g;
 }
 
+int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t *cand,
+                   int32_t nc, uint16_t *out)
+{
+    if (m < 1 || nc < 1)
+        return JT_EINVAL;
+    for (int32_t k = 0; k < m; k++)
+        if (S[k] < 0 || S[k] >= w->D)
+            return JT_EINVAL;
+    for (int32_t c = 0; cand && c < nc; c++)
+        if (cand[c] < 0 || cand[c] >= w->D)
+            return JT_EINVAL;
+    uint32_t *sm = malloc(sizeof(uint32_t) * (size_t)m);
+    uint32_t *cm = cand ? malloc(sizeof(uint32_t) * (size_t)nc + 64) : NULL;
+    if (!sm || (cand && !cm)) {
+        free(sm);
+        free(cm);
+        return JT_ENOMEM;
+    }
+    for (int32_t k = 0; k < m; k++)
+        sm[k] = w->mask[S[k]];
+    for (int32_t c = 0; cand && c < nc; c++)
+        cm[c] = w->mask[cand[c]];
+    jt_eval ev;
+    memset(&ev, 0, sizeof ev);
+    ev.w = w;
+    ev.m = m;
+    ev.sm = sm;
+    ev.nc = nc;
+    ev.cid = cand;
+    ev.cm = cand ? cm : w->mask;
+    ev.cnt = out;
+    jt_kernels_current()->evaluate(&ev, 0, nc);
+    free(sm);
+    free(cm);
+    return JT_OK;
+}
+
 /* ---- incremental updates ---------------------------------------------------------------------- */
 
 /* The nodes of the tree in breadth-first order. */

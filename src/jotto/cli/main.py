@@ -8,6 +8,7 @@ import click
 
 from .. import __version__
 from ..strategy_file import StrategyFileError
+from ..trees import TreeFileError
 from ..words import WordListError
 
 __all__ = ["BadInput", "main"]
@@ -20,7 +21,8 @@ class BadInput(click.ClickException):
 
 
 #: What counts as the user's mistake rather than jotto's.
-USER_ERRORS = (WordListError, StrategyFileError, ValueError, KeyError, OSError, ImportError)
+USER_ERRORS = (WordListError, StrategyFileError, TreeFileError, ValueError, KeyError, OSError,
+               ImportError)
 
 
 def _message(exc: BaseException) -> str:
@@ -35,6 +37,10 @@ class JottoGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            # the reader of our output went away (``| head``): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            ctx.exit(0)
         except USER_ERRORS as exc:
             if os.environ.get("JOTTO_DEBUG"):
                 raise
@@ -53,7 +59,7 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import solve  # noqa: F401  (subcommands register themselves on import)
+    from . import analyze, evaluate, solve, tree  # noqa: F401  (subcommands register on import)
 
 
 _register()

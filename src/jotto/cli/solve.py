@@ -100,17 +100,17 @@ def solve_command(words, letters, anagrams, skip_invalid, mode, iterations, targ
     mode = mode or "exact"
     letters = letters or 5
     out = out or default_out(letters, mode)
+    wl = None if (resume_from is not None and words is None) else \
+        word_list(words, letters, anagrams, skip_invalid)
+    if out.is_dir():
+        raise BadInput(f"{out} is a directory")
     if out.exists() and not resume and not force:
-        done = _finished(out, words, letters, anagrams, skip_invalid, mode, iterations)
+        done = _finished(out, wl, mode, iterations)
         if done is None:
             raise BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
         click.echo(f"jotto: {out} already holds this solve (--force recomputes it)", err=True)
         _report(done, out, plot, as_json)
         return
-    if out.is_dir():
-        raise BadInput(f"{out} is a directory")
-    wl = None if (resume_from is not None and words is None) else \
-        word_list(words, letters, anagrams, skip_invalid)
     if progress is None:
         progress = sys.stderr.isatty()
     try:
@@ -127,11 +127,11 @@ def solve_command(words, letters, anagrams, skip_invalid, mode, iterations, targ
     _report(solution, out, plot, as_json)
 
 
-def _finished(out, words, letters, anagrams, skip_invalid, mode, iterations):
+def _finished(out, wl, mode, iterations):
     """The solution in ``out`` if it is a finished solve of exactly this request, else None."""
     try:
-        done = Solution.load(out, words=word_list(words, letters, anagrams, skip_invalid))
-    except (StrategyFileError, ValueError):
+        done = Solution.load(out, words=wl)
+    except StrategyFileError:
         return None
     planned = iterations or done.plan.get("iterations")
     if done.mode != mode or done.iterations != planned or done.plan.get("target_epsilon") \

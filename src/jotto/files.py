@@ -1,6 +1,7 @@
-"""Atomic file writes: a temporary file beside the target, flushed to disk, then renamed over it.
+"""Files, read with one-line errors and written atomically.
 
-A reader (or a resumed run after a crash, SIGKILL or power loss) sees either the old file or the
+Writes go to a temporary file beside the target, flushed to disk, then renamed over it, so a
+reader (or a run resumed after a crash, SIGKILL or power loss) sees either the old file or the
 new one, never a torn one.
 """
 
@@ -10,7 +11,22 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomic"]
+__all__ = ["read_bytes", "write_atomic"]
+
+
+def read_bytes(path: str | os.PathLike[str], what: str, error: type[Exception]) -> bytes:
+    """The bytes of ``path``, or ``error`` with a one-line message naming the file (``what``
+    says which kind of file was expected: "no such strategy file")."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise error(f"{name}: no such {what}") from None
+    except IsADirectoryError:
+        raise error(f"{name}: is a directory, not a {what}") from None
+    except OSError as exc:
+        raise error(f"{name}: cannot read: {exc.strerror or exc}") from None
 
 
 def _mode_for(target: Path) -> int:

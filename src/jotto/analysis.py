@@ -1,0 +1,82 @@
+"""Eckler's questions about a word list: how a guess splits the targets (its partition vector),
+which first guesses are best by each metric, how crowded each word's neighbourhood is, and which
+targets are hardest for a guesser (:meth:`jotto.evaluation.Evaluation.worst_targets`)."""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from . import _core
+from .game import replies
+from .words import WordList
+
+__all__ = ["METRICS", "best_first_guesses", "neighbourhood", "neighbourhood_sizes",
+           "partition_vectors"]
+
+
+def _expectation(counts: Sequence[int]) -> float:
+    scale = 1 / sum(counts)
+    return sum((scale * x) * x for x in counts)
+
+
+def _negative_entropy(counts: Sequence[int]) -> float:
+    scale = 1 / sum(counts)
+    return -(-sum((scale * x) * math.log(scale * x, 2) for x in counts if x))
+
+
+#: Norvig's partition metrics (all minimised), computed as his notebook's Python computes them.
+METRICS: dict[str, Callable[[Sequence[int]], float]] = {
+    "max": lambda counts: max(counts),
+    "expectation": _expectation,
+    "entropy": _negative_entropy,
+}
+
+
+def partition_vectors(words: WordList, guesses: ArrayLike | None = None,
+                      targets: ArrayLike | None = None) -> np.ndarray:
+    """``[g, j]``: how many of ``targets`` (indices; all words if None) reply ``j`` to guess
+    ``g`` (indices; all words if None)."""
+    S = np.arange(len(words), dtype=np.int32) if targets is None else \
+        np.ascontiguousarray(targets, dtype=np.int32)
+    cand = None if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
+    return _core.class_sizes(words.core, S, cand).T.astype(np.int64)
+
+
+def best_first_guesses(words: WordList, metric: str = "entropy",
+                       n: int = 10) -> list[tuple[str, float]]:
+    """The ``n`` best first guesses by Norvig's ``metric`` over all targets, ties in list order
+    (his ``top``)."""
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; one of {', '.join(METRICS)}")
+    counts = partition_vectors(words)
+    f = METRICS[metric]
+    scored = [(f(row.tolist()), i) for i, row in enumerate(counts)]
+    scored.sort(key=lambda x: x[0])  # stable: ties keep list order
+    return [(words[i], float(v)) for v, i in scored[:n]]
+
+
+def neighbourhood_sizes(words: WordList, shared: int | None = None) -> np.ndarray:
+    """For every word, how many other words share at least ``shared`` letters with it (default
+    L-1: Eckler's measure of how crowded its region of word space is)."""
+    L = words.length
+    k = L - 1 if shared is None else shared
+    if not 0 <= k <= L:
+        raise ValueError(f"shared must be from 0 to {L}, not {k}")
+    counts = partition_vectors(words)
+    return counts[:, k:].sum(axis=1) - 1  # minus the word itself (reply L)
+
+
+def neighbourhood(words: WordList, word: str, shared: int | None = None) -> list[str]:
+    """The words sharing at least ``shared`` (default L-1) letters with ``word``, in list
+    order."""
+    L = words.length
+    k = L - 1 if shared is None else shared
+    if not 0 <= k <= L:
+        raise ValueError(f"shared must be from 0 to {L}, not {k}")
+    i = words.index(word)
+    share = replies(words, i)
+    return [words[j] for j in np.flatnonzero(share >= k) if j != i]

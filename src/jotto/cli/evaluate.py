@@ -1,0 +1,83 @@
+"""``jotto evaluate``: a guesser against every target, against a hider, and how exploitable the
+pair is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import numpy as np
+
+from ..evaluation import evaluate, exploitability, sample_games
+from ..players import SPEC_HELP, make_guesser, make_hider
+from .main import main
+from .options import echo_json, threads_option, word_list_options
+from .players import resolve_words
+
+
+@main.command("evaluate", epilog="Player specs:\n\n" + SPEC_HELP.replace("\n", "\n\n"))
+@word_list_options
+@click.option("-g", "--guesser", "guesser_spec", default="gbr:paper", show_default=True,
+              metavar="SPEC", help="The guesser (specs below).")
+@click.option("-H", "--hider", "hider_spec", default="uniform", show_default=True,
+              metavar="SPEC", help="The hider it meets (specs below).")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="Also play this many games against secrets drawn from the hider.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed for drawing secrets in --games.")
+@click.option("--rule", type=click.Choice(["exact", "paper"]), default="exact",
+              show_default=True, help="GuesserGBR rule of the guesser's (greedy) best response "
+                                      "in the exploitability numbers.")
+@click.option("--worst", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many of the hardest targets to list.")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the histogram (PNG, SVG or PDF; needs matplotlib).")
+@threads_option
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec, games,
+                     seed, rule, worst, plot, threads, as_json):
+    """Evaluate a guesser: one game against every target (mean ± sd, worst case, hardest
+    targets, histogram), the head-to-head payoff against a hider, and the profile's
+    exploitability (OpenSpiel's NashConv and exploitability, with the guesser's best response
+    greedy)."""
+    wl = resolve_words(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec)
+    guesser = make_guesser(guesser_spec, wl, threads)
+    ev = evaluate(wl, guesser)
+    hider = make_hider(hider_spec, wl, ev.expected, guesser_spec)
+    p = hider.distribution()
+    ex = exploitability(p, ev, rule=rule, threads=threads)
+    sampled = None
+    if games is not None:
+        rng = np.random.default_rng(seed)
+        secrets = np.array([hider.secret(rng) for _ in range(games)])
+        counts = sample_games(wl, guesser, secrets)
+        sampled = {"games": games, "seed": seed, "mean": float(counts.mean()),
+                   "std": float(counts.std(ddof=1)) if games > 1 else 0.0,
+                   "worst": int(counts.max())}
+    if plot is not None:
+        ev.plot_histogram(plot)
+    if as_json:
+        echo_json({"words": {"source": wl.source, "size": len(wl), "length": wl.length,
+                             "sha256": wl.sha256},
+                   "evaluation": ev.as_dict(worst), "hider": hider.name,
+                   "head_to_head": ex.value, "exploitability": ex.as_dict(),
+                   "sampled_games": sampled})
+        return
+    exact = "exact" if ev.exact else "one game per target"
+    click.echo(f"{guesser_spec} on {wl.source} ({len(wl)} words of {wl.length} letters), "
+               f"{exact}:")
+    click.echo(f"  {ev.summary()}")
+    click.echo("  hardest targets: " + ", ".join(f"{w} ({g:.3g})"
+                                                  for w, g in ev.worst_targets(worst)))
+    click.echo(ev.histogram_text())
+    click.echo(f"Against hider {hider.name}: {ex.value:.4f} expected guesses")
+    click.echo(f"  hider's best response (its worst targets): {ex.hider_br_value:.4f} "
+               f"(gain {ex.hider_gain:.4f})")
+    click.echo(f"  guesser's greedy best response (GuesserGBR, {rule} rule): "
+               f"{ex.guesser_br_value:.4f} (gain {ex.guesser_gain:.4f})")
+    click.echo(f"  NashConv {ex.nash_conv:.4f}, exploitability {ex.exploitability:.4f}")
+    if sampled is not None:
+        click.echo(f"{games} games against secrets drawn from the hider (seed {seed}): mean "
+                   f"{sampled['mean']:.3f} ± {sampled['std']:.3f}, worst {sampled['worst']}")
+    if plot is not None:
+        click.echo(f"Histogram: {plot}")

@@ -1,0 +1,204 @@
+"""Evaluating guessers and hiders: guesses per target, head-to-head payoffs, exploitability.
+
+A guesser is evaluated by one game against every target (Norvig's ``play_jottos``), or, for a
+guesser that mixes deterministic ones, by the exact distribution of that game.  The payoff of a
+hider against a guesser is the expected number of guesses; it is exact whenever the guesser is
+deterministic or a finite mixture (the equilibrium guesser), since then each target's expected
+guesses are known exactly.
+
+Exploitability, in OpenSpiel's sense: the *best-response value* against a guesser is what the
+hider's best response (its worst target) earns; against a hider, the greedy best-response value
+is what GuesserGBR against that hider needs (greedy, so an upper bound on the true best
+response's).  For a profile (hider p, guesser g) with value v = p . E_g:
+``NashConv = (max_i E_g,i - v) + (v - p . GBR(p))`` and ``exploitability = NashConv / 2``;
+these are the paper's epsilon_hider and epsilon_guesser summed and halved.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .game import Guesser, play
+from .gbr import comp_num_guesses
+from .players.hiders import worst_targets
+from .solution import EquilibriumGuesser
+from .words import WordList
+
+__all__ = ["Evaluation", "Exploitability", "evaluate", "exploitability", "head_to_head",
+           "sample_games"]
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A guesser's guesses against every target.
+
+    Attributes:
+        expected: expected guesses per target (exact unless ``exact`` is False, when it is one
+            played game per target).
+        second: expected squared guesses per target (the same, squared, for played games).
+        histogram: expected number of targets needing each number of guesses (index: guesses).
+        exact: whether the numbers are exact expectations rather than one sample.
+    """
+
+    words: WordList
+    guesser: str
+    expected: np.ndarray = field(repr=False)
+    second: np.ndarray = field(repr=False)
+    histogram: np.ndarray = field(repr=False)
+    exact: bool
+
+    @property
+    def mean(self) -> float:
+        """Mean guesses over the targets (the payoff against the uniform hider)."""
+        return math.fsum(self.expected) / len(self.expected)
+
+    @property
+    def std(self) -> float:
+        """Norvig's standard deviation: the sample standard deviation of the D games' guesses
+        (its expectation over the guesser's randomness, for a mixture)."""
+        D = len(self.expected)
+        if D < 2:
+            return 0.0
+        var_each = self.second - self.expected**2          # variance of each target's game
+        e_sum_sq = math.fsum(self.second)                   # E[sum g_t^2]
+        e_mean_sq = self.mean**2 + math.fsum(var_each) / D**2  # E[mean^2]
+        return math.sqrt(max(0.0, (e_sum_sq - D * e_mean_sq) / (D - 1)))
+
+    @property
+    def worst(self) -> int:
+        """The most guesses any game takes."""
+        return int(np.flatnonzero(self.histogram)[-1])
+
+    def worst_targets(self, n: int | None = None) -> list[tuple[str, float]]:
+        """Targets by expected guesses, most first (ties in list order); all of the worst if
+        ``n`` is None."""
+        if n is None:
+            idx = worst_targets(self.expected)
+        else:
+            idx = np.argsort(-self.expected, kind="stable")[:n]
+        return [(self.words[int(i)], float(self.expected[i])) for i in idx]
+
+    def against(self, p: np.ndarray) -> float:
+        """Expected guesses against a hider playing the distribution ``p``."""
+        return float(np.dot(np.asarray(p, dtype=np.float64), self.expected))
+
+    def summary(self) -> str:
+        """Norvig's line: ``mean = 7.15 ± 1.81 guesses; worst = 18``."""
+        return f"mean = {self.mean:.2f} ± {self.std:.2f} guesses; worst = {self.worst}"
+
+    def histogram_text(self, width: int = 40) -> str:
+        """The histogram as text: guesses, % of targets, a bar."""
+        pct = 100 * self.histogram / self.histogram.sum()
+        lo = int(np.flatnonzero(self.histogram)[0])
+        top = pct.max()
+        lines = []
+        for k in range(lo, self.worst + 1):
+            bar = "█" * int(round(width * pct[k] / top)) if top else ""
+            lines.append(f"{k:>4} {pct[k]:6.2f}% {bar}")
+        return "\n".join(lines)
+
+    def plot_histogram(self, path: str | os.PathLike[str] | None = None):
+        """The histogram as a bar chart (PNG, SVG, PDF by suffix); needs matplotlib."""
+        from .plots import histogram_plot
+
+        return histogram_plot(self, path)
+
+    def as_dict(self, worst: int = 10) -> dict[str, Any]:
+        return {"guesser": self.guesser, "exact": self.exact, "mean": self.mean,
+                "std": self.std, "worst": self.worst,
+                "worst_targets": [{"word": w, "expected_guesses": g}
+                                  for w, g in self.worst_targets(worst)],
+                "histogram": {str(k): float(v) for k, v in enumerate(self.histogram) if v}}
+
+
+def _histogram(counts: np.ndarray) -> np.ndarray:
+    return np.bincount(counts.astype(np.int64)).astype(np.float64)
+
+
+def evaluate(words: WordList, guesser: Guesser) -> Evaluation:
+    """Guesses against every target: exact for deterministic guessers (their decision tree) and
+    for the equilibrium guesser (its mixture's exact sums), else one played game per target."""
+    name = getattr(guesser, "name", type(guesser).__name__)
+    if isinstance(guesser, EquilibriumGuesser):
+        sol = guesser.solution
+        if guesser.t_star == sol.t_star:
+            n = sol.t_star + 1
+            sums = sol.ing_sums_star
+            return Evaluation(words, name, sums["ing"] / n, sums["ing_sq"] / n,
+                              sums["hist"] / n, True)
+        trees = [guesser.tree(k).guesses_needed() for k in range(guesser.t_star + 1)]
+        stack = np.array(trees, dtype=np.float64)
+        hist = sum(_histogram(t) for t in trees)
+        return Evaluation(words, name, stack.mean(0), (stack**2).mean(0),
+                          hist / len(trees), True)
+    tree = getattr(guesser, "tree", None)
+    if getattr(guesser, "deterministic", False) and tree is not None:
+        counts = tree().guesses_needed()
+        return Evaluation(words, name, counts.astype(np.float64),
+                          counts.astype(np.float64) ** 2, _histogram(counts), True)
+    counts = sample_games(words, guesser, np.arange(len(words)))
+    return Evaluation(words, name, counts.astype(np.float64), counts.astype(np.float64) ** 2,
+                      _histogram(counts), False)
+
+
+def sample_games(words: WordList, guesser: Guesser, targets: np.ndarray) -> np.ndarray:
+    """Guesses in one game against each of ``targets`` (indices), in order."""
+    return np.array([len(play(words, guesser, int(t))) for t in targets], dtype=np.int32)
+
+
+def head_to_head(p: np.ndarray, evaluation: Evaluation) -> float:
+    """The hider's payoff (expected guesses) when hider ``p`` meets the evaluated guesser."""
+    return evaluation.against(p)
+
+
+@dataclass(frozen=True)
+class Exploitability:
+    """How far a (hider, guesser) profile is from equilibrium, in guesses.
+
+    ``value``: p . E (the hider's payoff); ``hider_br_value``: max_i E_i, what the hider's best
+    response to the guesser earns; ``guesser_br_value``: p . GBR(p), what GuesserGBR against the
+    hider needs; ``hider_gain`` = hider_br_value - value (the paper's epsilon_hider);
+    ``guesser_gain`` = value - guesser_br_value (epsilon_guesser); ``nash_conv`` their sum;
+    ``exploitability`` half of it.
+    """
+
+    value: float
+    hider_br_value: float
+    guesser_br_value: float
+
+    @property
+    def hider_gain(self) -> float:
+        return self.hider_br_value - self.value
+
+    @property
+    def guesser_gain(self) -> float:
+        return self.value - self.guesser_br_value
+
+    @property
+    def nash_conv(self) -> float:
+        return self.hider_gain + self.guesser_gain
+
+    @property
+    def exploitability(self) -> float:
+        return self.nash_conv / 2
+
+    def as_dict(self) -> dict[str, float]:
+        return {"value": self.value, "hider_best_response_value": self.hider_br_value,
+                "guesser_greedy_best_response_value": self.guesser_br_value,
+                "hider_gain": self.hider_gain, "guesser_gain": self.guesser_gain,
+                "nash_conv": self.nash_conv, "exploitability": self.exploitability}
+
+
+def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
+                   threads: int | None = None) -> Exploitability:
+    """The profile (hider ``p``, evaluated guesser): see :class:`Exploitability`.  The guesser's
+    best response is GuesserGBR against ``p`` under ``rule``."""
+    p = np.asarray(p, dtype=np.float64)
+    gbr = comp_num_guesses(evaluation.words, p, rule=rule, threads=threads)
+    return Exploitability(evaluation.against(p), float(evaluation.expected.max()),
+                          float(np.dot(p, gbr)))

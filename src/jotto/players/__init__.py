@@ -1,0 +1,14 @@
+"""Guessers and hiders: Norvig's, GuesserGBR against any hider, decision trees, the equilibrium
+players of a strategy file, and the spec strings that name them."""
+
+from __future__ import annotations
+
+from ..solution import EquilibriumGuesser, EquilibriumHider
+from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
+from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
+from .specs import SPEC_HELP, make_guesser, make_hider
+
+__all__ = ["NORVIG_METRICS", "SPEC_HELP", "BestResponseHider", "DistributionHider",
+           "EquilibriumGuesser", "EquilibriumHider", "FixedHider", "GBRGuesser",
+           "NorvigGuesser", "RandomGuesser", "TreeGuesser", "UniformHider", "make_guesser",
+           "make_hider"]

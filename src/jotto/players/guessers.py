@@ -1,0 +1,141 @@
+"""Guessers: the random consistent guesser, Norvig's partition guessers, GuesserGBR against any
+hider strategy, and a decision tree played as it stands.  The equilibrium guesser of a strategy
+file is :class:`jotto.solution.EquilibriumGuesser`.
+
+Every guesser follows :class:`jotto.game.Guesser`.  Deterministic ones also give their decision
+tree (``tree()``) and so their guesses for every target at once; the random guesser is played.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .. import _core
+from ..game import History
+from ..gbr import gbr_tree, guesser_gbr
+from ..runtime import resolve_threads
+from ..trees import DecisionTree
+from ..words import WordList
+
+__all__ = ["GBRGuesser", "NORVIG_METRICS", "NorvigGuesser", "RandomGuesser", "TreeGuesser"]
+
+#: Norvig's metrics of a partition (the targets per reply), all minimised: the largest branch,
+#: the expected branch size, and minus the entropy.
+NORVIG_METRICS = {"max": _core.RULE_NORVIG_MAX, "expectation": _core.RULE_NORVIG_EXPECTATION,
+                  "entropy": _core.RULE_NORVIG_ENTROPY}
+
+
+class RandomGuesser:
+    """Guesses a consistent target uniformly at random (Norvig's ``random_guesser``), from a
+    seeded :class:`numpy.random.Generator`."""
+
+    deterministic = False
+
+    def __init__(self, words: WordList, seed: int | np.random.Generator | None = None):
+        self.words = words
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.name = "random" if seed is None or isinstance(seed, np.random.Generator) \
+            else f"random:seed={seed}"
+
+    def new_game(self) -> None:
+        pass
+
+    def next_guess(self, state: np.ndarray, history: History) -> int:
+        return int(self.rng.choice(state))
+
+
+class TreeGuesser:
+    """Plays a decision tree.  Off the tree (a game whose guesses were not the tree's, as when
+    assisting a person), it asks :meth:`decide`, which a tree read from a file cannot answer."""
+
+    deterministic = True
+
+    def __init__(self, tree: DecisionTree, name: str = "tree"):
+        self.words = tree.words
+        self._tree = tree
+        self.name = name
+
+    def tree(self) -> DecisionTree:
+        return self._tree
+
+    def new_game(self) -> None:
+        pass
+
+    def next_guess(self, state: np.ndarray, history: History) -> int:
+        tree, node = self.tree(), 0
+        L = self.words.length
+        for g, r in history:
+            if tree.guess[node] != g or r >= L or tree.children[node, r] < 0:
+                return self.decide(state)
+            node = int(tree.children[node, r])
+        if tree.size[node] != len(state):
+            return self.decide(state)
+        return int(tree.guess[node])
+
+    def decide(self, state: np.ndarray) -> int:
+        raise ValueError("this game left the decision tree (its guesses were not the tree's), "
+                         "and a tree read from a file has no answer there")
+
+    def expected_guesses(self) -> np.ndarray:
+        return self.tree().guesses_needed().astype(np.float64)
+
+
+class NorvigGuesser(TreeGuesser):
+    """Norvig's partition guessers: guess the word minimising ``metric`` of the partition
+    counts of the consistent targets, ties to the first word in list order.  Consistent: only
+    consistent targets are guessed; inconsistent: any word while more than 3 targets remain (as
+    in the notebook's ``make_tree``).  The metrics are computed as his Python computes them, so
+    his trees are reproduced exactly."""
+
+    def __init__(self, words: WordList, metric: str = "entropy", inconsistent: bool = False,
+                 threads: int | None = None):
+        if metric not in NORVIG_METRICS:
+            raise ValueError(f"unknown Norvig metric {metric!r}; one of "
+                             f"{', '.join(NORVIG_METRICS)}")
+        self.words = words
+        self.metric = metric
+        self.inconsistent = inconsistent
+        self.threads = threads
+        self.name = f"norvig:{metric}:{'inconsistent' if inconsistent else 'consistent'}"
+        self._tree: DecisionTree | None = None
+
+    @property
+    def _args(self) -> tuple[int, int]:
+        return (NORVIG_METRICS[self.metric],
+                _core.CAND_NORVIG if self.inconsistent else _core.CAND_CONSISTENT)
+
+    def tree(self) -> DecisionTree:
+        if self._tree is None:
+            rule, cand = self._args
+            built = _core.build_tree(self.words.core, rule, cand, None, None, 0.0, 0.0,
+                                     resolve_threads(self.threads))
+            self._tree = DecisionTree(self.words, *built.export())
+        return self._tree
+
+    def decide(self, state: np.ndarray) -> int:
+        rule, cand = self._args
+        return _core.decide(self.words.core, rule, cand, None, None, 0.0, 0.0,
+                            np.ascontiguousarray(state, dtype=np.int32))
+
+
+class GBRGuesser(TreeGuesser):
+    """GuesserGBR against a hider strategy (``weights``; None is the uniform hider), under the
+    ``paper`` or ``exact`` rule."""
+
+    def __init__(self, words: WordList, weights: ArrayLike | None = None, rule: str = "paper",
+                 threads: int | None = None, name: str | None = None):
+        self.words = words
+        self.weights = None if weights is None else np.asarray(weights)
+        self.rule = rule
+        self.threads = threads
+        self.name = name or f"gbr:{rule}"
+        self._tree: DecisionTree | None = None
+
+    def tree(self) -> DecisionTree:
+        if self._tree is None:
+            self._tree = gbr_tree(self.words, self.weights, rule=self.rule, threads=self.threads)
+        return self._tree
+
+    def decide(self, state: np.ndarray) -> int:
+        return guesser_gbr(self.words, self.weights, state, rule=self.rule)
