@@ -4,7 +4,6 @@ weights from zeros to huge ranges."""
 from __future__ import annotations
 
 import itertools
-import math
 
 from hypothesis import strategies as st
 

@@ -24,8 +24,9 @@ def _expectation(counts: Sequence[int]) -> float:
 
 
 def _negative_entropy(counts: Sequence[int]) -> float:
+    """Norvig's ``- entropy(counts)``; negating twice is exact, so the sum itself."""
     scale = 1 / sum(counts)
-    return -(-sum((scale * x) * math.log(scale * x, 2) for x in counts if x))
+    return sum((scale * x) * math.log(scale * x, 2) for x in counts if x)
 
 
 #: Norvig's partition metrics (all minimised), computed as his notebook's Python computes them.

@@ -7,6 +7,7 @@ new one, never a torn one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -53,10 +54,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
     try:
         dir_fd = os.open(directory, os.O_RDONLY)

@@ -51,6 +51,26 @@ typedef struct {
     const uint8_t *in_s;       /* JT_M_TABLE: [D] membership */
 } jt_eval;
 
+/* An evaluation of candidates cm (word indices cid, or NULL: candidate c is word c) over the
+ * targets sm, writing class sizes to cnt and, if q is not NULL, q; uniform weights, packed
+ * counting.  Callers set the rest (weights, table method) when they need them. */
+static inline jt_eval jt_eval_of(const jt_words *w, int32_t m, const uint32_t *sm, int32_t nc,
+                                 const int32_t *cid, const uint32_t *cm, uint16_t *cnt,
+                                 uint64_t *q)
+{
+    jt_eval ev = {0};
+    ev.w = w;
+    ev.m = m;
+    ev.sm = sm;
+    ev.nc = nc;
+    ev.cid = cid;
+    ev.cm = cm;
+    ev.cnt = cnt;
+    ev.q = q;
+    ev.vmin = 1;
+    return ev;
+}
+
 /* The kernels one x86-64 level provides. */
 typedef struct {
     const char *name;

@@ -34,6 +34,7 @@
  * both (jt_set_thresholds) to reach every path on small word lists. */
 static int32_t t_shared = 128, t_table = 512;
 #define CHUNK 256 /* candidates per work item on big nodes */
+#define T_TASK 24 /* nodes this small grow within their parent's task */
 
 void jt_set_thresholds(int32_t shared, int32_t table)
 {
@@ -376,15 +377,7 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
             s->term[n] = (acc / total) * (double)(m - n);
             acc += hs[0];
         }
-        jt_eval ev;
-        memset(&ev, 0, sizeof ev);
-        ev.w = t->w;
-        ev.m = m;
-        ev.sm = sm;
-        ev.nc = nwin;
-        ev.cid = nd->win;
-        ev.cm = s->wmask;
-        ev.cnt = s->wcnt;
+        const jt_eval ev = jt_eval_of(t->w, m, sm, nwin, nd->win, s->wmask, s->wcnt, NULL);
         for (int32_t i = 0; i < nwin; i++)
             s->wmask[i] = t->w->mask[nd->win[i]];
         K->evaluate(&ev, 0, nwin);
@@ -678,6 +671,8 @@ static int expand(jt_tree *t, jt_node *nd, int *err)
         if (c->m <= 2) {
             decide_tiny(t, c);
             st = expand(t, c, err);
+        } else if (c->m < T_TASK) {
+            grow(t, c, err); /* too small to be worth a task of its own */
         } else {
 #pragma omp task firstprivate(c)
             grow(t, c, err);
@@ -920,15 +915,7 @@ int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t
         sm[k] = w->mask[S[k]];
     for (int32_t c = 0; cand && c < nc; c++)
         cm[c] = w->mask[cand[c]];
-    jt_eval ev;
-    memset(&ev, 0, sizeof ev);
-    ev.w = w;
-    ev.m = m;
-    ev.sm = sm;
-    ev.nc = nc;
-    ev.cid = cand;
-    ev.cm = cand ? cm : w->mask;
-    ev.cnt = out;
+    const jt_eval ev = jt_eval_of(w, m, sm, nc, cand, cand ? cm : w->mask, out, NULL);
     jt_kernels_current()->evaluate(&ev, 0, nc);
     free(sm);
     free(cm);
@@ -1026,12 +1013,8 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
         for (jt_node *nd = t->root; nd;) {
             if (!nd->fixed) {
                 if (nd->q) {
-                    jt_eval ev;
-                    memset(&ev, 0, sizeof ev);
-                    ev.nc = D;
-                    ev.cm = w->mask;
-                    ev.cnt = nd->cnt;
-                    ev.q = nd->q;
+                    const jt_eval ev =
+                        jt_eval_of(w, nd->m, NULL, D, NULL, w->mask, nd->cnt, nd->q);
                     K->add_weight(&ev, w->mask[b], delta);
                 }
                 nd->dirty = 1;

@@ -99,14 +99,7 @@ static int count_root(jt_words *w)
     uint8_t *in_s = w->subrank ? malloc(D) : NULL;
     const int ok = w->root_cnt && (!w->subrank || (table && in_s));
     if (ok) {
-        jt_eval ev;
-        memset(&ev, 0, sizeof ev);
-        ev.w = w;
-        ev.m = w->D;
-        ev.sm = w->mask;
-        ev.nc = w->D;
-        ev.cm = w->mask;
-        ev.cnt = w->root_cnt;
+        jt_eval ev = jt_eval_of(w, w->D, w->mask, w->D, NULL, w->mask, w->root_cnt, NULL);
         if (w->subrank) {
             ev.method = JT_M_TABLE;
             for (size_t i = 0; i < D * (size_t)w->nsub; i++)

@@ -9,13 +9,13 @@ import click
 import numpy as np
 
 from ..evaluation import evaluate, exploitability, sample_games
-from ..players import SPEC_HELP, make_guesser, make_hider
+from ..players import make_guesser, make_hider
 from .main import main
-from .options import echo_json, threads_option, word_list_options
+from .options import SPECS_EPILOG, echo_json, threads_option, word_list_options
 from .players import resolve_words
 
 
-@main.command("evaluate", epilog="Player specs:\n\n" + SPEC_HELP.replace("\n", "\n\n"))
+@main.command("evaluate", epilog=SPECS_EPILOG)
 @word_list_options
 @click.option("-g", "--guesser", "guesser_spec", default="gbr:paper", show_default=True,
               metavar="SPEC", help="The guesser (specs below).")

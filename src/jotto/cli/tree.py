@@ -6,13 +6,13 @@ from pathlib import Path
 
 import click
 
-from ..players import SPEC_HELP, make_guesser
+from ..players import make_guesser
 from .main import BadInput, main
-from .options import threads_option, word_list_options
+from .options import SPECS_EPILOG, threads_option, word_list_options
 from .players import resolve_words
 
 
-@main.command("tree", epilog="Player specs:\n\n" + SPEC_HELP.replace("\n", "\n\n"))
+@main.command("tree", epilog=SPECS_EPILOG)
 @word_list_options
 @click.option("-g", "--guesser", "guesser_spec", default="gbr:paper", show_default=True,
               metavar="SPEC", help="A deterministic guesser (norvig:..., gbr..., tree:FILE).")

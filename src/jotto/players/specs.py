@@ -28,11 +28,12 @@ Hiders::
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any
 
 import numpy as np
 
-from ..solution import EquilibriumGuesser, EquilibriumHider, Solution
+from ..solution import EquilibriumHider, Solution
 from ..trees import DecisionTree
 from ..words import WordList
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
@@ -41,7 +42,10 @@ from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHid
 __all__ = ["GUESSER_KINDS", "HIDER_KINDS", "SPEC_HELP", "hider_weights", "make_guesser",
            "make_hider", "spec_word_list"]
 
-SPEC_HELP = __doc__.split("Guessers::", 1)[1].replace("Hiders::", "Hiders:").strip()
+_GUESSERS, _HIDERS = __doc__.split("Guessers::", 1)[1].split("Hiders::", 1)
+#: The spec list above as plain text (for --help).
+SPEC_HELP = ("Guessers:\n" + textwrap.dedent(_GUESSERS).strip("\n") + "\n\nHiders:\n"
+             + textwrap.dedent(_HIDERS).strip("\n"))
 GUESSER_KINDS = "random, norvig:METRIC[:inconsistent], gbr[:RULE], equilibrium:FILE, tree:FILE"
 HIDER_KINDS = "uniform, word:WORD, weights:FILE, equilibrium:FILE, best-response"
 
