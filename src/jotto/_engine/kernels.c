@@ -375,20 +375,37 @@ static uint64_t min_q(const uint64_t *q, int32_t n, int32_t *first)
 #if defined(__AVX512F__)
     /* Each lane keeps its least value and where it first saw it; the first index among the
      * lanes holding the least value is the first overall. */
-    if (n >= 8) {
-        __m512i lmin = _mm512_set1_epi64(-1), lidx = _mm512_setzero_si512();
-        __m512i idx = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-        const __m512i step = _mm512_set1_epi64(8);
-        for (; c + 8 <= n; c += 8) {
-            const __m512i x = _mm512_loadu_si512(q + c);
-            const __mmask8 lt = _mm512_cmplt_epu64_mask(x, lmin);
-            lmin = _mm512_mask_mov_epi64(lmin, lt, x);
-            lidx = _mm512_mask_mov_epi64(lidx, lt, idx);
-            idx = _mm512_add_epi64(idx, step);
+    if (n >= 32) {
+        /* four independent lanes of minima, so the loop is not one long dependency chain */
+        __m512i lmin[4], lidx[4], idx[4];
+        const __m512i step = _mm512_set1_epi64(32);
+        for (int u = 0; u < 4; u++) {
+            lmin[u] = _mm512_set1_epi64(-1);
+            lidx[u] = _mm512_setzero_si512();
+            idx[u] = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
+                                      _mm512_set1_epi64(8 * u));
         }
-        best = _mm512_reduce_min_epu64(lmin);
-        const __mmask8 at_best = _mm512_cmpeq_epu64_mask(lmin, _mm512_set1_epi64((long long)best));
-        const __m512i cand = _mm512_mask_mov_epi64(_mm512_set1_epi64(INT64_MAX), at_best, lidx);
+        for (; c + 32 <= n; c += 32) {
+            for (int u = 0; u < 4; u++) {
+                const __m512i x = _mm512_loadu_si512(q + c + 8 * u);
+                const __mmask8 lt = _mm512_cmplt_epu64_mask(x, lmin[u]);
+                lmin[u] = _mm512_mask_mov_epi64(lmin[u], lt, x);
+                lidx[u] = _mm512_mask_mov_epi64(lidx[u], lt, idx[u]);
+                idx[u] = _mm512_add_epi64(idx[u], step);
+            }
+        }
+        for (int u = 1; u < 4; u++) { /* merge: the least value, then the first index */
+            const __mmask8 lt = _mm512_cmplt_epu64_mask(lmin[u], lmin[0]);
+            const __mmask8 eq = _mm512_cmpeq_epu64_mask(lmin[u], lmin[0]) &
+                                _mm512_cmplt_epu64_mask(lidx[u], lidx[0]);
+            lmin[0] = _mm512_mask_mov_epi64(lmin[0], lt, lmin[u]);
+            lidx[0] = _mm512_mask_mov_epi64(lidx[0], lt | eq, lidx[u]);
+        }
+        best = _mm512_reduce_min_epu64(lmin[0]);
+        const __mmask8 at_best =
+            _mm512_cmpeq_epu64_mask(lmin[0], _mm512_set1_epi64((long long)best));
+        const __m512i cand =
+            _mm512_mask_mov_epi64(_mm512_set1_epi64(INT64_MAX), at_best, lidx[0]);
         at = (int32_t)_mm512_reduce_min_epi64(cand);
     }
 #endif

@@ -635,8 +635,12 @@ static int expand(jt_tree *t, jt_node *nd, int *err)
     const jt_words *w = t->w;
     const int L = w->L;
     const uint32_t gm = w->mask[nd->guess];
-    int32_t sizes[JT_MAX_LEN + 1] = {0}, fill[JT_MAX_LEN + 1] = {0};
-    int32_t *S[JT_MAX_LEN + 1] = {NULL};
+    int32_t sizes[JT_MAX_LEN + 1], fill[JT_MAX_LEN + 1];
+    int32_t *S[JT_MAX_LEN + 1];
+    for (int j = 0; j <= L; j++) {
+        sizes[j] = fill[j] = 0;
+        S[j] = NULL;
+    }
     for (int32_t k = 0; k < nd->m; k++)
         sizes[popcount(gm & w->mask[nd->S[k]])]++;
     if (sizes[L])
