@@ -174,3 +174,20 @@ def test_bad_arguments():
             jotto.solve(3, words, progress=False, **kwargs)
     with pytest.raises(ValueError, match="has 3-letter words, not 4"):
         jotto.solve(4, words, progress=False)
+
+
+def test_update_redecides_only_the_nodes_holding_the_changed_word():
+    """An exact-mode iteration changes one word's weight: only the nodes on that word's path
+    are re-decided (plus any subtree whose guess changed), not the whole tree.  Early on the
+    change is large relative to the total weight and moves many guesses, so look later."""
+    words = jotto.load_words("enable", length=4)
+    run = ExactPlay(words, 1)
+    for _ in range(601):
+        run.step()
+    decided = []
+    for _ in range(100):
+        run.step()
+        decided.append(run.tree.stats()[0])
+    nodes = run.tree.node_count()
+    assert np.median(decided) <= 0.05 * nodes, (np.median(decided), nodes)
+    assert min(decided) >= 1
