@@ -58,6 +58,18 @@ def test_incremental_tree_at_random_iterations_of_a_long_run(mode):
             assert (run.ing == run.fresh_counts()).all(), f"iteration {run.t}"
 
 
+@pytest.mark.parametrize("cls", [ExactPlay, PaperPlay])
+def test_ang_is_the_running_average_of_ing(cls):
+    words = jotto.load_words("enable", length=3)
+    run = cls(words, 1) if cls is ExactPlay else cls(words, 1, 50)
+    run.step()
+    total = run.ing.astype(np.int64)
+    for _ in range(50):
+        run.step()
+        total += run.ing
+    assert np.allclose(run.ang(), total / 51, rtol=1e-12, atol=0)
+
+
 def test_exact_mode_weights_and_hider_strategy():
     words = jotto.load_words("enable", length=3)
     sol = jotto.solve(3, words, iterations=60, progress=False)

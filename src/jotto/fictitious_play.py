@@ -148,10 +148,6 @@ class FictitiousPlay:
         """ANG_t as floats."""
         raise NotImplementedError
 
-    def ang_star(self) -> np.ndarray:
-        """ANG_{t*} as floats."""
-        raise NotImplementedError
-
     def weights(self) -> np.ndarray:
         """The weights GuesserGBR answers at iteration t (the core's form for this mode)."""
         raise NotImplementedError
@@ -297,9 +293,6 @@ class ExactPlay(FictitiousPlay):
     def ang(self) -> np.ndarray:
         return self.sums.ing / (self.t + 1)
 
-    def ang_star(self) -> np.ndarray:
-        return self.sums_star.ing / (self.t_star + 1)
-
     def payload(self) -> dict[str, Any]:
         p = super().payload()
         p["best_epsilon"] = [self.best_eps.numerator, self.best_eps.denominator]
@@ -401,9 +394,6 @@ class PaperPlay(FictitiousPlay):
 
     def ang(self) -> np.ndarray:
         return self.ang_f
-
-    def ang_star(self) -> np.ndarray:
-        return self.ang_f_star
 
     def payload(self) -> dict[str, Any]:
         p = super().payload()

@@ -148,9 +148,6 @@ void jt_words_free(jt_words *w)
     free(w);
 }
 
-int32_t jt_words_size(const jt_words *w) { return w->D; }
-int32_t jt_words_length(const jt_words *w) { return w->L; }
-
 double jt_integer_weights(const double *h, int32_t D, int64_t *v)
 {
     double hmax = 0.0;
