@@ -355,8 +355,9 @@ def _contradiction(words, solution, seed, secret):
     raise AssertionError("no contradictory answer found")
 
 
-def test_you_hide_contradiction_then_undo(term, words, solution):
-    seed = 3
+def _play_into_a_contradiction(term, words, solution, seed=3):
+    """Start a hide game, answer truthfully for a secret up to step i, then give the answer
+    no remaining word has: (terminal, secret, steps, i, bad answer)."""
     secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 3)
     steps, i, bad = _contradiction(words, solution, seed, secret)
     t = term(["play", "--you", "hide", "--seed", seed], HIDE_PROMPT)
@@ -364,6 +365,11 @@ def test_you_hide_contradiction_then_undo(term, words, solution):
     for _, answer, oracle_lines, _ in steps[:i]:
         assert t.send(answer) == oracle_lines
     assert t.send(str(bad)) == [NO_WORD_FITS]
+    return t, secret, steps, i, bad
+
+
+def test_you_hide_contradiction_then_undo(term, words, solution):
+    t, secret, steps, i, bad = _play_into_a_contradiction(term, words, solution)
     history = [(g, int(a)) for g, a, _, _ in steps[:i]]
     assert t.send("undo") == [f"Took back your answer {bad} to {steps[i][0]}.",
                               f"Guess {i + 1}: {steps[i][0]}"]
@@ -386,14 +392,7 @@ def test_you_hide_undo_with_nothing_to_undo_and_help(term, words, solution):
 
 
 def test_you_hide_diagnoses_the_untrue_answer(term, words, solution):
-    seed = 3
-    secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 3)
-    steps, i, bad = _contradiction(words, solution, seed, secret)
-    t = term(["play", "--you", "hide", "--seed", seed], HIDE_PROMPT)
-    t.start()
-    for _, answer, _, _ in steps[:i]:
-        t.send(answer)
-    assert t.send(str(bad)) == [NO_WORD_FITS]
+    t, secret, steps, i, bad = _play_into_a_contradiction(term, words, solution)
     assert t.send("give up") == ["What was your word? (Enter to skip)"]
     guess = steps[i][0]
     actual = jotto.reply(guess, secret)

@@ -33,7 +33,7 @@ from .strategy_file import StrategyFileError, decode_array, encode_array
 from .words import WordList
 
 __all__ = ["MODES", "ExactPlay", "FictitiousPlay", "PaperPlay", "exact_weights",
-           "paper_iterations", "paper_step", "paper_strategy"]
+           "decode_best_responses", "paper_iterations", "paper_step", "paper_strategy"]
 
 #: Solve modes and the GuesserGBR rule each is built on.
 MODES = {"exact": "exact", "paper": "paper"}
@@ -75,6 +75,19 @@ def exact_weights(D: int, best_responses: list[np.ndarray]) -> np.ndarray:
     for br in best_responses:
         w[br] += D
     return w
+
+
+def decode_best_responses(p: dict[str, Any], D: int) -> list[np.ndarray]:
+    """The best responses T*_1..T*_t a payload stores (sizes and the words, concatenated),
+    checked against its iteration count and the list size."""
+    sizes = decode_array(p["best_responses"]["sizes"], "best responses")
+    flat = decode_array(p["best_responses"]["words"], "best responses")
+    t = int(p["iterations_done"])
+    if len(sizes) != t or int(sizes.sum()) != len(flat) or (sizes < 1).any():
+        raise StrategyFileError("best responses do not match the iteration count")
+    if flat.size and (flat.min() < 0 or flat.max() >= D):
+        raise StrategyFileError("a best response is not a word of the list")
+    return np.split(flat.astype(np.intp), np.cumsum(sizes)[:-1]) if t else []
 
 
 def paper_iterations(length: int) -> int:
@@ -210,15 +223,8 @@ class FictitiousPlay:
         }
 
     def _restore_common(self, p: dict[str, Any]) -> None:
-        sizes = decode_array(p["best_responses"]["sizes"], "best responses")
-        flat = decode_array(p["best_responses"]["words"], "best responses")
-        t = int(p["iterations_done"])
-        if len(sizes) != t or int(sizes.sum()) != len(flat) or (sizes < 1).any():
-            raise StrategyFileError("best responses do not match the iteration count")
-        if flat.size and (flat.min() < 0 or flat.max() >= self.D):
-            raise StrategyFileError("a best response is not a word of the list")
-        self.best_responses = np.split(flat.astype(np.intp), np.cumsum(sizes)[:-1]) if t else []
-        self.t = t
+        self.best_responses = decode_best_responses(p, self.D)
+        t = self.t = int(p["iterations_done"])
         self.t_star = int(p["t_star"])
         h = p["history"]
         self.eps_hider = decode_array(h["eps_hider"], "history").tolist()

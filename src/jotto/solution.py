@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import strategy_file
-from .fictitious_play import MODES, exact_weights, paper_strategy
+from .fictitious_play import MODES, decode_best_responses, exact_weights, paper_strategy
 from .game import History
 from .gbr import gbr_tree, guesser_gbr
 from .strategy_file import StrategyFileError, decode_array
@@ -58,10 +58,7 @@ class Solution:
         self._payload = payload
         self.iterations: int = int(payload["iterations_done"])
         self.t_star: int = int(payload["t_star"])
-        sizes = decode_array(payload["best_responses"]["sizes"], "best responses")
-        flat = decode_array(payload["best_responses"]["words"], "best responses")
-        self.best_responses: list[np.ndarray] = (
-            np.split(flat.astype(np.intp), np.cumsum(sizes)[:-1]) if len(sizes) else [])
+        self.best_responses = decode_best_responses(payload, len(words))
         h = payload["history"]
         eh = decode_array(h["eps_hider"], "history")
         eg = decode_array(h["eps_guesser"], "history")
@@ -169,11 +166,8 @@ class Solution:
         payload = strategy_file.read(path)
         try:
             stored = words_from_payload(payload)
-            if words is not None and words.sha256 != stored.sha256:
-                raise StrategyFileError(
-                    f"made for another word list ({len(stored)} words of {stored.length} letters "
-                    f"from {stored.source}, sha256 {stored.sha256[:12]}…), not {words.source} "
-                    f"({len(words)} words, sha256 {words.sha256[:12]}…)")
+            if words is not None:
+                check_same_words(stored, words)
             return cls(words or stored, payload)
         except StrategyFileError as exc:
             raise StrategyFileError(f"{os.fspath(path)}: {exc}") from None
@@ -192,6 +186,15 @@ def words_payload(words: WordList) -> dict[str, Any]:
     """A word list as the strategy file records it."""
     return {"words": list(words.words), "length": words.length, "anagrams": words.anagrams,
             "source": words.source, "sha256": words.sha256}
+
+
+def check_same_words(stored: WordList, given: WordList) -> None:
+    """:class:`StrategyFileError` unless ``given`` is the list a file was made for."""
+    if given.sha256 != stored.sha256:
+        raise StrategyFileError(
+            f"made for another word list ({len(stored)} words of {stored.length} letters from "
+            f"{stored.source}, sha256 {stored.sha256[:12]}…), not {given.source} "
+            f"({len(given)} words of {given.length} letters, sha256 {given.sha256[:12]}…)")
 
 
 def words_from_payload(payload: dict[str, Any]) -> WordList:
@@ -254,12 +257,7 @@ class EquilibriumGuesser:
 
     def next_guess(self, state: np.ndarray, history: History) -> int:
         tree = self.tree(self.k)
-        node = 0
-        for g, r in history:  # follow the tree while the game is the tree's own
-            if node < 0 or tree.guess[node] != g:
-                node = -1
-                break
-            node = int(tree.children[node, r]) if r < self.words.length else -1
+        node = tree.node_after(history, len(state))  # the tree while the game is its own
         if node >= 0:
             return int(tree.guess[node])
         return guesser_gbr(self.words, self.solution.weights(self.k), state,

@@ -17,7 +17,7 @@ from . import __version__, strategy_file
 from .fictitious_play import MODES, ExactPlay, FictitiousPlay, PaperPlay, paper_iterations
 from .interrupts import deferred_interrupts
 from .runtime import resolve_threads
-from .solution import Solution, words_from_payload, words_payload
+from .solution import Solution, check_same_words, words_from_payload, words_payload
 from .strategy_file import StrategyFileError
 from .words import WordList, load_words
 
@@ -142,11 +142,10 @@ def _resumed_words(path: Path, payload: dict[str, Any], letters: int, words: Any
         raise StrategyFileError(f"{path}: {exc}") from None
     if words is None and letters == stored.length:
         return stored
-    given = _word_list(letters, words, anagrams)
-    if given.sha256 != stored.sha256:
-        raise StrategyFileError(f"{path}: made for another word list ({len(stored)} words of "
-                                f"{stored.length} letters from {stored.source}), not "
-                                f"{given.source} ({len(given)} words of {given.length} letters)")
+    try:
+        check_same_words(stored, _word_list(letters, words, anagrams))
+    except StrategyFileError as exc:
+        raise StrategyFileError(f"{path}: {exc}") from None
     return stored
 
 

@@ -89,6 +89,18 @@ class DecisionTree:
             node[live] = nxt
         return out
 
+    def node_after(self, history, state_size: int) -> int:
+        """The node a game reaches, given its (guess index, reply) pairs, or -1 if the game left
+        the tree (a guess that was not the tree's, a reply it has no branch for, or a node
+        standing for another number of targets than ``state_size``)."""
+        L = self.words.length
+        node = 0
+        for g, r in history:
+            if self.guess[node] != g or not 0 <= r < L or self.children[node, r] < 0:
+                return -1
+            node = int(self.children[node, r])
+        return node if self.size[node] == state_size else -1
+
     def path(self, target: int) -> list[int]:
         """The word indices guessed against ``target`` (index), the last one being it."""
         L = self.words.length

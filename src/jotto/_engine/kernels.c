@@ -87,17 +87,31 @@ unpack(uint16_t *dst, size_t stride, const uint32_t *P, int32_t n, int first, co
 }
 
 #if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__)
-/* The same into ev->cnt for 64 candidates at a time, their counters in four registers: AND,
- * VPOPCNTD, a 16-entry table of 1 << (b r) by VPERMD, ADD.  Returns how many it did. */
+/* 1 << (b r) for each reply r (lanes past L unused), b = 32/(L+1): what a reply adds to a
+ * packed counter. */
+static inline __attribute__((always_inline)) __m512i reply_bits(const int L)
+{
+    uint32_t lut[16] = {0};
+    for (int r = 0; r <= L; r++)
+        lut[r] = 1u << (32 / (L + 1) * r);
+    return _mm512_loadu_si512(lut);
+}
+
+/* Add each candidate's reply to target t to its packed counter: AND, VPOPCNTD, VPERMD, ADD. */
+static inline __attribute__((always_inline)) __m512i
+count_reply(__m512i acc, __m512i candidates, __m512i t, __m512i bits)
+{
+    return _mm512_add_epi32(
+        acc, _mm512_permutexvar_epi32(_mm512_popcnt_epi32(_mm512_and_si512(candidates, t)), bits));
+}
+
+/* The same into ev->cnt for 64 candidates at a time, their counters in four registers.
+ * Returns how many it did. */
 static inline __attribute__((always_inline)) int32_t
 counts_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-    const int b = 32 / (L + 1);
-    const int32_t F = (int32_t)((1u << b) - 1);
-    uint32_t lut[16] = {0};
-    for (int r = 0; r <= L; r++)
-        lut[r] = 1u << (b * r);
-    const __m512i one = _mm512_loadu_si512(lut);
+    const int32_t F = (int32_t)((1u << (32 / (L + 1))) - 1);
+    const __m512i one = reply_bits(L);
     int32_t b0 = c0;
     for (; b0 + 64 <= c1; b0 += 64) {
         const uint32_t *cb = ev->cm + b0;
@@ -108,13 +122,10 @@ counts_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
             __m512i p0 = _mm512_setzero_si512(), p1 = p0, p2 = p0, p3 = p0;
             for (int32_t k = k0; k < k1; k++) {
                 const __m512i t = _mm512_set1_epi32((int)ev->sm[k]);
-#define JT_STEP(p, x) \
-    p = _mm512_add_epi32(p, _mm512_permutexvar_epi32(_mm512_popcnt_epi32(_mm512_and_si512(x, t)), one))
-                JT_STEP(p0, x0);
-                JT_STEP(p1, x1);
-                JT_STEP(p2, x2);
-                JT_STEP(p3, x3);
-#undef JT_STEP
+                p0 = count_reply(p0, x0, t, one);
+                p1 = count_reply(p1, x1, t, one);
+                p2 = count_reply(p2, x2, t, one);
+                p3 = count_reply(p3, x3, t, one);
             }
             uint32_t P[64];
             _mm512_storeu_si512(P, p0);
@@ -134,10 +145,7 @@ q_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
     const int b = 32 / (L + 1);
     const int32_t F = (int32_t)((1u << b) - 1);
-    uint32_t lut[16] = {0};
-    for (int r = 0; r <= L; r++)
-        lut[r] = 1u << (b * r);
-    const __m512i one = _mm512_loadu_si512(lut), field = _mm512_set1_epi32(F);
+    const __m512i one = reply_bits(L), field = _mm512_set1_epi32(F);
     const __m512i vmin = _mm512_set1_epi64((long long)ev->vmin);
     int32_t b0 = c0;
     for (; b0 + 32 <= c1; b0 += 32) {
@@ -151,10 +159,8 @@ q_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
             __m512i p0 = _mm512_setzero_si512(), p1 = p0;
             for (int32_t k = k0; k < k1; k++) {
                 const __m512i t = _mm512_set1_epi32((int)ev->sm[k]);
-                p0 = _mm512_add_epi32(
-                    p0, _mm512_permutexvar_epi32(_mm512_popcnt_epi32(_mm512_and_si512(x0, t)), one));
-                p1 = _mm512_add_epi32(
-                    p1, _mm512_permutexvar_epi32(_mm512_popcnt_epi32(_mm512_and_si512(x1, t)), one));
+                p0 = count_reply(p0, x0, t, one);
+                p1 = count_reply(p1, x1, t, one);
             }
             for (int j = 0; j <= L; j++) {
                 n0[j] = _mm512_add_epi32(n0[j], _mm512_and_si512(_mm512_srli_epi32(p0, b * j), field));

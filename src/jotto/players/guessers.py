@@ -63,15 +63,9 @@ class TreeGuesser:
         pass
 
     def next_guess(self, state: np.ndarray, history: History) -> int:
-        tree, node = self.tree(), 0
-        L = self.words.length
-        for g, r in history:
-            if tree.guess[node] != g or r >= L or tree.children[node, r] < 0:
-                return self.decide(state)
-            node = int(tree.children[node, r])
-        if tree.size[node] != len(state):
-            return self.decide(state)
-        return int(tree.guess[node])
+        tree = self.tree()
+        node = tree.node_after(history, len(state))
+        return int(tree.guess[node]) if node >= 0 else self.decide(state)
 
     def decide(self, state: np.ndarray) -> int:
         raise ValueError("this game left the decision tree (its guesses were not the tree's), "
