@@ -11,7 +11,8 @@ __version__ = "0.1.0"
 from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
 from .game import reply
 from .runtime import openmp_enabled, resolve_threads
-from .solution import EquilibriumGuesser, Solution
+from .fp_solution import EquilibriumGuesser, FictitiousPlaySolution
+from .solution import Solution, Strength
 from .solve import SolveInterrupted, solve
 from .strategy_file import StrategyFileError
 from .trees import DecisionTree
@@ -22,7 +23,9 @@ __all__ = [
     "RULES",
     "DecisionTree",
     "EquilibriumGuesser",
+    "FictitiousPlaySolution",
     "Solution",
+    "Strength",
     "SolveInterrupted",
     "StrategyFileError",
     "WordList",

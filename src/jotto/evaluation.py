@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,6 @@ import numpy as np
 from .game import Guesser, play
 from .gbr import comp_num_guesses
 from .players.hiders import worst_targets
-from .solution import EquilibriumGuesser
 from .words import WordList
 
 __all__ = ["Evaluation", "Exploitability", "evaluate", "exploitability", "head_to_head",
@@ -122,20 +122,13 @@ def _histogram(counts: np.ndarray) -> np.ndarray:
 
 def evaluate(words: WordList, guesser: Guesser) -> Evaluation:
     """Guesses against every target: exact for deterministic guessers (their decision tree) and
-    for the equilibrium guesser (its mixture's exact sums), else one played game per target."""
+    for mixtures that give their ``moments()`` (the equilibrium guessers), else one played game
+    per target."""
     name = getattr(guesser, "name", type(guesser).__name__)
-    if isinstance(guesser, EquilibriumGuesser):
-        sol = guesser.solution
-        if guesser.t_star == sol.t_star:
-            n = sol.t_star + 1
-            sums = sol.ing_sums_star
-            return Evaluation(words, name, sums["ing"] / n, sums["ing_sq"] / n,
-                              sums["hist"] / n, True)
-        trees = [guesser.tree(k).guesses_needed() for k in range(guesser.t_star + 1)]
-        stack = np.array(trees, dtype=np.float64)
-        hist = sum(_histogram(t) for t in trees)
-        return Evaluation(words, name, stack.mean(0), (stack**2).mean(0),
-                          hist / len(trees), True)
+    moments = getattr(guesser, "moments", None)
+    if moments is not None:  # a mixture of deterministic guessers that knows its distribution
+        expected, second, hist = moments()
+        return Evaluation(words, name, expected, second, hist, True)
     tree = getattr(guesser, "tree", None)
     if getattr(guesser, "deterministic", False) and tree is not None:
         counts = tree().guesses_needed()
@@ -165,11 +158,17 @@ class Exploitability:
     hider needs; ``hider_gain`` = hider_br_value - value (the paper's epsilon_hider);
     ``guesser_gain`` = value - guesser_br_value (epsilon_guesser); ``nash_conv`` their sum;
     ``exploitability`` half of it.
+
+    With a true best response (``best_response`` set, :func:`jotto.best_response`), the
+    guesser's best response against p needs between ``best_response[0]`` (proved) and
+    ``best_response[1]`` (the best tree found) guesses, and ``true_nash_conv`` is the certified
+    interval of NashConv measured with it.
     """
 
     value: float
     hider_br_value: float
     guesser_br_value: float
+    best_response: tuple[Fraction, Fraction] | None = None
 
     @property
     def hider_gain(self) -> float:
@@ -187,18 +186,45 @@ class Exploitability:
     def exploitability(self) -> float:
         return self.nash_conv / 2
 
-    def as_dict(self) -> dict[str, float]:
-        return {"value": self.value, "hider_best_response_value": self.hider_br_value,
-                "guesser_greedy_best_response_value": self.guesser_br_value,
-                "hider_gain": self.hider_gain, "guesser_gain": self.guesser_gain,
-                "nash_conv": self.nash_conv, "exploitability": self.exploitability}
+    @property
+    def true_nash_conv(self) -> tuple[float, float] | None:
+        """NashConv against the true best responses, as a certified interval (None unless
+        ``best_response`` is known)."""
+        if self.best_response is None:
+            return None
+        lo, hi = self.best_response
+        return self.hider_br_value - float(hi), self.hider_br_value - float(lo)
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "value": self.value, "hider_best_response_value": self.hider_br_value,
+            "guesser_greedy_best_response_value": self.guesser_br_value,
+            "hider_gain": self.hider_gain, "guesser_gain": self.guesser_gain,
+            "nash_conv": self.nash_conv, "exploitability": self.exploitability}
+        if self.best_response is not None:
+            lo, hi = self.best_response
+            nc = self.true_nash_conv
+            d["guesser_best_response_value"] = [float(lo), float(hi)]
+            d["guesser_best_response_value_exact"] = [str(lo), str(hi)]
+            d["true_nash_conv"] = list(nc)
+            d["true_exploitability"] = [nc[0] / 2, nc[1] / 2]
+        return d
 
 
 def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
-                   threads: int | None = None) -> Exploitability:
+                   threads: int | None = None, best_response: bool = False,
+                   budget: float | None = None) -> Exploitability:
     """The profile (hider ``p``, evaluated guesser): see :class:`Exploitability`.  The guesser's
-    best response is GuesserGBR against ``p`` under ``rule``."""
+    greedy best response is GuesserGBR against ``p`` under ``rule``; with ``best_response`` the
+    true best response is searched for too (for at most ``budget`` seconds; exact when None),
+    against ``p`` made integer weights by :func:`jotto.integer_weights`."""
     p = np.asarray(p, dtype=np.float64)
     gbr = comp_num_guesses(evaluation.words, p, rule=rule, threads=threads)
+    bounds = None
+    if best_response:
+        from .best_response import best_response as search
+
+        br = search(evaluation.words, p, budget=budget, threads=threads)
+        bounds = (br.lower, br.upper)
     return Exploitability(evaluation.against(p), float(evaluation.expected.max()),
-                          float(np.dot(p, gbr)))
+                          float(np.dot(p, gbr)), bounds)

@@ -45,7 +45,7 @@ def bundled_solution(words: WordList) -> Solution | None:
         except StrategyFileError:
             continue
         if solution.words.sha256 == words.sha256:
-            return Solution(words, solution._payload)
+            return type(solution)(words, solution._payload)
     return None
 
 

@@ -1,159 +1,147 @@
-"""What SolveJotto produces: the hider's strategy at any iteration, the guesser's strategy in
-oracular form (ObtainGuesserStrategy, Algorithm 14), the history, Table 1's rows, and the strategy
-file that holds all of it.
+"""An equilibrium of Jotto as any solver describes it: the hider's strategy (a probability per
+word), the guesser's strategy (a player; for reporting, its exact expected guesses per target),
+certified bounds on the game's value, and the strategy file that holds it.
 
-The strategy file stores the best response of every iteration (not D floats per line), from which
-any ``s_t`` is rebuilt exactly: in exact mode ``w_i = 1 + D (times i was the best response)``; in
-paper mode the float recurrence replayed bit for bit.
+Each solver (:mod:`jotto.fp_solution` for fictitious play, :mod:`jotto.do_solution` for the double
+oracle) subclasses :class:`Solution` and owns its payload; nothing else reads payload keys.  A
+strategy file names its solver, so :meth:`Solution.load` returns the right class.
+
+How strong a strategy really is (:meth:`Solution.strength`): the hider's strategy *guarantees* the
+expected guesses of the guesser's true best response against it (found by branch and bound,
+:func:`jotto.best_response`, as a certified interval), and the guesser's strategy guarantees its
+worst case over targets (exact).  The game's value lies between the two; their difference is
+OpenSpiel's NashConv, measured against true best responses rather than the greedy one the paper's
+epsilon uses.
 """
 
 from __future__ import annotations
 
-import math
 import os
-from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from . import strategy_file
-from .fictitious_play import MODES, decode_best_responses, exact_weights, paper_strategy
-from .game import History
-from .gbr import gbr_tree, guesser_gbr
-from .strategy_file import StrategyFileError, decode_array
-from .trees import DecisionTree
+from .strategy_file import StrategyFileError
 from .words import WordList
 
-__all__ = ["EquilibriumGuesser", "EquilibriumHider", "History", "Solution",
-           "StrategyFileError"]
+__all__ = ["EquilibriumHider", "Solution", "StrategyFileError", "Strength"]
+
+_SOLVERS: dict[str, type["Solution"]] = {}
+#: Files written before solvers were named hold fictitious play.
+_DEFAULT_SOLVER = "fictitious-play"
+
+
+def register_solver(cls: type["Solution"]) -> type["Solution"]:
+    """Class decorator: strategy files naming ``cls.solver`` load as ``cls``."""
+    _SOLVERS[cls.solver] = cls
+    return cls
+
+
+def _solver_class(name: Any) -> type["Solution"]:
+    from . import do_solution, fp_solution  # noqa: F401  (they register themselves)
+
+    if name not in _SOLVERS:
+        raise StrategyFileError(f"unknown solver {name!r}")
+    return _SOLVERS[name]
 
 
 @dataclass(frozen=True)
-class RunHistory:
-    """Per-iteration records, t = 0..T: epsilons, the self-play value ``s_t . ANG_t`` and the
-    seconds each iteration took."""
+class Strength:
+    """How strong a solution's strategies are, in guesses, certified.
 
-    epsilon: np.ndarray
-    eps_hider: np.ndarray
-    eps_guesser: np.ndarray
-    value: np.ndarray
-    seconds: np.ndarray
+    Attributes:
+        hider_lower, hider_upper: the hider's guarantee lies in ``[hider_lower, hider_upper]``:
+            the expected guesses of the guesser's true best response to the hider's strategy
+            (proved lower bound, and the value of the best tree found).
+        guesser_worst: the guesser's guarantee, exact: its expected guesses against its worst
+            target (what the hider's best response earns).
+        best_response_exact: whether the hider's guarantee is known exactly.
+    """
+
+    hider_lower: Fraction
+    hider_upper: Fraction
+    guesser_worst: Fraction
+    best_response_exact: bool
+
+    @property
+    def value_bounds(self) -> tuple[Fraction, Fraction]:
+        """The game's value lies in this interval (the hider's proved guarantee, the guesser's
+        worst case)."""
+        return self.hider_lower, self.guesser_worst
+
+    @property
+    def nash_conv(self) -> tuple[Fraction, Fraction]:
+        """NashConv against true best responses: ``guesser_worst - hider guarantee``, as an
+        interval (exact when the best response is)."""
+        return self.guesser_worst - self.hider_upper, self.guesser_worst - self.hider_lower
+
+    def as_dict(self) -> dict[str, Any]:
+        lo, hi = self.nash_conv
+        return {"hider_guarantee": [float(self.hider_lower), float(self.hider_upper)],
+                "hider_guarantee_exact": [str(self.hider_lower), str(self.hider_upper)],
+                "guesser_worst_case": float(self.guesser_worst),
+                "guesser_worst_case_exact": str(self.guesser_worst),
+                "value_bounds": [float(self.hider_lower), float(self.guesser_worst)],
+                "nash_conv": [float(lo), float(hi)],
+                "exploitability": [float(lo) / 2, float(hi) / 2],
+                "best_response_exact": self.best_response_exact}
 
 
 class Solution:
-    """A SolveJotto run: ``iterations`` done, ``t_star`` the first of least epsilon.
+    """An equilibrium (approximate or exact) computed by one of the solvers.
 
-    Build one with :func:`jotto.solve` or :meth:`load`.
+    Build one with :func:`jotto.solve` or :meth:`load`.  Subclasses set ``solver`` and give the
+    strategies; this class gives files and the certified numbers.
     """
 
-    def __init__(self, words: WordList, payload: dict[str, Any]):
-        mode = payload.get("mode")
-        if mode not in MODES:
-            raise StrategyFileError(f"unknown mode {mode!r}")
-        self.words = words
-        self.mode: str = mode
-        self.rule: str = MODES[mode]
-        self._payload = payload
-        self.iterations: int = int(payload["iterations_done"])
-        self.t_star: int = int(payload["t_star"])
-        self.best_responses = decode_best_responses(payload, len(words))
-        h = payload["history"]
-        eh = decode_array(h["eps_hider"], "history")
-        eg = decode_array(h["eps_guesser"], "history")
-        self.history = RunHistory(np.maximum(eh, eg), eh, eg,
-                                  decode_array(h["value"], "history"),
-                                  decode_array(h["seconds"], "history"))
-        self.ing0 = decode_array(payload["ing0"], "ING_0")
-        sums = payload["sums_star"]
-        #: Sums over iterations 0..t* of ING, ING squared (per target) and of the histogram of
-        #: ING (targets per guess count): the guesser mixture of Algorithm 14 exactly.
-        self.ing_sums_star = {k: decode_array(sums[k], "ING sums").astype(np.int64)
-                              for k in ("ing", "ing_sq", "hist")}
-        self.ang_star = (self.ing_sums_star["ing"] / (self.t_star + 1) if mode == "exact"
-                         else decode_array(payload["ang_star"], "ANG"))
-        self.plan: dict[str, Any] = dict(payload.get("plan", {}))
+    solver: ClassVar[str] = ""
 
-    def __repr__(self) -> str:
-        return (f"Solution({self.mode} mode, {len(self.words)} words of {self.words.length} "
-                f"letters, {self.iterations} iterations, t*={self.t_star}, "
-                f"epsilon={self.epsilon:.4g})")
+    words: WordList
+    _payload: dict[str, Any]
 
-    # ---- strategies ----------------------------------------------------------------------------
-
-    @property
-    def epsilon(self) -> float:
-        """Epsilon at t*."""
-        return float(self.history.epsilon[self.t_star])
-
-    def _check_t(self, t: int | None) -> int:
-        t = self.t_star if t is None else t
-        if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or \
-                not 0 <= t <= self.iterations:
-            raise ValueError(f"t must be an iteration from 0 to {self.iterations}, not {t!r}")
-        return int(t)
-
-    def weights(self, t: int | None = None) -> np.ndarray:
-        """The hider's strategy at iteration t (default t*) in the form GuesserGBR answers in
-        this mode: integer weights ``(t+1) D s_t`` (exact) or the float ``s_t`` (paper)."""
-        t = self._check_t(t)
-        if self.mode == "exact":
-            return exact_weights(len(self.words), self.best_responses[:t])
-        return paper_strategy(len(self.words), self.best_responses[:t])
+    # ---- what each solver provides -------------------------------------------------------------
 
     def hider(self, t: int | None = None) -> np.ndarray:
-        """The hider's strategy s_t (default t*) as a probability vector."""
-        w = self.weights(t)
-        if self.mode == "exact":
-            return w / float(w.sum())  # w.sum() = (t+1) D, exact in double
-        return w
+        """The hider's strategy as a probability vector (``t``: an iteration, for solvers that
+        keep them)."""
+        raise NotImplementedError
+
+    def guesser(self, seed: int | np.random.Generator | None = None, t_star: int | None = None):
+        """The guesser's strategy as a player (a :class:`jotto.game.Guesser`)."""
+        raise NotImplementedError
+
+    def guesser_expected(self) -> list[Fraction]:
+        """The guesser's exact expected guesses against each target."""
+        raise NotImplementedError
+
+    def hider_weights(self) -> np.ndarray:
+        """The hider's strategy as the non-negative integer weights a best response is computed
+        against (exact where the solver's strategy is; else by :func:`jotto.integer_weights`)."""
+        raise NotImplementedError
+
+    # ---- shared --------------------------------------------------------------------------------
 
     def hider_player(self, t: int | None = None) -> "EquilibriumHider":
-        """The hider s_t (default t*) as a player that draws secret words."""
+        """The hider (default: the solution's) as a player that draws secret words."""
         return EquilibriumHider(self.words, self.hider(t))
 
-    def guesser(self, seed: int | np.random.Generator | None = None,
-                t_star: int | None = None) -> "EquilibriumGuesser":
-        """The guesser's strategy (Algorithm 14) as a player; see :class:`EquilibriumGuesser`."""
-        return EquilibriumGuesser(self, seed, self.t_star if t_star is None else t_star)
+    def guesser_worst_case(self) -> Fraction:
+        """The guesser's guarantee: its exact expected guesses against its worst target."""
+        return max(self.guesser_expected())
 
-    # ---- Table 1 -------------------------------------------------------------------------------
+    def strength(self, budget: float | None = None, *, nodes: int | None = None,
+                 threads: int | None = None) -> Strength:
+        """The certified strength of both strategies (see :class:`Strength`): the guesser's true
+        best response to the hider, searched for at most ``budget`` seconds (or ``nodes``
+        search nodes; unbounded when both are None), and the guesser's exact worst case."""
+        from .best_response import best_response
 
-    def table(self) -> dict[str, float | int]:
-        """Table 1's rows for this run, keyed as in ``paper-table1.json``.
-
-        Our hider vs benchmark = ``s_{t*} . ING_0``; our guesser vs benchmark =
-        ``-mean(ANG_{t*})``; overall = their mean; benchmark self-play = ``mean(ING_0)``; our
-        self-play = ``s_{t*} . ANG_{t*}``; benchmark epsilon = epsilon_0; our final epsilon =
-        epsilon_{t*}.  The benchmark is GuesserGBR against the uniform hider (ING_0) under this
-        mode's rule.
-        """
-        D = len(self.words)
-        n = self.t_star + 1
-        if self.mode == "exact":
-            w = self.weights()
-            hider = float(Fraction(int(w @ self.ing0.astype(np.int64)), n * D))
-            guesser = -float(Fraction(int(self.ing_sums_star["ing"].sum()), n * D))
-        else:
-            hider = float(np.dot(self.hider(), self.ing0.astype(np.float64)))
-            guesser = -math.fsum(self.ang_star) / D
-        seconds = self.history.seconds
-        return {
-            "dictionary_size": D,
-            "our_hider_payoff_vs_benchmark": hider,
-            "our_guesser_payoff_vs_benchmark": guesser,
-            "our_overall_payoff_vs_benchmark": (hider + guesser) / 2,
-            "benchmark_self_play_hider_payoff": float(Fraction(int(self.ing0.sum()), D)),
-            "our_self_play_hider_payoff": float(self.history.value[self.t_star]),
-            "benchmark_epsilon": float(self.history.epsilon[0]),
-            "our_final_epsilon": self.epsilon,
-            "number_of_iterations": self.iterations,
-            "t_star": self.t_star,
-            "avg_seconds_per_iteration": float(seconds.sum() / len(seconds)),
-        }
-
-    # ---- files ---------------------------------------------------------------------------------
+        br = best_response(self.words, self.hider_weights(), budget=budget, nodes=nodes,
+                           threads=threads)
+        return Strength(br.lower, br.upper, self.guesser_worst_case(), br.exact)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the strategy file (atomically)."""
@@ -161,25 +149,20 @@ class Solution:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], words: WordList | None = None) -> "Solution":
-        """Read a strategy file.  If ``words`` is given it must be the list the file was made
-        for (same words in the same order); otherwise the file's own list is used."""
+        """Read a strategy file of any solver.  If ``words`` is given it must be the list the
+        file was made for (same words in the same order); otherwise the file's own list is used.
+        """
         payload = strategy_file.read(path)
         try:
             stored = words_from_payload(payload)
             if words is not None:
                 check_same_words(stored, words)
-            return cls(words or stored, payload)
+            return _solver_class(payload.get("solver", _DEFAULT_SOLVER))(words or stored,
+                                                                         payload)
         except StrategyFileError as exc:
             raise StrategyFileError(f"{os.fspath(path)}: {exc}") from None
         except (KeyError, TypeError, ValueError) as exc:
             raise StrategyFileError(f"{os.fspath(path)}: malformed strategy ({exc!r})") from None
-
-    def plot(self, path: str | os.PathLike[str] | None = None):
-        """The convergence plot (epsilon, epsilon_hider, epsilon_guesser against iteration, log
-        scale); saved to ``path`` if given.  Needs matplotlib (``pip install 'jotto[plot]'``)."""
-        from .plots import convergence_plot
-
-        return convergence_plot(self, path)
 
 
 def words_payload(words: WordList) -> dict[str, Any]:
@@ -207,7 +190,7 @@ def words_from_payload(payload: dict[str, Any]) -> WordList:
 
 
 class EquilibriumHider:
-    """A hider playing a fixed distribution over the words (the solved s_t)."""
+    """A hider playing a fixed distribution over the words (a solved hider strategy)."""
 
     def __init__(self, words: WordList, p: np.ndarray, name: str = "equilibrium"):
         self.words = words
@@ -219,56 +202,3 @@ class EquilibriumHider:
 
     def secret(self, rng: np.random.Generator) -> int:
         return int(rng.choice(len(self._p), p=self._p / self._p.sum()))
-
-
-class EquilibriumGuesser:
-    """The guesser's strategy in oracular form (ObtainGuesserStrategy, Algorithm 14).
-
-    At the start of each game it draws k uniformly from {0, ..., t*} with its seeded
-    :class:`numpy.random.Generator`, then plays GuesserGBR(s_k, S) for the whole game.  The
-    paper writes ``randint(1, t*)``; we include 0 because epsilon_{t*} was measured for the
-    average of ING_0 .. ING_{t*}, i.e. for this mixture.
-    """
-
-    def __init__(self, solution: Solution, seed: int | np.random.Generator | None,
-                 t_star: int, cache: int = 32):
-        self.solution = solution
-        self.words = solution.words
-        self.t_star = solution._check_t(t_star)
-        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self._trees: OrderedDict[int, DecisionTree] = OrderedDict()
-        self._cache = cache
-        self.k = 0
-        self.new_game()
-
-    def new_game(self) -> None:
-        self.k = int(self.rng.integers(0, self.t_star + 1))
-
-    def tree(self, k: int) -> DecisionTree:
-        """GuesserGBR(s_k)'s decision tree (cached)."""
-        if k in self._trees:
-            self._trees.move_to_end(k)
-            return self._trees[k]
-        tree = gbr_tree(self.words, self.solution.weights(k), rule=self.solution.rule)
-        self._trees[k] = tree
-        if len(self._trees) > self._cache:
-            self._trees.popitem(last=False)
-        return tree
-
-    def next_guess(self, state: np.ndarray, history: History) -> int:
-        tree = self.tree(self.k)
-        node = tree.node_after(history, len(state))  # the tree while the game is its own
-        if node >= 0:
-            return int(tree.guess[node])
-        return guesser_gbr(self.words, self.solution.weights(self.k), state,
-                           rule=self.solution.rule)
-
-    def expected_guesses(self) -> np.ndarray:
-        """Expected guesses for each target: the mean of ING_k over k = 0..t*.  Exact: from the
-        run's integer sums when t* is the run's, else from the trees (slower)."""
-        if self.t_star == self.solution.t_star:
-            return self.solution.ing_sums_star["ing"] / (self.t_star + 1)
-        total = np.zeros(len(self.words), dtype=np.int64)
-        for k in range(self.t_star + 1):
-            total += self.tree(k).guesses_needed()
-        return total / (self.t_star + 1)

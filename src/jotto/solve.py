@@ -1,4 +1,5 @@
-"""``jotto.solve``: run SolveJotto with progress, stopping rules, checkpoints and resumption.
+"""``jotto.solve``: run a solver (fictitious play or the double oracle) with progress, stopping
+rules, checkpoints and resumption.
 
 A run with an output file checkpoints it every ``checkpoint_seconds`` (atomically) and on
 interruption, so a run stopped anyhow (Ctrl-C, SIGTERM, SIGKILL, power loss) resumes from its last
@@ -10,18 +11,25 @@ from __future__ import annotations
 import os
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 from . import __version__, strategy_file
+from .double_oracle import DoubleOracle
 from .fictitious_play import MODES, ExactPlay, FictitiousPlay, PaperPlay, paper_iterations
 from .interrupts import deferred_interrupts
+from .oracles import Oracle, parse_oracle
 from .runtime import resolve_threads
+from .fp_solution import FictitiousPlaySolution
 from .solution import Solution, check_same_words, words_from_payload, words_payload
 from .strategy_file import StrategyFileError
 from .words import WordList, load_words
 
-__all__ = ["SolveInterrupted", "solve"]
+__all__ = ["METHODS", "SolveInterrupted", "solve"]
+
+#: The solvers behind :func:`solve`.
+METHODS = ("fictitious-play", "double-oracle")
 
 
 class SolveInterrupted(KeyboardInterrupt):
@@ -50,27 +58,38 @@ def _positive(name: str, value: Any, kind: type) -> None:
         raise ValueError(f"{name} must be a positive {kind.__name__}, not {value!r}")
 
 
-def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper", mode: str = "exact",
+def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper",
+          method: str = "fictitious-play", mode: str = "exact", oracle: str | None = None,
           iterations: int | None = None, target_epsilon: float | None = None,
           time_budget: float | None = None, threads: int | None = None,
           out: str | os.PathLike[str] | None = None, resume: bool = False,
           progress: bool = True, checkpoint_seconds: float = 10.0) -> Solution:
-    """Compute an approximate equilibrium of Jotto by fictitious play (Algorithm 13).
+    """Compute an equilibrium of Jotto.
 
     Args:
         letters: word length.
         words: a :class:`~jotto.words.WordList` or any source :func:`jotto.load_words` takes
             (default: the bundled ENABLE list).
         anagrams: the anagram rule for loading ``words``.
-        mode: ``"exact"`` (integers, exact rule) or ``"paper"`` (Algorithm 13 in IEEE double);
-            see :mod:`jotto.fictitious_play`.
-        iterations: iterations to run (default: the paper's count for 2..5 letters, 22212 /
-            10694 / 3568 / 3906, and 3906 for other lengths).
-        target_epsilon: stop as soon as epsilon is at most this.
+        method: ``"fictitious-play"`` (SolveJotto, Algorithm 13; a
+            :class:`~jotto.FictitiousPlaySolution`) or ``"double-oracle"`` (the guesser's
+            strategy as a mixture of trees, with certified bounds on the game's value; a
+            :class:`~jotto.DoubleOracleSolution`).
+        mode: fictitious play's ``"exact"`` (integers, exact rule) or ``"paper"`` (Algorithm 13
+            in IEEE double); see :mod:`jotto.fictitious_play`.
+        oracle: the guesser's oracle (:mod:`jotto.oracles`): fictitious play's default is
+            ``"greedy"`` (GuesserGBR, the paper's), the double oracle's ``"best-response"``
+            (exact).
+        iterations: fictitious play's iterations (default: the paper's count for 2..5 letters,
+            22212 / 10694 / 3568 / 3906, and 3906 for other lengths); the double oracle's most
+            rounds (default: until it converges).
+        target_epsilon: stop as soon as epsilon (fictitious play) or the width of the value
+            interval (double oracle) is at most this.
         time_budget: stop after this many seconds.
-        threads: threads for CompNumGuesses (default ``OMP_NUM_THREADS``, else all cores).
+        threads: threads for the core (default ``OMP_NUM_THREADS``, else all cores).
         out: strategy file to write (checkpointed while running).
-        resume: continue the run in ``out`` if it exists (word list and mode must match).
+        resume: continue the run in ``out`` if it exists (word list, method and mode must
+            match).
         progress: show a progress bar on standard error.
         checkpoint_seconds: seconds between checkpoints of ``out``.
 
@@ -79,8 +98,15 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper", mode:
             writing the checkpoint, if ``out`` is given).  A second Ctrl-C interrupts at once.
         ValueError, WordListError, StrategyFileError: bad arguments or files.
     """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; use {' or '.join(map(repr, METHODS))}")
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; use 'exact' or 'paper'")
+    the_oracle = parse_oracle(oracle or ("greedy" if method == "fictitious-play"
+                                         else "best-response"))
+    if method == "fictitious-play" and the_oracle.kind != "greedy":
+        raise ValueError("fictitious play runs with the greedy oracle (GuesserGBR); other "
+                         "oracles go with method='double-oracle'")
     _positive("iterations", iterations, int)
     _positive("target_epsilon", target_epsilon, float)
     _positive("time_budget", time_budget, float)
@@ -93,10 +119,16 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper", mode:
     payload = strategy_file.read(path) if resume and path and path.exists() else None
     if payload is not None:
         wl = _resumed_words(path, payload, letters, words, anagrams)
-        if payload.get("mode") != mode:
+        solver = payload.get("solver", FictitiousPlaySolution.solver)
+        if solver != method:
+            raise StrategyFileError(f"{path}: made by the {solver} solver, not {method}")
+        if method == "fictitious-play" and payload.get("mode") != mode:
             raise StrategyFileError(f"{path}: made in {payload.get('mode')} mode, not {mode}")
     else:
         wl = _word_list(letters, words, anagrams)
+    if method == "double-oracle":
+        return _double_oracle(wl, the_oracle, iterations, target_epsilon, time_budget,
+                              nthreads, payload, path, progress, checkpoint_seconds)
     horizon = iterations or (payload or {}).get("plan", {}).get("iterations") \
         or paper_iterations(wl.length)
     if payload is not None and horizon < int(payload["iterations_done"]):
@@ -104,32 +136,98 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper", mode:
     plan = {"iterations": horizon, "target_epsilon": target_epsilon, "time_budget": time_budget}
 
     run = _start(wl, mode, nthreads, horizon, payload, path)
-    bar = _progress(progress, wl, mode, horizon, run.t)
+    bar = _progress(progress, f"{wl.length} letters, {mode}", horizon, run.t)
+
+    def finished() -> bool:
+        return run.t >= horizon or (target_epsilon is not None
+                                    and run.epsilon[-1] <= target_epsilon)
+
+    def status() -> dict[str, str]:
+        return {"eps": f"{run.epsilon[-1]:.4f}", "best": f"{run.epsilon[run.t_star]:.4f}"}
+
+    save = None if path is None else (lambda: strategy_file.write(path, _payload(wl, run, plan)))
+    if _drive(run.step, finished, status, save, bar, time_budget, checkpoint_seconds):
+        raise SolveInterrupted(run.t, path)
+    return FictitiousPlaySolution(wl, _payload(wl, run, plan))
+
+
+def _drive(step: Callable[[], None], finished: Callable[[], bool],
+           status: Callable[[], dict[str, str]], save: Callable[[], None] | None, bar: Any,
+           time_budget: float | None, checkpoint_seconds: float) -> bool:
+    """Run ``step`` until ``finished()`` or the time budget, with the progress bar, checkpoints
+    every ``checkpoint_seconds`` and a last save; Ctrl-C and SIGTERM stop it between steps.
+    Returns whether it was interrupted."""
     started = time.monotonic()
-    last_save = started
+    last_save = last_status = started
     with deferred_interrupts() as stop:
-        while run.t < horizon and not stop.requested:
-            if target_epsilon is not None and run.epsilon[-1] <= target_epsilon:
-                break
+        while not finished() and not stop.requested:
             if time_budget is not None and time.monotonic() - started >= time_budget:
                 break
-            run.step()
+            step()
             now = time.monotonic()
             if bar is not None:
                 bar.update(1)
-                if now - bar.last_print_t > 0.2 or run.t == horizon:
-                    bar.set_postfix(eps=f"{run.epsilon[-1]:.4f}",
-                                    best=f"{run.epsilon[run.t_star]:.4f}", refresh=False)
-            if path is not None and now - last_save >= checkpoint_seconds:
-                _save(path, wl, run, plan)
+                if now - last_status > 0.2 or finished():
+                    bar.set_postfix(status(), refresh=False)
+                    last_status = now
+            if save is not None and now - last_save >= checkpoint_seconds:
+                save()
                 last_save = now
         if bar is not None:
             bar.close()
-        if path is not None:
-            _save(path, wl, run, plan)
-    if stop.requested:
-        raise SolveInterrupted(run.t, path)
-    return Solution(wl, _payload(wl, run, plan))
+        if save is not None:
+            save()
+    return stop.requested
+
+
+def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
+                   target_width: float | None, time_budget: float | None, threads: int,
+                   payload: dict[str, Any] | None, path: Path | None, progress: bool,
+                   checkpoint_seconds: float) -> Solution:
+    plan = {"rounds": rounds, "target_width": target_width, "time_budget": time_budget,
+            "oracle": oracle.spec}
+    try:
+        run = (DoubleOracle(wl, oracle, threads) if payload is None
+               else DoubleOracle.restore(wl, payload, oracle, threads))
+    except StrategyFileError as exc:
+        raise StrategyFileError(f"{path}: {exc}") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StrategyFileError(f"{path}: malformed strategy ({exc!r})") from None
+    start_round = run.rounds
+    bar = _progress(progress, f"{wl.length} letters, double oracle", rounds, start_round)
+
+    def finished() -> bool:
+        if run.done or (rounds is not None and run.rounds - start_round >= rounds):
+            return True
+        return target_width is not None and run.upper is not None and \
+            run.upper - run.lower <= Fraction(target_width)
+
+    def status() -> dict[str, str]:
+        return {"value": f"[{float(run.lower):.4f}, {float(run.upper):.4f}]",
+                "trees": str(len(run.trees))}
+
+    def extra() -> dict[str, Any]:
+        return {"words": words_payload(wl), "plan": plan, "jotto_version": __version__}
+
+    save = None if path is None else (lambda: strategy_file.write(path, {**run.payload(),
+                                                                         **extra()}))
+    if _drive(run.step, finished, status, save, bar, time_budget, checkpoint_seconds):
+        raise SolveInterrupted(run.rounds, path)
+    return run.solution(extra())
+
+
+class StoredRun(NamedTuple):
+    """What a strategy file holds, as ``jotto solve --resume`` needs to know it."""
+
+    method: str
+    mode: str | None
+    letters: int
+
+
+def describe_file(path: str | os.PathLike[str]) -> StoredRun:
+    """The method, mode (fictitious play's) and word length of the run in a strategy file."""
+    sol = Solution.load(path)
+    return StoredRun(sol.solver, getattr(sol, "mode", None), sol.words.length)
 
 
 def _resumed_words(path: Path, payload: dict[str, Any], letters: int, words: Any,
@@ -168,22 +266,20 @@ def _start(wl: WordList, mode: str, threads: int, horizon: int,
 
 def _payload(wl: WordList, run: FictitiousPlay, plan: dict[str, Any]) -> dict[str, Any]:
     p = run.payload()
+    p["solver"] = FictitiousPlaySolution.solver
     p["words"] = words_payload(wl)
     p["plan"] = plan
     p["jotto_version"] = __version__
     return p
 
 
-def _save(path: Path, wl: WordList, run: FictitiousPlay, plan: dict[str, Any]) -> None:
-    strategy_file.write(path, _payload(wl, run, plan))
-
-
-def _progress(enabled: bool, wl: WordList, mode: str, total: int, initial: int):
+def _progress(enabled: bool, desc: str, total: int | None, initial: int):
     if not enabled:
         return None
     from tqdm import tqdm
 
     return tqdm(total=total, initial=initial, unit="it", file=sys.stderr, dynamic_ncols=True,
-                desc=f"{wl.length} letters, {mode}", smoothing=0.1,
+                desc=desc, smoothing=0.1,
                 bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
-                           "[{elapsed}<{remaining}, {rate_fmt}{postfix}]")
+                           "[{elapsed}<{remaining}, {rate_fmt}{postfix}]" if total else
+                           "{desc}: {n_fmt} [{elapsed}, {rate_fmt}{postfix}]")

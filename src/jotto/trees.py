@@ -126,16 +126,30 @@ class DecisionTree:
         list it was made for so that :meth:`from_json` can check it; ``guesser`` names the
         guesser whose tree this is."""
         words = self.words
-        nodes: list[dict[str, Any]] = [{"guess": words[g], "size": int(s)}
-                                       for g, s in zip(self.guess.tolist(), self.size.tolist())]
-        for p, r, c in zip(*(a.tolist() for a in self._edges())):
-            nodes[p].setdefault("branches", {})[str(r)] = nodes[c]
         doc = {"format": _FORMAT, "version": _VERSION, "guesser": guesser,
                "words": {"words": list(words.words), "length": words.length,
                          "anagrams": words.anagrams, "source": words.source,
                          "sha256": words.sha256},
-               "tree": nodes[0]}
+               "tree": self.to_nodes()}
         return json.dumps(doc, separators=(",", ":")) + "\n"
+
+    def to_nodes(self) -> dict[str, Any]:
+        """The root node as the JSON document nests it (``guess``, ``size``, ``branches``),
+        for files that hold trees of a known word list."""
+        words = self.words
+        nodes: list[dict[str, Any]] = [{"guess": words[g], "size": int(s)}
+                                       for g, s in zip(self.guess.tolist(), self.size.tolist())]
+        for p, r, c in zip(*(a.tolist() for a in self._edges())):
+            nodes[p].setdefault("branches", {})[str(r)] = nodes[c]
+        return nodes[0]
+
+    @classmethod
+    def from_nodes(cls, root: Any, words: WordList, name: str = "<tree>") -> DecisionTree:
+        """The tree :meth:`to_nodes` gave, over ``words``, checked node by node as
+        :meth:`from_json` checks a file (``name`` starts its errors)."""
+        reader = _TreeReader(name)
+        reader.words = words
+        return reader.tree(root)
 
     def to_dot(self) -> str:
         """The tree as a GraphViz digraph named ``jotto``: each node labelled with its guess and

@@ -16,14 +16,15 @@ In both rules, a state whose words all weigh zero is played as if its words were
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from fractions import Fraction
+from typing import NamedTuple, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
 
-__all__ = ["RULES", "CoreWeights", "core_weights", "integer_weights"]
+__all__ = ["RULES", "CoreWeights", "core_weights", "integer_weights", "rational_weights"]
 
 #: The GuesserGBR decision rules (see the package documentation's glossary).
 RULES = ("paper", "exact")
@@ -90,6 +91,15 @@ def integer_weights(weights: ArrayLike) -> np.ndarray:
         raise ValueError(f"weights must be a non-empty vector, not shape {arr.shape}")
     h = np.ascontiguousarray(_as_vector(arr, arr.shape[0]), dtype=np.float64)
     return _core.integer_weights(h)[0]
+
+
+def rational_weights(values: Sequence[Fraction | int]) -> tuple[list[int], int]:
+    """Exact rationals (or integers) as integer numerators over their least common denominator:
+    ``values[i] == numerators[i] / denominator`` exactly."""
+    den = 1
+    for v in values:
+        den = math.lcm(den, Fraction(v).denominator)
+    return [int(Fraction(v) * den) for v in values], den
 
 
 def core_weights(weights: ArrayLike | None, size: int, rule: str) -> CoreWeights:

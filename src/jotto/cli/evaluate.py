@@ -10,7 +10,7 @@ import numpy as np
 
 from ..evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
-from .main import main
+from .main import BadInput, main
 from .options import SPECS_EPILOG, echo_json, threads_option, word_list_options
 from .players import resolve_words
 
@@ -28,6 +28,11 @@ from .players import resolve_words
 @click.option("--rule", type=click.Choice(["exact", "paper"]), default="exact",
               show_default=True, help="GuesserGBR rule of the guesser's (greedy) best response "
                                       "in the exploitability numbers.")
+@click.option("--best-response", "best_response", is_flag=False, flag_value="exact",
+              default=None, metavar="[SECONDS]",
+              help="Also find the guesser's true best response to the hider by branch and bound "
+                   "(exact, or the certified bounds found within SECONDS), for the true "
+                   "NashConv.")
 @click.option("--worst", type=click.IntRange(min=1), default=10, show_default=True,
               help="How many of the hardest targets to list.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -35,7 +40,7 @@ from .players import resolve_words
 @threads_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec, games,
-                     seed, rule, worst, plot, threads, as_json):
+                     seed, rule, best_response, worst, plot, threads, as_json):
     """Evaluate a guesser: one game against every target (mean ± sd, worst case, hardest
     targets, histogram), the head-to-head payoff against a hider, and the profile's
     exploitability (OpenSpiel's NashConv and exploitability, with the guesser's best response
@@ -45,7 +50,9 @@ def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider
     ev = evaluate(wl, guesser)
     hider = make_hider(hider_spec, wl, ev.expected, guesser_spec)
     p = hider.distribution()
-    ex = exploitability(p, ev, rule=rule, threads=threads)
+    ex = exploitability(p, ev, rule=rule, threads=threads,
+                        best_response=best_response is not None,
+                        budget=_seconds(best_response))
     sampled = None
     if games is not None:
         rng = np.random.default_rng(seed)
@@ -75,9 +82,35 @@ def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider
                f"(gain {ex.hider_gain:.4f})")
     click.echo(f"  guesser's greedy best response (GuesserGBR, {rule} rule): "
                f"{ex.guesser_br_value:.4f} (gain {ex.guesser_gain:.4f})")
-    click.echo(f"  NashConv {ex.nash_conv:.4f}, exploitability {ex.exploitability:.4f}")
+    click.echo(f"  NashConv {ex.nash_conv:.4f}, exploitability {ex.exploitability:.4f} (against "
+               f"the greedy best response)")
+    if ex.best_response is not None:
+        lo, hi = ex.best_response
+        nc_lo, nc_hi = ex.true_nash_conv
+        found = f"{float(lo):.4f}" if lo == hi else f"in [{float(lo):.4f}, {float(hi):.4f}]"
+        click.echo(f"  guesser's true best response: {found} expected guesses"
+                   + (" (exact)" if lo == hi else " (proved bound, best tree found)"))
+        click.echo(f"  true NashConv {_interval(nc_lo, nc_hi)}, exploitability "
+                   f"{_interval(nc_lo / 2, nc_hi / 2)}")
     if sampled is not None:
         click.echo(f"{games} games against secrets drawn from the hider (seed {seed}): mean "
                    f"{sampled['mean']:.3f} ± {sampled['std']:.3f}, worst {sampled['worst']}")
     if plot is not None:
         click.echo(f"Histogram: {plot}")
+
+
+def _seconds(value: str | None) -> float | None:
+    """--best-response's SECONDS (None: exact)."""
+    if value is None or value == "exact":
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise BadInput(f"--best-response takes a positive number of seconds, not {value!r}")
+    return seconds
+
+
+def _interval(lo: float, hi: float) -> str:
+    return f"{lo:.4f}" if lo == hi else f"[{lo:.4f}, {hi:.4f}]"

@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 
 from ..fictitious_play import MODES
+from ..oracles import parse_oracle
 from ..paper import TABLE1, is_paper_list
 from ..solution import Solution
-from ..solve import SolveInterrupted, solve
+from ..solve import METHODS, SolveInterrupted, describe_file, solve
 from ..strategy_file import StrategyFileError
-from ..strategy_file import read as read_strategy
 from .main import BadInput, main
 from .options import echo_json, threads_option, word_list, word_list_options
 
@@ -29,7 +29,7 @@ ROWS = [
 ]
 
 
-def table_text(solution: Solution) -> str:
+def table_text(solution) -> str:
     """Table 1's rows for a solution, beside the paper's when the list is the paper's."""
     ours = solution.table()
     L = solution.words.length
@@ -51,20 +51,30 @@ def table_text(solution: Solution) -> str:
     return "\n".join(lines)
 
 
-def default_out(letters: int, mode: str) -> Path:
-    return Path(f"jotto-{letters}-letters-{mode}.jotto")
+def default_out(letters: int, method: str, mode: str) -> Path:
+    what = mode if method == "fictitious-play" else method
+    return Path(f"jotto-{letters}-letters-{what}.jotto")
 
 
 @main.command("solve")
 @word_list_options
+@click.option("--method", type=click.Choice(METHODS), default=None,
+              help="fictitious-play (default): SolveJotto, Algorithm 13; double-oracle: the "
+                   "guesser mixes explicit trees found by branch and bound, and the game's "
+                   "value is certified.  When resuming, the file's method.")
+@click.option("--oracle", default=None, metavar="SPEC",
+              help="The double oracle's guesser oracle: best-response (default, exact), "
+                   "best-response:SECONDS (budget per search), lookahead:K, or greedy.")
 @click.option("--mode", type=click.Choice(list(MODES)), default=None,
               help="exact (default): integers and the exact rule; paper: Algorithm 13 in IEEE "
                    "double with the paper rule.  When resuming, the file's mode.")
 @click.option("-i", "--iterations", type=click.IntRange(min=1), default=None,
               help="Iterations (default: the paper's count: 22212 / 10694 / 3568 / 3906 for 2..5 "
-                   "letters, 3906 otherwise).")
+                   "letters, 3906 otherwise); the double oracle's most rounds (default: until "
+                   "it converges).")
 @click.option("--target-epsilon", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Stop once epsilon is at most this.")
+              help="Stop once epsilon (double oracle: the width of the value interval) is at "
+                   "most this.")
 @click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="SECONDS", help="Stop after this many seconds.")
 @threads_option
@@ -78,43 +88,62 @@ def default_out(letters: int, mode: str) -> Path:
               help="Progress bar on standard error (default: when it is a terminal).")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the convergence plot (PNG, SVG or PDF; needs matplotlib).")
+@click.option("--certify", is_flag=False, flag_value="exact", default=None,
+              metavar="[SECONDS]",
+              help="Also certify the strategies' strength: the guesser's true best response to "
+                   "the hider (branch and bound, exact or within SECONDS) and the guesser's "
+                   "exact worst case.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def solve_command(words, letters, anagrams, skip_invalid, mode, iterations, target_epsilon,
-                  time_budget, threads, out, resume, force, checkpoint_every, progress, plot,
-                  as_json):
-    """Compute an approximate equilibrium by fictitious play (SolveJotto, Algorithm 13).
+def solve_command(words, letters, anagrams, skip_invalid, method, oracle, mode, iterations,
+                  target_epsilon, time_budget, threads, out, resume, force, checkpoint_every,
+                  progress, plot, certify, as_json):
+    """Compute an equilibrium: by fictitious play (SolveJotto, Algorithm 13; prints Table 1's
+    rows for the run) or by the double oracle (prints the certified value interval).
 
     Writes a strategy file (checkpointed while running; Ctrl-C saves and exits, --resume
-    continues) and prints Table 1's rows for the run.
+    continues).
     """
-    resume_from = None
+    resumed = False
     if resume:
         if out is None:
             raise BadInput("--resume needs --out: the strategy file to continue")
         if out.exists():
-            resume_from = read_strategy(out)
-            mode = mode or resume_from.get("mode")
-            letters = letters or resume_from.get("words", {}).get("length")
+            try:
+                stored = describe_file(out)
+            except StrategyFileError as exc:
+                raise BadInput(str(exc)) from None
+            method = method or stored.method
+            mode = mode or stored.mode
+            letters = letters or stored.letters
+            resumed = True
         else:
             click.echo(f"jotto: {out} does not exist yet: starting a new run", err=True)
+    method = method or "fictitious-play"
     mode = mode or "exact"
     letters = letters or 5
-    out = out or default_out(letters, mode)
-    wl = None if (resume_from is not None and words is None) else \
+    if oracle is not None:
+        try:
+            parse_oracle(oracle)
+        except ValueError as exc:
+            raise BadInput(f"--oracle: {exc}") from None
+    certify_seconds = _certify_seconds(certify)
+    out = out or default_out(letters, method, mode)
+    wl = None if (resumed and words is None) else \
         word_list(words, letters, anagrams, skip_invalid)
     if out.is_dir():
         raise BadInput(f"{out} is a directory")
     if out.exists() and not resume and not force:
-        done = _finished(out, wl, mode, iterations)
+        done = _finished(out, wl, method, mode, iterations, oracle)
         if done is None:
             raise BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
         click.echo(f"jotto: {out} already holds this solve (--force recomputes it)", err=True)
-        _report(done, out, plot, as_json)
+        _report(done, out, plot, as_json, certify, certify_seconds, threads)
         return
     if progress is None:
         progress = sys.stderr.isatty()
     try:
-        solution = solve(letters, wl, anagrams=anagrams, mode=mode, iterations=iterations,
+        solution = solve(letters, wl, anagrams=anagrams, method=method, mode=mode,
+                         oracle=oracle, iterations=iterations,
                          target_epsilon=target_epsilon, time_budget=time_budget,
                          threads=threads, out=out, resume=resume, progress=progress,
                          checkpoint_seconds=checkpoint_every)
@@ -124,15 +153,32 @@ def solve_command(words, letters, anagrams, skip_invalid, mode, iterations, targ
         sys.exit(130)
     except StrategyFileError as exc:
         raise BadInput(str(exc)) from None
-    _report(solution, out, plot, as_json)
+    _report(solution, out, plot, as_json, certify, certify_seconds, threads)
 
 
-def _finished(out, wl, mode, iterations):
+def _certify_seconds(value: str | None) -> float | None:
+    if value is None or value == "exact":
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise BadInput(f"--certify takes a positive number of seconds, not {value!r}")
+    return seconds
+
+
+def _finished(out, wl, method, mode, iterations, oracle):
     """The solution in ``out`` if it is a finished solve of exactly this request, else None."""
     try:
         done = Solution.load(out, words=wl)
     except StrategyFileError:
         return None
+    if done.solver != method:
+        return None
+    if method == "double-oracle":
+        same = oracle is None or parse_oracle(oracle).spec == done.plan.get("oracle")
+        return done if done.exact and same else None
     planned = iterations or done.plan.get("iterations")
     if done.mode != mode or done.iterations != planned or done.plan.get("target_epsilon") \
             or done.plan.get("time_budget"):
@@ -140,14 +186,42 @@ def _finished(out, wl, mode, iterations):
     return done
 
 
-def _report(solution, out, plot, as_json):
+def _report(solution, out, plot, as_json, certify, certify_seconds, threads):
     if plot is not None:
         solution.plot(plot)
+    strength = (solution.strength(certify_seconds, threads=threads) if certify is not None
+                else None)
+    words = {"source": solution.words.source, "size": len(solution.words),
+             "length": solution.words.length, "sha256": solution.words.sha256}
     if as_json:
-        echo_json({"out": str(out), "mode": solution.mode, "rule": solution.rule,
-                   "words": {"source": solution.words.source, "size": len(solution.words),
-                             "length": solution.words.length, "sha256": solution.words.sha256},
-                   "t_star": solution.t_star, "table": solution.table()})
-    else:
-        click.echo(table_text(solution))
-        click.echo(f"Strategy file: {out}" + (f"; plot: {plot}" if plot else ""))
+        doc = {"out": str(out), "method": solution.solver, "words": words}
+        if solution.solver == "fictitious-play":
+            doc.update({"mode": solution.mode, "rule": solution.rule, "t_star": solution.t_star,
+                        "table": solution.table()})
+        else:
+            lo, hi = solution.value_bounds
+            doc.update({"value_bounds": [float(lo), float(hi)],
+                        "value_bounds_exact": [str(lo), str(hi)], "rounds": solution.rounds,
+                        "trees": len(solution.trees), "oracle": solution.plan.get("oracle")})
+        if strength is not None:
+            doc["strength"] = strength.as_dict()
+        echo_json(doc)
+        return
+    click.echo(table_text(solution) if solution.solver == "fictitious-play"
+               else solution.summary())
+    if strength is not None:
+        click.echo(strength_text(strength))
+    click.echo(f"Strategy file: {out}" + (f"; plot: {plot}" if plot else ""))
+
+
+def strength_text(strength) -> str:
+    """The certified numbers of :meth:`jotto.Solution.strength`, as lines."""
+    lo, hi = strength.hider_lower, strength.hider_upper
+    guarantee = f"{float(lo):.4f}" if lo == hi else f"in [{float(lo):.4f}, {float(hi):.4f}]"
+    nc_lo, nc_hi = strength.nash_conv
+    nash = f"{float(nc_lo):.4f}" if nc_lo == nc_hi else \
+        f"in [{float(nc_lo):.4f}, {float(nc_hi):.4f}]"
+    return (f"Certified: the hider's strategy holds any guesser to {guarantee} expected guesses "
+            f"(true best response{'' if strength.best_response_exact else ', bounds'}); the "
+            f"guesser's worst case is {float(strength.guesser_worst):.4f}; true NashConv "
+            f"{nash}")

@@ -3,7 +3,8 @@ players of a strategy file, and the spec strings that name them."""
 
 from __future__ import annotations
 
-from ..solution import EquilibriumGuesser, EquilibriumHider
+from ..fp_solution import EquilibriumGuesser
+from ..solution import EquilibriumHider
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
 from .specs import SPEC_HELP, make_guesser, make_hider

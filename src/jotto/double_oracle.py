@@ -1,0 +1,182 @@
+"""The double oracle: Jotto's equilibrium with the guesser's strategy as a mixture of explicit
+decision trees, and certified bounds on the game's value.
+
+The hider's strategy space is every word; the guesser's is a growing set of trees.  Each round
+solves the restricted game (words × trees, payoff = guesses) by linear programming, then asks the
+guesser's oracle, the branch-and-bound best response of :func:`jotto.best_response`, for a tree
+against the restricted game's hider mixture (and adds GuesserGBR's tree too when it is better: it
+costs almost nothing).  The hider's best reply to the guesser's mixture is always among the rows,
+so the round's restricted value is exactly what the guesser's mixture guarantees.
+
+Bounds, all exact rationals:
+
+- upper: the guesser's mixture (its float probabilities made exact rationals) has a worst case
+  over all targets; the least seen so far is an upper bound on the game's value.
+- lower: the best response's proved lower bound against the hider's mixture (made integer weights
+  by :func:`jotto.integer_weights`) is a lower bound on the value; the greatest seen is kept.
+
+When no tree improves on the restricted value, the restricted game's exact rational equilibrium is
+recovered from the LP's supports (:func:`jotto.matrix_game.exact_equilibrium`) and the exact best
+response against its hider mixture is computed: if it equals the restricted value, both bounds are
+that value and the game is solved, a certificate checked entirely in rational arithmetic.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .do_solution import SOLVER_VERSION, DoubleOracleSolution, encode_fraction
+from .gbr import gbr_tree
+from .matrix_game import exact_equilibrium, solve_matrix_game
+from .strategy_file import StrategyFileError
+from .trees import DecisionTree
+from .oracles import Oracle
+from .weights import integer_weights, rational_weights
+from .words import WordList
+
+__all__ = ["DoubleOracle"]
+
+#: Float probabilities of the guesser's mixture are made exact with this many bits.
+_Q_BITS = 40
+
+
+@dataclass
+class DoubleOracle:
+    """The state of a double-oracle run; :meth:`step` runs one round."""
+
+    words: WordList
+    oracle: Oracle = field(default_factory=lambda: Oracle("best-response"))
+    threads: int | None = None
+    trees: list[DecisionTree] = field(default_factory=list)
+    lower: Fraction = Fraction(1)
+    upper: Fraction | None = None
+    hider_int: np.ndarray | None = None            # the hider that proved ``lower``
+    guesser_int: np.ndarray | None = None          # the mixture that guarantees ``upper``
+    guesser_den: int = 1
+    rounds: int = 0
+    done: bool = False
+    history: dict[str, list[float]] = field(default_factory=lambda: {
+        "lower": [], "upper": [], "restricted": [], "columns": [], "seconds": []})
+
+    def __post_init__(self) -> None:
+        D = len(self.words)
+        self._counts = np.zeros((D, 0), dtype=np.int32)
+        self._seen: set[bytes] = set()
+        for tree in list(self.trees):
+            self.trees.remove(tree)
+            self._add(tree)
+        if not self.trees:
+            self._add(gbr_tree(self.words, None, rule="exact", threads=self.threads))
+        if self.hider_int is None:
+            self.hider_int = np.ones(D, dtype=object)
+
+    # ---- columns -------------------------------------------------------------------------------
+
+    def _add(self, tree: DecisionTree) -> bool:
+        """Add a tree unless one with the same guess counts is in (they are the same column)."""
+        g = tree.guesses_needed()
+        key = g.tobytes()
+        if key in self._seen:
+            return False
+        self._seen.add(key)
+        self.trees.append(tree)
+        self._counts = np.column_stack([self._counts, g])
+        return True
+
+    @staticmethod
+    def _value(counts: np.ndarray, w: np.ndarray) -> Fraction:
+        """Expected guesses of a tree's counts against integer weights ``w``, exactly."""
+        return Fraction(int(counts.astype(object) @ w), int(w.sum()))
+
+    # ---- one round -----------------------------------------------------------------------------
+
+    def step(self) -> None:
+        """One round: solve the restricted game, tighten the bounds, add improving trees; sets
+        ``done`` when the bounds meet or no oracle finds an improving tree."""
+        start = time.perf_counter()
+        G = self._counts
+        sol = solve_matrix_game(G)
+        self._offer_guesser(np.round(sol.q * 2.0**_Q_BITS).astype(np.int64).astype(object))
+        w = integer_weights(sol.p).astype(object)
+        br = self.oracle.respond(self.words, w.astype(np.int64), self.threads)
+        self._offer_hider(br.lower, w)
+        added = False
+        greedy = gbr_tree(self.words, w.astype(np.int64), rule="exact", threads=self.threads)
+        pf = sol.p
+        for tree in (br.tree, greedy):
+            if float(tree.guesses_needed() @ pf) < sol.value - 1e-9 * sol.value:
+                added |= self._add(tree)
+        if not added:
+            added = self._certify(G, sol)
+        self.rounds += 1
+        h = self.history
+        h["lower"].append(float(self.lower))
+        h["upper"].append(float(self.upper))
+        h["restricted"].append(sol.value)
+        h["columns"].append(len(self.trees))
+        h["seconds"].append(time.perf_counter() - start)
+        if self.lower >= self.upper or not added:
+            self.done = True
+
+    def _offer_guesser(self, q_int: np.ndarray) -> None:
+        """Keep the guesser mixture ``q_int / sum(q_int)`` if its exact worst case is better."""
+        den = int(q_int.sum())
+        worst = Fraction(int((self._counts.astype(object) @ q_int).max()), den)
+        if self.upper is None or worst < self.upper:
+            self.upper, self.guesser_int, self.guesser_den = worst, q_int, den
+
+    def _offer_hider(self, lower: Fraction, w: np.ndarray) -> None:
+        if lower > self.lower:
+            self.lower, self.hider_int = lower, w
+
+    def _certify(self, G: np.ndarray, sol) -> bool:
+        """No oracle improves on the LP's answer: recover the restricted game's exact
+        equilibrium and check it against the exact best response.  Returns whether a tree was
+        added (the LP was not exact after all)."""
+        eq = exact_equilibrium(G, sol)
+        if eq is None:
+            return False
+        self._offer_guesser(np.array(rational_weights(eq.q)[0], dtype=object))
+        br = self.oracle.respond(self.words, eq.p, self.threads)
+        self._offer_hider(br.lower, np.array(rational_weights(eq.p)[0], dtype=object))
+        if br.upper < eq.value:
+            return self._add(br.tree)
+        return False
+
+    # ---- files ---------------------------------------------------------------------------------
+
+    def payload(self) -> dict[str, Any]:
+        """The run as the strategy file stores it (see :mod:`jotto.do_solution`)."""
+        weights = [0] * len(self.trees)
+        for k, x in enumerate(self.guesser_int):
+            weights[k] = int(x)
+        return {"solver": DoubleOracleSolution.solver, "solver_version": SOLVER_VERSION,
+                "trees": [t.to_nodes() for t in self.trees],
+                "guesser": {"weights": weights, "denominator": self.guesser_den},
+                "hider": [int(x) for x in self.hider_int],
+                "lower": encode_fraction(self.lower), "upper": encode_fraction(self.upper),
+                "rounds": self.rounds, "done": self.done, "history": self.history,
+                "oracle": self.oracle.spec}
+
+    @classmethod
+    def restore(cls, words: WordList, payload: dict[str, Any], oracle: Oracle,
+                threads: int | None) -> "DoubleOracle":
+        """Continue the run a payload holds (its solution is checked on the way)."""
+        sol = DoubleOracleSolution(words, payload)
+        run = cls(words, oracle, threads, trees=list(sol.trees), lower=sol.value_bounds[0],
+                  upper=sol.value_bounds[1], hider_int=sol.hider_weights(),
+                  guesser_int=sol.guesser_weights.copy(),
+                  guesser_den=sol.guesser_denominator, rounds=sol.rounds,
+                  done=bool(payload.get("done", False)),
+                  history={k: list(map(float, v)) for k, v in sol.history.items()})
+        if len(run.trees) != len(sol.trees):
+            raise StrategyFileError("two trees of the file are the same guesser")
+        return run
+
+    def solution(self, extra: dict[str, Any]) -> DoubleOracleSolution:
+        return DoubleOracleSolution(self.words, {**self.payload(), **extra})

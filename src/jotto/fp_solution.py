@@ -1,0 +1,239 @@
+"""What fictitious play (SolveJotto) produces: the hider's strategy at any iteration, the
+guesser's strategy in oracular form (ObtainGuesserStrategy, Algorithm 14), the history, Table 1's
+rows, and its strategy file codec.
+
+The strategy file stores the best response of every iteration (not D floats per line), from which
+any ``s_t`` is rebuilt exactly: in exact mode ``w_i = 1 + D (times i was the best response)``; in
+paper mode the float recurrence replayed bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import OrderedDict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .fictitious_play import MODES, decode_best_responses, exact_weights, paper_strategy
+from .game import History
+from .gbr import gbr_tree, guesser_gbr
+from .solution import Solution, register_solver
+from .strategy_file import StrategyFileError, decode_array
+from .trees import DecisionTree
+from .weights import integer_weights
+from .words import WordList
+
+__all__ = ["EquilibriumGuesser", "FictitiousPlaySolution"]
+
+
+@dataclass(frozen=True)
+class RunHistory:
+    """Per-iteration records, t = 0..T: epsilons, the self-play value ``s_t . ANG_t`` and the
+    seconds each iteration took."""
+
+    epsilon: np.ndarray
+    eps_hider: np.ndarray
+    eps_guesser: np.ndarray
+    value: np.ndarray
+    seconds: np.ndarray
+
+
+@register_solver
+class FictitiousPlaySolution(Solution):
+    """A SolveJotto run: ``iterations`` done, ``t_star`` the first of least epsilon.
+
+    Build one with :func:`jotto.solve` or :meth:`jotto.Solution.load`.
+    """
+
+    solver = "fictitious-play"
+
+    def __init__(self, words: WordList, payload: dict[str, Any]):
+        mode = payload.get("mode")
+        if mode not in MODES:
+            raise StrategyFileError(f"unknown mode {mode!r}")
+        self.words = words
+        self.mode: str = mode
+        self.rule: str = MODES[mode]
+        self._payload = payload
+        self.iterations: int = int(payload["iterations_done"])
+        self.t_star: int = int(payload["t_star"])
+        self.best_responses = decode_best_responses(payload, len(words))
+        h = payload["history"]
+        eh = decode_array(h["eps_hider"], "history")
+        eg = decode_array(h["eps_guesser"], "history")
+        self.history = RunHistory(np.maximum(eh, eg), eh, eg,
+                                  decode_array(h["value"], "history"),
+                                  decode_array(h["seconds"], "history"))
+        self.ing0 = decode_array(payload["ing0"], "ING_0")
+        sums = payload["sums_star"]
+        #: Sums over iterations 0..t* of ING, ING squared (per target) and of the histogram of
+        #: ING (targets per guess count): the guesser mixture of Algorithm 14 exactly.
+        self.ing_sums_star = {k: decode_array(sums[k], "ING sums").astype(np.int64)
+                              for k in ("ing", "ing_sq", "hist")}
+        self.ang_star = (self.ing_sums_star["ing"] / (self.t_star + 1) if mode == "exact"
+                         else decode_array(payload["ang_star"], "ANG"))
+        self.plan: dict[str, Any] = dict(payload.get("plan", {}))
+
+    def __repr__(self) -> str:
+        return (f"FictitiousPlaySolution({self.mode} mode, {len(self.words)} words of {self.words.length} "
+                f"letters, {self.iterations} iterations, t*={self.t_star}, "
+                f"epsilon={self.epsilon:.4g})")
+
+    # ---- strategies ----------------------------------------------------------------------------
+
+    @property
+    def epsilon(self) -> float:
+        """Epsilon at t*."""
+        return float(self.history.epsilon[self.t_star])
+
+    def _check_t(self, t: int | None) -> int:
+        t = self.t_star if t is None else t
+        if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or \
+                not 0 <= t <= self.iterations:
+            raise ValueError(f"t must be an iteration from 0 to {self.iterations}, not {t!r}")
+        return int(t)
+
+    def weights(self, t: int | None = None) -> np.ndarray:
+        """The hider's strategy at iteration t (default t*) in the form GuesserGBR answers in
+        this mode: integer weights ``(t+1) D s_t`` (exact) or the float ``s_t`` (paper)."""
+        t = self._check_t(t)
+        if self.mode == "exact":
+            return exact_weights(len(self.words), self.best_responses[:t])
+        return paper_strategy(len(self.words), self.best_responses[:t])
+
+    def hider(self, t: int | None = None) -> np.ndarray:
+        """The hider's strategy s_t (default t*) as a probability vector."""
+        w = self.weights(t)
+        if self.mode == "exact":
+            return w / float(w.sum())  # w.sum() = (t+1) D, exact in double
+        return w
+
+    def hider_weights(self) -> np.ndarray:
+        """s_{t*} as integer weights: exact mode's own; paper mode's float s_{t*} converted by
+        :func:`jotto.integer_weights`."""
+        w = self.weights()
+        return w if self.mode == "exact" else integer_weights(w)
+
+    def guesser_expected(self) -> list[Fraction]:
+        """Algorithm 14's mixture, exactly: the mean of ING_0 .. ING_{t*} for each target."""
+        n = self.t_star + 1
+        return [Fraction(int(x), n) for x in self.ing_sums_star["ing"]]
+
+    def guesser(self, seed: int | np.random.Generator | None = None,
+                t_star: int | None = None) -> "EquilibriumGuesser":
+        """The guesser's strategy (Algorithm 14) as a player; see :class:`EquilibriumGuesser`."""
+        return EquilibriumGuesser(self, seed, self.t_star if t_star is None else t_star)
+
+    # ---- Table 1 -------------------------------------------------------------------------------
+
+    def table(self) -> dict[str, float | int]:
+        """Table 1's rows for this run, keyed as in ``paper-table1.json``.
+
+        Our hider vs benchmark = ``s_{t*} . ING_0``; our guesser vs benchmark =
+        ``-mean(ANG_{t*})``; overall = their mean; benchmark self-play = ``mean(ING_0)``; our
+        self-play = ``s_{t*} . ANG_{t*}``; benchmark epsilon = epsilon_0; our final epsilon =
+        epsilon_{t*}.  The benchmark is GuesserGBR against the uniform hider (ING_0) under this
+        mode's rule.
+        """
+        D = len(self.words)
+        n = self.t_star + 1
+        if self.mode == "exact":
+            w = self.weights()
+            hider = float(Fraction(int(w @ self.ing0.astype(np.int64)), n * D))
+            guesser = -float(Fraction(int(self.ing_sums_star["ing"].sum()), n * D))
+        else:
+            hider = float(np.dot(self.hider(), self.ing0.astype(np.float64)))
+            guesser = -math.fsum(self.ang_star) / D
+        seconds = self.history.seconds
+        return {
+            "dictionary_size": D,
+            "our_hider_payoff_vs_benchmark": hider,
+            "our_guesser_payoff_vs_benchmark": guesser,
+            "our_overall_payoff_vs_benchmark": (hider + guesser) / 2,
+            "benchmark_self_play_hider_payoff": float(Fraction(int(self.ing0.sum()), D)),
+            "our_self_play_hider_payoff": float(self.history.value[self.t_star]),
+            "benchmark_epsilon": float(self.history.epsilon[0]),
+            "our_final_epsilon": self.epsilon,
+            "number_of_iterations": self.iterations,
+            "t_star": self.t_star,
+            "avg_seconds_per_iteration": float(seconds.sum() / len(seconds)),
+        }
+
+    def plot(self, path: str | os.PathLike[str] | None = None):
+        """The convergence plot (epsilon, epsilon_hider, epsilon_guesser against iteration, log
+        scale); saved to ``path`` if given.  Needs matplotlib (``pip install 'jotto[plot]'``)."""
+        from .plots import convergence_plot
+
+        return convergence_plot(self, path)
+
+
+class EquilibriumGuesser:
+    """The guesser's strategy in oracular form (ObtainGuesserStrategy, Algorithm 14).
+
+    At the start of each game it draws k uniformly from {0, ..., t*} with its seeded
+    :class:`numpy.random.Generator`, then plays GuesserGBR(s_k, S) for the whole game.  The
+    paper writes ``randint(1, t*)``; we include 0 because epsilon_{t*} was measured for the
+    average of ING_0 .. ING_{t*}, i.e. for this mixture.
+    """
+
+    def __init__(self, solution: FictitiousPlaySolution, seed: int | np.random.Generator | None,
+                 t_star: int, cache: int = 32):
+        self.solution = solution
+        self.words = solution.words
+        self.t_star = solution._check_t(t_star)
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._trees: OrderedDict[int, DecisionTree] = OrderedDict()
+        self._cache = cache
+        self.k = 0
+        self.new_game()
+
+    def new_game(self) -> None:
+        self.k = int(self.rng.integers(0, self.t_star + 1))
+
+    def tree(self, k: int) -> DecisionTree:
+        """GuesserGBR(s_k)'s decision tree (cached)."""
+        if k in self._trees:
+            self._trees.move_to_end(k)
+            return self._trees[k]
+        tree = gbr_tree(self.words, self.solution.weights(k), rule=self.solution.rule)
+        self._trees[k] = tree
+        if len(self._trees) > self._cache:
+            self._trees.popitem(last=False)
+        return tree
+
+    def next_guess(self, state: np.ndarray, history: History) -> int:
+        tree = self.tree(self.k)
+        node = tree.node_after(history, len(state))  # the tree while the game is its own
+        if node >= 0:
+            return int(tree.guess[node])
+        return guesser_gbr(self.words, self.solution.weights(self.k), state,
+                           rule=self.solution.rule)
+
+    def moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Exact expected guesses and expected squared guesses per target, and the expected
+        histogram (targets per guess count) of the mixture over k = 0..t*."""
+        sol = self.solution
+        if self.t_star == sol.t_star:
+            n = sol.t_star + 1
+            sums = sol.ing_sums_star
+            return sums["ing"] / n, sums["ing_sq"] / n, sums["hist"] / n
+        trees = [self.tree(k).guesses_needed() for k in range(self.t_star + 1)]
+        stack = np.array(trees, dtype=np.float64)
+        hist = np.zeros(int(stack.max()) + 1)
+        for t in trees:
+            hist += np.bincount(t, minlength=len(hist))
+        return stack.mean(0), (stack**2).mean(0), hist / len(trees)
+
+    def expected_guesses(self) -> np.ndarray:
+        """Expected guesses for each target: the mean of ING_k over k = 0..t*.  Exact: from the
+        run's integer sums when t* is the run's, else from the trees (slower)."""
+        if self.t_star == self.solution.t_star:
+            return self.solution.ing_sums_star["ing"] / (self.t_star + 1)
+        total = np.zeros(len(self.words), dtype=np.int64)
+        for k in range(self.t_star + 1):
+            total += self.tree(k).guesses_needed()
+        return total / (self.t_star + 1)
