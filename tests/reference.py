@@ -149,8 +149,9 @@ def integer_weights(h: Sequence[float]) -> list[int]:
 def solve_jotto(game: Game, T: int, mode: str) -> dict:
     """Algorithm 13 (SolveJotto) literally, for T iterations.
 
-    ``paper``: floats, T* by exact float equality, BR uniform on it, payoffs of Algorithms 9-12
-    summed left to right.  ``exact``: integer weights 1 + D (times chosen), the lowest-index
+    ``paper``: floats, T* = the words of greatest ANG compared exactly (as integer sums of ING,
+    so that averages that rounded differently still tie), BR uniform on it, payoffs of
+    Algorithms 9-12 summed left to right.  ``exact``: integer weights 1 + D (times chosen), the lowest-index
     maximiser of the integer ANG sums, and epsilons as exact fractions.  Returns the best
     responses, epsilon_hider, epsilon_guesser and value per iteration, and t*.
     """
@@ -162,6 +163,7 @@ def solve_jotto(game: Game, T: int, mode: str) -> dict:
         s = [1.0 / D] * D
         ING = game.comp_num_guesses(s, "paper")
         ANG = [float(x) for x in ING]
+        ang_sum = list(ING)
     else:
         w = [1] * D
         ING = game.comp_num_guesses(w, "exact")
@@ -170,13 +172,14 @@ def solve_jotto(game: Game, T: int, mode: str) -> dict:
     for t in range(0, T + 1):
         if t > 0:
             if mode == "paper":
-                x = max(ANG)
-                tstar = [i for i in range(D) if ANG[i] == x]
+                x = max(ang_sum)
+                tstar = [i for i in range(D) if ang_sum[i] == x]
                 BR = [1 / len(tstar) if i in tstar else 0.0 for i in range(D)]
                 a, b = 1 - 1 / (t + 1), 1 / (t + 1)
                 s = [a * s[i] + b * BR[i] for i in range(D)]
                 ING = game.comp_num_guesses(s, "paper")
                 ANG = [a * ANG[i] + b * ING[i] for i in range(D)]
+                ang_sum = [ang_sum[i] + ING[i] for i in range(D)]
             else:
                 br = ang_sum.index(max(ang_sum))
                 tstar = [br]

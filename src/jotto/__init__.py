@@ -11,6 +11,7 @@ __version__ = "0.1.0"
 from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
 from .game import reply
 from .runtime import openmp_enabled, resolve_threads
+from .do_solution import DoubleOracleSolution
 from .fp_solution import EquilibriumGuesser, FictitiousPlaySolution
 from .solution import Solution, Strength
 from .solve import SolveInterrupted, solve
@@ -22,6 +23,7 @@ from .words import WordList, WordListError, load_words
 __all__ = [
     "RULES",
     "DecisionTree",
+    "DoubleOracleSolution",
     "EquilibriumGuesser",
     "FictitiousPlaySolution",
     "Solution",

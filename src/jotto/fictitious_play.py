@@ -3,7 +3,8 @@
 CompNumGuesses), in two modes.
 
 - ``paper``: Algorithm 13 literally in IEEE double with the paper rule.  ``s_0 = 1/D`` each;
-  ``T* = {i : ANG_i = max ANG}`` by exact float equality, ``BR`` uniform on it;
+  ``T* = {i : ANG_i = max ANG}`` compared exactly (on the integer sums of ING, since float
+  running averages that rounded differently would miss ties), ``BR`` uniform on it;
   ``s_t = (1 - 1/(t+1)) s_{t-1} + (1/(t+1)) BR`` and ``ANG = (1 - 1/(t+1)) ANG + (1/(t+1)) ING``
   element by element; the payoffs of Algorithms 9-12 are summed left to right.  Bit-for-bit the
   same on every platform and thread count.
@@ -363,8 +364,8 @@ class PaperPlay(FictitiousPlay):
 
     def _next(self) -> None:
         t = self.t
-        x = self.ang_f.max()
-        tstar = np.flatnonzero(self.ang_f == x)
+        ang_sum = self.sums.ing  # ANG_{t-1} times t, exactly: ties are decided exactly
+        tstar = np.flatnonzero(ang_sum == ang_sum.max())
         self.best_responses.append(tstar)
         self._advance(tstar, t)
         if self._exact_ok():

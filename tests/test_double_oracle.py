@@ -1,0 +1,163 @@
+"""The double oracle and the matrix games under it: exact values proved on tiny dictionaries
+against every tree a guesser could play, files, resumption, and the paper's 2-letter game."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jotto
+from jotto import strategy_file
+from jotto.evaluation import evaluate
+from jotto.matrix_game import exact_equilibrium, solve_matrix_game
+from jotto.oracles import parse_oracle
+
+from .reference_game import all_trees, is_equilibrium
+from .strategies import dictionaries
+
+#: The value of the whole game on TWL06's 2-letter words (../shared/notes/game-values.md).
+TWL06_2_VALUE = Fraction(60882015, 10367053)
+
+
+@given(st.integers(1, 6).flatmap(lambda n: st.integers(1, 6).flatmap(
+    lambda m: st.lists(st.lists(st.integers(0, 9), min_size=m, max_size=m),
+                       min_size=n, max_size=n))))
+def test_exact_equilibrium_of_matrix_games_meets_its_definition(rows):
+    A = np.array(rows)
+    approx = solve_matrix_game(A)
+    eq = exact_equilibrium(A, approx)
+    assert eq is not None
+    assert abs(float(eq.value) - approx.value) < 1e-7
+    cols = [tuple(int(x) for x in A[:, k]) for k in range(A.shape[1])]
+    assert is_equilibrium(cols, eq.p, eq.q, eq.value)
+
+
+def test_matching_pennies_has_value_one_half():
+    A = np.array([[1, 0], [0, 1]])
+    eq = exact_equilibrium(A, solve_matrix_game(A))
+    assert eq.value == Fraction(1, 2) and eq.p == eq.q == [Fraction(1, 2)] * 2
+
+
+def _columns_and_mix(sol):
+    """Every tree of the game as a column, with the solution's guesser weights on its own."""
+    columns = sorted(all_trees(list(sol.words.words)))
+    index = {c: k for k, c in enumerate(columns)}
+    q = [Fraction(0)] * len(columns)
+    for tree, w in zip(sol.trees, sol.guesser_weights):
+        q[index[tuple(int(x) for x in tree.guesses_needed())]] += \
+            Fraction(int(w), sol.guesser_denominator)
+    return columns, q
+
+
+@settings(max_examples=25)
+@given(words=dictionaries(min_size=2, max_size=6, lengths=(2, 3)))
+def test_double_oracle_solves_tiny_games_exactly(words):
+    wl = jotto.WordList.from_words(words)
+    sol = jotto.solve(wl.length, wl, method="double-oracle", progress=False)
+    lo, hi = sol.value_bounds
+    assert sol.exact and lo == hi
+    columns, q = _columns_and_mix(sol)
+    total = int(sol.hider_int.sum())
+    p = [Fraction(int(x), total) for x in sol.hider_int]
+    assert is_equilibrium(columns, p, q, lo)
+
+
+def test_strength_of_a_fictitious_play_solution_brackets_the_value():
+    words = ["ab", "cd", "ac", "bd", "ef", "ae", "cf"]
+    wl = jotto.WordList.from_words(words)
+    fp = jotto.solve(2, wl, iterations=60, progress=False)
+    do = jotto.solve(2, wl, method="double-oracle", progress=False)
+    st_ = fp.strength()
+    assert st_.best_response_exact and st_.hider_lower == st_.hider_upper
+    value = do.value_bounds[0]
+    assert st_.hider_lower <= value <= st_.guesser_worst
+    assert st_.guesser_worst == max(Fraction(int(x), fp.t_star + 1)
+                                    for x in fp.ing_sums_star["ing"])
+    lo, hi = st_.nash_conv
+    assert lo == hi == st_.guesser_worst - st_.hider_lower > 0
+
+
+def test_files_round_trip_and_resume(tmp_path):
+    wl = jotto.WordList.from_words(["ab", "cd", "ac", "bd", "ef", "ae", "cf", "bf"])
+    whole = jotto.solve(2, wl, method="double-oracle", progress=False, out=tmp_path / "a.jotto")
+    loaded = jotto.Solution.load(tmp_path / "a.jotto")
+    assert isinstance(loaded, jotto.DoubleOracleSolution)
+    assert loaded.value_bounds == whole.value_bounds and loaded.rounds == whole.rounds
+    assert loaded.guesser_expected() == whole.guesser_expected()
+    part = jotto.solve(2, wl, method="double-oracle", iterations=2, progress=False,
+                       out=tmp_path / "b.jotto")
+    assert part.rounds == 2 and not part.exact
+    resumed = jotto.solve(2, wl, method="double-oracle", progress=False,
+                          out=tmp_path / "b.jotto", resume=True)
+    assert resumed.value_bounds == whole.value_bounds
+    assert resumed.rounds == whole.rounds
+
+
+def test_a_file_cannot_claim_a_better_guesser_than_its_trees(tmp_path):
+    wl = jotto.WordList.from_words(["ab", "cd", "ac", "bd", "ef", "ae", "cf"])
+    jotto.solve(2, wl, method="double-oracle", progress=False, out=tmp_path / "a.jotto")
+    payload = strategy_file.read(tmp_path / "a.jotto")
+    num, den = payload["upper"]
+    payload["upper"] = [num - 1, den]
+    strategy_file.write(tmp_path / "b.jotto", payload)
+    with pytest.raises(jotto.StrategyFileError, match="do not match the guesser's exact worst"):
+        jotto.Solution.load(tmp_path / "b.jotto")
+
+
+def test_mixed_guesser_plays_its_trees_and_evaluates_exactly():
+    wl = jotto.WordList.from_words(["ab", "cd", "ac", "bd", "ef", "ae", "cf"])
+    sol = jotto.solve(2, wl, method="double-oracle", progress=False)
+    ev = evaluate(wl, sol.guesser(seed=3))
+    assert ev.exact
+    assert ev.expected.tolist() == [float(x) for x in sol.guesser_expected()]
+    assert ev.expected.max() == float(sol.value_bounds[1])
+
+
+def test_oracle_specs():
+    assert parse_oracle("greedy").kind == "greedy"
+    assert parse_oracle("lookahead:3").top_k == 3
+    assert parse_oracle("best-response:2.5").seconds == 2.5
+    assert parse_oracle("best-response").seconds is None
+    for bad in ("lookahead", "lookahead:0", "best-response:inf", "best-response:-1", "magic"):
+        with pytest.raises(ValueError, match="oracle"):
+            parse_oracle(bad)
+
+
+def test_greedy_oracle_gives_a_valid_upper_bound_only():
+    wl = jotto.WordList.from_words(["ab", "cd", "ac", "bd", "ef", "ae", "cf"])
+    exact = jotto.solve(2, wl, method="double-oracle", progress=False)
+    greedy = jotto.solve(2, wl, method="double-oracle", oracle="greedy", progress=False)
+    assert greedy.value_bounds[0] == 1
+    assert greedy.value_bounds[1] >= exact.value_bounds[0]
+
+
+@pytest.mark.slow
+def test_twl06_two_letters_value_is_certified(twl06):
+    sol = jotto.solve(2, twl06[2], method="double-oracle", progress=False)
+    assert sol.value_bounds == (TWL06_2_VALUE, TWL06_2_VALUE)
+    assert np.count_nonzero(sol.hider_int) == 51
+    assert sol.guesser_worst_case() == TWL06_2_VALUE
+
+
+def test_double_oracle_on_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from jotto.cli import main
+
+    path = tmp_path / "w.txt"
+    path.write_text("ab\ncd\nac\nbd\nef\nae\ncf\n")
+    out = tmp_path / "do.jotto"
+    res = CliRunner().invoke(main, ["solve", "-w", str(path), "-n", "2", "--method",
+                                    "double-oracle", "-o", str(out), "--certify", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    value = jotto.Solution.load(out).value_bounds[0]
+    assert f"value {value} = {float(value):.6f} (exact)" in res.output
+    assert "true NashConv 0.0000" in res.output
+    res = CliRunner().invoke(main, ["solve", "-w", str(path), "-n", "2", "--method",
+                                    "double-oracle", "--oracle", "lookahead:x", "-o",
+                                    str(tmp_path / "x.jotto")])
+    assert res.exit_code == 2 and "--oracle" in res.output
