@@ -222,7 +222,7 @@ def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
     gbr = comp_num_guesses(evaluation.words, p, rule=rule, threads=threads)
     bounds = None
     if best_response:
-        from .best_response import best_response as search
+        from .best_responses import best_response as search
 
         br = search(evaluation.words, p, budget=budget, threads=threads)
         bounds = (br.lower, br.upper)

@@ -60,7 +60,7 @@ class Oracle:
             tree = gbr_tree(words, w.astype(np.int64), rule="exact", threads=threads)
             value = Fraction(int(tree.guesses_needed().astype(object) @ w), int(w.sum()))
             return Response(tree, Fraction(1), value)
-        from .best_response import best_response
+        from .best_responses import best_response
 
         br = best_response(words, weights, budget=self.seconds, top_k=self.top_k,
                            threads=threads)

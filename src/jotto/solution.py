@@ -137,7 +137,7 @@ class Solution:
         """The certified strength of both strategies (see :class:`Strength`): the guesser's true
         best response to the hider, searched for at most ``budget`` seconds (or ``nodes``
         search nodes; unbounded when both are None), and the guesser's exact worst case."""
-        from .best_response import best_response
+        from .best_responses import best_response
 
         br = best_response(self.words, self.hider_weights(), budget=budget, nodes=nodes,
                            threads=threads)
