@@ -14,7 +14,6 @@ import jotto
 from jotto import strategy_file
 from jotto.evaluation import evaluate
 from jotto.matrix_game import exact_equilibrium, solve_matrix_game
-from jotto.oracles import parse_oracle
 
 from .reference_game import all_trees, is_equilibrium
 from .strategies import dictionaries
@@ -115,16 +114,6 @@ def test_mixed_guesser_plays_its_trees_and_evaluates_exactly():
     assert ev.exact
     assert ev.expected.tolist() == [float(x) for x in sol.guesser_expected()]
     assert ev.expected.max() == float(sol.value_bounds[1])
-
-
-def test_oracle_specs():
-    assert parse_oracle("greedy").kind == "greedy"
-    assert parse_oracle("lookahead:3").top_k == 3
-    assert parse_oracle("best-response:2.5").seconds == 2.5
-    assert parse_oracle("best-response").seconds is None
-    for bad in ("lookahead", "lookahead:0", "best-response:inf", "best-response:-1", "magic"):
-        with pytest.raises(ValueError, match="oracle"):
-            parse_oracle(bad)
 
 
 def test_greedy_oracle_gives_a_valid_upper_bound_only():

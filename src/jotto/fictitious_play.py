@@ -30,10 +30,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _core
+from .oracles import Oracle
 from .strategy_file import StrategyFileError, decode_array, encode_array
+from .trees import DecisionTree, TreeFileError
 from .words import WordList
 
-__all__ = ["MODES", "ExactPlay", "FictitiousPlay", "PaperPlay", "exact_weights",
+__all__ = ["MODES", "ExactPlay", "FictitiousPlay", "OraclePlay", "PaperPlay", "exact_weights",
            "decode_best_responses", "paper_iterations", "paper_step", "paper_strategy"]
 
 #: Solve modes and the GuesserGBR rule each is built on.
@@ -317,6 +319,81 @@ class ExactPlay(FictitiousPlay):
         run.tree = run._build(run.w)
         run.ing = run.tree.guess_counts()
         return run
+
+
+class OraclePlay(ExactPlay):
+    """Exact mode with a stronger guesser oracle (:mod:`jotto.oracles`): each iteration's guesser
+    best response is the oracle's tree against s_t instead of GuesserGBR's.  The trees are kept
+    (each distinct one once, with the index of each iteration's), since unlike GuesserGBR's they
+    cannot be rebuilt from the hider's weights (a search with a time budget is not repeatable).
+    """
+
+    def __init__(self, words: WordList, threads: int, oracle: Oracle):
+        super().__init__(words, threads)
+        self.oracle = oracle
+        self.trees: list[DecisionTree] = []
+        self.tree_index: list[int] = []
+        self._keys: dict[bytes, int] = {}
+
+    def _respond(self) -> None:
+        tree = self.oracle.respond(self.words, self.w, self.threads).tree
+        self.ing = tree.guesses_needed()
+        key = self.ing.tobytes()
+        if key not in self._keys:
+            self._keys[key] = len(self.trees)
+            self.trees.append(tree)
+        self.tree_index.append(self._keys[key])
+        self.sums = self.sums.plus(self.ing)
+
+    def _first(self) -> None:
+        self._respond()
+        self._epsilons()
+
+    def _next(self) -> None:
+        br = int(np.argmax(self.sums.ing))
+        self.best_responses.append(np.array([br]))
+        self.w[br] += self.D
+        self._respond()
+        self._epsilons()
+
+    def fresh_counts(self) -> np.ndarray:
+        return self.ing.copy()
+
+    def payload(self) -> dict[str, Any]:
+        p = super().payload()
+        p["oracle"] = self.oracle.spec
+        p["trees"] = [t.to_nodes() for t in self.trees]
+        p["tree_index"] = encode_array(np.array(self.tree_index, dtype=np.int32))
+        return p
+
+    @classmethod
+    def restore(cls, words: WordList, threads: int, oracle: Oracle,
+                p: dict[str, Any]) -> "OraclePlay":
+        run = cls(words, threads, oracle)
+        run._restore_common(p)
+        run.w = exact_weights(run.D, run.best_responses)
+        num, den = p["best_epsilon"]
+        run.best_eps = Fraction(int(num), int(den))
+        run.trees, run.tree_index = decode_oracle_trees(p, words, run.t)
+        run._keys = {t.guesses_needed().tobytes(): k for k, t in enumerate(run.trees)}
+        run.ing = run.trees[run.tree_index[-1]].guesses_needed()
+        return run
+
+
+def decode_oracle_trees(p: dict[str, Any], words: WordList,
+                        iterations: int) -> tuple[list[DecisionTree], list[int]]:
+    """The trees of an oracle run and the index of each iteration's, checked."""
+    raw = p["trees"]
+    if not isinstance(raw, list) or not raw:
+        raise StrategyFileError("trees is not a non-empty list")
+    try:
+        trees = [DecisionTree.from_nodes(t, words, f"tree {k}") for k, t in enumerate(raw)]
+    except TreeFileError as exc:
+        raise StrategyFileError(str(exc)) from None
+    index = decode_array(p["tree_index"], "tree index").astype(np.int64)
+    if index.shape != (iterations + 1,) or index.min() < 0 or index.max() >= len(trees):
+        raise StrategyFileError("the tree index does not match the trees and iterations")
+    return trees, index.tolist()
 
 
 class PaperPlay(FictitiousPlay):

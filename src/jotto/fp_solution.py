@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from .fictitious_play import MODES, decode_best_responses, exact_weights, paper_strategy
+from .fictitious_play import (MODES, decode_best_responses, decode_oracle_trees, exact_weights,
+                              paper_strategy)
 from .game import History
 from .gbr import gbr_tree, guesser_gbr
 from .solution import Solution, register_solver
@@ -77,6 +78,12 @@ class FictitiousPlaySolution(Solution):
         self.ang_star = (self.ing_sums_star["ing"] / (self.t_star + 1) if mode == "exact"
                          else decode_array(payload["ang_star"], "ANG"))
         self.plan: dict[str, Any] = dict(payload.get("plan", {}))
+        #: The guesser's oracle: greedy (GuesserGBR, the paper's) or a stronger one, whose trees
+        #: the file keeps (``oracle_trees[tree_index[k]]`` answered iteration k).
+        self.oracle: str = str(payload.get("oracle", "greedy"))
+        self.oracle_trees, self.tree_index = (
+            ([], []) if self.oracle == "greedy"
+            else decode_oracle_trees(payload, words, self.iterations))
 
     def __repr__(self) -> str:
         return (f"FictitiousPlaySolution({self.mode} mode, {len(self.words)} words of {self.words.length} "
@@ -195,7 +202,9 @@ class EquilibriumGuesser:
         self.k = int(self.rng.integers(0, self.t_star + 1))
 
     def tree(self, k: int) -> DecisionTree:
-        """GuesserGBR(s_k)'s decision tree (cached)."""
+        """Iteration k's guesser tree: GuesserGBR(s_k)'s (cached), or the oracle's."""
+        if self.solution.oracle_trees:
+            return self.solution.oracle_trees[self.solution.tree_index[k]]
         if k in self._trees:
             self._trees.move_to_end(k)
             return self._trees[k]
@@ -210,6 +219,9 @@ class EquilibriumGuesser:
         node = tree.node_after(history, len(state))  # the tree while the game is its own
         if node >= 0:
             return int(tree.guess[node])
+        if self.solution.oracle_trees:
+            raise ValueError("this game left the guesser's decision tree (its guesses were not "
+                             "the tree's)")
         return guesser_gbr(self.words, self.solution.weights(self.k), state,
                            rule=self.solution.rule)
 

@@ -17,7 +17,8 @@ from typing import Any, Callable, NamedTuple
 
 from . import __version__, strategy_file
 from .double_oracle import DoubleOracle
-from .fictitious_play import MODES, ExactPlay, FictitiousPlay, PaperPlay, paper_iterations
+from .fictitious_play import (MODES, ExactPlay, FictitiousPlay, OraclePlay, PaperPlay,
+                              paper_iterations)
 from .interrupts import deferred_interrupts
 from .oracles import Oracle, parse_oracle
 from .runtime import resolve_threads
@@ -104,9 +105,9 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper",
         raise ValueError(f"unknown mode {mode!r}; use 'exact' or 'paper'")
     the_oracle = parse_oracle(oracle or ("greedy" if method == "fictitious-play"
                                          else "best-response"))
-    if method == "fictitious-play" and the_oracle.kind != "greedy":
-        raise ValueError("fictitious play runs with the greedy oracle (GuesserGBR); other "
-                         "oracles go with method='double-oracle'")
+    if method == "fictitious-play" and the_oracle.kind != "greedy" and mode != "exact":
+        raise ValueError("paper mode is the paper's algorithm, with the greedy oracle; other "
+                         "oracles run in exact mode")
     _positive("iterations", iterations, int)
     _positive("target_epsilon", target_epsilon, float)
     _positive("time_budget", time_budget, float)
@@ -135,7 +136,10 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper",
         horizon = int(payload["iterations_done"])
     plan = {"iterations": horizon, "target_epsilon": target_epsilon, "time_budget": time_budget}
 
-    run = _start(wl, mode, nthreads, horizon, payload, path)
+    if payload is not None and payload.get("oracle", "greedy") != the_oracle.spec:
+        raise StrategyFileError(f"{path}: made with the {payload.get('oracle', 'greedy')} "
+                                f"oracle, not {the_oracle.spec}")
+    run = _start(wl, mode, the_oracle, nthreads, horizon, payload, path)
     bar = _progress(progress, f"{wl.length} letters, {mode}", horizon, run.t)
 
     def finished() -> bool:
@@ -247,14 +251,17 @@ def _resumed_words(path: Path, payload: dict[str, Any], letters: int, words: Any
     return stored
 
 
-def _start(wl: WordList, mode: str, threads: int, horizon: int,
+def _start(wl: WordList, mode: str, oracle: Oracle, threads: int, horizon: int,
            payload: dict[str, Any] | None, path: Path | None) -> FictitiousPlay:
     if payload is None:
-        run: FictitiousPlay = (ExactPlay(wl, threads) if mode == "exact"
+        run: FictitiousPlay = (OraclePlay(wl, threads, oracle) if oracle.kind != "greedy"
+                               else ExactPlay(wl, threads) if mode == "exact"
                                else PaperPlay(wl, threads, horizon))
         run.step()
         return run
     try:
+        if oracle.kind != "greedy":
+            return OraclePlay.restore(wl, threads, oracle, payload)
         if mode == "exact":
             return ExactPlay.restore(wl, threads, payload)
         return PaperPlay.restore(wl, threads, horizon, payload)

@@ -63,8 +63,9 @@ def default_out(letters: int, method: str, mode: str) -> Path:
                    "guesser mixes explicit trees found by branch and bound, and the game's "
                    "value is certified.  When resuming, the file's method.")
 @click.option("--oracle", default=None, metavar="SPEC",
-              help="The double oracle's guesser oracle: best-response (default, exact), "
-                   "best-response:SECONDS (budget per search), lookahead:K, or greedy.")
+              help="The guesser's oracle: greedy (GuesserGBR; fictitious play's default), "
+                   "best-response (exact; the double oracle's default), best-response:SECONDS "
+                   "(a budget per search) or lookahead:K (the K best candidates per state).")
 @click.option("--mode", type=click.Choice(list(MODES)), default=None,
               help="exact (default): integers and the exact rule; paper: Algorithm 13 in IEEE "
                    "double with the paper rule.  When resuming, the file's mode.")
