@@ -41,11 +41,9 @@ def bundled_solution(words: WordList) -> Solution | None:
     for name in BUNDLED_SOLVES:
         path = resources.files("jotto").joinpath("data", name)
         try:
-            solution = Solution.load(str(path))
-        except StrategyFileError:
+            return Solution.load(str(path), words)
+        except StrategyFileError:  # made for another list
             continue
-        if solution.words.sha256 == words.sha256:
-            return type(solution)(words, solution._payload)
     return None
 
 
