@@ -106,7 +106,7 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper", mode:
     run = _start(wl, mode, nthreads, horizon, payload, path)
     bar = _progress(progress, wl, mode, horizon, run.t)
     started = time.monotonic()
-    last_save = started
+    last_save = last_postfix = started
     with deferred_interrupts() as stop:
         while run.t < horizon and not stop.requested:
             if target_epsilon is not None and run.epsilon[-1] <= target_epsilon:
@@ -117,13 +117,15 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper", mode:
             now = time.monotonic()
             if bar is not None:
                 bar.update(1)
-                if now - bar.last_print_t > 0.2 or run.t == horizon:
-                    bar.set_postfix(eps=f"{run.epsilon[-1]:.4f}",
-                                    best=f"{run.epsilon[run.t_star]:.4f}", refresh=False)
+                # our own clock: tqdm's last_print_t is wall-clock time, not monotonic
+                if now - last_postfix > 0.2:
+                    _postfix(bar, run)
+                    last_postfix = now
             if path is not None and now - last_save >= checkpoint_seconds:
                 _save(path, wl, run, plan)
                 last_save = now
         if bar is not None:
+            _postfix(bar, run)  # the epsilon the run ended with, however it stopped
             bar.close()
         if path is not None:
             _save(path, wl, run, plan)
@@ -176,6 +178,11 @@ def _payload(wl: WordList, run: FictitiousPlay, plan: dict[str, Any]) -> dict[st
 
 def _save(path: Path, wl: WordList, run: FictitiousPlay, plan: dict[str, Any]) -> None:
     strategy_file.write(path, _payload(wl, run, plan))
+
+
+def _postfix(bar: Any, run: FictitiousPlay) -> None:
+    bar.set_postfix(eps=f"{run.epsilon[-1]:.4f}", best=f"{run.epsilon[run.t_star]:.4f}",
+                    refresh=False)
 
 
 def _progress(enabled: bool, wl: WordList, mode: str, total: int, initial: int):
