@@ -50,14 +50,16 @@ def partition_vectors(words: WordList, guesses: ArrayLike | None = None,
 def best_first_guesses(words: WordList, metric: str = "entropy",
                        n: int = 10) -> list[tuple[str, float]]:
     """The ``n`` best first guesses by Norvig's ``metric`` over all targets, ties in list order
-    (his ``top``)."""
+    (his ``top``), each with its value as people read it: the largest branch, the expected
+    branch size, or the entropy in bits (Norvig minimises minus the entropy; shown positive)."""
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; one of {', '.join(METRICS)}")
     counts = partition_vectors(words)
     f = METRICS[metric]
     scored = [(f(row.tolist()), i) for i, row in enumerate(counts)]
     scored.sort(key=lambda x: x[0])  # stable: ties keep list order
-    return [(words[i], float(v)) for v, i in scored[:n]]
+    sign = -1.0 if metric == "entropy" else 1.0
+    return [(words[i], sign * float(v) + 0.0) for v, i in scored[:n]]
 
 
 def neighbourhood_sizes(words: WordList, shared: int | None = None) -> np.ndarray:

@@ -45,6 +45,14 @@ __all__ = ["DoubleOracle"]
 _Q_BITS = 40
 
 
+def _exact_dot(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``counts @ w`` exactly for non-negative integer weights: in int64 when no sum can reach
+    2**63, else in Python integers."""
+    if int(counts.max(initial=0)) * int(sum(int(x) for x in w)) < 2**62:
+        return counts.astype(np.int64) @ np.array([int(x) for x in w], dtype=np.int64)
+    return counts.astype(object) @ np.asarray(w, dtype=object)
+
+
 @dataclass
 class DoubleOracle:
     """The state of a double-oracle run; :meth:`step` runs one round."""
@@ -88,11 +96,6 @@ class DoubleOracle:
         self._counts = np.column_stack([self._counts, g])
         return True
 
-    @staticmethod
-    def _value(counts: np.ndarray, w: np.ndarray) -> Fraction:
-        """Expected guesses of a tree's counts against integer weights ``w``, exactly."""
-        return Fraction(int(counts.astype(object) @ w), int(w.sum()))
-
     # ---- one round -----------------------------------------------------------------------------
 
     def step(self) -> None:
@@ -126,7 +129,7 @@ class DoubleOracle:
     def _offer_guesser(self, q_int: np.ndarray) -> None:
         """Keep the guesser mixture ``q_int / sum(q_int)`` if its exact worst case is better."""
         den = int(q_int.sum())
-        worst = Fraction(int((self._counts.astype(object) @ q_int).max()), den)
+        worst = Fraction(int(_exact_dot(self._counts, q_int).max()), den)
         if self.upper is None or worst < self.upper:
             self.upper, self.guesser_int, self.guesser_den = worst, q_int, den
 

@@ -16,35 +16,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 import numpy as np
 
+from .bundled import bundled_solution
 from .game import Guesser, popcount, replies
 from .players.specs import make_guesser
 from .solution import Solution
-from .strategy_file import StrategyFileError
 from .words import WordList, letter_mask
 
 __all__ = ["Assist", "YouGuess", "YouHide", "bundled_solution", "default_guesser",
            "strategy_for"]
 
-BUNDLED_SOLVES = ("enable-5-exact.jotto",)
-
 QUIT = {"quit", "exit", "q"}
 NUMBER = re.compile(r"[0-9]{1,3}")
 GIVE_UP = {"give up", "giveup", "reveal"}
 YES = {"y", "yes", "right", "correct", "got it", "yes!", "bingo"}
-
-
-def bundled_solution(words: WordList) -> Solution | None:
-    """The bundled solve made for ``words`` (the default list has one), if any."""
-    for name in BUNDLED_SOLVES:
-        path = resources.files("jotto").joinpath("data", name)
-        try:
-            return Solution.load(str(path), words)
-        except StrategyFileError:  # made for another list
-            continue
-    return None
 
 
 def default_guesser(words: WordList, solution: Solution | None, spec: str | None,

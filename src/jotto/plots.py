@@ -1,38 +1,43 @@
-"""Plots (matplotlib is an optional extra: ``pip install 'jotto[plot]'``)."""
+"""Plots (matplotlib is an optional extra: ``pip install 'jotto[plot]'``).
+
+Figures are made with :class:`matplotlib.figure.Figure`, not pyplot, so drawing one never
+switches the user's backend (a notebook keeps its inline backend) and nothing piles up in
+pyplot's list of open figures.  Every label sits where it cannot cover another label or a curve:
+the legend below the axes, t* in the legend rather than on the plot.
+"""
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
     from .solution import Solution
 
-__all__ = ["convergence_plot", "require_matplotlib"]
+__all__ = ["convergence_plot", "histogram_plot", "new_figure"]
 
 
-def require_matplotlib():
-    """matplotlib's pyplot with a non-interactive backend, or an error saying how to get it."""
+def new_figure(figsize: tuple[float, float]) -> Any:
+    """A matplotlib figure outside pyplot, laid out so labels do not collide, or an error
+    saying how to get matplotlib."""
     try:
-        import matplotlib
+        from matplotlib.figure import Figure
     except ImportError:
         raise ImportError("plots need matplotlib: pip install 'jotto[plot]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return Figure(figsize=figsize, layout="constrained")
 
 
 def convergence_plot(solution: "Solution", path: str | os.PathLike[str] | None = None):
     """Epsilon, epsilon_hider and |epsilon_guesser| against iteration, log scale; t* marked.
     epsilon_guesser can be negative (GuesserGBR is greedy), so its absolute value is drawn, and
-    dashed where it is negative."""
-    plt = require_matplotlib()
+    dashed where it is negative.  The y axis spans epsilon's own range (the component curves
+    may dip far below it, toward 0, and are cut there rather than squashing epsilon)."""
+    fig = new_figure((8, 5))
+    ax = fig.add_subplot()
     h = solution.history
     t = np.arange(len(h.epsilon))
-    fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.plot(t, h.epsilon, color="black", lw=1.2, label="epsilon")
     ax.plot(t, h.eps_hider, color="tab:red", lw=0.7, alpha=0.8, label="epsilon hider")
     eg = h.eps_guesser
@@ -40,16 +45,19 @@ def convergence_plot(solution: "Solution", path: str | os.PathLike[str] | None =
             label="epsilon guesser")
     ax.plot(t, np.where(eg < 0, -eg, np.nan), color="tab:blue", lw=0.7, ls="--", alpha=0.8,
             label="-(epsilon guesser) where negative")
-    ax.axvline(solution.t_star, color="gray", lw=0.8, ls=":")
-    ax.annotate(f"t* = {solution.t_star}\nepsilon = {solution.epsilon:.4f}",
-                (solution.t_star, solution.epsilon), textcoords="offset points", xytext=(-90, 20))
+    ax.axvline(solution.t_star, color="gray", lw=0.8, ls=":",
+               label=f"t* = {solution.t_star}, epsilon = {solution.epsilon:.4f}")
     ax.set_yscale("log")
+    positive = h.epsilon[h.epsilon > 0]
+    if len(positive):
+        top = max(float(np.nanmax(np.abs(np.r_[h.epsilon, h.eps_hider, eg]))), positive.max())
+        ax.set_ylim(positive.min() / 2, top * 1.5)
+    ax.set_xlim(0, max(len(t) - 1, 1))
     ax.set_xlabel("iteration t")
     ax.set_ylabel("epsilon (guesses)")
     ax.set_title(f"SolveJotto, {len(solution.words)} words of {solution.words.length} letters, "
                  f"{solution.mode} mode")
-    ax.legend(loc="upper right", fontsize=8)
-    fig.tight_layout()
+    fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     if path is not None:
         fig.savefig(path, dpi=120)
     return fig
@@ -57,18 +65,17 @@ def convergence_plot(solution: "Solution", path: str | os.PathLike[str] | None =
 
 def histogram_plot(evaluation, path: str | os.PathLike[str] | None = None):
     """Percent of targets against guesses needed (Norvig's chart), with mean ± sd and worst."""
-    plt = require_matplotlib()
+    fig = new_figure((7, 4))
+    ax = fig.add_subplot()
     hist = evaluation.histogram
     pct = 100 * hist / hist.sum()
     ks = np.arange(len(hist))
     shown = hist > 0
-    fig, ax = plt.subplots(figsize=(7, 4))
     ax.bar(ks[shown], pct[shown], width=0.9, color="tab:blue")
     ax.set_xticks(ks[shown])
     ax.set_xlabel("Number of guesses to find target")
     ax.set_ylabel("% of targets")
-    ax.set_title(f"{evaluation.guesser}: {evaluation.summary()}")
-    fig.tight_layout()
+    ax.set_title(f"{evaluation.guesser}\n{evaluation.summary()}", fontsize=10)
     if path is not None:
         fig.savefig(path, dpi=120)
     return fig

@@ -171,13 +171,14 @@ def _drive(step: Callable[[], None], finished: Callable[[], bool],
             now = time.monotonic()
             if bar is not None:
                 bar.update(1)
-                if now - last_status > 0.2 or finished():
-                    bar.set_postfix(status(), refresh=False)
+                if now - last_status > 0.2:  # our own clock (tqdm's last_print_t is wall time)
+                    bar.set_postfix(refresh=False, **status())
                     last_status = now
             if save is not None and now - last_save >= checkpoint_seconds:
                 save()
                 last_save = now
         if bar is not None:
+            bar.set_postfix(refresh=False, **status())  # where the run ended, however it stopped
             bar.close()
         if save is not None:
             save()

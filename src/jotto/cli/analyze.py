@@ -19,7 +19,8 @@ def analyze() -> None:
 @analyze.command("first-guesses")
 @word_list_options
 @click.option("--metric", type=click.Choice(list(METRICS)), default="entropy",
-              show_default=True, help="Norvig's partition metric (minimised).")
+              show_default=True, help="Norvig's partition metric: the largest branch and the expected branch size are "
+                   "minimised, the entropy (bits) maximised.")
 @click.option("-k", "--top", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 def first_guesses(words, letters, anagrams, skip_invalid, metric, top, as_json):
@@ -32,7 +33,8 @@ def first_guesses(words, letters, anagrams, skip_invalid, metric, top, as_json):
                    for (w, v), vec in zip(best, vectors)])
         return
     for (w, v), vec in zip(best, vectors):
-        click.echo(f"{w:<{wl.length + 2}}{metric} {v:<10.6g} partition {vec.tolist()}")
+        value = f"{v:.6g}" + (" bits" if metric == "entropy" else "")
+        click.echo(f"{w:<{wl.length + 2}}{metric} {value:<14}partition {vec.tolist()}")
 
 
 @analyze.command("partition")

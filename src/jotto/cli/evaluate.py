@@ -10,6 +10,7 @@ import numpy as np
 
 from ..evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
+from ..players.specs import default_guesser_spec
 from .main import BadInput, main
 from .options import SPECS_EPILOG, echo_json, threads_option, word_list_options
 from .players import resolve_words
@@ -17,8 +18,9 @@ from .players import resolve_words
 
 @main.command("evaluate", epilog=SPECS_EPILOG)
 @word_list_options
-@click.option("-g", "--guesser", "guesser_spec", default="gbr:paper", show_default=True,
-              metavar="SPEC", help="The guesser (specs below).")
+@click.option("-g", "--guesser", "guesser_spec", default=None, metavar="SPEC",
+              help="The guesser (specs below; default: the equilibrium guesser of the bundled "
+                   "solve when the word list has one, else gbr:exact, as jotto play).")
 @click.option("-H", "--hider", "hider_spec", default="uniform", show_default=True,
               metavar="SPEC", help="The hider it meets (specs below).")
 @click.option("--games", type=click.IntRange(min=1), default=None,
@@ -46,6 +48,7 @@ def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider
     exploitability (OpenSpiel's NashConv and exploitability, with the guesser's best response
     greedy)."""
     wl = resolve_words(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec)
+    guesser_spec = guesser_spec or default_guesser_spec(wl)
     guesser = make_guesser(guesser_spec, wl, threads)
     ev = evaluate(wl, guesser)
     hider = make_hider(hider_spec, wl, ev.expected, guesser_spec)

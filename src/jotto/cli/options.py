@@ -9,13 +9,16 @@ from typing import Any, Callable
 
 import click
 
-from ..players.specs import SPEC_HELP
+from ..players.specs import GUESSER_HELP, SPEC_HELP
 from ..words import ANAGRAM_RULES, BUNDLED, DEFAULT_SOURCE, WordList, load_words
 
-__all__ = ["SPECS_EPILOG", "echo_json", "threads_option", "word_list", "word_list_options"]
+__all__ = ["GUESSER_SPECS_EPILOG", "SPECS_EPILOG", "echo_json", "threads_option", "word_list",
+           "word_list_options"]
 
 #: The player specs for --help, kept as written (click's \b marks a paragraph not to rewrap).
 SPECS_EPILOG = "\b\n" + SPEC_HELP.replace("\n\n", "\n\n\b\n")
+#: The guesser specs alone, for commands that take no hider spec (play, assist).
+GUESSER_SPECS_EPILOG = "\b\n" + GUESSER_HELP
 
 
 def word_list_options(f: Callable) -> Callable:

@@ -11,7 +11,7 @@ import click
 from ..evaluation import evaluate
 from ..interactive import Assist, YouGuess, YouHide, default_guesser, strategy_for
 from .main import main
-from .options import SPECS_EPILOG, word_list_options
+from .options import GUESSER_SPECS_EPILOG, word_list_options
 from .players import resolve_words
 
 PROMPTS = {YouGuess: "Your guess: ", YouHide: "Your answer: ", Assist: "> "}
@@ -58,7 +58,7 @@ def _common(f):
     return word_list_options(f)
 
 
-@main.command("play", epilog=SPECS_EPILOG)
+@main.command("play", epilog=GUESSER_SPECS_EPILOG)
 @_common
 @click.option("--you", type=click.Choice(["guess", "hide"]), default="guess", show_default=True,
               help="guess: the computer hides a word and you guess it; hide: you think of a "
@@ -79,7 +79,7 @@ def play_command(words, letters, anagrams, skip_invalid, strategy, guesser_spec,
         repl(YouGuess(wl, p, seed, evaluate(wl, guesser).expected, name, hints))
 
 
-@main.command("assist", epilog=SPECS_EPILOG)
+@main.command("assist", epilog=GUESSER_SPECS_EPILOG)
 @_common
 def assist_command(words, letters, anagrams, skip_invalid, strategy, guesser_spec, seed):
     """Help with a game played elsewhere: enter guesses and replies, get the candidates left

@@ -9,8 +9,9 @@ Guessers::
                                        targets remain (default: consistent)
     gbr[:paper|:exact][:weights=FILE]  GuesserGBR (default rule paper) against the uniform hider
                                        or the hider in FILE (see hider weights:FILE)
-    equilibrium:FILE[:seed=N][:t=K]    the equilibrium guesser of a strategy file (Algorithm 14;
-                                       mixes iterations 0..t*, or 0..K)
+    equilibrium[:FILE][:seed=N][:t=K]  the equilibrium guesser of a strategy file (Algorithm 14;
+                                       mixes iterations 0..t*, or 0..K); without FILE the
+                                       bundled solve of the word list
     tree:FILE                          a decision tree saved by ``jotto tree`` (JSON)
 
 Hiders::
@@ -20,7 +21,8 @@ Hiders::
     weights:FILE                       a probability (or weight) per word: .npy, or a text file
                                        with one number per line in word-list order, or lines
                                        ``word weight``; a strategy file gives its s_{t*}
-    equilibrium:FILE[:t=K]             the equilibrium hider s_{t*} (or s_K) of a strategy file
+    equilibrium[:FILE][:t=K]           the equilibrium hider s_{t*} (or s_K) of a strategy file
+                                       (without FILE: the bundled solve of the word list)
     best-response                      the best response to the guesser being evaluated: uniform
                                        over the targets it needs the most guesses for
 """
@@ -33,21 +35,24 @@ from typing import Any
 
 import numpy as np
 
+from ..bundled import bundled_solution
 from ..solution import EquilibriumHider, Solution
 from ..trees import DecisionTree
 from ..words import WordList
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
 
-__all__ = ["GUESSER_KINDS", "HIDER_KINDS", "SPEC_HELP", "hider_weights", "make_guesser",
-           "make_hider", "spec_word_list"]
+__all__ = ["GUESSER_HELP", "GUESSER_KINDS", "HIDER_KINDS", "SPEC_HELP", "hider_weights",
+           "default_guesser_spec", "make_guesser", "make_hider", "spec_word_list"]
 
 _GUESSERS, _HIDERS = __doc__.split("Guessers::", 1)[1].split("Hiders::", 1)
+#: The guesser specs alone (for commands that take no hider).
+GUESSER_HELP = "Guessers:\n" + textwrap.dedent(_GUESSERS).strip("\n")
 #: The spec list above as plain text (for --help).
-SPEC_HELP = ("Guessers:\n" + textwrap.dedent(_GUESSERS).strip("\n") + "\n\nHiders:\n"
-             + textwrap.dedent(_HIDERS).strip("\n"))
-GUESSER_KINDS = "random, norvig:METRIC[:inconsistent], gbr[:RULE], equilibrium:FILE, tree:FILE"
-HIDER_KINDS = "uniform, word:WORD, weights:FILE, equilibrium:FILE, best-response"
+SPEC_HELP = GUESSER_HELP + "\n\nHiders:\n" + textwrap.dedent(_HIDERS).strip("\n")
+GUESSER_KINDS = ("random, norvig:METRIC[:inconsistent], gbr[:RULE], equilibrium[:FILE], "
+                 "tree:FILE")
+HIDER_KINDS = "uniform, word:WORD, weights:FILE, equilibrium[:FILE], best-response"
 
 _OPTION = re.compile(r"^(\w+)=(.*)$")
 
@@ -93,6 +98,8 @@ def spec_word_list(spec: str) -> WordList | None:
     """The word list a file-backed spec carries (strategy or tree file), else None: lets a
     command take its word list from the file when none is given."""
     kind, rest, _ = _split(spec)
+    if kind == "equilibrium" and not rest:
+        return None  # the bundled solve of whichever list the command uses
     if kind == "equilibrium" or (kind == "weights" and ":".join(rest).endswith(".jotto")):
         return Solution.load(_path(spec, kind, rest)).words
     if kind == "tree":
@@ -148,6 +155,26 @@ def _check_weights(path: str, arr: Any, words: WordList) -> np.ndarray:
     return arr
 
 
+def _solution_for(spec: str, rest: list[str], words: WordList) -> Solution:
+    """The strategy an ``equilibrium`` spec names: its FILE, else the bundled solve of
+    ``words``."""
+    if rest:
+        return Solution.load(":".join(rest), words)
+    solution = bundled_solution(words)
+    if solution is None:
+        raise ValueError(f"{spec!r}: no bundled strategy for {words.source} ({len(words)} words "
+                         f"of {words.length} letters); name a file made by jotto solve: "
+                         f"equilibrium:FILE")
+    return solution
+
+
+def default_guesser_spec(words: WordList) -> str:
+    """The strongest guesser the package has for ``words`` without being told more: the
+    equilibrium guesser of its bundled solve, else GuesserGBR under the exact rule.  ``play``,
+    ``assist`` and ``evaluate`` all default to it."""
+    return "equilibrium" if bundled_solution(words) is not None else "gbr:exact"
+
+
 def make_guesser(spec: str, words: WordList, threads: int | None = None):
     """The guesser a spec names, over ``words``."""
     kind, rest, options = _split(spec)
@@ -174,7 +201,7 @@ def make_guesser(spec: str, words: WordList, threads: int | None = None):
         return GBRGuesser(words, weights, rule, threads, name=spec)
     if kind == "equilibrium":
         _no_extra(spec, options, {"seed", "t"})
-        solution = Solution.load(_path(spec, kind, rest), words)
+        solution = _solution_for(spec, rest, words)
         return solution.guesser(seed=_int(spec, options, "seed") or 0,
                                 t_star=_int(spec, options, "t"))
     if kind == "tree":
@@ -202,7 +229,7 @@ def make_hider(spec: str, words: WordList, expected_guesses: np.ndarray | None =
         return DistributionHider(words, hider_weights(path, words), f"weights:{path}")
     if kind == "equilibrium":
         _no_extra(spec, options, {"t"})
-        solution = Solution.load(_path(spec, kind, rest), words)
+        solution = _solution_for(spec, rest, words)
         return EquilibriumHider(words, solution.hider(_int(spec, options, "t")), spec)
     if kind in ("best-response", "best_response", "br"):
         _no_extra(spec, options, set())

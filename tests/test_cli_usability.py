@@ -1,0 +1,134 @@
+"""The rough edges a new user hit (issue 12), each pinned: entropy shown positive, one default
+guesser for play and evaluate, ``-g equilibrium`` naming the bundled solve, ``play --help``
+listing only what play takes, Table 1 in one unit, and the solve progress bar's epsilon."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+import jotto
+from jotto.analysis import METRICS, best_first_guesses, partition_vectors
+from jotto.bundled import bundled_solution
+from jotto.paper import TABLE1
+from jotto.players import make_guesser, make_hider
+
+JOTTO = [sys.executable, "-m", "jotto"]
+SGB = ["-w", "sgb", "--anagrams", "norvig"]
+
+
+def run(*args, cwd, code=0):
+    proc = subprocess.run(JOTTO + [str(a) for a in args], capture_output=True, text=True,
+                          cwd=cwd, stdin=subprocess.DEVNULL, timeout=300)
+    assert proc.returncode == code, (proc.stdout, proc.stderr)
+    return proc
+
+
+def _entropy(counts) -> float:
+    n = sum(counts)
+    return -sum(c / n * math.log2(c / n) for c in counts if c)
+
+
+def test_first_guesses_show_entropy_positive_in_bits(tmp_path):
+    words = jotto.load_words("sgb", anagrams="norvig")
+    best = best_first_guesses(words, "entropy", 3)
+    rows = partition_vectors(words, [words.index(w) for w, _ in best])
+    for (w, value), row in zip(best, rows):
+        assert value > 0 and value == pytest.approx(_entropy(row.tolist()), rel=1e-12)
+        assert value == -METRICS["entropy"](row.tolist())
+    assert [v for _, v in best] == sorted((v for _, v in best), reverse=True)
+    out = run("analyze", "first-guesses", *SGB, "-k", 3, cwd=tmp_path).stdout.splitlines()
+    assert [line.split()[0] for line in out] == [w for w, _ in best]
+    for line, (_, value) in zip(out, best):
+        assert f"entropy {value:.6g} bits" in line and "-" not in line.split("partition")[0]
+    data = json.loads(run("analyze", "first-guesses", *SGB, "-k", 3, "--json",
+                          cwd=tmp_path).stdout)
+    assert [d["metric"] for d in data] == [v for _, v in best]
+
+
+def test_evaluate_defaults_to_plays_guesser(tmp_path):
+    """Default list (it has a bundled solve): the equilibrium guesser, as ``-g equilibrium``
+    names it; a list without one: gbr:exact, as play falls back to."""
+    default = json.loads(run("evaluate", "--json", cwd=tmp_path).stdout)
+    named = json.loads(run("evaluate", "-g", "equilibrium", "--json", cwd=tmp_path).stdout)
+    assert default == named
+    sol = bundled_solution(jotto.load_words())
+    expected = sol.guesser(seed=0).expected_guesses()
+    assert default["evaluation"]["mean"] == pytest.approx(expected.mean(), rel=1e-12)
+    sgb_default = json.loads(run("evaluate", *SGB, "--json", cwd=tmp_path).stdout)
+    sgb_exact = json.loads(run("evaluate", *SGB, "-g", "gbr:exact", "--json",
+                               cwd=tmp_path).stdout)
+    assert sgb_default == sgb_exact
+
+
+def test_equilibrium_without_a_file_is_the_bundled_solve(tmp_path):
+    words = jotto.load_words()
+    sol = bundled_solution(words)
+    g = make_guesser("equilibrium:seed=4", words)
+    assert g.solution.t_star == sol.t_star and g.k == sol.guesser(seed=4).k
+    h = make_hider("equilibrium", words)
+    assert (h.distribution() == sol.hider()).all()
+    proc = run("evaluate", *SGB, "-g", "equilibrium", cwd=tmp_path, code=2)
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 1 and "no bundled strategy for sgb" in err[0]
+
+
+def test_play_and_assist_help_list_only_guessers(tmp_path):
+    for command in ("play", "assist"):
+        out = run(command, "--help", cwd=tmp_path).stdout
+        assert "Guessers:" in out and "gbr[:paper|:exact]" in out
+        assert "Hiders:" not in out and "best-response" not in out
+    assert "Hiders:" in run("evaluate", "--help", cwd=tmp_path).stdout
+
+
+def test_table_row_has_one_unit(twl06_path, tmp_path):
+    proc = run("solve", "-w", twl06_path, "-n", 2, "--mode", "paper", "-i", 30,
+               "-o", tmp_path / "p.jotto", cwd=tmp_path)
+    (row,) = [x for x in proc.stdout.splitlines() if x.startswith("Avg")]
+    assert row.startswith("Avg seconds per iteration") and "min" not in row and "ms" not in row
+    paper, ours = row.split()[-2:]
+    assert float(paper) == pytest.approx(TABLE1["avg_minutes_per_iteration"][2] * 60, rel=1e-3)
+    sol = jotto.Solution.load(tmp_path / "p.jotto")
+    assert float(ours) == pytest.approx(sol.table()["avg_seconds_per_iteration"], rel=1e-3)
+
+
+class _Bar:
+    """Stands in for tqdm: records every postfix."""
+
+    def __init__(self):
+        self.postfixes: list[dict] = []
+
+    def update(self, n):
+        pass
+
+    def set_postfix(self, refresh=True, **kw):
+        self.postfixes.append(kw)
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("stop", ["iterations", "target"])
+def test_progress_bar_epsilon_follows_the_run(monkeypatch, stop):
+    """Each step is made to take 1 s (a fake monotonic clock), so every step refreshes the
+    epsilon shown; the last one shown is the run's last, however the run stopped.  (The bug: the
+    clock was compared with tqdm's wall-clock time, so the epsilon never updated.)"""
+    module = sys.modules["jotto.solve"]
+    bar = _Bar()
+    clock = iter(range(10**6))
+    monkeypatch.setattr(module.time, "monotonic", lambda: float(next(clock)))
+    monkeypatch.setattr(module, "_progress", lambda *a, **k: bar)
+    kwargs = {"iterations": 40} if stop == "iterations" else {"iterations": 400,
+                                                              "target_epsilon": 1.0}
+    sol = jotto.solve(2, progress=True, **kwargs)
+    eps = sol.history.epsilon
+    shown = [p["eps"] for p in bar.postfixes]
+    assert shown[:-1] == [f"{e:.4f}" for e in eps[1:]]
+    assert shown[-1] == f"{eps[-1]:.4f}"
+    assert bar.postfixes[-1]["best"] == f"{sol.epsilon:.4f}"
+    if stop == "target":
+        assert sol.iterations < 400 and eps[-1] <= 1.0
