@@ -215,3 +215,52 @@ def solve_jotto(game: Game, T: int, mode: str) -> dict:
         out["eps_guesser"].append(float(eg))
         out["value"].append(float(value))
     return out
+
+
+def best_response_total(words: Sequence[str], v: Sequence[int]) -> int:
+    """The least sum_i v_i guesses_i over all decision trees, by exhaustive recursion over states
+    (every target, weight 0 or not, stays in the state; every word that narrows the state down
+    may be guessed): F(S) = W(S) + min_g sum_{j<L} F(S_j(g)), F(empty) = 0, and a target guessed
+    outright costs nothing more.  Exponential: for dictionaries of a few words only."""
+    from functools import lru_cache
+
+    game = Game(words)
+    L = game.L
+
+    @lru_cache(maxsize=None)
+    def F(S: frozenset) -> int:
+        if not S:
+            return 0
+        W = sum(v[i] for i in S)
+        if len(S) == 1:
+            return W
+        best = None
+        for g in range(game.D):
+            classes: dict[int, set] = {}
+            for i in S:
+                classes.setdefault(game.table[g][i], set()).add(i)
+            if L not in classes and len(classes) == 1:
+                continue  # g does not narrow S down
+            cost = sum(F(frozenset(c)) for j, c in classes.items() if j != L)
+            if best is None or cost < best:
+                best = cost
+        return W + best
+
+    return F(frozenset(range(game.D)))
+
+
+def tree_total(words: Sequence[str], v: Sequence[int], guess, children) -> int:
+    """sum_i v_i guesses_i of a tree given as node arrays (guess[n], children[n][reply]), each
+    target walked from the root letter by letter."""
+    L = len(words[0])
+    total = 0
+    for i, target in enumerate(words):
+        node, n = 0, 0
+        while True:
+            n += 1
+            r = num_comm_letts(words[guess[node]], target)
+            if r == L:
+                break
+            node = children[node][r]
+        total += v[i] * n
+    return total

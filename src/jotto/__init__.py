@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .best_responses import BestResponse, best_response, expected_guesses
 from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
 from .game import reply
 from .runtime import openmp_enabled, resolve_threads
@@ -22,6 +23,7 @@ from .words import WordList, WordListError, load_words
 
 __all__ = [
     "RULES",
+    "BestResponse",
     "DecisionTree",
     "DoubleOracleSolution",
     "EquilibriumGuesser",
@@ -32,7 +34,9 @@ __all__ = [
     "StrategyFileError",
     "WordList",
     "WordListError",
+    "best_response",
     "comp_num_guesses",
+    "expected_guesses",
     "gbr_tree",
     "guesser_gbr",
     "integer_weights",

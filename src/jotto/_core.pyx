@@ -330,3 +330,124 @@ cdef int32_t guesser_gbr(const uint32_t *masks, int32_t D, int32_t L, const doub
     jt_words_free(w)
     free(vbuf)
     return g if status == JT_OK else status
+
+
+# ==== Best responses (search.c, jotto_search.h): the guesser's true best response ===============
+
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport uint64_t
+
+cdef extern from "jotto_search.h" nogil:
+    ctypedef struct jt_bsearch:
+        pass
+    ctypedef struct jt_bs_pass:
+        int32_t top_k
+        uint64_t beta
+        double seconds
+        int64_t max_nodes
+        int (*interrupted)(void *ctx) noexcept nogil
+        void *ctx
+    ctypedef struct jt_bs_outcome:
+        uint64_t value
+        int exact
+        int stopped
+        uint64_t best
+        int32_t best_guess
+        int64_t nodes
+    uint64_t JT_BS_INF
+    jt_bsearch *jt_bs_new(const uint32_t *masks, int32_t D, int32_t L, const int64_t *v,
+                          size_t memo_bytes, int *status)
+    void jt_bs_free(jt_bsearch *s)
+    int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
+    uint64_t jt_bs_root_bound(jt_bsearch *s)
+    int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint64_t *total)
+    void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,
+                           int32_t *children)
+    void jt_bs_memo_stats(const jt_bsearch *s, int64_t *states, int64_t *bytes)
+
+BS_INF = JT_BS_INF
+BS_STOPS = ("done", "time", "nodes", "interrupted")
+
+
+cdef int _signalled(void *ctx) noexcept nogil:
+    """Poll for Ctrl-C: a pending signal stops the pass; the caller raises it afterwards."""
+    cdef int r
+    with gil:
+        r = PyErr_CheckSignals()
+        if r != 0:
+            (<list>ctx).append(1)
+    return r != 0
+
+
+cdef class BestResponseSearch:
+    """A branch-and-bound search for the guesser's best response to integer weights ``v``; its
+    memo (at most ``memo_bytes``) persists across passes.  See jotto_search.h."""
+
+    cdef jt_bsearch *ptr
+    cdef readonly int size
+    cdef readonly int length
+
+    def __cinit__(self, const uint32_t[::1] masks not None, int length,
+                  const int64_t[::1] v not None, size_t memo_bytes):
+        cdef int status = JT_OK
+        if masks.shape[0] != v.shape[0] or masks.shape[0] < 1:
+            raise ValueError("one weight per word is needed")
+        self.ptr = jt_bs_new(&masks[0], <int32_t>masks.shape[0], length, &v[0], memo_bytes,
+                             &status)
+        _check(status)
+        self.size = <int>masks.shape[0]
+        self.length = length
+
+    def __dealloc__(self):
+        if self.ptr != NULL:
+            jt_bs_free(self.ptr)
+
+    def run(self, int top_k, beta, double seconds, long long nodes):
+        """One pass: (value, exact, stop reason, best root total or None, its guess, nodes)."""
+        cdef jt_bs_pass p
+        cdef jt_bs_outcome o
+        cdef int status
+        flag = []
+        p.top_k = top_k
+        p.beta = <uint64_t>min(int(beta), JT_BS_INF)
+        p.seconds = seconds
+        p.max_nodes = nodes
+        p.interrupted = _signalled
+        p.ctx = <void *>flag
+        with nogil:
+            status = jt_bs_run(self.ptr, &p, &o)
+        if flag:
+            raise KeyboardInterrupt
+        _check(status)
+        best = None if o.best == JT_BS_INF else int(o.best)
+        return (int(o.value), bool(o.exact), BS_STOPS[o.stopped], best, int(o.best_guess),
+                int(o.nodes))
+
+    def root_bound(self):
+        """The counting bound at the root after one split (no search)."""
+        cdef uint64_t b
+        with nogil:
+            b = jt_bs_root_bound(self.ptr)
+        return int(b)
+
+    def tree(self, int top_k, int root_guess):
+        """(total, guess, depth, size, children) of the tree the memo of mode ``top_k`` holds."""
+        cdef uint64_t total = 0
+        cdef int32_t n
+        with nogil:
+            n = jt_bs_tree_build(self.ptr, top_k, root_guess, &total)
+        _check(n if n < 0 else JT_OK)
+        guess = np.empty(n, dtype=np.int32)
+        depth = np.empty(n, dtype=np.int32)
+        size = np.empty(n, dtype=np.int32)
+        children = np.empty((n, self.length + 1), dtype=np.int32)
+        cdef int32_t[::1] g = guess, d = depth, s = size
+        cdef int32_t[:, ::1] c = children
+        jt_bs_tree_export(self.ptr, &g[0], &d[0], &s[0], &c[0, 0])
+        return int(total), guess, depth, size, children
+
+    def memo_stats(self):
+        """(states stored, bytes used) of the memo."""
+        cdef int64_t states = 0, used = 0
+        jt_bs_memo_stats(self.ptr, &states, &used)
+        return int(states), int(used)

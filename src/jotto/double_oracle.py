@@ -145,7 +145,10 @@ class DoubleOracle:
         if eq is None:
             return False
         self._offer_guesser(np.array(rational_weights(eq.q)[0], dtype=object))
-        br = self.oracle.respond(self.words, eq.p, self.threads)
+        try:
+            br = self.oracle.respond(self.words, eq.p, self.threads)
+        except ValueError:  # the exact mixture's weights outgrow the core's exact arithmetic
+            return False
         self._offer_hider(br.lower, np.array(rational_weights(eq.p)[0], dtype=object))
         if br.upper < eq.value:
             return self._add(br.tree)

@@ -20,7 +20,7 @@ import numpy as np
 
 from .gbr import gbr_tree
 from .trees import DecisionTree
-from .weights import rational_weights
+from .weights import exact_weights
 from .words import WordList
 
 __all__ = ["Oracle", "Response", "parse_oracle"]
@@ -56,7 +56,7 @@ class Oracle:
         """A tree against the hider with integer ``weights`` (an integer array or a sequence of
         :class:`fractions.Fraction`, as :func:`jotto.best_response` takes them)."""
         if self.kind == "greedy":
-            w = np.array(rational_weights(list(weights))[0], dtype=object)
+            w = exact_weights(weights, len(words)).astype(object)
             tree = gbr_tree(words, w.astype(np.int64), rule="exact", threads=threads)
             value = Fraction(int(tree.guesses_needed().astype(object) @ w), int(w.sum()))
             return Response(tree, Fraction(1), value)

@@ -24,7 +24,8 @@ from numpy.typing import ArrayLike
 
 from . import _core
 
-__all__ = ["RULES", "CoreWeights", "core_weights", "integer_weights", "rational_weights"]
+__all__ = ["RULES", "CoreWeights", "core_weights", "exact_weights", "integer_weights",
+           "rational_weights"]
 
 #: The GuesserGBR decision rules (see the package documentation's glossary).
 RULES = ("paper", "exact")
@@ -126,3 +127,54 @@ def core_weights(weights: ArrayLike | None, size: int, rule: str) -> CoreWeights
         raise ValueError(f"integer weights must total less than 2**63 / {size}; scale them "
                          f"down or pass floats")
     return CoreWeights(np.ascontiguousarray(v), None, 0.0)
+
+
+def exact_weights(hider, size: int) -> np.ndarray:
+    """Integer weights (``int64 [size]``) for exact searches such as best responses.
+
+    ``hider`` is ``None`` (every word weighs 1), float weights (converted by
+    :func:`integer_weights`), integer weights (used exactly), or a sequence of
+    :class:`fractions.Fraction` (and integers), scaled exactly to integers by their common
+    denominator.  Raises :class:`ValueError` for malformed or negative weights, or integers whose
+    total reaches ``2**63 / size`` (the core's exact sums would overflow).
+    """
+    if hider is None:
+        return np.ones(size, dtype=np.int64)
+    if not isinstance(hider, np.ndarray):
+        items = list(hider)
+        if any(isinstance(x, Fraction) for x in items):
+            return _fraction_weights(items, size)
+        hider = items
+    arr = _as_vector(hider, size)
+    if np.issubdtype(arr.dtype, np.floating):
+        return _core.integer_weights(np.ascontiguousarray(arr, np.float64))[0]
+    if arr.dtype == np.uint64 and arr.max() >= 2**63:
+        raise ValueError(f"integer weights must total less than 2**63 / {size}")
+    return _checked_total(np.ascontiguousarray(arr, dtype=np.int64), size)
+
+
+def _fraction_weights(items: list, size: int) -> np.ndarray:
+    """Fractions (or integers) scaled by their common denominator, exactly."""
+    if len(items) != size:
+        raise ValueError(f"weights must be a vector of {size} numbers (one per word), not "
+                         f"{len(items)}")
+    fr = []
+    for i, x in enumerate(items):
+        if isinstance(x, bool) or not isinstance(x, (Fraction, int, np.integer)):
+            raise ValueError(f"weight {i} is {x!r}: mix fractions only with integers")
+        if x < 0:
+            raise ValueError(f"weights must not be negative (word {i} weighs {x})")
+        fr.append(Fraction(x))
+    ints, den = rational_weights(fr)
+    if sum(ints) >= _LIMIT // size:
+        raise ValueError(f"the fractions scaled to their common denominator {den} total "
+                         f"{sum(ints)}, too large for exact arithmetic (must be below "
+                         f"2**63 / {size}); round them or pass floats")
+    return np.array(ints, dtype=np.int64)
+
+
+def _checked_total(v: np.ndarray, size: int) -> np.ndarray:
+    if int(v.sum(dtype=object)) >= _LIMIT // size:
+        raise ValueError(f"integer weights must total less than 2**63 / {size}; scale them "
+                         f"down or pass floats")
+    return v

@@ -1,0 +1,50 @@
+"""Time of the guesser's true best response (issue 9), TWL06 with the paper's rules.
+
+Targets: 2 letters, uniform hider, exact: under 1 s.  Non-uniform integer weights at 2 letters
+(what a double oracle asks hundreds of times): 0.1-0.2 s per call.  3 letters, uniform hider:
+certified interval width <= 0.5 within 10 minutes on 2 cores (set JOTTO_BENCH_BR3_SECONDS to
+shorten; the width reached is printed).  Run: ``pytest bench/test_best_response.py
+--benchmark-only -s``.
+"""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import jotto
+
+
+def test_two_letters_uniform_exact(benchmark, twl06):
+    benchmark.group = "best response 2 letters"
+    res = benchmark(jotto.best_response, twl06[2])
+    assert res.exact and res.upper == Fraction(295, 51)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_two_letters_random_weights_exact(benchmark, twl06, seed):
+    """Integer weights 1..1000 at random, as a double oracle's hider mixes."""
+    benchmark.group = "best response 2 letters"
+    v = np.random.default_rng(seed).integers(1, 1001, size=len(twl06[2]))
+    res = benchmark(jotto.best_response, twl06[2], v)
+    assert res.exact
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_five_letters_top_k(benchmark, twl06, k):
+    benchmark.group = "best response 5 letters top-K"
+    res = benchmark.pedantic(jotto.best_response, (twl06[5],), {"top_k": k}, rounds=1)
+    print(f"\n5 letters top-{k}: upper {res.upper.numerator}/{res.upper.denominator} "
+          f"= {float(res.upper):.4f}, lower {float(res.lower):.4f}, {res.seconds:.1f} s")
+
+
+def test_three_letters_uniform_interval(benchmark, twl06):
+    seconds = float(os.environ.get("JOTTO_BENCH_BR3_SECONDS", "600"))
+    benchmark.group = "best response 3 letters"
+    res = benchmark.pedantic(jotto.best_response, (twl06[3],), {"budget": seconds}, rounds=1)
+    print(f"\n3 letters uniform, {seconds:.0f} s budget: [{float(res.lower):.4f}, "
+          f"{float(res.upper):.4f}] width {float(res.gap):.4f}, {res.nodes} nodes")
+    assert res.lower <= res.upper

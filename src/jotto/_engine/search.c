@@ -1,0 +1,1077 @@
+/* search.c -- the guesser's true best response by depth-first branch and bound (jotto_search.h).
+ *
+ * search(S, beta) returns F(S) exactly if F(S) < beta, else a proven lower bound >= beta.  At a
+ * state it splits S by every word (one pass over S per word, class sizes in packed counters),
+ * bounds each guess g from below by
+ *   lb(g) = W(S) + sum_{j<L} B(S_j),
+ * with B the counting bound (at most 1 + L + ... + L^(k-1) targets are found within k guesses,
+ * since a node has at most L non-winning replies; the heaviest targets first), exact for classes
+ * of one or two targets, or the memo's proven bound for S_j when it has one (bounds cached per
+ * state).  Guesses are tried in the greedy order (least sum_i v_i n_{reply(g,i)}, then words of S,
+ * then list order), guesses splitting S the same way are tried once, and a guess is abandoned as
+ * soon as its classes' values summed so far reach the best value found (each class searched with
+ * the bound it must beat).  Every return value is a proven lower bound, also when a budget stops
+ * the pass, and the memo keeps exact values and bounds per state (keyed by the state's Zobrist
+ * key, the members compared in full).
+ *
+ * In top-K mode a state considers only the first K guesses of distinct splits in that order: its
+ * values are those of the best restricted tree, upper bounds of the optimum.
+ *
+ * The search is sequential, so its values, trees and node counts never depend on threads. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jotto_engine.h"
+#include "jotto_search.h"
+
+#define MAXR (JT_MAX_LEN + 1)
+#define INF JT_BS_INF
+
+typedef struct {
+    uint64_t key;   /* Zobrist key of the state */
+    uint64_t val;   /* exact value, or a proven lower bound */
+    uint64_t off;   /* members (word indices) in the arena */
+    int32_t m;      /* members; 0 marks an empty slot */
+    int32_t guess;  /* exact states: the first guess of the best tree */
+    int32_t exact;
+} entry;
+
+typedef struct {
+    entry *tab;
+    uint64_t cap, n;  /* slots (a power of two), used */
+    uint16_t *arena;
+    uint64_t alen, acap;
+} memo;
+
+typedef struct {
+    uint64_t q, lb;
+    int32_t c;
+    int32_t out;  /* 1 if the word is not in S */
+} cand;
+
+/* Scratch of one depth of the recursion (every array sized for all D words). */
+typedef struct {
+    uint32_t *sm;       /* [D] masks of S */
+    uint64_t *sv, *sz;  /* [D] weights and Zobrist keys of S */
+    uint8_t *in_s;      /* [D] membership of S */
+    uint8_t *prog;      /* [D] the word narrows S down */
+    uint32_t *cnt;      /* [D*R] class sizes by word */
+    uint64_t *cw;       /* [D*R] class weights */
+    uint64_t *cmax;     /* [D*R] heaviest target of the class */
+    uint64_t *cmin;     /* [D*R] lightest */
+    uint64_t *lbc;      /* [D*R] class bounds */
+    uint64_t *hz;       /* [D*R] class keys (listed words only) */
+    uint64_t *lb, *q;   /* [D] */
+    cand *list;         /* [D] */
+    int32_t *cls;       /* [D] members of the classes being searched, class after class */
+    uint64_t *dkey;     /* [2 * pow2 >= D] split keys of the words tried, for deduplication */
+    int32_t *dval;
+    int32_t dcap;
+} level;
+
+struct jt_bsearch {
+    int32_t D, L, R;
+    uint32_t *mask;     /* [D] */
+    uint64_t *v;        /* [D] */
+    uint64_t *z;        /* [D] Zobrist keys */
+    int32_t *pos;       /* targets of positive weight, increasing */
+    int32_t npos;
+    uint64_t Wpos, keypos;
+    uint64_t capN[64];  /* N_k = 1 + L + ... + L^(k-1), while below D */
+    int ncap;
+    uint64_t *cb;       /* [D+1] counting bound of n unit-weight targets */
+    size_t memo_bytes;
+    memo memo[2];       /* [0] full search, [1] top-K search of top_k_memo */
+    int32_t top_k_memo;
+    level **lv;         /* [D+2], made on first use */
+    /* the pass under way */
+    int mode;           /* 0 full, 1 top-K */
+    int32_t top_k;
+    double deadline;
+    int64_t node_limit, nodes;
+    int stop, error;
+    int (*interrupted)(void *);
+    void *ctx;
+    uint64_t root_best;
+    int32_t root_guess;
+    /* the tree last built */
+    int32_t *tg, *td, *ts, *tc;
+    int32_t tn, tcap;
+};
+
+/* ---- small helpers ------------------------------------------------------------------------- */
+
+static inline int pc(uint32_t x) { return __builtin_popcount(x); }
+
+static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? INF : a + b; }
+
+static inline uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static inline uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- the counting bound -------------------------------------------------------------------- */
+
+/* A lower bound on F of n targets of total weight W, heaviest vmax, lightest vmin: at most N_k
+ * of them are guessed within k guesses, so F >= sum_k (W - weight of the N_k heaviest), which is
+ * at least sum_k (W - N_k vmax) and at least vmin CB(n) + (W - n vmin) (split every weight into
+ * vmin and the rest, which counts at least once).  Exact for n <= 2. */
+static uint64_t count_bound(const jt_bsearch *s, uint32_t n, uint64_t W, uint64_t vmax,
+                            uint64_t vmin)
+{
+    if (n <= 1)
+        return n ? W : 0;
+    if (n == 2)
+        return 2 * W - vmax;
+    if (vmax == vmin)
+        return vmin * s->cb[n];
+    uint64_t b1 = 0;
+    for (int k = 0; k < s->ncap && s->capN[k] < n; k++) {
+        const uint64_t top = s->capN[k] * vmax;
+        if (top >= W)
+            break;
+        b1 += W - top;
+    }
+    const uint64_t b2 = vmin * s->cb[n] + (W - (uint64_t)n * vmin);
+    return umax(b1, b2);
+}
+
+/* ---- the memo ------------------------------------------------------------------------------ */
+
+static size_t memo_bytes_used(const jt_bsearch *s)
+{
+    size_t b = 0;
+    for (int i = 0; i < 2; i++)
+        b += s->memo[i].cap * sizeof(entry) + s->memo[i].acap * sizeof(uint16_t);
+    return b;
+}
+
+static void memo_clear(memo *mm)
+{
+    free(mm->tab);
+    free(mm->arena);
+    memset(mm, 0, sizeof *mm);
+}
+
+static entry *slot_of(const memo *mm, uint64_t key, int32_t m, const int32_t *S)
+{
+    if (!mm->cap)
+        return NULL;
+    for (uint64_t h = key & (mm->cap - 1);; h = (h + 1) & (mm->cap - 1)) {
+        entry *e = &mm->tab[h];
+        if (!e->m)
+            return e;
+        if (e->key == key && e->m == m) {
+            const uint16_t *a = mm->arena + e->off;
+            int32_t k = 0;
+            while (k < m && a[k] == (uint16_t)S[k])
+                k++;
+            if (k == m)
+                return e;
+        }
+    }
+}
+
+static entry *memo_find(const memo *mm, uint64_t key, int32_t m, const int32_t *S)
+{
+    entry *e = slot_of(mm, key, m, S);
+    return e && e->m ? e : NULL;
+}
+
+/* The entry of class j of word mask cm over the state whose members are flagged in in_s: a
+ * stored state of the class's size and key is the class if all its members are in S and give
+ * reply j (then it is a subset of the same size). */
+static const entry *memo_find_class(const jt_bsearch *s, const memo *mm, uint64_t key,
+                                    int32_t m, uint32_t cm, int j, const uint8_t *in_s)
+{
+    if (!mm->cap)
+        return NULL;
+    for (uint64_t h = key & (mm->cap - 1);; h = (h + 1) & (mm->cap - 1)) {
+        const entry *e = &mm->tab[h];
+        if (!e->m)
+            return NULL;
+        if (e->key == key && e->m == m) {
+            const uint16_t *a = mm->arena + e->off;
+            int32_t k = 0;
+            while (k < m && in_s[a[k]] && pc(cm & s->mask[a[k]]) == j)
+                k++;
+            if (k == m)
+                return e;
+        }
+    }
+}
+
+static int memo_grow(jt_bsearch *s, memo *mm)
+{
+    const uint64_t ncap = mm->cap ? 2 * mm->cap : 1024;
+    if (memo_bytes_used(s) + ncap * sizeof(entry) > s->memo_bytes)
+        return 0;
+    entry *tab = calloc(ncap, sizeof(entry));
+    if (!tab)
+        return 0;
+    for (uint64_t i = 0; i < mm->cap; i++) {
+        const entry *e = &mm->tab[i];
+        if (!e->m)
+            continue;
+        uint64_t h = e->key & (ncap - 1);
+        while (tab[h].m)
+            h = (h + 1) & (ncap - 1);
+        tab[h] = *e;
+    }
+    free(mm->tab);
+    mm->tab = tab;
+    mm->cap = ncap;
+    return 1;
+}
+
+/* Record F(S) = val (exact) or F(S) >= val; silently skipped when the memo is full. */
+static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S, uint64_t val,
+                       int exact, int32_t guess)
+{
+    memo *mm = &s->memo[s->mode];
+    entry *e = slot_of(mm, key, m, S);
+    if (e && e->m) {
+        if (e->exact)
+            return;
+        if (exact || val > e->val) {
+            e->val = val;
+            e->exact = exact;
+            e->guess = guess;
+        }
+        return;
+    }
+    if ((mm->n + 1) * 2 > mm->cap) {
+        if (!memo_grow(s, mm) && (mm->n + 1) * 10 > mm->cap * 9)
+            return;
+        e = slot_of(mm, key, m, S);
+    }
+    if (mm->alen + (uint64_t)m > mm->acap) {
+        uint64_t ncap = mm->acap ? 2 * mm->acap : 65536;
+        while (ncap < mm->alen + (uint64_t)m)
+            ncap *= 2;
+        if (memo_bytes_used(s) + (ncap - mm->acap) * sizeof(uint16_t) > s->memo_bytes)
+            return;
+        uint16_t *a = realloc(mm->arena, ncap * sizeof(uint16_t));
+        if (!a)
+            return;
+        mm->arena = a;
+        mm->acap = ncap;
+    }
+    for (int32_t k = 0; k < m; k++)
+        mm->arena[mm->alen + k] = (uint16_t)S[k];
+    e->key = key;
+    e->m = m;
+    e->off = mm->alen;
+    e->val = val;
+    e->exact = exact;
+    e->guess = guess;
+    mm->alen += (uint64_t)m;
+    mm->n++;
+}
+
+/* ---- levels -------------------------------------------------------------------------------- */
+
+static void level_free(level *lv)
+{
+    if (!lv)
+        return;
+    free(lv->sm);
+    free(lv->sv);
+    free(lv->sz);
+    free(lv->in_s);
+    free(lv->prog);
+    free(lv->cnt);
+    free(lv->cw);
+    free(lv->cmax);
+    free(lv->cmin);
+    free(lv->lbc);
+    free(lv->hz);
+    free(lv->lb);
+    free(lv->q);
+    free(lv->list);
+    free(lv->cls);
+    free(lv->dkey);
+    free(lv->dval);
+    free(lv);
+}
+
+static level *get_level(jt_bsearch *s, int32_t depth)
+{
+    if (s->lv[depth])
+        return s->lv[depth];
+    const size_t D = (size_t)s->D, DR = D * (size_t)s->R;
+    level *lv = calloc(1, sizeof(level));
+    if (!lv)
+        return NULL;
+    int32_t dcap = 16;
+    while (dcap < 2 * s->D)
+        dcap *= 2;
+    lv->dcap = dcap;
+    lv->sm = malloc(D * sizeof(uint32_t));
+    lv->sv = malloc(D * sizeof(uint64_t));
+    lv->sz = malloc(D * sizeof(uint64_t));
+    lv->in_s = calloc(D, 1);
+    lv->prog = malloc(D);
+    lv->cnt = malloc(DR * sizeof(uint32_t));
+    lv->cw = malloc(DR * sizeof(uint64_t));
+    lv->cmax = malloc(DR * sizeof(uint64_t));
+    lv->cmin = malloc(DR * sizeof(uint64_t));
+    lv->lbc = malloc(DR * sizeof(uint64_t));
+    lv->hz = malloc(DR * sizeof(uint64_t));
+    lv->lb = malloc(D * sizeof(uint64_t));
+    lv->q = malloc(D * sizeof(uint64_t));
+    lv->list = malloc(D * sizeof(cand));
+    lv->cls = malloc(D * sizeof(int32_t));
+    lv->dkey = malloc((size_t)dcap * sizeof(uint64_t));
+    lv->dval = malloc((size_t)dcap * sizeof(int32_t));
+    if (!lv->sm || !lv->sv || !lv->sz || !lv->in_s || !lv->prog || !lv->cnt || !lv->cw ||
+        !lv->cmax || !lv->cmin || !lv->lbc || !lv->hz || !lv->lb || !lv->q || !lv->list ||
+        !lv->cls || !lv->dkey || !lv->dval) {
+        level_free(lv);
+        return NULL;
+    }
+    s->lv[depth] = lv;
+    return lv;
+}
+
+/* ---- splitting a state by every word ------------------------------------------------------- */
+
+/* Class sizes of every word over the m targets of S (masks sm), counted in a 64-bit word of
+ * L+1 packed fields of b bits (flushed before a field can overflow) when L <= 15. */
+static inline __attribute__((always_inline)) void
+count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
+{
+    const int L = s->L, R = s->R;
+    const int32_t D = s->D;
+    const uint32_t *sm = lv->sm;
+    if (L <= 15) {
+        const int b = 64 / R;
+        const uint64_t F = ((uint64_t)1 << b) - 1;
+        uint64_t one[MAXR];
+        for (int r = 0; r < R; r++)
+            one[r] = (uint64_t)1 << (b * r);
+        const int32_t step = (int32_t)(F < 65535 ? F : 65535);
+        for (int32_t c = 0; c < D; c++) {
+            const uint32_t cm = s->mask[c];
+            uint32_t *n = lv->cnt + (size_t)c * R;
+            for (int r = 0; r < R; r++)
+                n[r] = 0;
+            for (int32_t k0 = 0; k0 < m; k0 += step) {
+                const int32_t k1 = m - k0 < step ? m : k0 + step;
+                uint64_t acc = 0;
+                for (int32_t k = k0; k < k1; k++)
+                    acc += one[pc(cm & sm[k])];
+                for (int r = 0; r < R; r++)
+                    n[r] += (uint32_t)((acc >> (b * r)) & F);
+            }
+        }
+    } else {
+        for (int32_t c = 0; c < D; c++) {
+            const uint32_t cm = s->mask[c];
+            uint32_t *n = lv->cnt + (size_t)c * R;
+            for (int r = 0; r < R; r++)
+                n[r] = 0;
+            for (int32_t k = 0; k < m; k++)
+                n[pc(cm & sm[k])]++;
+        }
+    }
+}
+
+static void count_sizes_plain(const jt_bsearch *s, level *lv, int32_t m)
+{
+    count_sizes_body(s, lv, m);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) static void count_sizes_popcnt(const jt_bsearch *s, level *lv,
+                                                                 int32_t m)
+{
+    count_sizes_body(s, lv, m);
+}
+#endif
+
+static int have_popcnt(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt");
+#else
+    return 0;
+#endif
+}
+
+static void count_sizes(const jt_bsearch *s, level *lv, int32_t m)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    static int popcnt = -1;
+    if (popcnt < 0)
+        popcnt = have_popcnt();
+    if (popcnt) {
+        count_sizes_popcnt(s, lv, m);
+        return;
+    }
+#endif
+    (void)have_popcnt;
+    count_sizes_plain(s, lv, m);
+}
+
+/* Class weights, heaviest and lightest targets of every word (non-uniform weights). */
+static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
+{
+    const int R = s->R;
+    for (int32_t c = 0; c < s->D; c++) {
+        const uint32_t cm = s->mask[c];
+        uint64_t *w = lv->cw + (size_t)c * R, *mx = lv->cmax + (size_t)c * R;
+        uint64_t *mn = lv->cmin + (size_t)c * R;
+        for (int r = 0; r < R; r++) {
+            w[r] = 0;
+            mx[r] = 0;
+            mn[r] = INF;
+        }
+        for (int32_t k = 0; k < m; k++) {
+            const int r = pc(cm & lv->sm[k]);
+            const uint64_t x = lv->sv[k];
+            w[r] += x;
+            mx[r] = x > mx[r] ? x : mx[r];
+            mn[r] = x < mn[r] ? x : mn[r];
+        }
+    }
+}
+
+/* Split S (in lv) by every word: class sizes and weights, whether the word narrows S down, the
+ * greedy metric q and the bound lb of every word. */
+static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform)
+{
+    const int L = s->L, R = s->R;
+    count_sizes(s, lv, m);
+    if (!uniform)
+        class_weights(s, lv, m);
+    const uint64_t u = lv->sv[0];
+    for (int32_t c = 0; c < s->D; c++) {
+        const uint32_t *n = lv->cnt + (size_t)c * R;
+        uint64_t *w = lv->cw + (size_t)c * R, *lbc = lv->lbc + (size_t)c * R;
+        if (uniform)
+            for (int r = 0; r < R; r++)
+                w[r] = u * n[r];
+        int progress = n[L] > 0;
+        uint64_t lb = W, q = 0;
+        for (int r = 0; r < L; r++) {
+            progress |= n[r] > 0 && n[r] < (uint32_t)m;
+            lbc[r] = uniform ? u * s->cb[n[r]]
+                             : count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
+                                           lv->cmin[(size_t)c * R + r]);
+            lb += lbc[r];
+            q += (uint64_t)n[r] * w[r];
+        }
+        q += (uint64_t)n[L] * w[L];
+        lv->prog[c] = (uint8_t)progress;
+        lv->lb[c] = lb;
+        lv->q[c] = q;
+    }
+}
+
+/* Zobrist keys of the classes of word c. */
+static void class_keys(const jt_bsearch *s, level *lv, int32_t m, int32_t c)
+{
+    const int R = s->R;
+    const uint32_t cm = s->mask[c];
+    uint64_t *h = lv->hz + (size_t)c * R;
+    for (int r = 0; r < R; r++)
+        h[r] = 0;
+    for (int32_t k = 0; k < m; k++)
+        h[pc(cm & lv->sm[k])] += lv->sz[k];
+}
+
+/* A key of the split of S by word c: the same for words splitting S into the same classes (the
+ * winning class marked apart). */
+static uint64_t split_key(const jt_bsearch *s, const level *lv, int32_t c)
+{
+    const int L = s->L, R = s->R;
+    const uint64_t *h = lv->hz + (size_t)c * R;
+    const uint32_t *n = lv->cnt + (size_t)c * R;
+    uint64_t key = n[L] ? mix(h[L] ^ 0x5bd1e995u) : 0;
+    for (int r = 0; r < L; r++)
+        if (n[r])
+            key += mix(h[r]);
+    return key;
+}
+
+/* Whether words a and b split S into the same classes. */
+static int same_split(const jt_bsearch *s, const level *lv, int32_t m, int32_t a, int32_t b)
+{
+    int8_t fwd[MAXR], bwd[MAXR];
+    memset(fwd, -1, sizeof fwd);
+    memset(bwd, -1, sizeof bwd);
+    const uint32_t ma = s->mask[a], mb = s->mask[b];
+    const int L = s->L;
+    for (int32_t k = 0; k < m; k++) {
+        const int ra = pc(ma & lv->sm[k]), rb = pc(mb & lv->sm[k]);
+        if ((ra == L) != (rb == L))
+            return 0;
+        if (fwd[ra] < 0 && bwd[rb] < 0) {
+            fwd[ra] = (int8_t)rb;
+            bwd[rb] = (int8_t)ra;
+        } else if (fwd[ra] != rb || bwd[rb] != ra) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+    const cand *a = pa, *b = pb;
+    if (a->q != b->q)
+        return a->q < b->q ? -1 : 1;
+    if (a->out != b->out)
+        return a->out - b->out;
+    return (a->c > b->c) - (a->c < b->c);
+}
+
+/* Keep the first word of every distinct split in list[0..n) (order kept); returns how many
+ * remain, at most keep (0: all). */
+static int32_t dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t keep)
+{
+    const uint64_t mask = (uint64_t)lv->dcap - 1;
+    for (int32_t i = 0; i < lv->dcap; i++)
+        lv->dval[i] = -1;
+    int32_t out = 0;
+    for (int32_t i = 0; i < n && (!keep || out < keep); i++) {
+        const int32_t c = lv->list[i].c;
+        const uint64_t key = split_key(s, lv, c);
+        uint64_t h = key & mask;
+        int dup = 0;
+        for (; lv->dval[h] >= 0; h = (h + 1) & mask)
+            if (lv->dkey[h] == key && same_split(s, lv, m, lv->dval[h], c)) {
+                dup = 1;
+                break;
+            }
+        if (dup)
+            continue;
+        lv->dkey[h] = key;
+        lv->dval[h] = c;
+        lv->list[out++] = lv->list[i];
+    }
+    return out;
+}
+
+/* ---- the search ---------------------------------------------------------------------------- */
+
+static int out_of_budget(jt_bsearch *s)
+{
+    if (s->stop)
+        return 1;
+    if (s->node_limit > 0 && s->nodes >= s->node_limit) {
+        s->stop = JT_BS_NODES;
+        return 1;
+    }
+    if (s->deadline > 0 && (s->nodes & 63) == 0 && now() > s->deadline) {
+        s->stop = JT_BS_TIME;
+        return 1;
+    }
+    if (s->interrupted && (s->nodes & 4095) == 0 && s->interrupted(s->ctx)) {
+        s->stop = JT_BS_INTERRUPTED;
+        return 1;
+    }
+    return 0;
+}
+
+static void clear_members(level *lv, const int32_t *S, int32_t m)
+{
+    for (int32_t k = 0; k < m; k++)
+        lv->in_s[S[k]] = 0;
+}
+
+/* F(S) if below beta, else a proven bound >= beta (any proven bound once the pass stops).  S:
+ * increasing indices of positive-weight targets, key its Zobrist key, W its weight.  *guess_out
+ * gets the best first guess when the value is exact. */
+static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, uint64_t key,
+                       uint64_t W, uint64_t beta, int32_t *guess_out)
+{
+    *guess_out = -1;
+    if (m == 1) {
+        *guess_out = S[0];
+        return W;
+    }
+    if (m == 2) {
+        const int first = s->v[S[1]] > s->v[S[0]];
+        *guess_out = S[first];
+        return 2 * W - s->v[S[first]];
+    }
+    if (out_of_budget(s))
+        return 0;
+    s->nodes++;
+    const memo *mm = &s->memo[s->mode];
+    const entry *e = memo_find(mm, key, m, S);
+    uint64_t known = 0;
+    if (e) {
+        if (e->exact) {
+            *guess_out = e->guess;
+            return e->val;
+        }
+        known = e->val;
+        if (known >= beta)
+            return known;
+    }
+    level *lv = get_level(s, depth);
+    if (!lv) {
+        s->error = JT_ENOMEM;
+        s->stop = JT_BS_INTERRUPTED;
+        return known;
+    }
+    const int L = s->L, R = s->R;
+    int uniform = 1;
+    for (int32_t k = 0; k < m; k++) {
+        lv->sm[k] = s->mask[S[k]];
+        lv->sv[k] = s->v[S[k]];
+        lv->sz[k] = s->z[S[k]];
+        lv->in_s[S[k]] = 1;
+        uniform &= lv->sv[k] == lv->sv[0];
+    }
+    split_all(s, lv, m, W, uniform);
+
+    /* The words to try, in greedy order, one per distinct split. */
+    const int restricted = s->mode == 1;
+    uint64_t floor_all = INF, outside = INF;
+    int32_t nl = 0;
+    for (int32_t c = 0; c < s->D; c++) {
+        if (!lv->prog[c])
+            continue;
+        floor_all = umin(floor_all, lv->lb[c]);
+        if (!restricted && lv->lb[c] >= beta) {
+            outside = umin(outside, lv->lb[c]);
+            continue;
+        }
+        lv->list[nl++] = (cand){lv->q[c], lv->lb[c], c, !lv->in_s[c]};
+    }
+    if (umax(known, floor_all) >= beta) {
+        const uint64_t res = umax(known, floor_all);
+        memo_store(s, key, m, S, res, 0, -1);
+        clear_members(lv, S, m);
+        return res;
+    }
+    for (int32_t i = 0; i < nl; i++)
+        class_keys(s, lv, m, lv->list[i].c);
+    qsort(lv->list, (size_t)nl, sizeof(cand), cand_cmp);
+    nl = dedupe(s, lv, m, nl, restricted ? s->top_k : 0);
+    /* Bounds of the classes the memo knows. */
+    int32_t kept = 0;
+    for (int32_t i = 0; i < nl; i++) {
+        cand *cd = &lv->list[i];
+        const uint32_t *n = lv->cnt + (size_t)cd->c * R;
+        uint64_t *lbc = lv->lbc + (size_t)cd->c * R;
+        const uint64_t *hz = lv->hz + (size_t)cd->c * R;
+        for (int r = 0; r < L && cd->lb < beta; r++) {
+            if (n[r] < 3)
+                continue;
+            const entry *ce = memo_find_class(s, mm, hz[r], (int32_t)n[r], s->mask[cd->c], r,
+                                              lv->in_s);
+            if (ce && ce->val > lbc[r]) {
+                cd->lb += ce->val - lbc[r];
+                lbc[r] = ce->val;
+            }
+        }
+        if (cd->lb >= beta)
+            outside = umin(outside, cd->lb);
+        else
+            lv->list[kept++] = *cd;
+    }
+    nl = kept;
+
+    uint64_t best = beta, failed = INF;
+    int32_t bestc = -1;
+    for (int32_t t = 0; t < nl; t++) {
+        const cand *cd = &lv->list[t];
+        if (cd->lb >= best) {
+            failed = umin(failed, cd->lb);
+            continue;
+        }
+        const int32_t c = cd->c;
+        const uint32_t cm = s->mask[c];
+        const uint32_t *n = lv->cnt + (size_t)c * R;
+        const uint64_t *lbc = lv->lbc + (size_t)c * R, *cw = lv->cw + (size_t)c * R;
+        const uint64_t *hz = lv->hz + (size_t)c * R;
+        /* Members by class, and the classes to search, largest first. */
+        int32_t off[MAXR], fill[MAXR], order[MAXR], no = 0;
+        int32_t acc = 0;
+        for (int r = 0; r < R; r++) {
+            off[r] = fill[r] = acc;
+            acc += (int32_t)n[r];
+        }
+        for (int32_t k = 0; k < m; k++)
+            lv->cls[fill[pc(cm & lv->sm[k])]++] = S[k];
+        for (int r = 0; r < L; r++) {
+            if (n[r] < 3)
+                continue;
+            int p = no++;
+            while (p > 0 && n[order[p - 1]] < n[r]) {
+                order[p] = order[p - 1];
+                p--;
+            }
+            order[p] = r;
+        }
+        uint64_t total = cd->lb;
+        int complete = 1;
+        for (int i = 0; i < no; i++) {
+            const int r = order[i];
+            int32_t g;
+            uint64_t val = search(s, depth + 1, lv->cls + off[r], (int32_t)n[r], hz[r], cw[r],
+                                  best - (total - lbc[r]), &g);
+            val = umax(val, lbc[r]);
+            total += val - lbc[r];
+            if (s->stop || total >= best) {
+                complete = 0;
+                break;
+            }
+        }
+        if (s->stop) {
+            /* Every word's cost is bounded below by what is proven of it so far. */
+            uint64_t res = umin(umin(failed, outside), total);
+            if (bestc >= 0)
+                res = umin(res, best);
+            for (int32_t u = t + 1; u < nl; u++)
+                res = umin(res, lv->list[u].lb);
+            res = umax(res, known);
+            memo_store(s, key, m, S, res, 0, -1);
+            clear_members(lv, S, m);
+            return res;
+        }
+        if (complete) {
+            best = total;
+            bestc = c;
+            if (depth == 0) {
+                s->root_best = total;
+                s->root_guess = c;
+            }
+        } else {
+            failed = umin(failed, total);
+        }
+    }
+    clear_members(lv, S, m);
+    if (bestc >= 0) {
+        memo_store(s, key, m, S, best, 1, bestc);
+        *guess_out = bestc;
+        return best;
+    }
+    const uint64_t res = umax(known, umin(failed, outside));
+    memo_store(s, key, m, S, res, 0, -1);
+    return res;
+}
+
+/* ---- the public interface ------------------------------------------------------------------ */
+
+void jt_bs_free(jt_bsearch *s)
+{
+    if (!s)
+        return;
+    for (int32_t d = 0; s->lv && d < s->D + 2; d++)
+        level_free(s->lv[d]);
+    free(s->lv);
+    memo_clear(&s->memo[0]);
+    memo_clear(&s->memo[1]);
+    free(s->mask);
+    free(s->v);
+    free(s->z);
+    free(s->pos);
+    free(s->cb);
+    free(s->tg);
+    free(s->td);
+    free(s->ts);
+    free(s->tc);
+    free(s);
+}
+
+jt_bsearch *jt_bs_new(const uint32_t *masks, int32_t D, int32_t L, const int64_t *v,
+                      size_t memo_bytes, int *status)
+{
+    *status = JT_EINVAL;
+    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN)
+        return NULL;
+    for (int32_t i = 0; i < D; i++)
+        if ((masks[i] >> 26) || pc(masks[i]) != L || (v && v[i] < 0))
+            return NULL;
+    *status = JT_ENOMEM;
+    jt_bsearch *s = calloc(1, sizeof(jt_bsearch));
+    if (!s)
+        return NULL;
+    s->D = D;
+    s->L = L;
+    s->R = L + 1;
+    s->memo_bytes = memo_bytes;
+    s->mask = malloc(sizeof(uint32_t) * (size_t)D);
+    s->v = malloc(sizeof(uint64_t) * (size_t)D);
+    s->z = malloc(sizeof(uint64_t) * (size_t)D);
+    s->pos = malloc(sizeof(int32_t) * (size_t)D);
+    s->cb = malloc(sizeof(uint64_t) * ((size_t)D + 1));
+    s->lv = calloc((size_t)D + 2, sizeof(level *));
+    if (!s->mask || !s->v || !s->z || !s->pos || !s->cb || !s->lv) {
+        jt_bs_free(s);
+        return NULL;
+    }
+    uint64_t seed = 0x6a6f74746f000000ull;
+    for (int32_t i = 0; i < D; i++) {
+        s->mask[i] = masks[i];
+        s->v[i] = v ? (uint64_t)v[i] : 1;
+        s->z[i] = splitmix(&seed);
+        if (s->v[i]) {
+            s->pos[s->npos++] = i;
+            s->Wpos += s->v[i];
+            s->keypos += s->z[i];
+        }
+    }
+    uint64_t N = 0;
+    s->ncap = 0;
+    while (N < (uint64_t)D && s->ncap < 64) {
+        s->capN[s->ncap++] = N;
+        N = N * (uint64_t)L + 1;
+    }
+    for (int32_t n = 0; n <= D; n++) {
+        uint64_t b = 0;
+        for (int k = 0; k < s->ncap && s->capN[k] < (uint64_t)n; k++)
+            b += (uint64_t)n - s->capN[k];
+        s->cb[n] = b;
+    }
+    *status = JT_OK;
+    return s;
+}
+
+/* Make the top-K memo hold top_k's values. */
+static void set_mode(jt_bsearch *s, int32_t top_k)
+{
+    s->mode = top_k > 0;
+    s->top_k = top_k;
+    if (top_k > 0 && s->top_k_memo != top_k) {
+        memo_clear(&s->memo[1]);
+        s->top_k_memo = top_k;
+    }
+}
+
+int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    out->best = INF;
+    out->best_guess = -1;
+    if (p->top_k < 0)
+        return JT_EINVAL;
+    set_mode(s, p->top_k);
+    s->nodes = 0;
+    s->node_limit = p->max_nodes;
+    s->deadline = p->seconds > 0 ? now() + p->seconds : 0;
+    s->interrupted = p->interrupted;
+    s->ctx = p->ctx;
+    s->stop = 0;
+    s->error = 0;
+    s->root_best = INF;
+    s->root_guess = -1;
+    int32_t g = -1;
+    const uint64_t val = s->npos ? search(s, 0, s->pos, s->npos, s->keypos, s->Wpos, p->beta, &g)
+                                 : 0;
+    out->value = val;
+    out->stopped = s->stop;
+    out->exact = !s->stop && val < p->beta;
+    out->nodes = s->nodes;
+    if (out->exact && s->npos) {
+        out->best = val;
+        out->best_guess = g;
+    } else if (s->root_guess >= 0) {
+        out->best = s->root_best;
+        out->best_guess = s->root_guess;
+    }
+    s->deadline = 0;
+    s->node_limit = 0;
+    s->interrupted = NULL;
+    s->stop = 0;
+    return s->error ? s->error : JT_OK;
+}
+
+uint64_t jt_bs_root_bound(jt_bsearch *s)
+{
+    jt_bs_pass p = {0};
+    jt_bs_outcome o;
+    p.beta = 1;
+    if (jt_bs_run(s, &p, &o) != JT_OK)
+        return 0;
+    return o.value;
+}
+
+void jt_bs_memo_stats(const jt_bsearch *s, int64_t *states, int64_t *bytes)
+{
+    *states = (int64_t)(s->memo[0].n + s->memo[1].n);
+    *bytes = (int64_t)memo_bytes_used(s);
+}
+
+/* ---- trees --------------------------------------------------------------------------------- */
+
+/* The exact greedy rule with equal weights: least sum of squared class sizes, then a word of T,
+ * then the lowest index (for states holding only targets of weight 0). */
+static int32_t greedy_equal(const jt_bsearch *s, const int32_t *T, int32_t m)
+{
+    if (m == 1)
+        return T[0];
+    int32_t best = -1;
+    uint64_t bq = INF;
+    int bin = 0;
+    for (int32_t c = 0; c < s->D; c++) {
+        uint32_t n[MAXR] = {0};
+        int in = 0;
+        for (int32_t k = 0; k < m; k++) {
+            n[pc(s->mask[c] & s->mask[T[k]])]++;
+            in |= T[k] == c;
+        }
+        uint64_t q = 0;
+        for (int r = 0; r < s->R; r++)
+            q += (uint64_t)n[r] * n[r];
+        if (q < bq || (q == bq && in && !bin)) {
+            bq = q;
+            best = c;
+            bin = in;
+        }
+    }
+    return best;
+}
+
+static int tree_grow(jt_bsearch *s)
+{
+    if (s->tn < s->tcap)
+        return 1;
+    const int32_t ncap = s->tcap ? 2 * s->tcap : 256;
+    int32_t *g = realloc(s->tg, sizeof(int32_t) * (size_t)ncap);
+    if (g)
+        s->tg = g;
+    int32_t *d = realloc(s->td, sizeof(int32_t) * (size_t)ncap);
+    if (d)
+        s->td = d;
+    int32_t *z = realloc(s->ts, sizeof(int32_t) * (size_t)ncap);
+    if (z)
+        s->ts = z;
+    int32_t *c = realloc(s->tc, sizeof(int32_t) * (size_t)ncap * s->R);
+    if (c)
+        s->tc = c;
+    if (!g || !d || !z || !c)
+        return 0;
+    s->tcap = ncap;
+    return 1;
+}
+
+/* Node for the targets T (all weights) at depth; returns its index or a negative status. */
+static int32_t tree_node(jt_bsearch *s, const int32_t *T, int32_t mt, int32_t depth,
+                         int32_t root_guess, uint64_t *total)
+{
+    if (!tree_grow(s))
+        return JT_ENOMEM;
+    const int32_t node = s->tn++;
+    int32_t *P = malloc(sizeof(int32_t) * (size_t)mt);
+    if (!P)
+        return JT_ENOMEM;
+    int32_t mp = 0;
+    uint64_t W = 0, key = 0;
+    for (int32_t k = 0; k < mt; k++)
+        if (s->v[T[k]]) {
+            P[mp++] = T[k];
+            W += s->v[T[k]];
+            key += s->z[T[k]];
+        }
+    int32_t g = -1;
+    if (depth == 0 && root_guess >= 0)
+        g = root_guess;
+    else if (mp == 0)
+        g = greedy_equal(s, T, mt);
+    else
+        search(s, 0, P, mp, key, W, INF, &g);
+    free(P);
+    if (s->error)
+        return s->error;
+    if (g < 0)
+        return JT_EINVAL;
+    s->tg[node] = g;
+    s->td[node] = depth;
+    s->ts[node] = mt;
+    const int L = s->L, R = s->R;
+    for (int r = 0; r < R; r++)
+        s->tc[(size_t)node * R + r] = -1;
+    int32_t n[MAXR] = {0};
+    for (int32_t k = 0; k < mt; k++) {
+        const int r = pc(s->mask[g] & s->mask[T[k]]);
+        n[r]++;
+        if (r == L)
+            *total += s->v[T[k]] * (uint64_t)(depth + 1);
+    }
+    int32_t *C = malloc(sizeof(int32_t) * (size_t)mt);
+    if (!C)
+        return JT_ENOMEM;
+    for (int r = 0; r < L; r++) {
+        if (!n[r])
+            continue;
+        if (n[r] == mt) {  /* the guess does not narrow T down: cannot happen */
+            free(C);
+            return JT_EINVAL;
+        }
+        int32_t mc = 0;
+        for (int32_t k = 0; k < mt; k++)
+            if (pc(s->mask[g] & s->mask[T[k]]) == r)
+                C[mc++] = T[k];
+        const int32_t child = tree_node(s, C, mc, depth + 1, -1, total);
+        if (child < 0) {
+            free(C);
+            return child;
+        }
+        s->tc[(size_t)node * R + r] = child;
+    }
+    free(C);
+    return node;
+}
+
+int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint64_t *total)
+{
+    *total = 0;
+    if (top_k < 0 || root_guess >= s->D)
+        return JT_EINVAL;
+    set_mode(s, top_k);
+    s->deadline = 0;
+    s->node_limit = 0;
+    s->interrupted = NULL;
+    s->stop = 0;
+    s->error = 0;
+    s->tn = 0;
+    int32_t *all = malloc(sizeof(int32_t) * (size_t)s->D);
+    if (!all)
+        return JT_ENOMEM;
+    for (int32_t i = 0; i < s->D; i++)
+        all[i] = i;
+    const int32_t r = tree_node(s, all, s->D, 0, root_guess, total);
+    free(all);
+    return r < 0 ? r : s->tn;
+}
+
+void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,
+                       int32_t *children)
+{
+    memcpy(guess, s->tg, sizeof(int32_t) * (size_t)s->tn);
+    memcpy(depth, s->td, sizeof(int32_t) * (size_t)s->tn);
+    memcpy(size, s->ts, sizeof(int32_t) * (size_t)s->tn);
+    memcpy(children, s->tc, sizeof(int32_t) * (size_t)s->tn * s->R);
+}

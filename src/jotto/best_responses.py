@@ -1,0 +1,256 @@
+"""The guesser's true best response: the decision tree with the fewest expected guesses.
+
+GuesserGBR (:mod:`jotto.gbr`) is greedy: it maximises the targets eliminated by the next guess.
+The true best response to a hider minimises the expected number of guesses of the whole game,
+
+    F(S) = W(S) + min_g sum_{j < L} F(S_j(g)),   F({i}) = v_i,
+
+over every word g of the list (also words already ruled out), where S is the state (targets still
+consistent), W(S) its weight and S_j(g) the targets replying j to g; the expected number of guesses
+is F(all) / W(all).  The compiled core finds it by depth-first branch and bound (search.c): exact
+integer arithmetic, admissible counting bounds, a memo of exact values and proven lower bounds per
+state, greedy move ordering, cut-offs while summing reply classes.
+
+The search is anytime: it first builds the greedy tree (an upper bound), then raises a proven lower
+bound pass by pass (each pass either finds the optimum below a target or proves there is none)
+until the two meet, the budget runs out or ``upper_bound`` is proven out of reach.  Every number it
+reports is exact (:class:`fractions.Fraction`) and proven.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from numbers import Real
+from typing import Sequence, Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from . import _core
+from .gbr import as_word_list
+from .runtime import resolve_threads
+from .trees import DecisionTree
+from .weights import exact_weights
+from .words import WordList
+
+__all__ = ["BestResponse", "best_response", "expected_guesses"]
+
+Words = Union[WordList, Sequence[str]]
+Hider = Union[None, ArrayLike, Sequence[Fraction]]
+
+#: Memory the search's memo may take by default (bytes).
+DEFAULT_MEMORY = 2**30
+
+
+@dataclass(frozen=True, eq=False)
+class BestResponse:
+    """What :func:`best_response` found and proved.
+
+    Attributes:
+        lower: a proven lower bound on the least expected number of guesses of any tree.
+        upper: the expected number of guesses of :attr:`tree` (so the optimum is in
+            ``[lower, upper]``).
+        tree: the best tree found, over every word of the list (also those of weight 0).
+        weights: the integer hider weights searched (``int64 [D]``).
+        nodes: states searched (all passes).
+        seconds: wall-clock time.
+        stopped: why the search stopped before proving the optimum: ``None`` (it did not:
+            ``exact`` or a top-K search that finished), ``"time"``, ``"nodes"``, or
+            ``"upper_bound"`` (no tree beats ``upper_bound``: ``lower >= upper_bound``).
+        top_k: the top-K restriction used, or ``None`` (full search).
+        passes: search passes run.
+    """
+
+    lower: Fraction
+    upper: Fraction
+    tree: DecisionTree = field(repr=False)
+    weights: np.ndarray = field(repr=False)
+    nodes: int
+    seconds: float
+    stopped: str | None
+    top_k: int | None
+    passes: int
+
+    @property
+    def exact(self) -> bool:
+        """Whether the optimum is proven: ``lower == upper`` (the tree is optimal)."""
+        return self.lower == self.upper
+
+    @property
+    def gap(self) -> Fraction:
+        """``upper - lower``: how far the tree may be from optimal, in expected guesses."""
+        return self.upper - self.lower
+
+
+def expected_guesses(tree: DecisionTree, hider: Hider = None) -> Fraction:
+    """The exact expected number of guesses of ``tree`` against ``hider``:
+    ``sum_i v_i guesses_i / sum_i v_i`` with ``v`` the integer weights of ``hider`` (as in
+    :func:`best_response`)."""
+    v = exact_weights(hider, len(tree.words))
+    total = int(v.sum(dtype=object))
+    if total == 0:
+        raise ValueError("the hider puts weight on no word")
+    g = tree.guesses_needed().astype(object)
+    return Fraction(int((v.astype(object) * g).sum()), total)
+
+
+def _positive_number(name: str, x, integer: bool = False):
+    if x is None:
+        return None
+    ok = isinstance(x, (int, np.integer)) if integer else isinstance(x, Real)
+    if isinstance(x, bool) or not ok or not math.isfinite(x) or x <= 0:
+        kind = "a positive integer" if integer else "a positive number of seconds"
+        raise ValueError(f"{name} must be {kind} or None, not {x!r}")
+    return x
+
+
+def best_response(words: Words, hider: Hider = None, *, budget: float | None = None,
+                  nodes: int | None = None, top_k: int | None = None,
+                  upper_bound: Real | None = None, threads: int | None = None,
+                  memory: int = DEFAULT_MEMORY) -> BestResponse:
+    """The guesser's best response to ``hider``: the decision tree minimising the expected
+    number of guesses, with proven bounds.
+
+    Args:
+        words: a :class:`~jotto.words.WordList` (or a sequence of playable words).
+        hider: the hider's weights, one per word: ``None`` (uniform), floats (a probability or
+            weight vector, converted by the documented rule :func:`jotto.integer_weights`), an
+            integer array (used exactly), or a sequence of :class:`fractions.Fraction` (scaled
+            exactly to integers by their common denominator; :class:`ValueError` if that total
+            reaches ``2**63 / D``).  Words of weight 0 cost nothing but the tree still guesses
+            each of them somewhere (by the greedy rule once only such words remain).
+        budget: seconds the search may take (``None``: no limit).  The greedy tree that starts
+            the search is always built.
+        nodes: states the search may visit (``None``: no limit).
+        top_k: ``None`` searches every guess (exact when it finishes); ``K`` restricts every
+            state to the first ``K`` guesses of distinct splits in greedy order: much faster,
+            ``upper`` is the best such tree and ``lower`` the cheap proven bound.
+        upper_bound: only trees with fewer expected guesses than this matter: the search stops
+            once it proves there is none (``stopped == "upper_bound"``, ``lower >= upper_bound``).
+        threads: as elsewhere in the package (:func:`jotto.resolve_threads`); the search is
+            sequential, so results never depend on it.
+        memory: bytes the memo of states may take (then it stops growing; results do not
+            change, only the time).
+
+    Returns:
+        A :class:`BestResponse`.  With no ``budget`` its values and tree are the same whatever
+        the machine and thread count.
+    """
+    t0 = time.perf_counter()
+    wl = as_word_list(words)
+    v = exact_weights(hider, len(wl))
+    total = int(v.sum(dtype=object))
+    if total == 0:
+        raise ValueError("the hider puts weight on no word: expected guesses are undefined")
+    budget = _positive_number("budget", budget)
+    nodes = _positive_number("nodes", nodes, integer=True)
+    top_k = _positive_number("top_k", top_k, integer=True)
+    resolve_threads(threads)
+    if isinstance(upper_bound, bool) or not (upper_bound is None or
+                                            isinstance(upper_bound, Real)):
+        raise ValueError(f"upper_bound must be a number or None, not {upper_bound!r}")
+    if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 2**20:
+        raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
+    search = _core.BestResponseSearch(np.ascontiguousarray(wl.masks), wl.length, v, int(memory))
+    return _Driver(wl, v, total, search, t0, budget, nodes, upper_bound).run(top_k)
+
+
+class _Driver:
+    """Runs the passes of one best-response search and keeps its bounds and best tree."""
+
+    def __init__(self, words: WordList, v: np.ndarray, total: int,
+                 search: _core.BestResponseSearch, t0: float, budget: float | None,
+                 nodes: int | None, upper_bound: Real | None):
+        self.words, self.v, self.total, self.search = words, v, total, search
+        self.t0, self.budget, self.node_budget = t0, budget, nodes
+        # The least total (sum v_i guesses_i) that is not worth proving optimal or out of reach.
+        self.goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * total)
+        self.nodes = 0
+        self.passes = 0
+        self.stopped: str | None = None
+        self.lower = 0
+        self.upper = _core.BS_INF
+        self.tree_arrays = None
+
+    def run(self, top_k: int | None) -> BestResponse:
+        greedy = self.search.run(1, _core.BS_INF, 0.0, 0)
+        self.nodes += greedy[5]
+        self.improve(1, -1, greedy)
+        self.lower = self.search.root_bound()
+        if top_k is not None and top_k > 1:
+            self.pass_(top_k, _core.BS_INF)
+        elif top_k is None:
+            self.full()
+        return self.result(top_k)
+
+    def left(self) -> tuple[float, int] | None:
+        """(seconds, nodes) the next pass may take (0: no limit), or None if none are left."""
+        secs = 0.0
+        if self.budget is not None:
+            secs = self.budget - (time.perf_counter() - self.t0)
+            if secs <= 0:
+                self.stopped = "time"
+                return None
+        n = 0
+        if self.node_budget is not None:
+            n = self.node_budget - self.nodes
+            if n <= 0:
+                self.stopped = "nodes"
+                return None
+        return secs, n
+
+    def pass_(self, top_k: int, beta: int):
+        left = self.left()
+        if left is None:
+            return None
+        out = self.search.run(top_k, beta, *left)
+        value, exact, stop, best, guess, n = out
+        self.nodes += n
+        self.passes += 1
+        if stop != "done":
+            self.stopped = stop
+        if best is not None:
+            self.improve(top_k, guess if not exact else -1, out)
+        return out
+
+    def improve(self, top_k: int, guess: int, out) -> None:
+        """Take the tree a pass found if it beats the best so far."""
+        value, exact, stop, best, _, n = out
+        if best is None or best >= self.upper:
+            return
+        tree_total, *arrays = self.search.tree(top_k, guess)
+        if tree_total != best:
+            raise RuntimeError(f"jotto core: tree total {tree_total} != search value {best}")
+        self.upper, self.tree_arrays = best, arrays
+
+    def full(self) -> None:
+        """Raise the proven lower bound until it meets the best tree's value (or the goal)."""
+        while True:
+            target = self.upper if self.goal is None else min(self.upper, self.goal)
+            if self.lower >= target:
+                if self.goal is not None and self.lower >= self.goal and self.lower < self.upper:
+                    self.stopped = "upper_bound"
+                return
+            beta = self.lower + max(1, (target - self.lower) // 4)
+            out = self.pass_(0, beta)
+            if out is None:
+                return
+            value, exact, stop, _, _, _ = out
+            if exact:
+                self.lower = value
+                return
+            self.lower = max(self.lower, value)
+            if stop != "done":
+                return
+
+    def result(self, top_k: int | None) -> BestResponse:
+        tree = DecisionTree(self.words, *self.tree_arrays)
+        if self.lower >= self.upper:
+            self.stopped = None
+        return BestResponse(lower=Fraction(min(self.lower, self.upper), self.total),
+                            upper=Fraction(self.upper, self.total), tree=tree, weights=self.v,
+                            nodes=self.nodes, seconds=time.perf_counter() - self.t0,
+                            stopped=self.stopped, top_k=top_k, passes=self.passes)
