@@ -28,6 +28,7 @@ from .game import History
 from .solution import Solution, register_solver
 from .strategy_file import StrategyFileError
 from .trees import DecisionTree, TreeFileError
+from .weights import integer_weights
 from .words import WordList
 
 __all__ = ["DoubleOracleSolution", "MixedTreeGuesser", "SOLVER_VERSION"]
@@ -128,7 +129,11 @@ class DoubleOracleSolution(Solution):
         return np.array([float(Fraction(int(x), total)) for x in w])
 
     def hider_weights(self) -> np.ndarray:
-        return self.hider_int.copy()
+        """The hider's integer weights (``int64``); if their total is too large for the core's
+        exact sums, the probabilities converted by :func:`jotto.integer_weights` instead."""
+        if int(self.hider_int.sum()) * len(self.words) < 2**63:
+            return self.hider_int.astype(np.int64)
+        return integer_weights(self.hider())
 
     def guesser_probabilities(self) -> np.ndarray:
         """The probability of each tree, as floats."""
