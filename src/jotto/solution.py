@@ -23,6 +23,7 @@ from .fictitious_play import MODES, decode_best_responses, exact_weights, paper_
 from .game import History
 from .gbr import gbr_tree, guesser_gbr
 from .strategy_file import StrategyFileError, decode_array
+from .strategy_schema import load_payload
 from .trees import DecisionTree
 from .words import WordList
 
@@ -163,7 +164,7 @@ class Solution:
     def load(cls, path: str | os.PathLike[str], words: WordList | None = None) -> "Solution":
         """Read a strategy file.  If ``words`` is given it must be the list the file was made
         for (same words in the same order); otherwise the file's own list is used."""
-        payload = strategy_file.read(path)
+        payload = load_payload(path)
         try:
             stored = words_from_payload(payload)
             if words is not None:

@@ -7,6 +7,7 @@ checkpoint and finishes bit-identical to an uninterrupted run (only the recorded
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -15,10 +16,12 @@ from typing import Any
 
 from . import __version__, strategy_file
 from .fictitious_play import MODES, ExactPlay, FictitiousPlay, PaperPlay, paper_iterations
+from .files import check_writable, output_lock, quote
 from .interrupts import deferred_interrupts
 from .runtime import resolve_threads
 from .solution import Solution, check_same_words, words_from_payload, words_payload
 from .strategy_file import StrategyFileError
+from .strategy_schema import MAX_ITERATIONS, load_payload
 from .words import WordList, load_words
 
 __all__ = ["SolveInterrupted", "solve"]
@@ -43,11 +46,14 @@ def _word_list(letters: int, words: Any, anagrams: str) -> WordList:
 
 
 def _positive(name: str, value: Any, kind: type) -> None:
+    """ValueError unless ``value`` is None or a positive ``kind``, finite: a run whose plan
+    holds infinity could not even be saved, so it is refused before it starts."""
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int) \
-            or not value > 0:
-        raise ValueError(f"{name} must be a positive {kind.__name__}, not {value!r}")
+            or not value > 0 or not math.isfinite(value):
+        what = "positive finite number" if kind is float else "positive int"
+        raise ValueError(f"{name} must be a {what}, not {quote(value)}")
 
 
 def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper", mode: str = "exact",
@@ -78,19 +84,37 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper", mode:
         SolveInterrupted: on Ctrl-C or SIGTERM, which stop the run between iterations (after
             writing the checkpoint, if ``out`` is given).  A second Ctrl-C interrupts at once.
         ValueError, WordListError, StrategyFileError: bad arguments or files.
+        OSError: ``out`` cannot be written (checked before the run starts).
+        FileLockedError: another process is writing ``out`` (see
+            :func:`jotto.files.output_lock`).
     """
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; use 'exact' or 'paper'")
     _positive("iterations", iterations, int)
+    if iterations is not None and iterations > MAX_ITERATIONS:
+        raise ValueError(f"iterations must be at most {MAX_ITERATIONS}, not {iterations}")
     _positive("target_epsilon", target_epsilon, float)
     _positive("time_budget", time_budget, float)
     _positive("checkpoint_seconds", checkpoint_seconds, float)
     if resume and out is None:
         raise ValueError("resume needs the strategy file to continue (out)")
     path = Path(out) if out is not None else None
-    nthreads = resolve_threads(threads)
+    if path is None:
+        return _solve(letters, words, anagrams, mode, iterations, target_epsilon, time_budget,
+                      threads, None, resume, progress, checkpoint_seconds)
+    check_writable(path)
+    with output_lock(path):  # one writer per file: a second run is refused, not interleaved
+        return _solve(letters, words, anagrams, mode, iterations, target_epsilon, time_budget,
+                      threads, path, resume, progress, checkpoint_seconds)
 
-    payload = strategy_file.read(path) if resume and path and path.exists() else None
+
+def _solve(letters: int, words: Any, anagrams: str, mode: str, iterations: int | None,
+           target_epsilon: float | None, time_budget: float | None, threads: int | None,
+           path: Path | None, resume: bool, progress: bool,
+           checkpoint_seconds: float) -> Solution:
+    """:func:`solve` after its arguments were checked, holding the output file's lock."""
+    nthreads = resolve_threads(threads)
+    payload = load_payload(path) if resume and path and path.exists() else None
     if payload is not None:
         wl = _resumed_words(path, payload, letters, words, anagrams)
         if payload.get("mode") != mode:

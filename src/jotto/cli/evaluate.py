@@ -9,6 +9,7 @@ import click
 import numpy as np
 
 from ..evaluation import evaluate, exploitability, sample_games
+from ..files import check_new_output
 from ..players import make_guesser, make_hider
 from .main import main
 from .options import SPECS_EPILOG, echo_json, threads_option, word_list_options
@@ -32,14 +33,17 @@ from .players import resolve_words
               help="How many of the hardest targets to list.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the histogram (PNG, SVG or PDF; needs matplotlib).")
+@click.option("--force", is_flag=True, help="Overwrite --plot if it exists.")
 @threads_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec, games,
-                     seed, rule, worst, plot, threads, as_json):
+                     seed, rule, worst, plot, force, threads, as_json):
     """Evaluate a guesser: one game against every target (mean ± sd, worst case, hardest
     targets, histogram), the head-to-head payoff against a hider, and the profile's
     exploitability (OpenSpiel's NashConv and exploitability, with the guesser's best response
     greedy)."""
+    if plot is not None:
+        check_new_output(plot, force)
     wl = resolve_words(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec)
     guesser = make_guesser(guesser_spec, wl, threads)
     ev = evaluate(wl, guesser)

@@ -4,18 +4,38 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from typing import Any, Callable
 
 import click
 
+from ..files import quote
 from ..players.specs import SPEC_HELP
 from ..words import ANAGRAM_RULES, BUNDLED, DEFAULT_SOURCE, WordList, load_words
 
-__all__ = ["SPECS_EPILOG", "echo_json", "threads_option", "word_list", "word_list_options"]
+__all__ = ["POSITIVE_FINITE", "SPECS_EPILOG", "echo_json", "threads_option", "word_list",
+           "word_list_options"]
 
 #: The player specs for --help, kept as written (click's \b marks a paragraph not to rewrap).
 SPECS_EPILOG = "\b\n" + SPEC_HELP.replace("\n\n", "\n\n\b\n")
+
+
+class PositiveFinite(click.ParamType):
+    """A positive finite number: ``inf`` and ``nan`` are refused when the option is read, not
+    after the work they would have bounded."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        x = click.FLOAT.convert(value, param, ctx)
+        if not (math.isfinite(x) and x > 0):
+            self.fail(f"{quote(value)} is not a positive finite number", param, ctx)
+        return x
+
+
+POSITIVE_FINITE = PositiveFinite()
 
 
 def word_list_options(f: Callable) -> Callable:
