@@ -123,7 +123,7 @@ def check_payload(payload: Any, name: str) -> None:
     if not isinstance(payload, dict):
         raise c.fail("payload", "not an object")
     mode = c.get(payload, "mode", "mode")
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:
         raise c.fail("mode", f"{quote(mode)} is not one of {', '.join(MODES)}")
     if c.get(payload, "rule", "rule") != MODES[mode]:
         raise c.fail("rule", f"{quote(payload['rule'])} is not {mode} mode's rule "
