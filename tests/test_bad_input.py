@@ -248,6 +248,22 @@ def test_plots_are_not_overwritten_unasked(tmp_path, command):
     assert snapshot(tmp_path) == {"p.png": b"my picture"}
 
 
+@pytest.mark.parametrize("command", [("solve", "-n", 3, "-i", 3, "-o", "{dir}/s.jotto"),
+                                     ("evaluate", "-n", 3, "-g", "norvig:max")])
+def test_a_plot_format_is_checked_before_the_work(tmp_path, command):
+    args = [a.format(dir=tmp_path) if isinstance(a, str) else a for a in command]
+    one_line_error(cli(*args, "--plot", tmp_path / "p.gif"), "p.gif: plots are PNG, SVG, PDF")
+    assert not list(tmp_path.iterdir())
+
+
+def test_plots_are_written_atomically_where_asked(tmp_path):
+    pytest.importorskip("matplotlib")
+    result = cli("evaluate", "-n", 3, "-g", "norvig:max", "--plot", tmp_path / "h.svg")
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["h.svg"]
+    assert (tmp_path / "h.svg").read_text().lstrip().startswith("<?xml")
+
+
 def test_write_errors_name_the_users_file_not_a_temporary(tmp_path):
     with pytest.raises(FileNotFoundError) as info:
         write_atomic(tmp_path / "gone" / "x.jotto", b"data")
@@ -318,6 +334,10 @@ def test_infinite_or_nan_bounds_are_refused_before_the_work(tmp_path, option, va
     one_line_error(cli("solve", "-n", 3, "-o", tmp_path / "s.jotto", option, value),
                    "is not a positive finite number")
     assert time.perf_counter() - start < 5 and not list(tmp_path.iterdir())
+
+
+def test_too_many_sampled_games_are_refused():
+    one_line_error(cli("evaluate", "-n", 3, "--games", 10**12), "is not in the range 1<=x<=1000000")
 
 
 def test_too_many_iterations_are_refused(tmp_path):

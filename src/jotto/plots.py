@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import os
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .files import write_atomic
+
 if TYPE_CHECKING:  # pragma: no cover
     from .solution import Solution
 
-__all__ = ["convergence_plot", "require_matplotlib"]
+__all__ = ["FORMATS", "check_plot_path", "convergence_plot", "require_matplotlib"]
+
+#: Plot formats by file suffix.
+FORMATS = ("png", "svg", "pdf")
 
 
 def require_matplotlib():
@@ -23,6 +29,24 @@ def require_matplotlib():
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def check_plot_path(path: str | os.PathLike[str]) -> None:
+    """:class:`ValueError` unless ``path`` names a plot format (and :class:`ImportError` unless
+    matplotlib is there): called before long work, so a plot that cannot be made is known at
+    once, not after a solve."""
+    suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise ValueError(f"{os.fspath(path)}: plots are {', '.join(FORMATS).upper()} files; "
+                         f"the suffix says which")
+    require_matplotlib()
+
+
+def _save(fig, path: str | os.PathLike[str]) -> None:
+    """Write the figure atomically in the format its suffix names."""
+    buf = io.BytesIO()
+    fig.savefig(buf, dpi=120, format=os.path.splitext(os.fspath(path))[1].lower().lstrip("."))
+    write_atomic(path, buf.getvalue())
 
 
 def convergence_plot(solution: "Solution", path: str | os.PathLike[str] | None = None):
@@ -51,7 +75,7 @@ def convergence_plot(solution: "Solution", path: str | os.PathLike[str] | None =
     ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
     if path is not None:
-        fig.savefig(path, dpi=120)
+        _save(fig, path)
     return fig
 
 
@@ -70,5 +94,5 @@ def histogram_plot(evaluation, path: str | os.PathLike[str] | None = None):
     ax.set_title(f"{evaluation.guesser}: {evaluation.summary()}")
     fig.tight_layout()
     if path is not None:
-        fig.savefig(path, dpi=120)
+        _save(fig, path)
     return fig

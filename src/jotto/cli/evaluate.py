@@ -9,11 +9,15 @@ import click
 import numpy as np
 
 from ..evaluation import evaluate, exploitability, sample_games
-from ..files import check_new_output
 from ..players import make_guesser, make_hider
 from .main import main
-from .options import SPECS_EPILOG, echo_json, threads_option, word_list_options
+from .options import (SPECS_EPILOG, check_plot_output, echo_json, threads_option,
+                      word_list_options)
 from .players import resolve_words
+
+#: Most sampled games: each is drawn and played in Python, about 10 µs, so this bounds the run
+#: to seconds and its arrays to megabytes (the exact evaluation needs no sampling anyway).
+MAX_GAMES = 10**6
 
 
 @main.command("evaluate", epilog=SPECS_EPILOG)
@@ -22,8 +26,9 @@ from .players import resolve_words
               metavar="SPEC", help="The guesser (specs below).")
 @click.option("-H", "--hider", "hider_spec", default="uniform", show_default=True,
               metavar="SPEC", help="The hider it meets (specs below).")
-@click.option("--games", type=click.IntRange(min=1), default=None,
-              help="Also play this many games against secrets drawn from the hider.")
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None,
+              help=f"Also play this many games (at most {MAX_GAMES:,}) against secrets drawn "
+                   f"from the hider.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed for drawing secrets in --games.")
 @click.option("--rule", type=click.Choice(["exact", "paper"]), default="exact",
@@ -42,8 +47,7 @@ def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider
     targets, histogram), the head-to-head payoff against a hider, and the profile's
     exploitability (OpenSpiel's NashConv and exploitability, with the guesser's best response
     greedy)."""
-    if plot is not None:
-        check_new_output(plot, force)
+    check_plot_output(plot, force)
     wl = resolve_words(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec)
     guesser = make_guesser(guesser_spec, wl, threads)
     ev = evaluate(wl, guesser)

@@ -8,14 +8,15 @@ from pathlib import Path
 import click
 
 from ..fictitious_play import MODES
+from ..files import check_writable, output_lock
 from ..paper import TABLE1, is_paper_list
 from ..solution import Solution
 from ..solve import SolveInterrupted, solve
 from ..strategy_file import StrategyFileError
-from ..files import check_new_output, check_writable, output_lock
 from ..strategy_schema import MAX_ITERATIONS, load_payload
 from .main import BadInput, main
-from .options import POSITIVE_FINITE, echo_json, threads_option, word_list, word_list_options
+from .options import (POSITIVE_FINITE, check_plot_output, echo_json, threads_option, word_list,
+                      word_list_options)
 
 ROWS = [
     ("dictionary_size", "Dictionary size", "{:d}"),
@@ -90,8 +91,7 @@ def solve_command(words, letters, anagrams, skip_invalid, mode, iterations, targ
     """
     if resume and out is None:
         raise BadInput("--resume needs --out: the strategy file to continue")
-    if plot is not None:
-        check_new_output(plot, force)
+    check_plot_output(plot, force)
     out = out or default_out(letters or 5, mode or "exact")
     check_writable(out)
     with output_lock(out):  # held from the first look at --out to the last write
