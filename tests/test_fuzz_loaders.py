@@ -231,3 +231,26 @@ def test_weights_text_mutated(tmp_path, valid, lines):
     except ValueError:
         return
     assert np.isfinite(w).all() and (w >= 0).all() and (w > 0).any()
+
+
+@FUZZ
+@given(descr=st.sampled_from(["<f8", ">f8", "<i4", "|u1", "|b1", "<c16", "|O", "<U3", "<f2"]),
+       shape=st.lists(st.integers(0, 3000), max_size=3).map(tuple) | st.just((415,)),
+       extra=st.integers(-20, 20), fortran=st.booleans())
+def test_npy_headers_mutated(tmp_path, valid, descr, shape, extra, fortran):
+    """.npy files whose header claims any dtype and shape, with more or less data than it
+    says: a ValueError or one finite, non-negative weight per word."""
+    import io
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buf, {"descr": descr, "fortran_order": fortran,
+                                               "shape": shape})
+    size = int(np.prod(shape)) * np.dtype(descr).itemsize
+    path = tmp_path / "w.npy"
+    path.write_bytes(buf.getvalue() + b"\x3f" * max(0, min(size + extra, 1 << 16)))
+    try:
+        w = hider_weights(str(path), valid["words"])
+    except ValueError:
+        event("npy refused")
+        return
+    event("npy loaded")
+    assert w.shape == (len(valid["words"]),) and np.isfinite(w).all() and (w >= 0).all()
