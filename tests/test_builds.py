@@ -96,6 +96,7 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             import jotto
+            jotto.openmp_enabled()  # the first use loads the core (``import jotto`` does not)
         words = jotto.load_words("enable", length=4)
         print(json.dumps({
             "file": jotto.__file__,

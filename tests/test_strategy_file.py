@@ -56,7 +56,7 @@ def test_errors_name_the_problem(solved, tmp_path):
     (tmp_path / "json.jotto").write_bytes(gzip.compress(b'{"format": "other"}'))
     cases["json.jotto"] = "not a jotto strategy file"
     (tmp_path / "binary.jotto").write_bytes(gzip.compress(b"\x00\xff"))
-    cases["binary.jotto"] = r"not a jotto strategy file \(no JSON inside\)"
+    cases["binary.jotto"] = r"not a jotto strategy file \(not JSON \(Expecting value"
     (tmp_path / "trunc.jotto").write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     cases["trunc.jotto"] = "truncated or corrupt"
     _rewrite(path, tmp_path / "version.jotto", lambda d: d.update(version=99))

@@ -6,20 +6,73 @@ and play against the computer.  The README's glossary maps the paper's names to 
 
 from __future__ import annotations
 
+import importlib
+import sys
+import types
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+
 __version__ = "0.1.0"
 
-from .best_responses import BestResponse, best_response, expected_guesses
-from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
-from .game import reply
-from .runtime import openmp_enabled, resolve_threads
-from .do_solution import DoubleOracleSolution
-from .fp_solution import EquilibriumGuesser, FictitiousPlaySolution
-from .solution import Solution, Strength
-from .solve import SolveInterrupted, solve
-from .strategy_file import StrategyFileError
-from .trees import DecisionTree
-from .weights import RULES, integer_weights
-from .words import WordList, WordListError, load_words
+#: Where each public name lives.  ``import jotto`` loads none of them (PEP 562): the ``jotto``
+#: command starts handling Ctrl-C before NumPy and the core load, and a name is imported on
+#: first use (``jotto.solve``, ``from jotto import solve``).
+_EXPORTS = {
+    "comp_num_guesses": "gbr", "gbr_tree": "gbr", "guesser_gbr": "gbr",
+    "reply": "game",
+    "openmp_enabled": "runtime", "resolve_threads": "runtime",
+    "BestResponse": "best_responses", "best_response": "best_responses",
+    "expected_guesses": "best_responses",
+    "DoubleOracleSolution": "do_solution",
+    "EquilibriumGuesser": "fp_solution", "FictitiousPlaySolution": "fp_solution",
+    "Solution": "solution", "Strength": "solution",
+    "SolveInterrupted": "solve", "solve": "solve",
+    "StrategyFileError": "strategy_file",
+    "DecisionTree": "trees",
+    "RULES": "weights", "integer_weights": "weights",
+    "WordList": "words", "WordListError": "words", "load_words": "words",
+}
+
+if TYPE_CHECKING:
+    from .game import reply
+    from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
+    from .runtime import openmp_enabled, resolve_threads
+    from .best_responses import BestResponse, best_response, expected_guesses
+    from .do_solution import DoubleOracleSolution
+    from .fp_solution import EquilibriumGuesser, FictitiousPlaySolution
+    from .solution import Solution, Strength
+    from .solve import SolveInterrupted, solve
+    from .strategy_file import StrategyFileError
+    from .trees import DecisionTree
+    from .weights import RULES, integer_weights
+    from .words import WordList, WordListError, load_words
+
+
+def __getattr__(name: str) -> object:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'jotto' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+class _Package(types.ModuleType):
+    """``jotto`` itself.  When a submodule first loads, the import system binds it as an
+    attribute of its package; for ``jotto.solve`` that would hide the function ``solve`` the
+    name stands for (an eager ``from .solve import solve`` used to rebind it), so that one
+    binding is skipped: the module stays reachable through ``sys.modules``."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if not (isinstance(value, types.ModuleType) and name in _EXPORTS):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
 
 __all__ = [
     "RULES",
@@ -29,9 +82,9 @@ __all__ = [
     "EquilibriumGuesser",
     "FictitiousPlaySolution",
     "Solution",
-    "Strength",
     "SolveInterrupted",
     "StrategyFileError",
+    "Strength",
     "WordList",
     "WordListError",
     "best_response",

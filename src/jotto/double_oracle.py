@@ -43,6 +43,12 @@ __all__ = ["DoubleOracle"]
 
 #: Float probabilities of the guesser's mixture are made exact with this many bits.
 _Q_BITS = 40
+#: The oracle runs at least this often, however well the scout does, to raise the lower bound.
+PROVE_EVERY = 20
+#: Weight of the previous rounds in the hider mixture handed to the oracles.
+SMOOTHING = 0.5
+#: Cheap searches tried before an oracle of each kind.
+_SCOUTS = {"best-response": Oracle("lookahead", top_k=5)}
 
 
 def _exact_dot(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -75,6 +81,7 @@ class DoubleOracle:
         D = len(self.words)
         self._counts = np.zeros((D, 0), dtype=np.int32)
         self._seen: set[bytes] = set()
+        self._smoothed: np.ndarray | None = None
         for tree in list(self.trees):
             self.trees.remove(tree)
             self._add(tree)
@@ -100,20 +107,38 @@ class DoubleOracle:
 
     def step(self) -> None:
         """One round: solve the restricted game, tighten the bounds, add improving trees; sets
-        ``done`` when the bounds meet or no oracle finds an improving tree."""
+        ``done`` when the bounds meet or no oracle finds an improving tree.
+
+        Cheap trees come first: GuesserGBR's and, when the oracle is the best response, a
+        scout's (the search over the best few candidates per state, which finds the optimal tree
+        in a fraction of the time its proof takes).  The oracle itself runs when neither
+        improves on the restricted game, and every ``PROVE_EVERY`` rounds for the lower bound.
+        """
         start = time.perf_counter()
         G = self._counts
         sol = solve_matrix_game(G)
         self._offer_guesser(np.round(sol.q * 2.0**_Q_BITS).astype(np.int64).astype(object))
-        w = integer_weights(sol.p).astype(object)
-        br = self.oracle.respond(self.words, w.astype(np.int64), self.threads)
-        self._offer_hider(br.lower, w)
-        added = False
-        greedy = gbr_tree(self.words, w.astype(np.int64), rule="exact", threads=self.threads)
-        pf = sol.p
-        for tree in (br.tree, greedy):
-            if float(tree.guesses_needed() @ pf) < sol.value - 1e-9 * sol.value:
-                added |= self._add(tree)
+        # The hider handed to the oracles is smoothed over rounds: the LP's answer jumps between
+        # vertices, and trees that answer a steadier mix converge in fewer rounds.
+        prev = self._smoothed
+        self._smoothed = sol.p if prev is None else \
+            SMOOTHING * prev + (1 - SMOOTHING) * sol.p
+        w = integer_weights(self._smoothed)
+        cut = sol.value - 1e-9 * sol.value
+
+        def offer(tree: DecisionTree) -> bool:
+            return float(tree.guesses_needed() @ sol.p) < cut and self._add(tree)
+
+        added = offer(gbr_tree(self.words, w, rule="exact", threads=self.threads))
+        scout = _SCOUTS.get(self.oracle.kind)
+        if scout is not None:
+            found = scout.respond(self.words, w, self.threads)
+            self._offer_hider(found.lower, w.astype(object))
+            added |= offer(found.tree)
+        if not added or self.rounds % PROVE_EVERY == 0:
+            br = self.oracle.respond(self.words, w, self.threads)
+            self._offer_hider(br.lower, w.astype(object))
+            added |= offer(br.tree)
         if not added:
             added = self._certify(G, sol)
         self.rounds += 1
@@ -167,7 +192,8 @@ class DoubleOracle:
                 "hider": [int(x) for x in self.hider_int],
                 "lower": encode_fraction(self.lower), "upper": encode_fraction(self.upper),
                 "rounds": self.rounds, "done": self.done, "history": self.history,
-                "oracle": self.oracle.spec}
+                "oracle": self.oracle.spec,
+                "smoothed": None if self._smoothed is None else self._smoothed.tolist()}
 
     @classmethod
     def restore(cls, words: WordList, payload: dict[str, Any], oracle: Oracle,
@@ -182,6 +208,12 @@ class DoubleOracle:
                   history={k: list(map(float, v)) for k, v in sol.history.items()})
         if len(run.trees) != len(sol.trees):
             raise StrategyFileError("two trees of the file are the same guesser")
+        smoothed = payload.get("smoothed")
+        if smoothed is not None:
+            arr = np.array(smoothed, dtype=np.float64)
+            if arr.shape != (len(words),) or not np.isfinite(arr).all() or (arr < 0).any():
+                raise StrategyFileError("smoothed is not a distribution over the words")
+            run._smoothed = arr
         return run
 
     def solution(self, extra: dict[str, Any]) -> DoubleOracleSolution:

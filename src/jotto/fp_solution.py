@@ -24,6 +24,7 @@ from .game import History
 from .gbr import gbr_tree, guesser_gbr
 from .solution import Solution, register_solver
 from .strategy_file import StrategyFileError, decode_array
+from .strategy_schema import check_payload
 from .trees import DecisionTree
 from .weights import integer_weights
 from .words import WordList
@@ -51,6 +52,7 @@ class FictitiousPlaySolution(Solution):
     """
 
     solver = "fictitious-play"
+    check_payload = staticmethod(check_payload)
 
     def __init__(self, words: WordList, payload: dict[str, Any]):
         mode = payload.get("mode")

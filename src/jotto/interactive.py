@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .bundled import bundled_solution
+from .files import quote
 from .game import Guesser, popcount, replies
+from .players.guessers import OffTree
 from .players.specs import make_guesser
 from .solution import Solution
 from .words import WordList, letter_mask
@@ -69,15 +71,16 @@ class _Session:
         self.guessable = set(words.words) | set(words.dropped_words("anagram"))
 
     def check_word(self, text: str) -> str | None:
-        """Why ``text`` cannot be a guess (None if it can)."""
+        """Why ``text`` cannot be a guess (None if it can); a long ``text`` is cut short."""
+        shown = quote(text)
         if not text.isascii() or not text.isalpha():
-            return f"{text!r} is not a word (letters only, please)"
+            return f"{shown} is not a word (letters only, please)"
         if len(text) != self.L:
-            return f"{text!r} has {len(text)} letters; this game uses {self.L}-letter words"
+            return f"{shown} has {len(text)} letters; this game uses {self.L}-letter words"
         if len(set(text)) != self.L:
-            return f"{text!r} repeats a letter; Jotto words have {self.L} different letters"
+            return f"{shown} repeats a letter; Jotto words have {self.L} different letters"
         if text not in self.guessable:
-            return f"{text!r} is not in my word list ({self.words.source})"
+            return f"{shown} is not in my word list ({self.words.source})"
         return None
 
     def help(self) -> Reply:
@@ -250,7 +253,7 @@ Think of a word from the list; I guess it. After each guess, answer:
             return out.say("Bye.")
         if text not in self.words:
             problem = self.check_word(text)
-            return out.say(f"{text!r} could not be found: "
+            return out.say(f"{quote(text)} could not be found: "
                            + (problem if problem else "it can't be a secret word in this "
                               "list (another word has the same letters)") + ".")
         secret = self.words.index(text)
@@ -303,7 +306,11 @@ Enter each guess you made and the reply you got, e.g. 'stare 2'.
         out.say(f"{n} candidate{'s' if n != 1 else ''} left" +
                 (": " + " ".join(self.words[int(i)] for i in S) if n <= self.show else "."))
         hist = [(self.words.index(w) if w in self.words else -1, r) for w, r in self.history]
-        guess = self.words[int(self.guesser.next_guess(S, hist))]
+        try:
+            guess = self.words[int(self.guesser.next_guess(S, hist))]
+        except OffTree:  # a tree file knows only its own games; the session goes on
+            return out.say(f"No suggestion: these guesses left the tree of "
+                           f"{self.guesser_name} ('undo' goes back to it).")
         return out.say(f"Suggested guess: {guess}")
 
     def handle(self, line: str) -> Reply:

@@ -8,25 +8,54 @@ the legend below the axes, t* in the legend rather than on the plot.
 
 from __future__ import annotations
 
+import io
 import os
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .files import write_atomic
+
 if TYPE_CHECKING:  # pragma: no cover
     from .solution import Solution
 
-__all__ = ["convergence_plot", "histogram_plot", "new_figure"]
+__all__ = ["FORMATS", "check_plot_path", "convergence_plot", "histogram_plot", "new_figure"]
+
+#: Plot formats by file suffix.
+FORMATS = ("png", "svg", "pdf")
 
 
-def new_figure(figsize: tuple[float, float]) -> Any:
-    """A matplotlib figure outside pyplot, laid out so labels do not collide, or an error
-    saying how to get matplotlib."""
+def _figure_class() -> Any:
+    """matplotlib's Figure (used outside pyplot, so no backend is switched), or an error saying
+    how to get matplotlib."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
         raise ImportError("plots need matplotlib: pip install 'jotto[plot]'") from None
-    return Figure(figsize=figsize, layout="constrained")
+    return Figure
+
+
+def new_figure(figsize: tuple[float, float]) -> Any:
+    """A matplotlib figure outside pyplot, laid out so labels do not collide."""
+    return _figure_class()(figsize=figsize, layout="constrained")
+
+
+def check_plot_path(path: str | os.PathLike[str]) -> None:
+    """:class:`ValueError` unless ``path`` names a plot format (and :class:`ImportError` unless
+    matplotlib is there): called before long work, so a plot that cannot be made is known at
+    once, not after a solve."""
+    suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise ValueError(f"{os.fspath(path)}: plots are {', '.join(FORMATS).upper()} files; "
+                         f"the suffix says which")
+    _figure_class()
+
+
+def _save(fig, path: str | os.PathLike[str]) -> None:
+    """Write the figure atomically in the format its suffix names."""
+    buf = io.BytesIO()
+    fig.savefig(buf, dpi=120, format=os.path.splitext(os.fspath(path))[1].lower().lstrip("."))
+    write_atomic(path, buf.getvalue())
 
 
 def convergence_plot(solution: "Solution", path: str | os.PathLike[str] | None = None):
@@ -59,7 +88,7 @@ def convergence_plot(solution: "Solution", path: str | os.PathLike[str] | None =
                  f"{solution.mode} mode")
     fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     if path is not None:
-        fig.savefig(path, dpi=120)
+        _save(fig, path)
     return fig
 
 
@@ -77,5 +106,5 @@ def histogram_plot(evaluation, path: str | os.PathLike[str] | None = None):
     ax.set_ylabel("% of targets")
     ax.set_title(f"{evaluation.guesser}\n{evaluation.summary()}", fontsize=10)
     if path is not None:
-        fig.savefig(path, dpi=120)
+        _save(fig, path)
     return fig

@@ -128,6 +128,12 @@ class Solution:
         """The hider (default: the solution's) as a player that draws secret words."""
         return EquilibriumHider(self.words, self.hider(t))
 
+    @staticmethod
+    def check_payload(payload: dict[str, Any], name: str) -> None:
+        """:class:`StrategyFileError` (naming file ``name`` and the field) unless the payload
+        is well formed for this solver; called before anything uses it.  Solvers whose
+        constructor checks everything need not override it."""
+
     def guesser_worst_case(self) -> Fraction:
         """The guesser's guarantee: its exact expected guesses against its worst target."""
         return max(self.guesser_expected())
@@ -152,7 +158,7 @@ class Solution:
         """Read a strategy file of any solver.  If ``words`` is given it must be the list the
         file was made for (same words in the same order); otherwise the file's own list is used.
         """
-        payload = strategy_file.read(path)
+        payload = read_payload(path)
         try:
             stored = words_from_payload(payload)
             if words is not None:
@@ -163,6 +169,15 @@ class Solution:
             raise StrategyFileError(f"{os.fspath(path)}: {exc}") from None
         except (KeyError, TypeError, ValueError) as exc:
             raise StrategyFileError(f"{os.fspath(path)}: malformed strategy ({exc!r})") from None
+
+
+def read_payload(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The payload of a strategy file of any solver, read (:func:`jotto.strategy_file.read`)
+    and checked by its solver (:meth:`Solution.check_payload`)."""
+    payload = strategy_file.read(path)
+    _solver_class(payload.get("solver", _DEFAULT_SOLVER)).check_payload(payload,
+                                                                        os.fspath(path))
+    return payload
 
 
 def words_payload(words: WordList) -> dict[str, Any]:

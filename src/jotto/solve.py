@@ -8,6 +8,7 @@ checkpoint and finishes bit-identical to an uninterrupted run (only the recorded
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -19,12 +20,15 @@ from . import __version__, strategy_file
 from .double_oracle import DoubleOracle
 from .fictitious_play import (MODES, ExactPlay, FictitiousPlay, OraclePlay, PaperPlay,
                               paper_iterations)
+from .files import check_writable, output_lock, quote
 from .interrupts import deferred_interrupts
 from .oracles import Oracle, parse_oracle
 from .runtime import resolve_threads
 from .fp_solution import FictitiousPlaySolution
-from .solution import Solution, check_same_words, words_from_payload, words_payload
+from .solution import (Solution, check_same_words, read_payload, words_from_payload,
+                       words_payload)
 from .strategy_file import StrategyFileError
+from .strategy_schema import MAX_ITERATIONS
 from .words import WordList, load_words
 
 __all__ = ["METHODS", "SolveInterrupted", "solve"]
@@ -52,11 +56,14 @@ def _word_list(letters: int, words: Any, anagrams: str) -> WordList:
 
 
 def _positive(name: str, value: Any, kind: type) -> None:
+    """ValueError unless ``value`` is None or a positive ``kind``, finite: a run whose plan
+    holds infinity could not even be saved, so it is refused before it starts."""
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int) \
-            or not value > 0:
-        raise ValueError(f"{name} must be a positive {kind.__name__}, not {value!r}")
+            or not value > 0 or not math.isfinite(value):
+        what = "positive finite number" if kind is float else "positive int"
+        raise ValueError(f"{name} must be a {what}, not {quote(value)}")
 
 
 def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper",
@@ -98,6 +105,9 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper",
         SolveInterrupted: on Ctrl-C or SIGTERM, which stop the run between iterations (after
             writing the checkpoint, if ``out`` is given).  A second Ctrl-C interrupts at once.
         ValueError, WordListError, StrategyFileError: bad arguments or files.
+        OSError: ``out`` cannot be written (checked before the run starts).
+        FileLockedError: another process is writing ``out`` (see
+            :func:`jotto.files.output_lock`).
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; use {' or '.join(map(repr, METHODS))}")
@@ -109,15 +119,30 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper",
         raise ValueError("paper mode is the paper's algorithm, with the greedy oracle; other "
                          "oracles run in exact mode")
     _positive("iterations", iterations, int)
+    if iterations is not None and iterations > MAX_ITERATIONS:
+        raise ValueError(f"iterations must be at most {MAX_ITERATIONS}, not {iterations}")
     _positive("target_epsilon", target_epsilon, float)
     _positive("time_budget", time_budget, float)
     _positive("checkpoint_seconds", checkpoint_seconds, float)
     if resume and out is None:
         raise ValueError("resume needs the strategy file to continue (out)")
     path = Path(out) if out is not None else None
-    nthreads = resolve_threads(threads)
+    args = (letters, words, anagrams, method, mode, the_oracle, iterations, target_epsilon,
+            time_budget, threads, path, resume, progress, checkpoint_seconds)
+    if path is None:
+        return _solve(*args)
+    check_writable(path)
+    with output_lock(path):  # one writer per file: a second run is refused, not interleaved
+        return _solve(*args)
 
-    payload = strategy_file.read(path) if resume and path and path.exists() else None
+
+def _solve(letters: int, words: Any, anagrams: str, method: str, mode: str, the_oracle: Oracle,
+           iterations: int | None, target_epsilon: float | None, time_budget: float | None,
+           threads: int | None, path: Path | None, resume: bool, progress: bool,
+           checkpoint_seconds: float) -> Solution:
+    """:func:`solve` after its arguments were checked, holding the output file's lock."""
+    nthreads = resolve_threads(threads)
+    payload = read_payload(path) if resume and path and path.exists() else None
     if payload is not None:
         wl = _resumed_words(path, payload, letters, words, anagrams)
         solver = payload.get("solver", FictitiousPlaySolution.solver)

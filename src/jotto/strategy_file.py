@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .files import read_bytes, write_atomic
+from .files import JSONInputError, gunzip, parse_json, quote, read_bytes, write_atomic
 
 __all__ = ["FORMAT", "VERSION", "StrategyFileError", "decode_array", "encode_array", "read",
            "write"]
@@ -76,17 +76,20 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
     if raw[:2] != b"\x1f\x8b":
         raise StrategyFileError(f"{name}: not a jotto strategy file")
     try:
-        doc = json.loads(gzip.decompress(raw))
-    except (EOFError, OSError, zlib.error):
+        text = gunzip(raw, name, StrategyFileError)
+    except (EOFError, zlib.error):
         raise StrategyFileError(f"{name}: truncated or corrupt (the compressed data ends "
                                 f"early or is damaged)") from None
-    except (ValueError, UnicodeDecodeError):
-        raise StrategyFileError(f"{name}: not a jotto strategy file (no JSON inside)") from None
+    try:
+        doc = parse_json(text)
+    except JSONInputError as exc:
+        raise StrategyFileError(f"{name}: not a jotto strategy file ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise StrategyFileError(f"{name}: not a jotto strategy file")
-    if doc.get("version") != VERSION:
-        raise StrategyFileError(f"{name}: unknown strategy file version {doc.get('version')!r} "
-                                f"(this jotto reads version {VERSION})")
+    if type(doc.get("version")) is not int or doc["version"] != VERSION:
+        raise StrategyFileError(f"{name}: unknown strategy file version "
+                                f"{quote(doc.get('version'))} (this jotto reads version "
+                                f"{VERSION})")
     payload = doc.get("payload")
     if not isinstance(payload, dict) or doc.get("sha256") != _digest(payload):
         raise StrategyFileError(f"{name}: checksum mismatch: the file is corrupt or was edited")

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .files import read_bytes, write_atomic
+from .files import JSONInputError, parse_json, quote, read_bytes, write_atomic
 from .game import popcount
 from .words import WordList, WordListError
 
@@ -190,7 +190,7 @@ class DecisionTree:
             text = self.to_outline()
         else:
             raise ValueError(f"{os.fspath(path)}: cannot tell a tree format from the suffix "
-                             f"{suffix!r}; use {_SUFFIXES}")
+                             f"{quote(suffix)}; use {_SUFFIXES}")
         write_atomic(path, text.encode("utf-8"))
 
     @classmethod
@@ -223,20 +223,6 @@ class DecisionTree:
 def _dot_escape(text: str) -> str:
     """``text`` for a double-quoted DOT string: backslashes and quotes escaped."""
     return text.replace("\\", "\\\\").replace('"', '\\"')
-
-
-class _DuplicateKey(ValueError):
-    """A JSON object names a key twice (``json`` would silently keep the last)."""
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's pairs as a dict, refusing a key given twice."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
 
 
 def _is_int(x: object) -> bool:
@@ -278,22 +264,18 @@ class _TreeReader:
     def parse(self, text: str | bytes) -> dict[str, Any]:
         """The document, after checking it is JSON of this format and version."""
         try:
-            doc = json.loads(text, object_pairs_hook=_unique_keys)
-        except _DuplicateKey as exc:
-            raise self.fail(f"key {exc.args[0]!r} appears twice in one object") from None
-        except RecursionError:
-            raise self.fail("nested too deeply to read") from None
-        except ValueError as exc:
-            raise self.fail(f"not JSON ({exc})") from None
+            doc = parse_json(text)
+        except JSONInputError as exc:
+            raise self.fail(str(exc)) from None
         if not isinstance(doc, dict) or doc.get("format") != _FORMAT:
             raise self.fail(f"not a jotto tree (no \"format\": \"{_FORMAT}\")")
         version = doc.get("version")
         if not _is_int(version) or version != _VERSION:
-            raise self.fail(f"unknown jotto tree version {version!r} (this jotto reads version "
+            raise self.fail(f"unknown jotto tree version {quote(version)} (this jotto reads version "
                             f"{_VERSION})")
         self.keys(doc, {"format", "version", "words", "tree"}, {"guesser"}, "the document")
         if not isinstance(doc.get("guesser"), (str, type(None))):
-            raise self.fail(f"guesser {doc['guesser']!r} is neither a name nor null")
+            raise self.fail(f"guesser {quote(doc['guesser'])} is neither a name nor null")
         return doc
 
     def keys(self, obj: object, required: set[str], optional: set[str], what: str,
@@ -306,7 +288,7 @@ class _TreeReader:
         if missing:
             raise self.fail(f"{what} has no {', '.join(map(repr, sorted(missing)))}", trail)
         if unknown:
-            raise self.fail(f"{what} has unknown keys {', '.join(map(repr, sorted(unknown)))}",
+            raise self.fail(f"{what} has unknown keys {', '.join(map(quote, sorted(unknown)[:5]))}",
                             trail)
         return obj
 
@@ -322,7 +304,7 @@ class _TreeReader:
         except WordListError as exc:
             raise self.fail(f"bad word list: {exc}") from None
         if d["length"] != wl.length or not _is_int(d["length"]):
-            raise self.fail(f"words.length is {d['length']!r} but the words have {wl.length} "
+            raise self.fail(f"words.length is {quote(d['length'])} but the words have {wl.length} "
                             f"letters")
         if d["sha256"] != wl.sha256:
             raise self.fail("the word list does not match its sha256 (the file is corrupt or "
@@ -335,15 +317,15 @@ class _TreeReader:
         words = self.words
         guess, size, branches = node["guess"], node["size"], node.get("branches", {})
         if not isinstance(guess, str) or guess not in words:
-            raise self.fail(f"guess {guess!r} at depth {d} is not a word of the list", trail)
+            raise self.fail(f"guess {quote(guess)} at depth {d} is not a word of the list", trail)
         if not _is_int(size):
-            raise self.fail(f"size {size!r} at depth {d} is not a whole number", trail)
+            raise self.fail(f"size {quote(size)} at depth {d} is not a whole number", trail)
         if not isinstance(branches, dict):
             raise self.fail(f"branches at depth {d} are not an object", trail)
         by_reply: dict[int, Any] = {}
         for key, child in branches.items():
             if not (key.isascii() and key.isdigit() and str(int(key)) == key):
-                raise self.fail(f"branch {key!r} at depth {d} is not a reply number", trail)
+                raise self.fail(f"branch {quote(key)} at depth {d} is not a reply number", trail)
             if int(key) >= words.length:
                 raise self.fail(f"reply {key} at depth {d} is out of range "
                                 f"0..{words.length - 1}", trail)

@@ -114,7 +114,7 @@ def core_weights(weights: ArrayLike | None, size: int, rule: str) -> CoreWeights
         if np.issubdtype(arr.dtype, np.integer) and (arr > 2**53).any():
             raise ValueError("integer weights above 2**53 are not exact in double; the paper "
                              "rule computes in double")
-        if math.fsum(h) > _MAX_TOTAL:
+        if h.max() > _MAX_TOTAL or math.fsum(h) > _MAX_TOTAL:  # max first: fsum could overflow
             raise ValueError("weights too large: their sum must stay below 2**1000 so that the "
                              "paper's sums cannot overflow double")
         v, err = _core.integer_weights(h)

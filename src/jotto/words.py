@@ -13,6 +13,7 @@ import gzip
 import hashlib
 import io
 import os
+import zlib
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -21,7 +22,7 @@ from typing import IO, Iterable, Iterator, Mapping, Sequence, Union
 import numpy as np
 
 from . import _core
-from .files import read_bytes
+from .files import gunzip, input_limit, quote, read_bytes
 
 __all__ = [
     "ANAGRAM_RULES",
@@ -116,7 +117,7 @@ class WordList:
             why = next((f"; {_WHY_DROPPED[reason]}" for reason, dropped
                         in self._dropped_words.items()
                         if reason in _WHY_DROPPED and word.lower() in dropped), "")
-            raise KeyError(f"{word!r} is not in this word list ({self.source}, "
+            raise KeyError(f"{quote(word)} is not in this word list ({self.source}, "
                            f"{self.length} letters{why})") from None
 
     def dropped_words(self, reason: str) -> tuple[str, ...]:
@@ -156,12 +157,14 @@ class WordList:
         seen: dict[int, str] = {}
         for w in words:
             if len(w) != length or not _is_ascii_word(w):
-                raise WordListError(f"{source}: {w!r} is not a word of {length} ASCII letters")
+                raise WordListError(f"{source}: {quote(w)} is not a word of {length} ASCII "
+                                    f"letters")
             if len(set(w)) != length:
-                raise WordListError(f"{source}: {w!r} repeats a letter")
+                raise WordListError(f"{source}: {quote(w)} repeats a letter")
             m = letter_mask(w)
             if m in seen:
-                raise WordListError(f"{source}: {w!r} and {seen[m]!r} share a letter set")
+                raise WordListError(f"{source}: {quote(w)} and {quote(seen[m])} share a letter "
+                                    f"set")
             seen[m] = w
         return _make(words, length, anagrams, source, dict.fromkeys(DROP_REASONS, 0), {})
 
@@ -197,13 +200,17 @@ def _lines(source: Source) -> tuple[str, Iterable[tuple[int, str]]]:
         raw = read_bytes(path, what, WordListError)
         if path.endswith(".gz"):
             try:
-                raw = gzip.decompress(raw)
-            except OSError as exc:
+                raw = gunzip(raw, path, WordListError)
+            except (OSError, EOFError, zlib.error) as exc:
                 raise WordListError(f"{path}: not a readable gzip file ({exc})") from None
         return path, enumerate(_decode(raw, path).splitlines(), 1)
     if isinstance(source, (io.IOBase,)) or hasattr(source, "read"):
         name = str(getattr(source, "name", "<file>"))
-        text = source.read()  # type: ignore[union-attr]
+        limit = input_limit()
+        text = source.read(limit + 1)  # type: ignore[union-attr]
+        if len(text) > limit:
+            raise WordListError(f"{name}: more than {limit >> 20} MiB, the input limit (set "
+                                f"JOTTO_MAX_INPUT_MB to raise it)")
         if isinstance(text, bytes):
             text = _decode(text, name)
         return name, enumerate(text.splitlines(), 1)
@@ -213,10 +220,11 @@ def _lines(source: Source) -> tuple[str, Iterable[tuple[int, str]]]:
     try:
         items = list(source)  # type: ignore[arg-type]
     except TypeError:
-        raise WordListError(f"cannot read words from {source!r} (a {type(source).__name__})") from None
+        raise WordListError(f"cannot read words from {quote(source)} (a "
+                           f"{type(source).__name__})") from None
     for i, item in enumerate(items, 1):
         if not isinstance(item, str):
-            raise WordListError(f"<words>, item {i}: {item!r} is not a string")
+            raise WordListError(f"<words>, item {i}: {quote(item)} is not a string")
     return "<words>", enumerate(items, 1)
 
 
@@ -257,14 +265,14 @@ def load_words(source: Source = None, *, length: int = 5, anagrams: str = "paper
         ValueError: a bad ``length``, ``anagrams`` or ``invalid`` argument.
     """
     if isinstance(length, bool) or not isinstance(length, (int, np.integer)):
-        raise ValueError(f"length must be an integer from 1 to 26, not {length!r}")
+        raise ValueError(f"length must be an integer from 1 to 26, not {quote(length)}")
     if not 1 <= length <= 26:
         raise ValueError(f"length must be from 1 to 26 letters, not {length}")
     if anagrams not in ANAGRAM_RULES:
-        raise ValueError(f"unknown anagram rule {anagrams!r}; use one of "
+        raise ValueError(f"unknown anagram rule {quote(anagrams)}; use one of "
                          f"{', '.join(map(repr, ANAGRAM_RULES))}")
     if invalid not in ("error", "skip"):
-        raise ValueError(f"invalid must be 'error' or 'skip', not {invalid!r}")
+        raise ValueError(f"invalid must be 'error' or 'skip', not {quote(invalid)}")
     if source is None or (isinstance(source, str) and source in BUNDLED):
         return _load_bundled(source or DEFAULT_SOURCE, int(length), anagrams, invalid)
     return _load(source, int(length), anagrams, invalid)
@@ -282,8 +290,8 @@ def _load(source: Source, length: int, anagrams: str, invalid: str) -> WordList:
         for token in text.split():
             if not _is_ascii_word(token):
                 if invalid == "error":
-                    raise WordListError(f"{name}, line {lineno}: {token!r} is not a word of "
-                                        f"ASCII letters")
+                    raise WordListError(f"{name}, line {lineno}: {quote(token)} is not a word "
+                                        f"of ASCII letters")
                 dropped["invalid"] += 1
                 dropped_words["invalid"].append(token)
                 continue

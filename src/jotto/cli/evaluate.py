@@ -12,8 +12,13 @@ from ..evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
 from .main import BadInput, main
-from .options import SPECS_EPILOG, echo_json, threads_option, word_list_options
+from .options import (SPECS_EPILOG, check_plot_output, echo_json, threads_option,
+                      word_list_options)
 from .players import resolve_words
+
+#: Most sampled games: each is drawn and played in Python, about 10 µs, so this bounds the run
+#: to seconds and its arrays to megabytes (the exact evaluation needs no sampling anyway).
+MAX_GAMES = 10**6
 
 
 @main.command("evaluate", epilog=SPECS_EPILOG)
@@ -23,8 +28,9 @@ from .players import resolve_words
                    "solve when the word list has one, else gbr:exact, as jotto play).")
 @click.option("-H", "--hider", "hider_spec", default="uniform", show_default=True,
               metavar="SPEC", help="The hider it meets (specs below).")
-@click.option("--games", type=click.IntRange(min=1), default=None,
-              help="Also play this many games against secrets drawn from the hider.")
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None,
+              help=f"Also play this many games (at most {MAX_GAMES:,}) against secrets drawn "
+                   f"from the hider.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed for drawing secrets in --games.")
 @click.option("--rule", type=click.Choice(["exact", "paper"]), default="exact",
@@ -39,14 +45,16 @@ from .players import resolve_words
               help="How many of the hardest targets to list.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the histogram (PNG, SVG or PDF; needs matplotlib).")
+@click.option("--force", is_flag=True, help="Overwrite --plot if it exists.")
 @threads_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec, games,
-                     seed, rule, best_response, worst, plot, threads, as_json):
+                     seed, rule, best_response, worst, plot, force, threads, as_json):
     """Evaluate a guesser: one game against every target (mean ± sd, worst case, hardest
     targets, histogram), the head-to-head payoff against a hider, and the profile's
     exploitability (OpenSpiel's NashConv and exploitability, with the guesser's best response
     greedy)."""
+    check_plot_output(plot, force)
     wl = resolve_words(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec)
     guesser_spec = guesser_spec or default_guesser_spec(wl)
     guesser = make_guesser(guesser_spec, wl, threads)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import click
 
 from .. import __version__
+from ..files import input_limit
 from ..strategy_file import StrategyFileError
 from ..trees import TreeFileError
 from ..words import WordListError
@@ -33,14 +35,34 @@ def _message(exc: BaseException) -> str:
     return str(exc)
 
 
+def _standard_streams() -> None:
+    """Closed standard streams, found before any work: a closed standard input reads as empty
+    (a session then ends as at Ctrl-D); a closed standard output is an error (exit 2), since
+    everything the command would say would be lost."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (lives as long as we do)
+    if sys.stdout is None:
+        if sys.stderr is not None:
+            print("jotto: standard output is closed: nothing could be printed", file=sys.stderr)
+        sys.exit(BadInput.exit_code)
+
+
 class JottoGroup(click.Group):
+    def main(self, *args, **kwargs):
+        _standard_streams()
+        return super().main(*args, **kwargs)
+
     def invoke(self, ctx: click.Context):
         try:
+            input_limit()  # a bad JOTTO_MAX_INPUT_MB is an error whatever the command reads
             return super().invoke(ctx)
         except BrokenPipeError:
             # the reader of our output went away (``| head``): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
             ctx.exit(0)
+        except KeyboardInterrupt:
+            # Ctrl-C before a command set up its own handling: end quietly, as killed by SIGINT
+            ctx.exit(130)
         except USER_ERRORS as exc:
             if os.environ.get("JOTTO_DEBUG"):
                 raise

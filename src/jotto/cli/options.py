@@ -4,21 +4,42 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 import click
 
+from ..files import check_new_output, quote
+from ..plots import check_plot_path
 from ..players.specs import GUESSER_HELP, SPEC_HELP
 from ..words import ANAGRAM_RULES, BUNDLED, DEFAULT_SOURCE, WordList, load_words
 
-__all__ = ["GUESSER_SPECS_EPILOG", "SPECS_EPILOG", "echo_json", "threads_option", "word_list",
-           "word_list_options"]
+__all__ = ["GUESSER_SPECS_EPILOG", "POSITIVE_FINITE", "SPECS_EPILOG", "check_plot_output",
+           "echo_json", "threads_option", "word_list", "word_list_options"]
 
 #: The player specs for --help, kept as written (click's \b marks a paragraph not to rewrap).
 SPECS_EPILOG = "\b\n" + SPEC_HELP.replace("\n\n", "\n\n\b\n")
 #: The guesser specs alone, for commands that take no hider spec (play, assist).
 GUESSER_SPECS_EPILOG = "\b\n" + GUESSER_HELP
+
+
+class PositiveFinite(click.ParamType):
+    """A positive finite number: ``inf`` and ``nan`` are refused when the option is read, not
+    after the work they would have bounded."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        x = click.FLOAT.convert(value, param, ctx)
+        if not (math.isfinite(x) and x > 0):
+            self.fail(f"{quote(value)} is not a positive finite number", param, ctx)
+        return x
+
+
+POSITIVE_FINITE = PositiveFinite()
 
 
 def word_list_options(f: Callable) -> Callable:
@@ -50,6 +71,14 @@ def word_list(words: str | None, letters: int | None, anagrams: str,
 def threads_option(f: Callable) -> Callable:
     return click.option("-j", "--threads", type=click.IntRange(min=1), default=None,
                         help="Threads (default: OMP_NUM_THREADS, else all cores).")(f)
+
+
+def check_plot_output(plot: Path | None, force: bool) -> None:
+    """Before the work: --plot names a format, matplotlib is there, and the file may be written
+    (it does not exist, or --force)."""
+    if plot is not None:
+        check_plot_path(plot)
+        check_new_output(plot, force)
 
 
 def echo_json(data: Any) -> None:

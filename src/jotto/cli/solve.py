@@ -8,13 +8,16 @@ from pathlib import Path
 import click
 
 from ..fictitious_play import MODES
+from ..files import check_writable, output_lock
 from ..oracles import parse_oracle
 from ..paper import TABLE1, is_paper_list
 from ..solution import Solution
 from ..solve import METHODS, SolveInterrupted, describe_file, solve
 from ..strategy_file import StrategyFileError
+from ..strategy_schema import MAX_ITERATIONS
 from .main import BadInput, main
-from .options import echo_json, threads_option, word_list, word_list_options
+from .options import (POSITIVE_FINITE, check_plot_output, echo_json, threads_option, word_list,
+                      word_list_options)
 
 ROWS = [
     ("dictionary_size", "Dictionary size", "{:d}"),
@@ -69,21 +72,21 @@ def default_out(letters: int, method: str, mode: str) -> Path:
 @click.option("--mode", type=click.Choice(list(MODES)), default=None,
               help="exact (default): integers and the exact rule; paper: Algorithm 13 in IEEE "
                    "double with the paper rule.  When resuming, the file's mode.")
-@click.option("-i", "--iterations", type=click.IntRange(min=1), default=None,
+@click.option("-i", "--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
               help="Iterations (default: the paper's count: 22212 / 10694 / 3568 / 3906 for 2..5 "
                    "letters, 3906 otherwise); the double oracle's most rounds (default: until "
                    "it converges).")
-@click.option("--target-epsilon", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--target-epsilon", type=POSITIVE_FINITE, default=None,
               help="Stop once epsilon (double oracle: the width of the value interval) is at "
                    "most this.")
-@click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time-budget", type=POSITIVE_FINITE, default=None,
               metavar="SECONDS", help="Stop after this many seconds.")
 @threads_option
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Strategy file (default jotto-<letters>-letters-<mode>.jotto).")
 @click.option("--resume", is_flag=True, help="Continue the run saved in --out.")
-@click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
-@click.option("--checkpoint-every", type=click.FloatRange(min=0, min_open=True), default=10.0,
+@click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
+@click.option("--checkpoint-every", type=POSITIVE_FINITE, default=10.0,
               show_default=True, metavar="SECONDS", help="Seconds between checkpoints.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on standard error (default: when it is a terminal).")
@@ -104,10 +107,29 @@ def solve_command(words, letters, anagrams, skip_invalid, method, oracle, mode, 
     Writes a strategy file (checkpointed while running; Ctrl-C saves and exits, --resume
     continues).
     """
+    if resume and out is None:
+        raise BadInput("--resume needs --out: the strategy file to continue")
+    check_plot_output(plot, force)
+    if oracle is not None:
+        try:
+            parse_oracle(oracle)
+        except ValueError as exc:
+            raise BadInput(f"--oracle: {exc}") from None
+    certify_seconds = _certify_seconds(certify)
+    out = out or default_out(letters or 5, method or "fictitious-play", mode or "exact")
+    check_writable(out)
+    with output_lock(out):  # held from the first look at --out to the last write
+        _solve_into(out, words, letters, anagrams, skip_invalid, method, oracle, mode,
+                    iterations, target_epsilon, time_budget, threads, resume, force,
+                    checkpoint_every, progress, plot, certify, certify_seconds, as_json)
+
+
+def _solve_into(out, words, letters, anagrams, skip_invalid, method, oracle, mode, iterations,
+                target_epsilon, time_budget, threads, resume, force, checkpoint_every, progress,
+                plot, certify, certify_seconds, as_json):
+    """The solve command once --out is locked: resume, reuse or compute, then report."""
     resumed = False
     if resume:
-        if out is None:
-            raise BadInput("--resume needs --out: the strategy file to continue")
         if out.exists():
             try:
                 stored = describe_file(out)
@@ -122,17 +144,8 @@ def solve_command(words, letters, anagrams, skip_invalid, method, oracle, mode, 
     method = method or "fictitious-play"
     mode = mode or "exact"
     letters = letters or 5
-    if oracle is not None:
-        try:
-            parse_oracle(oracle)
-        except ValueError as exc:
-            raise BadInput(f"--oracle: {exc}") from None
-    certify_seconds = _certify_seconds(certify)
-    out = out or default_out(letters, method, mode)
     wl = None if (resumed and words is None) else \
         word_list(words, letters, anagrams, skip_invalid)
-    if out.is_dir():
-        raise BadInput(f"{out} is a directory")
     if out.exists() and not resume and not force:
         done = _finished(out, wl, method, mode, iterations, oracle)
         if done is None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..files import check_new_output
 from ..players import make_guesser
 from .main import BadInput, main
 from .options import SPECS_EPILOG, threads_option, word_list_options
@@ -21,9 +22,12 @@ from .players import resolve_words
               help="Write the tree; the suffix picks the format: .json (loadable as tree:FILE), "
                    ".dot/.gv (GraphViz), .txt (outline).  Repeatable.  Without it the outline "
                    "goes to standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the -o files if they exist.")
 @threads_option
-def tree_command(words, letters, anagrams, skip_invalid, guesser_spec, outs, threads):
+def tree_command(words, letters, anagrams, skip_invalid, guesser_spec, outs, force, threads):
     """Build the decision tree a deterministic guesser plays against every target."""
+    for out in outs:  # before any work: a file not to be replaced, or a place not writable
+        check_new_output(out, force)
     wl = resolve_words(words, letters, anagrams, skip_invalid, guesser_spec)
     guesser = make_guesser(guesser_spec, wl, threads)
     if not getattr(guesser, "deterministic", False):

@@ -18,7 +18,12 @@ from ..runtime import resolve_threads
 from ..trees import DecisionTree
 from ..words import WordList
 
-__all__ = ["GBRGuesser", "NORVIG_METRICS", "NorvigGuesser", "RandomGuesser", "TreeGuesser"]
+__all__ = ["GBRGuesser", "NORVIG_METRICS", "NorvigGuesser", "OffTree", "RandomGuesser",
+           "TreeGuesser"]
+
+
+class OffTree(ValueError):
+    """A tree read from a file was asked for a guess in a game that left it."""
 
 #: Norvig's metrics of a partition (the targets per reply), all minimised: the largest branch,
 #: the expected branch size, and minus the entropy.
@@ -68,8 +73,8 @@ class TreeGuesser:
         return int(tree.guess[node]) if node >= 0 else self.decide(state)
 
     def decide(self, state: np.ndarray) -> int:
-        raise ValueError("this game left the decision tree (its guesses were not the tree's), "
-                         "and a tree read from a file has no answer there")
+        raise OffTree("this game left the decision tree (its guesses were not the tree's), "
+                      "and a tree read from a file has no answer there")
 
     def expected_guesses(self) -> np.ndarray:
         return self.tree().guesses_needed().astype(np.float64)

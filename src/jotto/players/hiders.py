@@ -24,10 +24,15 @@ class DistributionHider:
         if arr.shape != (len(words),):
             raise ValueError(f"a hider needs one probability per word ({len(words)}), not shape "
                              f"{arr.shape}")
-        if not np.isfinite(arr).all() or (arr < 0).any() or arr.sum() <= 0:
+        if not np.isfinite(arr).all() or (arr < 0).any() or not (arr > 0).any():
             raise ValueError("hider probabilities must be finite, non-negative and not all zero")
+        with np.errstate(over="ignore"):
+            total = arr.sum()
+        if not np.isfinite(total):  # weights so large their sum overflows; their ratios do not
+            arr = arr / arr.max()
+            total = arr.sum()
         self.words = words
-        self._p = arr / arr.sum()
+        self._p = arr / total
         self.name = name
 
     def distribution(self) -> np.ndarray:

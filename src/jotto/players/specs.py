@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..bundled import bundled_solution
+from ..files import quote, read_bytes
 from ..solution import EquilibriumHider, Solution
 from ..trees import DecisionTree
 from ..words import WordList
@@ -74,7 +75,7 @@ def _split(spec: str) -> tuple[str, list[str], dict[str, str]]:
 def _path(spec: str, kind: str, rest: list[str]) -> str:
     path = ":".join(rest)
     if not path:
-        raise ValueError(f"{spec!r}: {kind} needs a file: {kind}:FILE")
+        raise ValueError(f"{quote(spec)}: {kind} needs a file: {kind}:FILE")
     return path
 
 
@@ -84,13 +85,13 @@ def _int(spec: str, options: dict[str, str], key: str) -> int | None:
     try:
         return int(options[key])
     except ValueError:
-        raise ValueError(f"{spec!r}: {key} must be an integer, not {options[key]!r}") from None
+        raise ValueError(f"{quote(spec)}: {key} must be an integer, not {quote(options[key])}") from None
 
 
 def _no_extra(spec: str, options: dict[str, str], allowed: set[str]) -> None:
     extra = set(options) - allowed
     if extra:
-        raise ValueError(f"{spec!r}: unknown option {sorted(extra)[0]!r}"
+        raise ValueError(f"{quote(spec)}: unknown option {quote(sorted(extra)[0])}"
                          + (f" (options: {', '.join(sorted(allowed))})" if allowed else ""))
 
 
@@ -108,49 +109,84 @@ def spec_word_list(spec: str) -> WordList | None:
 
 
 def hider_weights(path: str, words: WordList) -> np.ndarray:
-    """Weights per word from a file: a strategy file (its s_{t*}), ``.npy``, or text."""
+    """Weights per word from a file: a strategy file (its s_{t*}), ``.npy``, or text.
+
+    Every failure is a one-line :class:`ValueError` naming the file (and line): unreadable or
+    too large (:func:`jotto.files.input_limit`), a header or line that is not weights for
+    this list, a word given twice, a number that is not finite or negative, all zero."""
     if path.endswith(".jotto"):
         return Solution.load(path, words).hider()
     if path.endswith(".npy"):
-        try:
-            arr = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"{path}: cannot read a NumPy array ({exc})") from None
-        return _check_weights(path, arr, words)
+        return _check_weights(path, _read_npy(path, len(words)), words)
+    raw = read_bytes(path, "file", ValueError)
     try:
-        with open(path, encoding="utf-8") as fh:
-            lines = [ln.split() for ln in fh if ln.strip() and not ln.lstrip().startswith("#")]
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read ({exc})") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ValueError(f"{path}, line {line}: bytes that are not UTF-8 text") from None
+    lines = [(n, ln.split()) for n, ln in enumerate(text.splitlines(), 1)
+             if ln.strip() and not ln.lstrip().startswith("#")]
     values = np.zeros(len(words))
-    if lines and all(len(ln) == 2 for ln in lines):
-        for n, (word, x) in enumerate(lines, 1):
+    if lines and all(len(ln) == 2 for _, ln in lines):
+        first: dict[int, int] = {}
+        for n, (word, x) in lines:
             if word.lower() not in words:
-                raise ValueError(f"{path}, line {n}: {word!r} is not in the word list")
-            values[words.index(word)] = _number(path, n, x)
-    elif all(len(ln) == 1 for ln in lines):
+                raise ValueError(f"{path}, line {n}: {quote(word)} is not in the word list")
+            i = words.index(word)
+            if i in first:
+                raise ValueError(f"{path}, line {n}: {quote(word)} was already given a weight "
+                                 f"on line {first[i]}")
+            first[i] = n
+            values[i] = _number(path, n, x)
+    elif all(len(ln) == 1 for _, ln in lines):
         if len(lines) != len(words):
             raise ValueError(f"{path}: {len(lines)} weights for {len(words)} words")
-        values = np.array([_number(path, n, ln[0]) for n, ln in enumerate(lines, 1)])
+        values = np.array([_number(path, n, ln[0]) for n, ln in lines])
     else:
-        raise ValueError(f"{path}: expected one number per line, or lines 'word weight'")
+        n = next(n for n, ln in lines if len(ln) != len(lines[0][1]) or len(ln) > 2)
+        raise ValueError(f"{path}, line {n}: expected one number per line, or lines "
+                         f"'word weight'")
     return _check_weights(path, values, words)
+
+
+def _read_npy(path: str, size: int) -> np.ndarray:
+    """The vector of ``size`` real numbers in a ``.npy`` file, its header checked before
+    anything is allocated (a header may claim any shape)."""
+    try:
+        with open(path, "rb") as fh:
+            version = np.lib.format.read_magic(fh)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+            else:
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+            if dtype.hasobject or dtype.kind not in "biuf" or shape != (size,):
+                raise ValueError(f"{path}: holds {dtype} of shape {quote(shape)}; weights are "
+                                 f"{size} real numbers, one per word")
+            data = fh.read(size * dtype.itemsize + 1)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except (OSError, ValueError, TypeError, SyntaxError) as exc:
+        if str(exc).startswith(path):
+            raise
+        raise ValueError(f"{path}: not a NumPy .npy file ({quote(str(exc), 80)})") from None
+    if len(data) != size * dtype.itemsize:
+        raise ValueError(f"{path}: {len(data)} bytes of data where its header promises "
+                         f"{size * dtype.itemsize}")
+    return np.frombuffer(data, dtype=dtype)
 
 
 def _number(path: str, line: int, text: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise ValueError(f"{path}, line {line}: {text!r} is not a number") from None
+        raise ValueError(f"{path}, line {line}: {quote(text)} is not a number") from None
 
 
 def _check_weights(path: str, arr: Any, words: WordList) -> np.ndarray:
     arr = np.asarray(arr, dtype=np.float64)
     if arr.shape != (len(words),):
         raise ValueError(f"{path}: {arr.size} weights for {len(words)} words")
-    if not np.isfinite(arr).all() or (arr < 0).any() or arr.sum() <= 0:
+    if not np.isfinite(arr).all() or (arr < 0).any() or not (arr > 0).any():
         raise ValueError(f"{path}: weights must be finite, non-negative and not all zero")
     return arr
 
@@ -181,21 +217,21 @@ def make_guesser(spec: str, words: WordList, threads: int | None = None):
     if kind == "random":
         _no_extra(spec, options, {"seed"})
         if rest:
-            raise ValueError(f"{spec!r}: random takes no argument but seed=N")
+            raise ValueError(f"{quote(spec)}: random takes no argument but seed=N")
         seed = _int(spec, options, "seed")
         return RandomGuesser(words, 0 if seed is None else seed)
     if kind == "norvig":
         _no_extra(spec, options, set())
         if not rest or rest[0] not in NORVIG_METRICS or len(rest) > 2 or \
                 (len(rest) == 2 and rest[1] not in ("consistent", "inconsistent")):
-            raise ValueError(f"{spec!r}: use norvig:METRIC[:consistent|:inconsistent] with "
+            raise ValueError(f"{quote(spec)}: use norvig:METRIC[:consistent|:inconsistent] with "
                              f"METRIC one of {', '.join(NORVIG_METRICS)}")
         return NorvigGuesser(words, rest[0], len(rest) == 2 and rest[1] == "inconsistent",
                              threads)
     if kind == "gbr":
         _no_extra(spec, options, {"weights"})
         if len(rest) > 1 or (rest and rest[0] not in ("paper", "exact")):
-            raise ValueError(f"{spec!r}: use gbr[:paper|:exact][:weights=FILE]")
+            raise ValueError(f"{quote(spec)}: use gbr[:paper|:exact][:weights=FILE]")
         rule = rest[0] if rest else "paper"
         weights = hider_weights(options["weights"], words) if "weights" in options else None
         return GBRGuesser(words, weights, rule, threads, name=spec)
@@ -207,7 +243,7 @@ def make_guesser(spec: str, words: WordList, threads: int | None = None):
     if kind == "tree":
         _no_extra(spec, options, set())
         return TreeGuesser(DecisionTree.load(_path(spec, kind, rest), words), name=spec)
-    raise ValueError(f"unknown guesser {spec!r}; guessers: {GUESSER_KINDS}")
+    raise ValueError(f"unknown guesser {quote(spec)}; guessers: {GUESSER_KINDS}")
 
 
 def make_hider(spec: str, words: WordList, expected_guesses: np.ndarray | None = None,
@@ -221,7 +257,7 @@ def make_hider(spec: str, words: WordList, expected_guesses: np.ndarray | None =
     if kind == "word":
         _no_extra(spec, options, set())
         if len(rest) != 1:
-            raise ValueError(f"{spec!r}: use word:WORD")
+            raise ValueError(f"{quote(spec)}: use word:WORD")
         return FixedHider(words, rest[0])
     if kind == "weights":
         _no_extra(spec, options, set())
@@ -236,4 +272,4 @@ def make_hider(spec: str, words: WordList, expected_guesses: np.ndarray | None =
         if expected_guesses is None:
             raise ValueError("best-response needs a guesser to answer")
         return BestResponseHider(words, expected_guesses, guesser_name)
-    raise ValueError(f"unknown hider {spec!r}; hiders: {HIDER_KINDS}")
+    raise ValueError(f"unknown hider {quote(spec)}; hiders: {HIDER_KINDS}")
