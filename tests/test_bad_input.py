@@ -163,6 +163,12 @@ def test_a_huge_spec_is_not_echoed_whole():
     assert len(line) < 400
 
 
+@pytest.mark.parametrize("option", ["--mode", "-i", "--time-budget", "-n"])
+def test_a_huge_option_value_is_not_echoed_whole(option):
+    line = one_line_error(cli("solve", option, "x" * 100_000), "(100000 characters)")
+    assert len(line) < 300
+
+
 def test_a_huge_input_line_is_not_echoed_whole():
     result = cli("assist", "-n", 3, "-g", "norvig:max", input="a" * 1_000_000 + " 1\nquit\n")
     assert result.exit_code == 0 and "(1000000 characters) has 1000000 letters" in result.output
@@ -507,6 +513,7 @@ PAYLOAD_CASES = [
     ("exact", _set("words.words", "ace bad"), "words.words: not a non-empty list of words"),
     ("exact", _set("words.words", []), "words.words: not a non-empty list of words"),
     ("exact", _set("words.length", "3"), "words.length: not a whole number"),
+    ("exact", _set("words.words", ["ab"] * (jotto._core.MAX_WORDS + 1)), "words.words: "),
     ("exact", _set("words.source", "x" * 10_000), "words.source: longer than 4096"),
     ("exact", _set("words.sha256", "0" * 64), "does not match its own SHA-256"),
     ("exact", _set("best_epsilon", [1, 3]), "best_epsilon: does not match the history's"),
