@@ -300,7 +300,32 @@ def test_a_second_writer_is_refused(tmp_path, runs):
     assert path.read_bytes() == runs["exact"][0].read_bytes()
 
 
-def test_the_lock_nests_in_one_process_and_refuses_another_descriptor(tmp_path):
+@pytest.mark.slow
+def test_two_solves_into_one_file(tmp_path):
+    """A running solve holds --out; a second one (even with --force) is refused at once, and
+    the first one's work is intact when it is stopped."""
+    path = tmp_path / "run.jotto"
+    first = subprocess.Popen(JOTTO + ["solve", "-n", "5", "-i", "3000", "-o", str(path),
+                                      "--no-progress", "--checkpoint-every", "0.2"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             stdin=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while not path.exists() and time.time() < deadline and first.poll() is None:
+        time.sleep(0.05)
+    assert path.exists(), "the first solve wrote no checkpoint"
+    for extra in ([], ["--force"], ["--resume"]):
+        second = _jotto(["solve", "-n", 5, "-i", 10, "-o", path, *extra],
+                        stdin=subprocess.DEVNULL)
+        assert second.returncode == 2 and "Traceback" not in second.stderr
+        assert f"another process (pid {first.pid}) is writing this file" in second.stderr
+    first.send_signal(signal.SIGINT)
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 130, err
+    assert 0 < jotto.Solution.load(path).iterations < 3000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.jotto"]
+
+
+def test_the_lock_nests_in_one_process_and_is_removed_after(tmp_path):
     path = tmp_path / "x.jotto"
     with output_lock(path), output_lock(path):
         assert (tmp_path / ".x.jotto.lock").exists()
