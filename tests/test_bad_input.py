@@ -200,6 +200,13 @@ def test_tree_does_not_overwrite_the_word_list_it_reads(tmp_path):
     assert snapshot(tmp_path) == before  # not even t.txt: nothing is written unless all can be
 
 
+def test_tree_format_is_checked_before_the_work(tmp_path):
+    start = time.perf_counter()
+    one_line_error(cli("tree", "-n", 5, "-o", tmp_path / "t.json", "-o", tmp_path / "t.xml"),
+                   "t.xml: cannot tell a tree format from the suffix '.xml'")
+    assert time.perf_counter() - start < 5 and not list(tmp_path.iterdir())
+
+
 def test_tree_force_overwrites(tmp_path):
     out = tmp_path / "t.json"
     out.write_text("mine")
@@ -207,12 +214,13 @@ def test_tree_force_overwrites(tmp_path):
     assert len(jotto.DecisionTree.load(out)) > 100
 
 
-@pytest.mark.parametrize("command", [("tree", "-n", 3, "-g", "norvig:max", "-o"),
-                                     ("solve", "-n", 3, "-i", 3, "-o"),
-                                     ("solve", "-n", 3, "-i", 3, "--plot"),
-                                     ("evaluate", "-n", 3, "-g", "norvig:max", "--plot")])
-def test_output_into_a_missing_directory_fails_first_naming_it(tmp_path, command):
-    out = tmp_path / "no" / "such" / "out.png"
+@pytest.mark.parametrize("command, name", [(("tree", "-n", 3, "-g", "norvig:max", "-o"), "t.json"),
+                                           (("solve", "-n", 3, "-i", 3, "-o"), "s.jotto"),
+                                           (("solve", "-n", 3, "-i", 3, "--plot"), "p.png"),
+                                           (("evaluate", "-n", 3, "-g", "norvig:max", "--plot"),
+                                            "p.png")])
+def test_output_into_a_missing_directory_fails_first_naming_it(tmp_path, command, name):
+    out = tmp_path / "no" / "such" / name
     start = time.perf_counter()
     line = one_line_error(cli(*command, out), f"{out}: cannot write it: {out.parent} does not "
                                               f"exist")
