@@ -163,6 +163,12 @@ def test_a_huge_spec_is_not_echoed_whole():
     assert len(line) < 400
 
 
+@pytest.mark.parametrize("option", ["--mode", "-i", "--time-budget", "-n"])
+def test_a_huge_option_value_is_not_echoed_whole(option):
+    line = one_line_error(cli("solve", option, "x" * 100_000), "(100000 characters)")
+    assert len(line) < 300
+
+
 def test_a_huge_input_line_is_not_echoed_whole():
     result = cli("assist", "-n", 3, "-g", "norvig:max", input="a" * 1_000_000 + " 1\nquit\n")
     assert result.exit_code == 0 and "(1000000 characters) has 1000000 letters" in result.output
@@ -194,6 +200,13 @@ def test_tree_does_not_overwrite_the_word_list_it_reads(tmp_path):
     assert snapshot(tmp_path) == before  # not even t.txt: nothing is written unless all can be
 
 
+def test_tree_format_is_checked_before_the_work(tmp_path):
+    start = time.perf_counter()
+    one_line_error(cli("tree", "-n", 5, "-o", tmp_path / "t.json", "-o", tmp_path / "t.xml"),
+                   "t.xml: cannot tell a tree format from the suffix '.xml'")
+    assert time.perf_counter() - start < 5 and not list(tmp_path.iterdir())
+
+
 def test_tree_force_overwrites(tmp_path):
     out = tmp_path / "t.json"
     out.write_text("mine")
@@ -201,12 +214,13 @@ def test_tree_force_overwrites(tmp_path):
     assert len(jotto.DecisionTree.load(out)) > 100
 
 
-@pytest.mark.parametrize("command", [("tree", "-n", 3, "-g", "norvig:max", "-o"),
-                                     ("solve", "-n", 3, "-i", 3, "-o"),
-                                     ("solve", "-n", 3, "-i", 3, "--plot"),
-                                     ("evaluate", "-n", 3, "-g", "norvig:max", "--plot")])
-def test_output_into_a_missing_directory_fails_first_naming_it(tmp_path, command):
-    out = tmp_path / "no" / "such" / "out.png"
+@pytest.mark.parametrize("command, name", [(("tree", "-n", 3, "-g", "norvig:max", "-o"), "t.json"),
+                                           (("solve", "-n", 3, "-i", 3, "-o"), "s.jotto"),
+                                           (("solve", "-n", 3, "-i", 3, "--plot"), "p.png"),
+                                           (("evaluate", "-n", 3, "-g", "norvig:max", "--plot"),
+                                            "p.png")])
+def test_output_into_a_missing_directory_fails_first_naming_it(tmp_path, command, name):
+    out = tmp_path / "no" / "such" / name
     start = time.perf_counter()
     line = one_line_error(cli(*command, out), f"{out}: cannot write it: {out.parent} does not "
                                               f"exist")
@@ -294,7 +308,32 @@ def test_a_second_writer_is_refused(tmp_path, runs):
     assert path.read_bytes() == runs["exact"][0].read_bytes()
 
 
-def test_the_lock_nests_in_one_process_and_refuses_another_descriptor(tmp_path):
+@pytest.mark.slow
+def test_two_solves_into_one_file(tmp_path):
+    """A running solve holds --out; a second one (even with --force) is refused at once, and
+    the first one's work is intact when it is stopped."""
+    path = tmp_path / "run.jotto"
+    first = subprocess.Popen(JOTTO + ["solve", "-n", "5", "-i", "3000", "-o", str(path),
+                                      "--no-progress", "--checkpoint-every", "0.2"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             stdin=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while not path.exists() and time.time() < deadline and first.poll() is None:
+        time.sleep(0.05)
+    assert path.exists(), "the first solve wrote no checkpoint"
+    for extra in ([], ["--force"], ["--resume"]):
+        second = _jotto(["solve", "-n", 5, "-i", 10, "-o", path, *extra],
+                        stdin=subprocess.DEVNULL)
+        assert second.returncode == 2 and "Traceback" not in second.stderr
+        assert f"another process (pid {first.pid}) is writing this file" in second.stderr
+    first.send_signal(signal.SIGINT)
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 130, err
+    assert 0 < jotto.Solution.load(path).iterations < 3000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.jotto"]
+
+
+def test_the_lock_nests_in_one_process_and_is_removed_after(tmp_path):
     path = tmp_path / "x.jotto"
     with output_lock(path), output_lock(path):
         assert (tmp_path / ".x.jotto.lock").exists()
@@ -507,6 +546,7 @@ PAYLOAD_CASES = [
     ("exact", _set("words.words", "ace bad"), "words.words: not a non-empty list of words"),
     ("exact", _set("words.words", []), "words.words: not a non-empty list of words"),
     ("exact", _set("words.length", "3"), "words.length: not a whole number"),
+    ("exact", _set("words.words", ["ab"] * (jotto._core.MAX_WORDS + 1)), "words.words: "),
     ("exact", _set("words.source", "x" * 10_000), "words.source: longer than 4096"),
     ("exact", _set("words.sha256", "0" * 64), "does not match its own SHA-256"),
     ("exact", _set("best_epsilon", [1, 3]), "best_epsilon: does not match the history's"),

@@ -49,8 +49,14 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> object:
+    """A public name, or a submodule (``jotto.strategy_file``), loaded on first use."""
     if name not in _EXPORTS:
-        raise AttributeError(f"module 'jotto' has no attribute {name!r}")
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module 'jotto' has no attribute {name!r}") from None
     value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
     globals()[name] = value
     return value

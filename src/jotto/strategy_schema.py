@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from . import strategy_file
+from . import _core, strategy_file
 from .fictitious_play import MODES
 from .files import quote
 from .strategy_file import StrategyFileError, decode_array
@@ -158,6 +158,9 @@ def _check_words(c: _Checker, payload: dict[str, Any]) -> int:
     words = d["words"]
     if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
         raise c.fail("words.words", "not a non-empty list of words")
+    if len(words) > _core.MAX_WORDS:
+        raise c.fail("words.words", f"{len(words)} words; the core takes at most "
+                                    f"{_core.MAX_WORDS}")
     c.integer(d["length"], "words.length", 1, 26)
     for key in ("anagrams", "source", "sha256"):
         c.text(d[key], f"words.{key}")

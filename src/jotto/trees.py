@@ -30,11 +30,22 @@ from .files import JSONInputError, parse_json, quote, read_bytes, write_atomic
 from .game import popcount
 from .words import WordList, WordListError
 
-__all__ = ["DecisionTree", "TreeFileError"]
+__all__ = ["DecisionTree", "TreeFileError", "tree_format"]
 
 _FORMAT = "jotto-tree"
 _VERSION = 1
 _SUFFIXES = ".json (JSON), .dot or .gv (GraphViz DOT), .txt (outline)"
+
+
+def tree_format(path: str | os.PathLike[str]) -> str:
+    """The suffix of a file :meth:`DecisionTree.save` can write (``.json``, ``.dot``, ``.gv``,
+    ``.txt``), lower case; :class:`ValueError` for any other, so a command can check its
+    outputs before the work."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in (".json", ".dot", ".gv", ".txt"):
+        raise ValueError(f"{os.fspath(path)}: cannot tell a tree format from the suffix "
+                         f"{quote(suffix)}; use {_SUFFIXES}")
+    return suffix
 
 
 class TreeFileError(ValueError):
@@ -181,16 +192,13 @@ class DecisionTree:
         """Write the tree atomically in the format its suffix names: ``.json`` (:meth:`to_json`,
         which records ``guesser``), ``.dot``/``.gv`` (:meth:`to_dot`) or ``.txt``
         (:meth:`to_outline`); :class:`ValueError` for any other suffix."""
-        suffix = Path(path).suffix.lower()
+        suffix = tree_format(path)
         if suffix == ".json":
             text = self.to_json(guesser)
         elif suffix in (".dot", ".gv"):
             text = self.to_dot()
-        elif suffix == ".txt":
-            text = self.to_outline()
         else:
-            raise ValueError(f"{os.fspath(path)}: cannot tell a tree format from the suffix "
-                             f"{quote(suffix)}; use {_SUFFIXES}")
+            text = self.to_outline()
         write_atomic(path, text.encode("utf-8"))
 
     @classmethod
@@ -271,8 +279,8 @@ class _TreeReader:
             raise self.fail(f"not a jotto tree (no \"format\": \"{_FORMAT}\")")
         version = doc.get("version")
         if not _is_int(version) or version != _VERSION:
-            raise self.fail(f"unknown jotto tree version {quote(version)} (this jotto reads version "
-                            f"{_VERSION})")
+            raise self.fail(f"unknown jotto tree version {quote(version)} (this jotto reads "
+                            f"version {_VERSION})")
         self.keys(doc, {"format", "version", "words", "tree"}, {"guesser"}, "the document")
         if not isinstance(doc.get("guesser"), (str, type(None))):
             raise self.fail(f"guesser {quote(doc['guesser'])} is neither a name nor null")

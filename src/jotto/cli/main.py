@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
 
 from .. import __version__
-from ..files import input_limit
+from ..files import input_limit, quote
 from ..strategy_file import StrategyFileError
 from ..trees import TreeFileError
 from ..words import WordListError
@@ -33,6 +34,10 @@ def _message(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.filename:
         return f"{exc.filename}: {exc.strerror or exc}"
     return str(exc)
+
+
+#: A quoted piece of input too long to echo whole.
+_LONG_QUOTED = re.compile(r"'([^']{41,})'")
 
 
 def _standard_streams() -> None:
@@ -63,6 +68,9 @@ class JottoGroup(click.Group):
         except KeyboardInterrupt:
             # Ctrl-C before a command set up its own handling: end quietly, as killed by SIGINT
             ctx.exit(130)
+        except click.ClickException as exc:  # click's own option errors echo the value whole
+            exc.message = _LONG_QUOTED.sub(lambda m: quote(m.group(1)), exc.message)
+            raise
         except USER_ERRORS as exc:
             if os.environ.get("JOTTO_DEBUG"):
                 raise

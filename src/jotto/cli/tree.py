@@ -8,6 +8,7 @@ import click
 
 from ..files import check_new_output
 from ..players import make_guesser
+from ..trees import tree_format
 from .main import BadInput, main
 from .options import SPECS_EPILOG, threads_option, word_list_options
 from .players import resolve_words
@@ -26,7 +27,8 @@ from .players import resolve_words
 @threads_option
 def tree_command(words, letters, anagrams, skip_invalid, guesser_spec, outs, force, threads):
     """Build the decision tree a deterministic guesser plays against every target."""
-    for out in outs:  # before any work: a file not to be replaced, or a place not writable
+    for out in outs:  # before any work: a format, a file not to be replaced, a writable place
+        tree_format(out)
         check_new_output(out, force)
     wl = resolve_words(words, letters, anagrams, skip_invalid, guesser_spec)
     guesser = make_guesser(guesser_spec, wl, threads)

@@ -85,7 +85,8 @@ def _int(spec: str, options: dict[str, str], key: str) -> int | None:
     try:
         return int(options[key])
     except ValueError:
-        raise ValueError(f"{quote(spec)}: {key} must be an integer, not {quote(options[key])}") from None
+        raise ValueError(f"{quote(spec)}: {key} must be an integer, not "
+                         f"{quote(options[key])}") from None
 
 
 def _no_extra(spec: str, options: dict[str, str], allowed: set[str]) -> None:
