@@ -68,6 +68,13 @@ typedef struct {
     uint64_t *dkey;     /* [2 * pow2 >= D] split keys of the words tried, for deduplication */
     int32_t *dval;
     int32_t dcap;
+    int32_t *cid;       /* [D] one word per distinct letter set within S's letters */
+    int32_t nc;
+    uint64_t *pkey;     /* [dcap] those letter sets, hashed: stamp << 32 | letters */
+    uint32_t *dstamp;   /* [dcap] dkey/dval slot in use if equal to the level's stamp */
+    uint32_t stamp;     /* bumped for every use of the two tables */
+    uint64_t *skey;     /* [D] sort keys */
+    cand *tmp;          /* [D] */
 } level;
 
 struct jt_bsearch {
@@ -91,6 +98,7 @@ struct jt_bsearch {
     double deadline;
     int64_t node_limit, nodes;
     int stop, error;
+    int by_size;        /* share a word's gap among its classes by their sizes */
     int (*interrupted)(void *);
     void *ctx;
     uint64_t root_best;
@@ -316,6 +324,11 @@ static void level_free(level *lv)
     free(lv->cls);
     free(lv->dkey);
     free(lv->dval);
+    free(lv->cid);
+    free(lv->pkey);
+    free(lv->dstamp);
+    free(lv->skey);
+    free(lv->tmp);
     free(lv);
 }
 
@@ -348,9 +361,15 @@ static level *get_level(jt_bsearch *s, int32_t depth)
     lv->cls = malloc(D * sizeof(int32_t));
     lv->dkey = malloc((size_t)dcap * sizeof(uint64_t));
     lv->dval = malloc((size_t)dcap * sizeof(int32_t));
+    lv->cid = malloc(D * sizeof(int32_t));
+    lv->pkey = calloc((size_t)dcap, sizeof(uint64_t));
+    lv->dstamp = calloc((size_t)dcap, sizeof(uint32_t));
+    lv->skey = malloc(D * sizeof(uint64_t));
+    lv->tmp = malloc(D * sizeof(cand));
     if (!lv->sm || !lv->sv || !lv->sz || !lv->in_s || !lv->prog || !lv->cnt || !lv->cw ||
         !lv->cmax || !lv->cmin || !lv->lbc || !lv->hz || !lv->lb || !lv->q || !lv->list ||
-        !lv->cls || !lv->dkey || !lv->dval) {
+        !lv->cls || !lv->dkey || !lv->dval || !lv->cid || !lv->pkey ||
+        !lv->dstamp || !lv->skey || !lv->tmp) {
         level_free(lv);
         return NULL;
     }
@@ -366,7 +385,6 @@ static inline __attribute__((always_inline)) void
 count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
 {
     const int L = s->L, R = s->R;
-    const int32_t D = s->D;
     const uint32_t *sm = lv->sm;
     if (L <= 15) {
         const int b = 64 / R;
@@ -375,7 +393,8 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
         for (int r = 0; r < R; r++)
             one[r] = (uint64_t)1 << (b * r);
         const int32_t step = (int32_t)(F < 65535 ? F : 65535);
-        for (int32_t c = 0; c < D; c++) {
+        for (int32_t t = 0; t < lv->nc; t++) {
+            const int32_t c = lv->cid[t];
             const uint32_t cm = s->mask[c];
             uint32_t *n = lv->cnt + (size_t)c * R;
             for (int r = 0; r < R; r++)
@@ -390,7 +409,8 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
             }
         }
     } else {
-        for (int32_t c = 0; c < D; c++) {
+        for (int32_t t = 0; t < lv->nc; t++) {
+            const int32_t c = lv->cid[t];
             const uint32_t cm = s->mask[c];
             uint32_t *n = lv->cnt + (size_t)c * R;
             for (int r = 0; r < R; r++)
@@ -443,7 +463,8 @@ static void count_sizes(const jt_bsearch *s, level *lv, int32_t m)
 static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
 {
     const int R = s->R;
-    for (int32_t c = 0; c < s->D; c++) {
+    for (int32_t t = 0; t < lv->nc; t++) {
+        const int32_t c = lv->cid[t];
         const uint32_t cm = s->mask[c];
         uint64_t *w = lv->cw + (size_t)c * R, *mx = lv->cmax + (size_t)c * R;
         uint64_t *mn = lv->cmin + (size_t)c * R;
@@ -462,35 +483,85 @@ static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
     }
 }
 
-/* Split S (in lv) by every word: class sizes and weights, whether the word narrows S down, the
- * greedy metric q and the bound lb of every word. */
+/* The words worth splitting S by: a word's replies from S depend only on its letters within
+ * U, the union of S's letters, so of the words with the same letters within U only the first
+ * (lowest index) is kept; words sharing no letter with U do not narrow S down. */
+static void distinct_words(const jt_bsearch *s, level *lv, int32_t m)
+{
+    uint32_t U = 0;
+    for (int32_t k = 0; k < m; k++)
+        U |= lv->sm[k];
+    const uint32_t mask = (uint32_t)lv->dcap - 1;
+    const uint64_t stamp = (uint64_t)++lv->stamp << 32;
+    lv->nc = 0;
+    for (int32_t c = 0; c < s->D; c++) {
+        const uint32_t p = s->mask[c] & U;
+        if (!p)
+            continue;
+        uint32_t h = (uint32_t)((p * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+        while ((lv->pkey[h] >> 32 << 32) == stamp && (uint32_t)lv->pkey[h] != p)
+            h = (h + 1) & mask;
+        if ((lv->pkey[h] >> 32 << 32) == stamp)
+            continue;
+        lv->pkey[h] = stamp | p;
+        lv->cid[lv->nc++] = c;
+    }
+}
+
+/* Split S (in lv) by the distinct words: class sizes (and weights), whether the word narrows S
+ * down, the greedy metric q and the bound lb of every word. */
 static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform)
 {
     const int L = s->L, R = s->R;
+    distinct_words(s, lv, m);
     count_sizes(s, lv, m);
     if (!uniform)
         class_weights(s, lv, m);
     const uint64_t u = lv->sv[0];
-    for (int32_t c = 0; c < s->D; c++) {
+    for (int32_t t = 0; t < lv->nc; t++) {
+        const int32_t c = lv->cid[t];
         const uint32_t *n = lv->cnt + (size_t)c * R;
-        uint64_t *w = lv->cw + (size_t)c * R, *lbc = lv->lbc + (size_t)c * R;
-        if (uniform)
-            for (int r = 0; r < R; r++)
-                w[r] = u * n[r];
+        const uint64_t *w = lv->cw + (size_t)c * R;
         int progress = n[L] > 0;
         uint64_t lb = W, q = 0;
-        for (int r = 0; r < L; r++) {
-            progress |= n[r] > 0 && n[r] < (uint32_t)m;
-            lbc[r] = uniform ? u * s->cb[n[r]]
-                             : count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
-                                           lv->cmin[(size_t)c * R + r]);
-            lb += lbc[r];
-            q += (uint64_t)n[r] * w[r];
+        if (uniform) {
+            uint64_t b = 0, sq = 0;
+            for (int r = 0; r < L; r++) {
+                progress |= n[r] > 0 && n[r] < (uint32_t)m;
+                b += s->cb[n[r]];
+                sq += (uint64_t)n[r] * n[r];
+            }
+            lb += u * b;
+            q = u * (sq + (uint64_t)n[L] * n[L]);
+        } else {
+            for (int r = 0; r < L; r++) {
+                progress |= n[r] > 0 && n[r] < (uint32_t)m;
+                lb += count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
+                                  lv->cmin[(size_t)c * R + r]);
+                q += (uint64_t)n[r] * w[r];
+            }
+            q += (uint64_t)n[L] * w[L];
         }
-        q += (uint64_t)n[L] * w[L];
         lv->prog[c] = (uint8_t)progress;
         lv->lb[c] = lb;
         lv->q[c] = q;
+    }
+}
+
+/* Class weights (uniform weights) and bounds of word c, for the words tried. */
+static void class_bounds(const jt_bsearch *s, level *lv, int32_t c, int uniform)
+{
+    const int L = s->L, R = s->R;
+    const uint32_t *n = lv->cnt + (size_t)c * R;
+    uint64_t *w = lv->cw + (size_t)c * R, *lbc = lv->lbc + (size_t)c * R;
+    const uint64_t u = lv->sv[0];
+    for (int r = 0; r < R; r++) {
+        if (uniform)
+            w[r] = u * n[r];
+        if (r < L)
+            lbc[r] = uniform ? u * s->cb[n[r]]
+                             : count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
+                                           lv->cmin[(size_t)c * R + r]);
     }
 }
 
@@ -552,26 +623,80 @@ static int cand_cmp(const void *pa, const void *pb)
     return (a->c > b->c) - (a->c < b->c);
 }
 
+/* Sort keys ascending (quicksort, median of three, insertion sort for short runs). */
+static void sort_keys(uint64_t *a, int32_t n)
+{
+    while (n > 16) {
+        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
+        const uint64_t piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        int32_t i = 0, j = n - 1;
+        while (i <= j) {
+            while (a[i] < piv)
+                i++;
+            while (a[j] > piv)
+                j--;
+            if (i <= j) {
+                const uint64_t t = a[i];
+                a[i++] = a[j];
+                a[j--] = t;
+            }
+        }
+        if (j + 1 < n - i) {
+            sort_keys(a, j + 1);
+            a += i;
+            n -= i;
+        } else {
+            sort_keys(a + i, n - i);
+            n = j + 1;
+        }
+    }
+    for (int32_t i = 1; i < n; i++) {
+        const uint64_t t = a[i];
+        int32_t j = i;
+        for (; j > 0 && a[j - 1] > t; j--)
+            a[j] = a[j - 1];
+        a[j] = t;
+    }
+}
+
+/* Sort the list in greedy order: least q, then words of S, then the lowest index.  With equal
+ * weights q / u (a sum of squared class sizes, below 2^32) packs with the rest into one key. */
+static void sort_list(level *lv, int32_t nl, int uniform, uint64_t u)
+{
+    if (!uniform) {
+        qsort(lv->list, (size_t)nl, sizeof(cand), cand_cmp);
+        return;
+    }
+    for (int32_t i = 0; i < nl; i++)
+        lv->skey[i] = (lv->list[i].q / u) << 24 | (uint64_t)lv->list[i].out << 23 |
+                      (uint64_t)i;
+    sort_keys(lv->skey, nl);
+    for (int32_t i = 0; i < nl; i++)
+        lv->tmp[i] = lv->list[lv->skey[i] & 0x7fffff];
+    memcpy(lv->list, lv->tmp, sizeof(cand) * (size_t)nl);
+}
+
+
 /* Keep the first word of every distinct split in list[0..n) (order kept); returns how many
  * remain, at most keep (0: all). */
 static int32_t dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t keep)
 {
     const uint64_t mask = (uint64_t)lv->dcap - 1;
-    for (int32_t i = 0; i < lv->dcap; i++)
-        lv->dval[i] = -1;
+    const uint32_t stamp = ++lv->stamp;
     int32_t out = 0;
     for (int32_t i = 0; i < n && (!keep || out < keep); i++) {
         const int32_t c = lv->list[i].c;
         const uint64_t key = split_key(s, lv, c);
         uint64_t h = key & mask;
         int dup = 0;
-        for (; lv->dval[h] >= 0; h = (h + 1) & mask)
+        for (; lv->dstamp[h] == stamp; h = (h + 1) & mask)
             if (lv->dkey[h] == key && same_split(s, lv, m, lv->dval[h], c)) {
                 dup = 1;
                 break;
             }
         if (dup)
             continue;
+        lv->dstamp[h] = stamp;
         lv->dkey[h] = key;
         lv->dval[h] = c;
         lv->list[out++] = lv->list[i];
@@ -658,7 +783,8 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
     const int restricted = s->mode == 1;
     uint64_t floor_all = INF, outside = INF;
     int32_t nl = 0;
-    for (int32_t c = 0; c < s->D; c++) {
+    for (int32_t t = 0; t < lv->nc; t++) {
+        const int32_t c = lv->cid[t];
         if (!lv->prog[c])
             continue;
         floor_all = umin(floor_all, lv->lb[c]);
@@ -674,11 +800,21 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         clear_members(lv, S, m);
         return res;
     }
-    for (int32_t i = 0; i < nl; i++)
+    for (int32_t i = 0; i < nl; i++) {
         class_keys(s, lv, m, lv->list[i].c);
-    qsort(lv->list, (size_t)nl, sizeof(cand), cand_cmp);
+        class_bounds(s, lv, lv->list[i].c, uniform);
+    }
+    sort_list(lv, nl, uniform, lv->sv[0]);
     nl = dedupe(s, lv, m, nl, restricted ? s->top_k : 0);
-    /* Bounds of the classes the memo knows. */
+    /* Bounds of the classes the memo knows (their slots fetched ahead: the memo is large). */
+    if (mm->cap)
+        for (int32_t i = 0; i < nl; i++) {
+            const uint32_t *n = lv->cnt + (size_t)lv->list[i].c * R;
+            const uint64_t *hz = lv->hz + (size_t)lv->list[i].c * R;
+            for (int r = 0; r < L; r++)
+                if (n[r] >= 3)
+                    __builtin_prefetch(&mm->tab[hz[r] & (mm->cap - 1)]);
+        }
     int32_t kept = 0;
     for (int32_t i = 0; i < nl; i++) {
         cand *cd = &lv->list[i];
@@ -735,19 +871,45 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
             order[p] = r;
         }
         uint64_t total = cd->lb;
-        int complete = 1;
-        for (int i = 0; i < no; i++) {
-            const int r = order[i];
-            int32_t g;
-            uint64_t val = search(s, depth + 1, lv->cls + off[r], (int32_t)n[r], hz[r], cw[r],
-                                  best - (total - lbc[r]), &g);
-            val = umax(val, lbc[r]);
-            total += val - lbc[r];
-            if (s->stop || total >= best) {
-                complete = 0;
-                break;
+        uint64_t cur[MAXR];
+        int pending = no;
+        for (int i = 0; i < no; i++)
+            cur[order[i]] = lbc[order[i]];
+        /* Raise the classes' bounds in rounds, each class by its share of what the word still
+         * needs to reach best (equal shares, or shares by class size), so that no class is
+         * solved exactly while raising the others' bounds would refute the word. */
+        while (pending && total < best && !s->stop) {
+            const uint64_t need = best - total;
+            uint64_t size_pending = 0;
+            for (int i = 0; i < no; i++)
+                if (order[i] >= 0)
+                    size_pending += n[order[i]];
+            for (int i = 0; i < no && total < best; i++) {
+                const int r = order[i];
+                if (r < 0)
+                    continue;
+                const uint64_t share =
+                    s->by_size ? (uint64_t)(((unsigned __int128)need * n[r] + size_pending - 1) /
+                                            size_pending)
+                               : (need + pending - 1) / pending;
+                const uint64_t cb = cur[r] + share;
+                int32_t g;
+                uint64_t val = search(s, depth + 1, lv->cls + off[r], (int32_t)n[r], hz[r],
+                                      cw[r], cb, &g);
+                if (s->stop)
+                    val = umax(val, cur[r]);
+                else if (val < cb) {
+                    order[i] = -1;
+                    pending--;
+                } else
+                    val = umax(val, cur[r]);
+                total += val - cur[r];
+                cur[r] = val;
+                if (s->stop)
+                    break;
             }
         }
+        const int complete = !pending && total < best;
         if (s->stop) {
             /* Every word's cost is bounded below by what is proven of it so far. */
             uint64_t res = umin(umin(failed, outside), total);
@@ -870,6 +1032,12 @@ static void set_mode(jt_bsearch *s, int32_t top_k)
     }
 }
 
+void jt_bs_forget_top_k(jt_bsearch *s)
+{
+    memo_clear(&s->memo[1]);
+    s->top_k_memo = 0;
+}
+
 int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
 {
     memset(out, 0, sizeof *out);
@@ -883,6 +1051,7 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     s->deadline = p->seconds > 0 ? now() + p->seconds : 0;
     s->interrupted = p->interrupted;
     s->ctx = p->ctx;
+    s->by_size = p->by_size;
     s->stop = 0;
     s->error = 0;
     s->root_best = INF;
@@ -1054,6 +1223,7 @@ int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint6
     s->deadline = 0;
     s->node_limit = 0;
     s->interrupted = NULL;
+    s->by_size = 0;
     s->stop = 0;
     s->error = 0;
     s->tn = 0;
