@@ -28,14 +28,15 @@
 #define MAXR (JT_MAX_LEN + 1)
 #define INF JT_BS_INF
 
+/* A memo slot (24 bytes: the memo is most of the search's memory). */
 typedef struct {
     uint64_t key;   /* Zobrist key of the state */
     uint64_t val;   /* exact value, or a proven lower bound */
-    uint64_t off;   /* members (word indices) in the arena */
-    int32_t m;      /* members; 0 marks an empty slot */
-    int32_t guess;  /* exact states: the first guess of the best tree */
-    int32_t exact;
+    uint32_t off;   /* members (word indices) in the arena */
+    uint16_t m;     /* members; 0 marks an empty slot */
+    uint16_t guess; /* exact states: the first guess of the best tree; NOGUESS: a bound */
 } entry;
+#define NOGUESS 0xFFFFu
 
 typedef struct {
     entry *tab;
@@ -263,26 +264,30 @@ static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S,
     memo *mm = &s->memo[s->mode];
     entry *e = slot_of(mm, key, m, S);
     if (e && e->m) {
-        if (e->exact)
+        if (e->guess != NOGUESS)
             return;
         if (exact || val > e->val) {
             e->val = val;
-            e->exact = exact;
-            e->guess = guess;
+            e->guess = exact ? (uint16_t)guess : NOGUESS;
         }
         return;
     }
-    if ((mm->n + 1) * 2 > mm->cap) {
+    if ((mm->n + 1) * 4 > mm->cap * 3) {
         if (!memo_grow(s, mm) && (mm->n + 1) * 10 > mm->cap * 9)
             return;
         e = slot_of(mm, key, m, S);
     }
+    if (mm->alen + (uint64_t)m > UINT32_MAX)
+        return;
     if (mm->alen + (uint64_t)m > mm->acap) {
-        uint64_t ncap = mm->acap ? 2 * mm->acap : 65536;
-        while (ncap < mm->alen + (uint64_t)m)
-            ncap *= 2;
-        if (memo_bytes_used(s) + (ncap - mm->acap) * sizeof(uint16_t) > s->memo_bytes)
+        /* Double the arena, or take what the memory cap leaves. */
+        const size_t used = memo_bytes_used(s);
+        const uint64_t room = used < s->memo_bytes ? (s->memo_bytes - used) / sizeof(uint16_t) : 0;
+        uint64_t grow = mm->acap ? mm->acap : 65536;
+        grow = grow < room ? grow : room;
+        if (grow < (uint64_t)m)
             return;
+        const uint64_t ncap = mm->acap + grow;
         uint16_t *a = realloc(mm->arena, ncap * sizeof(uint16_t));
         if (!a)
             return;
@@ -292,11 +297,10 @@ static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S,
     for (int32_t k = 0; k < m; k++)
         mm->arena[mm->alen + k] = (uint16_t)S[k];
     e->key = key;
-    e->m = m;
-    e->off = mm->alen;
+    e->m = (uint16_t)m;
+    e->off = (uint32_t)mm->alen;
     e->val = val;
-    e->exact = exact;
-    e->guess = guess;
+    e->guess = exact ? (uint16_t)guess : NOGUESS;
     mm->alen += (uint64_t)m;
     mm->n++;
 }
@@ -485,8 +489,12 @@ static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
 
 /* The words worth splitting S by: a word's replies from S depend only on its letters within
  * U, the union of S's letters, so of the words with the same letters within U only the first
- * (lowest index) is kept; words sharing no letter with U do not narrow S down. */
-static void distinct_words(const jt_bsearch *s, level *lv, int32_t m)
+ * (lowest index) is kept; words sharing no letter with U do not narrow S down.  A state inside
+ * another (a reply class) needs only the words its parent kept, base[0..nbase), increasing:
+ * words alike within the parent's letters are alike within its own, and each kept word is the
+ * first of its kind. */
+static void distinct_words(const jt_bsearch *s, level *lv, int32_t m, const int32_t *base,
+                           int32_t nbase)
 {
     uint32_t U = 0;
     for (int32_t k = 0; k < m; k++)
@@ -494,7 +502,8 @@ static void distinct_words(const jt_bsearch *s, level *lv, int32_t m)
     const uint32_t mask = (uint32_t)lv->dcap - 1;
     const uint64_t stamp = (uint64_t)++lv->stamp << 32;
     lv->nc = 0;
-    for (int32_t c = 0; c < s->D; c++) {
+    for (int32_t t = 0; t < nbase; t++) {
+        const int32_t c = base ? base[t] : t;
         const uint32_t p = s->mask[c] & U;
         if (!p)
             continue;
@@ -510,10 +519,11 @@ static void distinct_words(const jt_bsearch *s, level *lv, int32_t m)
 
 /* Split S (in lv) by the distinct words: class sizes (and weights), whether the word narrows S
  * down, the greedy metric q and the bound lb of every word. */
-static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform)
+static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform,
+                      const int32_t *base, int32_t nbase)
 {
     const int L = s->L, R = s->R;
-    distinct_words(s, lv, m);
+    distinct_words(s, lv, m, base, nbase);
     count_sizes(s, lv, m);
     if (!uniform)
         class_weights(s, lv, m);
@@ -549,20 +559,95 @@ static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int
 }
 
 /* Class weights (uniform weights) and bounds of word c, for the words tried. */
+/* Classes up to this size get the member bound. */
+#define SMALL 12
+
+/* A lower bound on F of a small state T (masks tm, weights tv, n >= 3 targets, weight W,
+ * heaviest vmax) from its first guess: a member x finds x and splits the rest into classes
+ * whose counting bounds follow from the members' replies to x; any other word finds nothing at
+ * the first guess, and its at most L children find at most L N_k targets within k more
+ * guesses.  Stronger than the counting bound when no member splits T evenly. */
+static uint64_t member_bound(const jt_bsearch *s, const uint32_t *tm, const uint64_t *tv, int n,
+                             uint64_t W, uint64_t vmax)
+{
+    const int L = s->L;
+    uint64_t best = W;
+    for (int k = 0; k < s->ncap; k++) {
+        const uint64_t top = (uint64_t)L * s->capN[k] * vmax;
+        if (top >= W)
+            break;
+        best += W - top;
+    }
+    for (int x = 0; x < n; x++) {
+        uint32_t cnt[MAXR] = {0};
+        uint64_t cw[MAXR] = {0}, mx[MAXR] = {0}, mn[MAXR];
+        for (int r = 0; r < L; r++)
+            mn[r] = INF;
+        for (int y = 0; y < n; y++) {
+            if (y == x)
+                continue;
+            const int r = pc(tm[x] & tm[y]);
+            cnt[r]++;
+            cw[r] += tv[y];
+            mx[r] = tv[y] > mx[r] ? tv[y] : mx[r];
+            mn[r] = tv[y] < mn[r] ? tv[y] : mn[r];
+        }
+        uint64_t b = W;
+        for (int r = 0; r < L && b < best; r++)
+            b += count_bound(s, cnt[r], cw[r], mx[r], mn[r]);
+        best = b < best ? b : best;
+    }
+    return best;
+}
+
+/* Class weights (uniform weights) and counting bounds of word c, for the words tried. */
 static void class_bounds(const jt_bsearch *s, level *lv, int32_t c, int uniform)
 {
     const int L = s->L, R = s->R;
     const uint32_t *n = lv->cnt + (size_t)c * R;
     uint64_t *w = lv->cw + (size_t)c * R, *lbc = lv->lbc + (size_t)c * R;
+    const uint64_t *cmax = lv->cmax + (size_t)c * R, *cmin = lv->cmin + (size_t)c * R;
     const uint64_t u = lv->sv[0];
     for (int r = 0; r < R; r++) {
         if (uniform)
             w[r] = u * n[r];
         if (r < L)
-            lbc[r] = uniform ? u * s->cb[n[r]]
-                             : count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
-                                           lv->cmin[(size_t)c * R + r]);
+            lbc[r] = uniform ? u * s->cb[n[r]] : count_bound(s, n[r], w[r], cmax[r], cmin[r]);
     }
+}
+
+/* Raise the bounds of the small classes of word c flagged in `which` (bit r: class r) to their
+ * member bounds; returns by how much in all. */
+static uint64_t member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
+                              uint32_t which)
+{
+    const int L = s->L, R = s->R;
+    const uint32_t *n = lv->cnt + (size_t)c * R;
+    const uint64_t *w = lv->cw + (size_t)c * R, *cmax = lv->cmax + (size_t)c * R;
+    uint64_t *lbc = lv->lbc + (size_t)c * R;
+    uint32_t tm[MAXR][SMALL];
+    uint64_t tv[MAXR][SMALL];
+    int fill[MAXR] = {0};
+    const uint32_t cm = s->mask[c];
+    for (int32_t k = 0; k < m; k++) {
+        const int r = pc(cm & lv->sm[k]);
+        if ((which >> r) & 1) {
+            tm[r][fill[r]] = lv->sm[k];
+            tv[r][fill[r]++] = lv->sv[k];
+        }
+    }
+    uint64_t gain = 0;
+    for (int r = 0; r < L; r++) {
+        if (!((which >> r) & 1))
+            continue;
+        const uint64_t b = member_bound(s, tm[r], tv[r], (int)n[r], w[r],
+                                        uniform ? lv->sv[0] : cmax[r]);
+        if (b > lbc[r]) {
+            gain += b - lbc[r];
+            lbc[r] = b;
+        }
+    }
+    return gain;
 }
 
 /* Zobrist keys of the classes of word c. */
@@ -754,7 +839,7 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
     const entry *e = memo_find(mm, key, m, S);
     uint64_t known = 0;
     if (e) {
-        if (e->exact) {
+        if (e->guess != NOGUESS) {
             *guess_out = e->guess;
             return e->val;
         }
@@ -777,7 +862,9 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         lv->in_s[S[k]] = 1;
         uniform &= lv->sv[k] == lv->sv[0];
     }
-    split_all(s, lv, m, W, uniform);
+    /* The words to split by: those the parent state kept, or all at the top. */
+    const level *up = depth > 0 ? s->lv[depth - 1] : NULL;
+    split_all(s, lv, m, W, uniform, up ? up->cid : NULL, up ? up->nc : s->D);
 
     /* The words to try, in greedy order, one per distinct split. */
     const int restricted = s->mode == 1;
@@ -806,7 +893,8 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
     }
     sort_list(lv, nl, uniform, lv->sv[0]);
     nl = dedupe(s, lv, m, nl, restricted ? s->top_k : 0);
-    /* Bounds of the classes the memo knows (their slots fetched ahead: the memo is large). */
+    /* Bounds of the classes the memo knows (their slots fetched ahead: the memo is large), and
+     * member bounds of the small classes it does not. */
     if (mm->cap)
         for (int32_t i = 0; i < nl; i++) {
             const uint32_t *n = lv->cnt + (size_t)lv->list[i].c * R;
@@ -821,6 +909,7 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         const uint32_t *n = lv->cnt + (size_t)cd->c * R;
         uint64_t *lbc = lv->lbc + (size_t)cd->c * R;
         const uint64_t *hz = lv->hz + (size_t)cd->c * R;
+        uint32_t unknown_small = 0;
         for (int r = 0; r < L && cd->lb < beta; r++) {
             if (n[r] < 3)
                 continue;
@@ -830,7 +919,11 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
                 cd->lb += ce->val - lbc[r];
                 lbc[r] = ce->val;
             }
+            if (!ce && n[r] <= SMALL)
+                unknown_small |= 1u << r;
         }
+        if (unknown_small && cd->lb < beta)
+            cd->lb += member_bounds(s, lv, m, cd->c, uniform, unknown_small);
         if (cd->lb >= beta)
             outside = umin(outside, cd->lb);
         else
