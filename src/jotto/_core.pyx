@@ -345,6 +345,7 @@ cdef extern from "jotto_search.h" nogil:
         uint64_t beta
         double seconds
         int64_t max_nodes
+        int32_t by_size
         int (*interrupted)(void *ctx) noexcept nogil
         void *ctx
     ctypedef struct jt_bs_outcome:
@@ -360,6 +361,7 @@ cdef extern from "jotto_search.h" nogil:
     void jt_bs_free(jt_bsearch *s)
     int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     uint64_t jt_bs_root_bound(jt_bsearch *s)
+    void jt_bs_forget_top_k(jt_bsearch *s)
     int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint64_t *total)
     void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,
                            int32_t *children)
@@ -402,7 +404,7 @@ cdef class BestResponseSearch:
         if self.ptr != NULL:
             jt_bs_free(self.ptr)
 
-    def run(self, int top_k, beta, double seconds, long long nodes):
+    def run(self, int top_k, beta, double seconds, long long nodes, bint by_size=False):
         """One pass: (value, exact, stop reason, best root total or None, its guess, nodes)."""
         cdef jt_bs_pass p
         cdef jt_bs_outcome o
@@ -412,6 +414,7 @@ cdef class BestResponseSearch:
         p.beta = <uint64_t>min(int(beta), JT_BS_INF)
         p.seconds = seconds
         p.max_nodes = nodes
+        p.by_size = by_size
         p.interrupted = _signalled
         p.ctx = <void *>flag
         with nogil:
@@ -422,6 +425,10 @@ cdef class BestResponseSearch:
         best = None if o.best == JT_BS_INF else int(o.best)
         return (int(o.value), bool(o.exact), BS_STOPS[o.stopped], best, int(o.best_guess),
                 int(o.nodes))
+
+    def forget_top_k(self):
+        """Free the memo of top-K passes."""
+        jt_bs_forget_top_k(self.ptr)
 
     def root_bound(self):
         """The counting bound at the root after one split (no search)."""

@@ -43,6 +43,12 @@ Hider = Union[None, ArrayLike, Sequence[Fraction]]
 
 #: Memory the search's memo may take by default (bytes).
 DEFAULT_MEMORY = 2**30
+#: Part of a budget spent on top-K passes for good trees before raising the lower bound.
+TOP_K_SHARE = 0.2
+#: Top-K passes go up to this K.
+MAX_TOP_K = 64
+#: Each lower-bound pass aims 1/BETA_STEPS of the way from the lower bound to the best tree.
+BETA_STEPS = 8
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,37 +187,37 @@ class _Driver:
         self.improve(1, -1, greedy)
         self.lower = self.search.root_bound()
         if top_k is not None and top_k > 1:
-            self.pass_(top_k, _core.BS_INF)
+            out = self.pass_(top_k, _core.BS_INF)
+            self.stopped = self.why_stopped() if out is None else (
+                None if out[2] == "done" else out[2])
         elif top_k is None:
             self.full()
         return self.result(top_k)
 
-    def left(self) -> tuple[float, int] | None:
-        """(seconds, nodes) the next pass may take (0: no limit), or None if none are left."""
+    def left(self, share: float = 1.0) -> tuple[float, int] | None:
+        """(seconds, nodes) the next pass may take (0: no limit), or None if none are left;
+        ``share`` is the part of the budgets the passes so far and this one may use."""
         secs = 0.0
         if self.budget is not None:
-            secs = self.budget - (time.perf_counter() - self.t0)
+            secs = self.budget * share - (time.perf_counter() - self.t0)
             if secs <= 0:
-                self.stopped = "time"
                 return None
         n = 0
         if self.node_budget is not None:
-            n = self.node_budget - self.nodes
+            n = int(self.node_budget * share) - self.nodes
             if n <= 0:
-                self.stopped = "nodes"
                 return None
         return secs, n
 
-    def pass_(self, top_k: int, beta: int):
-        left = self.left()
+    def pass_(self, top_k: int, beta: int, share: float = 1.0, by_size: bool = False):
+        """Run one pass within ``share`` of the budgets; None if nothing is left of them."""
+        left = self.left(share)
         if left is None:
             return None
-        out = self.search.run(top_k, beta, *left)
+        out = self.search.run(top_k, beta, *left, by_size)
         value, exact, stop, best, guess, n = out
         self.nodes += n
         self.passes += 1
-        if stop != "done":
-            self.stopped = stop
         if best is not None:
             self.improve(top_k, guess if not exact else -1, out)
         return out
@@ -226,17 +232,36 @@ class _Driver:
             raise RuntimeError(f"jotto core: tree total {tree_total} != search value {best}")
         self.upper, self.tree_arrays = best, arrays
 
+    def better_trees(self) -> None:
+        """With a budget, spend up to TOP_K_SHARE of it on top-K passes (K = 2, 3, ...): good
+        trees fast, so that the bound the lower-bound passes aim at is tight."""
+        for k in range(2, MAX_TOP_K + 1):
+            out = self.pass_(k, _core.BS_INF, TOP_K_SHARE)
+            if out is None or out[2] != "done":
+                break
+        self.search.forget_top_k()
+
     def full(self) -> None:
-        """Raise the proven lower bound until it meets the best tree's value (or the goal)."""
+        """Search until the proven lower bound meets the best tree's value (or the goal).
+
+        Without budgets one pass aims straight at the best tree (it finds a better one or proves
+        there is none).  With a budget the search is anytime: after the top-K passes, each pass
+        aims 1/BETA_STEPS of the way up from the lower bound, so that the bound rises steadily,
+        sharing each guess's gap among its reply classes by size (fewer states to prove bounds).
+        """
+        anytime = self.budget is not None or self.node_budget is not None
+        if anytime:
+            self.better_trees()
         while True:
             target = self.upper if self.goal is None else min(self.upper, self.goal)
             if self.lower >= target:
                 if self.goal is not None and self.lower >= self.goal and self.lower < self.upper:
                     self.stopped = "upper_bound"
                 return
-            beta = self.lower + max(1, (target - self.lower) // 4)
-            out = self.pass_(0, beta)
+            beta = self.lower + max(1, (target - self.lower) // BETA_STEPS) if anytime else target
+            out = self.pass_(0, beta, by_size=anytime)
             if out is None:
+                self.stopped = self.why_stopped()
                 return
             value, exact, stop, _, _, _ = out
             if exact:
@@ -244,7 +269,14 @@ class _Driver:
                 return
             self.lower = max(self.lower, value)
             if stop != "done":
+                self.stopped = stop
                 return
+
+    def why_stopped(self) -> str:
+        """Which budget is spent (called once :meth:`left` found none left)."""
+        if self.budget is not None and time.perf_counter() - self.t0 >= self.budget:
+            return "time"
+        return "nodes"
 
     def result(self, top_k: int | None) -> BestResponse:
         tree = DecisionTree(self.words, *self.tree_arrays)

@@ -46,6 +46,8 @@ typedef struct {
     uint64_t beta;      /* find the optimum if it is below beta, else prove it is >= beta */
     double seconds;     /* wall-clock budget of the pass (<= 0: none) */
     int64_t max_nodes;  /* node budget of the pass (<= 0: none) */
+    int32_t by_size;    /* a word's classes share the gap to beta by size, not equally: proves
+                           lower bounds with fewer states, finds optima with more */
     int (*interrupted)(void *ctx); /* polled now and then; nonzero stops the pass (may be NULL) */
     void *ctx;
 } jt_bs_pass;
@@ -60,6 +62,9 @@ typedef struct {
 } jt_bs_outcome;
 
 int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out);
+
+/* Free the memo of top-K passes (the next top-K pass starts afresh). */
+void jt_bs_forget_top_k(jt_bsearch *s);
 
 /* The lower bound the search starts from at the root: W + min_g sum_j (counting bound of S_j). */
 uint64_t jt_bs_root_bound(jt_bsearch *s);

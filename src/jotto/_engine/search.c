@@ -28,14 +28,15 @@
 #define MAXR (JT_MAX_LEN + 1)
 #define INF JT_BS_INF
 
+/* A memo slot (24 bytes: the memo is most of the search's memory). */
 typedef struct {
     uint64_t key;   /* Zobrist key of the state */
     uint64_t val;   /* exact value, or a proven lower bound */
-    uint64_t off;   /* members (word indices) in the arena */
-    int32_t m;      /* members; 0 marks an empty slot */
-    int32_t guess;  /* exact states: the first guess of the best tree */
-    int32_t exact;
+    uint32_t off;   /* members (word indices) in the arena */
+    uint16_t m;     /* members; 0 marks an empty slot */
+    uint16_t guess; /* exact states: the first guess of the best tree; NOGUESS: a bound */
 } entry;
+#define NOGUESS 0xFFFFu
 
 typedef struct {
     entry *tab;
@@ -68,6 +69,13 @@ typedef struct {
     uint64_t *dkey;     /* [2 * pow2 >= D] split keys of the words tried, for deduplication */
     int32_t *dval;
     int32_t dcap;
+    int32_t *cid;       /* [D] one word per distinct letter set within S's letters */
+    int32_t nc;
+    uint64_t *pkey;     /* [dcap] those letter sets, hashed: stamp << 32 | letters */
+    uint32_t *dstamp;   /* [dcap] dkey/dval slot in use if equal to the level's stamp */
+    uint32_t stamp;     /* bumped for every use of the two tables */
+    uint64_t *skey;     /* [D] sort keys */
+    cand *tmp;          /* [D] */
 } level;
 
 struct jt_bsearch {
@@ -91,6 +99,7 @@ struct jt_bsearch {
     double deadline;
     int64_t node_limit, nodes;
     int stop, error;
+    int by_size;        /* share a word's gap among its classes by their sizes */
     int (*interrupted)(void *);
     void *ctx;
     uint64_t root_best;
@@ -255,26 +264,30 @@ static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S,
     memo *mm = &s->memo[s->mode];
     entry *e = slot_of(mm, key, m, S);
     if (e && e->m) {
-        if (e->exact)
+        if (e->guess != NOGUESS)
             return;
         if (exact || val > e->val) {
             e->val = val;
-            e->exact = exact;
-            e->guess = guess;
+            e->guess = exact ? (uint16_t)guess : NOGUESS;
         }
         return;
     }
-    if ((mm->n + 1) * 2 > mm->cap) {
+    if ((mm->n + 1) * 4 > mm->cap * 3) {
         if (!memo_grow(s, mm) && (mm->n + 1) * 10 > mm->cap * 9)
             return;
         e = slot_of(mm, key, m, S);
     }
+    if (mm->alen + (uint64_t)m > UINT32_MAX)
+        return;
     if (mm->alen + (uint64_t)m > mm->acap) {
-        uint64_t ncap = mm->acap ? 2 * mm->acap : 65536;
-        while (ncap < mm->alen + (uint64_t)m)
-            ncap *= 2;
-        if (memo_bytes_used(s) + (ncap - mm->acap) * sizeof(uint16_t) > s->memo_bytes)
+        /* Double the arena, or take what the memory cap leaves. */
+        const size_t used = memo_bytes_used(s);
+        const uint64_t room = used < s->memo_bytes ? (s->memo_bytes - used) / sizeof(uint16_t) : 0;
+        uint64_t grow = mm->acap ? mm->acap : 65536;
+        grow = grow < room ? grow : room;
+        if (grow < (uint64_t)m)
             return;
+        const uint64_t ncap = mm->acap + grow;
         uint16_t *a = realloc(mm->arena, ncap * sizeof(uint16_t));
         if (!a)
             return;
@@ -284,11 +297,10 @@ static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S,
     for (int32_t k = 0; k < m; k++)
         mm->arena[mm->alen + k] = (uint16_t)S[k];
     e->key = key;
-    e->m = m;
-    e->off = mm->alen;
+    e->m = (uint16_t)m;
+    e->off = (uint32_t)mm->alen;
     e->val = val;
-    e->exact = exact;
-    e->guess = guess;
+    e->guess = exact ? (uint16_t)guess : NOGUESS;
     mm->alen += (uint64_t)m;
     mm->n++;
 }
@@ -316,6 +328,11 @@ static void level_free(level *lv)
     free(lv->cls);
     free(lv->dkey);
     free(lv->dval);
+    free(lv->cid);
+    free(lv->pkey);
+    free(lv->dstamp);
+    free(lv->skey);
+    free(lv->tmp);
     free(lv);
 }
 
@@ -348,9 +365,15 @@ static level *get_level(jt_bsearch *s, int32_t depth)
     lv->cls = malloc(D * sizeof(int32_t));
     lv->dkey = malloc((size_t)dcap * sizeof(uint64_t));
     lv->dval = malloc((size_t)dcap * sizeof(int32_t));
+    lv->cid = malloc(D * sizeof(int32_t));
+    lv->pkey = calloc((size_t)dcap, sizeof(uint64_t));
+    lv->dstamp = calloc((size_t)dcap, sizeof(uint32_t));
+    lv->skey = malloc(D * sizeof(uint64_t));
+    lv->tmp = malloc(D * sizeof(cand));
     if (!lv->sm || !lv->sv || !lv->sz || !lv->in_s || !lv->prog || !lv->cnt || !lv->cw ||
         !lv->cmax || !lv->cmin || !lv->lbc || !lv->hz || !lv->lb || !lv->q || !lv->list ||
-        !lv->cls || !lv->dkey || !lv->dval) {
+        !lv->cls || !lv->dkey || !lv->dval || !lv->cid || !lv->pkey ||
+        !lv->dstamp || !lv->skey || !lv->tmp) {
         level_free(lv);
         return NULL;
     }
@@ -366,7 +389,6 @@ static inline __attribute__((always_inline)) void
 count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
 {
     const int L = s->L, R = s->R;
-    const int32_t D = s->D;
     const uint32_t *sm = lv->sm;
     if (L <= 15) {
         const int b = 64 / R;
@@ -375,7 +397,8 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
         for (int r = 0; r < R; r++)
             one[r] = (uint64_t)1 << (b * r);
         const int32_t step = (int32_t)(F < 65535 ? F : 65535);
-        for (int32_t c = 0; c < D; c++) {
+        for (int32_t t = 0; t < lv->nc; t++) {
+            const int32_t c = lv->cid[t];
             const uint32_t cm = s->mask[c];
             uint32_t *n = lv->cnt + (size_t)c * R;
             for (int r = 0; r < R; r++)
@@ -390,7 +413,8 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
             }
         }
     } else {
-        for (int32_t c = 0; c < D; c++) {
+        for (int32_t t = 0; t < lv->nc; t++) {
+            const int32_t c = lv->cid[t];
             const uint32_t cm = s->mask[c];
             uint32_t *n = lv->cnt + (size_t)c * R;
             for (int r = 0; r < R; r++)
@@ -443,7 +467,8 @@ static void count_sizes(const jt_bsearch *s, level *lv, int32_t m)
 static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
 {
     const int R = s->R;
-    for (int32_t c = 0; c < s->D; c++) {
+    for (int32_t t = 0; t < lv->nc; t++) {
+        const int32_t c = lv->cid[t];
         const uint32_t cm = s->mask[c];
         uint64_t *w = lv->cw + (size_t)c * R, *mx = lv->cmax + (size_t)c * R;
         uint64_t *mn = lv->cmin + (size_t)c * R;
@@ -462,36 +487,167 @@ static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
     }
 }
 
-/* Split S (in lv) by every word: class sizes and weights, whether the word narrows S down, the
- * greedy metric q and the bound lb of every word. */
-static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform)
+/* The words worth splitting S by: a word's replies from S depend only on its letters within
+ * U, the union of S's letters, so of the words with the same letters within U only the first
+ * (lowest index) is kept; words sharing no letter with U do not narrow S down.  A state inside
+ * another (a reply class) needs only the words its parent kept, base[0..nbase), increasing:
+ * words alike within the parent's letters are alike within its own, and each kept word is the
+ * first of its kind. */
+static void distinct_words(const jt_bsearch *s, level *lv, int32_t m, const int32_t *base,
+                           int32_t nbase)
+{
+    uint32_t U = 0;
+    for (int32_t k = 0; k < m; k++)
+        U |= lv->sm[k];
+    const uint32_t mask = (uint32_t)lv->dcap - 1;
+    const uint64_t stamp = (uint64_t)++lv->stamp << 32;
+    lv->nc = 0;
+    for (int32_t t = 0; t < nbase; t++) {
+        const int32_t c = base ? base[t] : t;
+        const uint32_t p = s->mask[c] & U;
+        if (!p)
+            continue;
+        uint32_t h = (uint32_t)((p * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+        while ((lv->pkey[h] >> 32 << 32) == stamp && (uint32_t)lv->pkey[h] != p)
+            h = (h + 1) & mask;
+        if ((lv->pkey[h] >> 32 << 32) == stamp)
+            continue;
+        lv->pkey[h] = stamp | p;
+        lv->cid[lv->nc++] = c;
+    }
+}
+
+/* Split S (in lv) by the distinct words: class sizes (and weights), whether the word narrows S
+ * down, the greedy metric q and the bound lb of every word. */
+static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform,
+                      const int32_t *base, int32_t nbase)
 {
     const int L = s->L, R = s->R;
+    distinct_words(s, lv, m, base, nbase);
     count_sizes(s, lv, m);
     if (!uniform)
         class_weights(s, lv, m);
     const uint64_t u = lv->sv[0];
-    for (int32_t c = 0; c < s->D; c++) {
+    for (int32_t t = 0; t < lv->nc; t++) {
+        const int32_t c = lv->cid[t];
         const uint32_t *n = lv->cnt + (size_t)c * R;
-        uint64_t *w = lv->cw + (size_t)c * R, *lbc = lv->lbc + (size_t)c * R;
-        if (uniform)
-            for (int r = 0; r < R; r++)
-                w[r] = u * n[r];
+        const uint64_t *w = lv->cw + (size_t)c * R;
         int progress = n[L] > 0;
         uint64_t lb = W, q = 0;
-        for (int r = 0; r < L; r++) {
-            progress |= n[r] > 0 && n[r] < (uint32_t)m;
-            lbc[r] = uniform ? u * s->cb[n[r]]
-                             : count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
-                                           lv->cmin[(size_t)c * R + r]);
-            lb += lbc[r];
-            q += (uint64_t)n[r] * w[r];
+        if (uniform) {
+            uint64_t b = 0, sq = 0;
+            for (int r = 0; r < L; r++) {
+                progress |= n[r] > 0 && n[r] < (uint32_t)m;
+                b += s->cb[n[r]];
+                sq += (uint64_t)n[r] * n[r];
+            }
+            lb += u * b;
+            q = u * (sq + (uint64_t)n[L] * n[L]);
+        } else {
+            for (int r = 0; r < L; r++) {
+                progress |= n[r] > 0 && n[r] < (uint32_t)m;
+                lb += count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
+                                  lv->cmin[(size_t)c * R + r]);
+                q += (uint64_t)n[r] * w[r];
+            }
+            q += (uint64_t)n[L] * w[L];
         }
-        q += (uint64_t)n[L] * w[L];
         lv->prog[c] = (uint8_t)progress;
         lv->lb[c] = lb;
         lv->q[c] = q;
     }
+}
+
+/* Class weights (uniform weights) and bounds of word c, for the words tried. */
+/* Classes up to this size get the member bound. */
+#define SMALL 12
+
+/* A lower bound on F of a small state T (masks tm, weights tv, n >= 3 targets, weight W,
+ * heaviest vmax) from its first guess: a member x finds x and splits the rest into classes
+ * whose counting bounds follow from the members' replies to x; any other word finds nothing at
+ * the first guess, and its at most L children find at most L N_k targets within k more
+ * guesses.  Stronger than the counting bound when no member splits T evenly. */
+static uint64_t member_bound(const jt_bsearch *s, const uint32_t *tm, const uint64_t *tv, int n,
+                             uint64_t W, uint64_t vmax)
+{
+    const int L = s->L;
+    uint64_t best = W;
+    for (int k = 0; k < s->ncap; k++) {
+        const uint64_t top = (uint64_t)L * s->capN[k] * vmax;
+        if (top >= W)
+            break;
+        best += W - top;
+    }
+    for (int x = 0; x < n; x++) {
+        uint32_t cnt[MAXR] = {0};
+        uint64_t cw[MAXR] = {0}, mx[MAXR] = {0}, mn[MAXR];
+        for (int r = 0; r < L; r++)
+            mn[r] = INF;
+        for (int y = 0; y < n; y++) {
+            if (y == x)
+                continue;
+            const int r = pc(tm[x] & tm[y]);
+            cnt[r]++;
+            cw[r] += tv[y];
+            mx[r] = tv[y] > mx[r] ? tv[y] : mx[r];
+            mn[r] = tv[y] < mn[r] ? tv[y] : mn[r];
+        }
+        uint64_t b = W;
+        for (int r = 0; r < L && b < best; r++)
+            b += count_bound(s, cnt[r], cw[r], mx[r], mn[r]);
+        best = b < best ? b : best;
+    }
+    return best;
+}
+
+/* Class weights (uniform weights) and counting bounds of word c, for the words tried. */
+static void class_bounds(const jt_bsearch *s, level *lv, int32_t c, int uniform)
+{
+    const int L = s->L, R = s->R;
+    const uint32_t *n = lv->cnt + (size_t)c * R;
+    uint64_t *w = lv->cw + (size_t)c * R, *lbc = lv->lbc + (size_t)c * R;
+    const uint64_t *cmax = lv->cmax + (size_t)c * R, *cmin = lv->cmin + (size_t)c * R;
+    const uint64_t u = lv->sv[0];
+    for (int r = 0; r < R; r++) {
+        if (uniform)
+            w[r] = u * n[r];
+        if (r < L)
+            lbc[r] = uniform ? u * s->cb[n[r]] : count_bound(s, n[r], w[r], cmax[r], cmin[r]);
+    }
+}
+
+/* Raise the bounds of the small classes of word c flagged in `which` (bit r: class r) to their
+ * member bounds; returns by how much in all. */
+static uint64_t member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
+                              uint32_t which)
+{
+    const int L = s->L, R = s->R;
+    const uint32_t *n = lv->cnt + (size_t)c * R;
+    const uint64_t *w = lv->cw + (size_t)c * R, *cmax = lv->cmax + (size_t)c * R;
+    uint64_t *lbc = lv->lbc + (size_t)c * R;
+    uint32_t tm[MAXR][SMALL];
+    uint64_t tv[MAXR][SMALL];
+    int fill[MAXR] = {0};
+    const uint32_t cm = s->mask[c];
+    for (int32_t k = 0; k < m; k++) {
+        const int r = pc(cm & lv->sm[k]);
+        if ((which >> r) & 1) {
+            tm[r][fill[r]] = lv->sm[k];
+            tv[r][fill[r]++] = lv->sv[k];
+        }
+    }
+    uint64_t gain = 0;
+    for (int r = 0; r < L; r++) {
+        if (!((which >> r) & 1))
+            continue;
+        const uint64_t b = member_bound(s, tm[r], tv[r], (int)n[r], w[r],
+                                        uniform ? lv->sv[0] : cmax[r]);
+        if (b > lbc[r]) {
+            gain += b - lbc[r];
+            lbc[r] = b;
+        }
+    }
+    return gain;
 }
 
 /* Zobrist keys of the classes of word c. */
@@ -552,26 +708,80 @@ static int cand_cmp(const void *pa, const void *pb)
     return (a->c > b->c) - (a->c < b->c);
 }
 
+/* Sort keys ascending (quicksort, median of three, insertion sort for short runs). */
+static void sort_keys(uint64_t *a, int32_t n)
+{
+    while (n > 16) {
+        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
+        const uint64_t piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        int32_t i = 0, j = n - 1;
+        while (i <= j) {
+            while (a[i] < piv)
+                i++;
+            while (a[j] > piv)
+                j--;
+            if (i <= j) {
+                const uint64_t t = a[i];
+                a[i++] = a[j];
+                a[j--] = t;
+            }
+        }
+        if (j + 1 < n - i) {
+            sort_keys(a, j + 1);
+            a += i;
+            n -= i;
+        } else {
+            sort_keys(a + i, n - i);
+            n = j + 1;
+        }
+    }
+    for (int32_t i = 1; i < n; i++) {
+        const uint64_t t = a[i];
+        int32_t j = i;
+        for (; j > 0 && a[j - 1] > t; j--)
+            a[j] = a[j - 1];
+        a[j] = t;
+    }
+}
+
+/* Sort the list in greedy order: least q, then words of S, then the lowest index.  With equal
+ * weights q / u (a sum of squared class sizes, below 2^32) packs with the rest into one key. */
+static void sort_list(level *lv, int32_t nl, int uniform, uint64_t u)
+{
+    if (!uniform) {
+        qsort(lv->list, (size_t)nl, sizeof(cand), cand_cmp);
+        return;
+    }
+    for (int32_t i = 0; i < nl; i++)
+        lv->skey[i] = (lv->list[i].q / u) << 24 | (uint64_t)lv->list[i].out << 23 |
+                      (uint64_t)i;
+    sort_keys(lv->skey, nl);
+    for (int32_t i = 0; i < nl; i++)
+        lv->tmp[i] = lv->list[lv->skey[i] & 0x7fffff];
+    memcpy(lv->list, lv->tmp, sizeof(cand) * (size_t)nl);
+}
+
+
 /* Keep the first word of every distinct split in list[0..n) (order kept); returns how many
  * remain, at most keep (0: all). */
 static int32_t dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t keep)
 {
     const uint64_t mask = (uint64_t)lv->dcap - 1;
-    for (int32_t i = 0; i < lv->dcap; i++)
-        lv->dval[i] = -1;
+    const uint32_t stamp = ++lv->stamp;
     int32_t out = 0;
     for (int32_t i = 0; i < n && (!keep || out < keep); i++) {
         const int32_t c = lv->list[i].c;
         const uint64_t key = split_key(s, lv, c);
         uint64_t h = key & mask;
         int dup = 0;
-        for (; lv->dval[h] >= 0; h = (h + 1) & mask)
+        for (; lv->dstamp[h] == stamp; h = (h + 1) & mask)
             if (lv->dkey[h] == key && same_split(s, lv, m, lv->dval[h], c)) {
                 dup = 1;
                 break;
             }
         if (dup)
             continue;
+        lv->dstamp[h] = stamp;
         lv->dkey[h] = key;
         lv->dval[h] = c;
         lv->list[out++] = lv->list[i];
@@ -629,7 +839,7 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
     const entry *e = memo_find(mm, key, m, S);
     uint64_t known = 0;
     if (e) {
-        if (e->exact) {
+        if (e->guess != NOGUESS) {
             *guess_out = e->guess;
             return e->val;
         }
@@ -652,13 +862,16 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         lv->in_s[S[k]] = 1;
         uniform &= lv->sv[k] == lv->sv[0];
     }
-    split_all(s, lv, m, W, uniform);
+    /* The words to split by: those the parent state kept, or all at the top. */
+    const level *up = depth > 0 ? s->lv[depth - 1] : NULL;
+    split_all(s, lv, m, W, uniform, up ? up->cid : NULL, up ? up->nc : s->D);
 
     /* The words to try, in greedy order, one per distinct split. */
     const int restricted = s->mode == 1;
     uint64_t floor_all = INF, outside = INF;
     int32_t nl = 0;
-    for (int32_t c = 0; c < s->D; c++) {
+    for (int32_t t = 0; t < lv->nc; t++) {
+        const int32_t c = lv->cid[t];
         if (!lv->prog[c])
             continue;
         floor_all = umin(floor_all, lv->lb[c]);
@@ -674,17 +887,29 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         clear_members(lv, S, m);
         return res;
     }
-    for (int32_t i = 0; i < nl; i++)
+    for (int32_t i = 0; i < nl; i++) {
         class_keys(s, lv, m, lv->list[i].c);
-    qsort(lv->list, (size_t)nl, sizeof(cand), cand_cmp);
+        class_bounds(s, lv, lv->list[i].c, uniform);
+    }
+    sort_list(lv, nl, uniform, lv->sv[0]);
     nl = dedupe(s, lv, m, nl, restricted ? s->top_k : 0);
-    /* Bounds of the classes the memo knows. */
+    /* Bounds of the classes the memo knows (their slots fetched ahead: the memo is large), and
+     * member bounds of the small classes it does not. */
+    if (mm->cap)
+        for (int32_t i = 0; i < nl; i++) {
+            const uint32_t *n = lv->cnt + (size_t)lv->list[i].c * R;
+            const uint64_t *hz = lv->hz + (size_t)lv->list[i].c * R;
+            for (int r = 0; r < L; r++)
+                if (n[r] >= 3)
+                    __builtin_prefetch(&mm->tab[hz[r] & (mm->cap - 1)]);
+        }
     int32_t kept = 0;
     for (int32_t i = 0; i < nl; i++) {
         cand *cd = &lv->list[i];
         const uint32_t *n = lv->cnt + (size_t)cd->c * R;
         uint64_t *lbc = lv->lbc + (size_t)cd->c * R;
         const uint64_t *hz = lv->hz + (size_t)cd->c * R;
+        uint32_t unknown_small = 0;
         for (int r = 0; r < L && cd->lb < beta; r++) {
             if (n[r] < 3)
                 continue;
@@ -694,7 +919,11 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
                 cd->lb += ce->val - lbc[r];
                 lbc[r] = ce->val;
             }
+            if (!ce && n[r] <= SMALL)
+                unknown_small |= 1u << r;
         }
+        if (unknown_small && cd->lb < beta)
+            cd->lb += member_bounds(s, lv, m, cd->c, uniform, unknown_small);
         if (cd->lb >= beta)
             outside = umin(outside, cd->lb);
         else
@@ -735,19 +964,45 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
             order[p] = r;
         }
         uint64_t total = cd->lb;
-        int complete = 1;
-        for (int i = 0; i < no; i++) {
-            const int r = order[i];
-            int32_t g;
-            uint64_t val = search(s, depth + 1, lv->cls + off[r], (int32_t)n[r], hz[r], cw[r],
-                                  best - (total - lbc[r]), &g);
-            val = umax(val, lbc[r]);
-            total += val - lbc[r];
-            if (s->stop || total >= best) {
-                complete = 0;
-                break;
+        uint64_t cur[MAXR];
+        int pending = no;
+        for (int i = 0; i < no; i++)
+            cur[order[i]] = lbc[order[i]];
+        /* Raise the classes' bounds in rounds, each class by its share of what the word still
+         * needs to reach best (equal shares, or shares by class size), so that no class is
+         * solved exactly while raising the others' bounds would refute the word. */
+        while (pending && total < best && !s->stop) {
+            const uint64_t need = best - total;
+            uint64_t size_pending = 0;
+            for (int i = 0; i < no; i++)
+                if (order[i] >= 0)
+                    size_pending += n[order[i]];
+            for (int i = 0; i < no && total < best; i++) {
+                const int r = order[i];
+                if (r < 0)
+                    continue;
+                const uint64_t share =
+                    s->by_size ? (uint64_t)(((unsigned __int128)need * n[r] + size_pending - 1) /
+                                            size_pending)
+                               : (need + pending - 1) / pending;
+                const uint64_t cb = cur[r] + share;
+                int32_t g;
+                uint64_t val = search(s, depth + 1, lv->cls + off[r], (int32_t)n[r], hz[r],
+                                      cw[r], cb, &g);
+                if (s->stop)
+                    val = umax(val, cur[r]);
+                else if (val < cb) {
+                    order[i] = -1;
+                    pending--;
+                } else
+                    val = umax(val, cur[r]);
+                total += val - cur[r];
+                cur[r] = val;
+                if (s->stop)
+                    break;
             }
         }
+        const int complete = !pending && total < best;
         if (s->stop) {
             /* Every word's cost is bounded below by what is proven of it so far. */
             uint64_t res = umin(umin(failed, outside), total);
@@ -870,6 +1125,12 @@ static void set_mode(jt_bsearch *s, int32_t top_k)
     }
 }
 
+void jt_bs_forget_top_k(jt_bsearch *s)
+{
+    memo_clear(&s->memo[1]);
+    s->top_k_memo = 0;
+}
+
 int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
 {
     memset(out, 0, sizeof *out);
@@ -883,6 +1144,7 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     s->deadline = p->seconds > 0 ? now() + p->seconds : 0;
     s->interrupted = p->interrupted;
     s->ctx = p->ctx;
+    s->by_size = p->by_size;
     s->stop = 0;
     s->error = 0;
     s->root_best = INF;
@@ -1054,6 +1316,7 @@ int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint6
     s->deadline = 0;
     s->node_limit = 0;
     s->interrupted = NULL;
+    s->by_size = 0;
     s->stop = 0;
     s->error = 0;
     s->tn = 0;
