@@ -17,6 +17,7 @@ __all__ = [
     "openmp_enabled",
     "resolve_threads",
     "select_kernel_variant",
+    "usable_cpus",
 ]
 
 if not _core.openmp_enabled():
@@ -29,11 +30,21 @@ def openmp_enabled() -> bool:
     return _core.openmp_enabled()
 
 
+def usable_cpus() -> int:
+    """How many CPUs this process may run on (its affinity mask where the OS has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def resolve_threads(threads: int | None = None) -> int:
     """The thread count to use: ``threads`` if given, else ``OMP_NUM_THREADS``, else all cores.
 
     Results never depend on it.  A serial build (see :func:`openmp_enabled`) always uses one.
-    Raises :class:`ValueError` for a count below 1 or a malformed ``OMP_NUM_THREADS``.
+    A count above the CPUs this process may use (:func:`usable_cpus`) is lowered to that, with
+    a :class:`RuntimeWarning`: more threads than CPUs only wait for each other, and each thread
+    gets scratch memory the size of the word list.  Raises :class:`ValueError` for a count
+    below 1 or a malformed ``OMP_NUM_THREADS``.
     """
     if threads is None:
         env = os.environ.get("OMP_NUM_THREADS", "").strip()
@@ -43,10 +54,17 @@ def resolve_threads(threads: int | None = None) -> int:
                 raise ValueError(f"OMP_NUM_THREADS={env!r} is not a positive thread count")
             threads = int(first)
         else:
-            threads = _core.max_threads() if openmp_enabled() else 1
+            return min(_core.max_threads(), usable_cpus()) if openmp_enabled() else 1
     elif isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive integer, not {threads!r}")
-    return threads if openmp_enabled() else 1
+    if not openmp_enabled():
+        return 1
+    cap = usable_cpus()
+    if threads > cap:
+        warnings.warn(f"{threads} threads asked for, but this process can use {cap} CPUs; "
+                      f"using {cap}", RuntimeWarning, stacklevel=2)
+        threads = cap
+    return threads
 
 
 def kernel_variant() -> str:

@@ -110,10 +110,14 @@ static inline int reply(const jt_words *w, int32_t a, int32_t b)
     return popcount(w->mask[a] & w->mask[b]);
 }
 
+/* Threads to use: the count asked for (<= 0: OpenMP's default), never more than the CPUs,
+ * since every thread gets scratch memory the size of the word list. */
 static int num_threads(int threads)
 {
 #ifdef _OPENMP
-    return threads > 0 ? threads : omp_get_max_threads();
+    const int n = threads > 0 ? threads : omp_get_max_threads();
+    const int procs = omp_get_num_procs();
+    return n < procs ? n : procs > 0 ? procs : 1;
 #else
     (void)threads;
     return 1;
