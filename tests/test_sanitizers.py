@@ -16,10 +16,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # The reference tests, every path and variant; the length checks of every _core entry; whole
-# TWL06 trees (when present) with weights and both thread counts.
+# TWL06 trees (when present) with weights and both thread counts; the kernels' class sizes.
 SELECTED = [
     "tests/test_gbr_properties.py",
     "tests/test_gbr.py",
+    "tests/test_kernels.py",
 ]
 
 RUNNER = textwrap.dedent("""

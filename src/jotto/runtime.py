@@ -1,7 +1,9 @@
 """Facts about the compiled core at run time: OpenMP, thread counts, and the kernel variant.
 
-The hot kernels are compiled for several x86-64 levels and the best one this CPU runs is chosen
-at import, so one portable build still uses POPCNT, AVX2 or AVX-512 where the CPU has them.
+The hot kernels are compiled for several instruction-set levels (x86-64: ``base``, ``v2``,
+``v3``, ``v4``; aarch64: ``base``, ``neon``) and the best one this CPU runs is chosen at import,
+so one portable build still uses POPCNT, AVX2, AVX-512 or NEON where the CPU has them.  The
+environment variable ``JOTTO_KERNEL=<name>`` picks another (for tests and benchmarks).
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ __all__ = [
 if not _core.openmp_enabled():
     warnings.warn("jotto was built without OpenMP (the compiler had none, or JOTTO_OPENMP was "
                   "off): the core runs on one thread", RuntimeWarning, stacklevel=2)
+
+_forced = os.environ.get("JOTTO_KERNEL", "").strip()
+if _forced and _forced != _core.isa():
+    warnings.warn(f"JOTTO_KERNEL={_forced!r} is not a kernel variant this CPU runs (available: "
+                  f"{', '.join(_core.isa_available())}); using {_core.isa()!r}", RuntimeWarning,
+                  stacklevel=2)
 
 
 def openmp_enabled() -> bool:
@@ -68,7 +76,7 @@ def resolve_threads(threads: int | None = None) -> int:
 
 
 def kernel_variant() -> str:
-    """The kernel variant in use: ``base``, ``v2``, ``v3`` or ``v4`` (x86-64 levels)."""
+    """The kernel variant in use: ``base``, ``v2``, ``v3``, ``v4`` (x86-64) or ``neon``."""
     return _core.isa()
 
 

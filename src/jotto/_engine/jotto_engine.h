@@ -105,7 +105,9 @@ void jt_set_thresholds(int32_t shared, int32_t table);
 int jt_openmp_enabled(void);
 int jt_max_threads(void);
 const char *jt_isa_name(void);
-/* Force a kernel variant by name ("base", "v2", "v3", "v4"); 0 on success, -1 if unavailable. */
+/* Force a kernel variant by name ("base", "v2", "v3", "v4" on x86-64, "base", "neon" on aarch64);
+ * 0 on success, -1 if unavailable.  The environment variable JOTTO_KERNEL does the same at the
+ * first use of the core. */
 int jt_isa_select(const char *name);
 /* Names of the variants this CPU can run, comma separated, best last. */
 const char *jt_isa_available(void);

@@ -1,13 +1,26 @@
-/* kernels.c -- the hot loops of the core.  CMake compiles this file once per x86-64 level with
- * JT_KERNEL_SUFFIX set (base, v2, v3, v4) and dispatch.c picks the best the CPU runs.  The loops
- * are plain C over structure-of-arrays data so that the compiler vectorises them for each level
- * (on x86-64-v4 the reply popcount becomes VPOPCNTD over 16 candidates at a time).  Every variant
- * computes bit-identical results: integer work is exact, and the one floating-point kernel
- * (exp_num_elims) is sequential C compiled without contraction or fast-math. */
+/* kernels.c -- the hot loops of the core.  CMake compiles this file once per instruction-set
+ * level with JT_KERNEL_SUFFIX set (x86-64: base, v2, v3, v4; aarch64: base, neon) and dispatch.c
+ * picks the best the CPU runs.  Every variant computes bit-identical results: integer work is
+ * exact, and the one floating-point kernel (exp_num_elims) is sequential C compiled without
+ * contraction or fast-math.
+ *
+ * Class sizes are counted bit-sliced.  The targets of S go in chunks of T (8 in the vector
+ * levels, 64 in the scalar one); for each chunk and letter a T-bit mask says which of the chunk's
+ * targets hold the letter.  A candidate's reply to every target of a chunk is the column sum of
+ * the masks of its L letters: a ripple of half adders turns them into bit-planes p_0, p_1, ...
+ * (the reply's binary digits, one bit per target).  For every reply j >= 1, P_j = popcount of
+ * the AND of the planes of j's 1-bits counts the targets whose reply has all of j's bits, and
+ * n_j = sum over k >= j with k's bits a superset of j's of (-1)^(|k|-|j|) P_k (Mobius
+ * inversion over bit subsets), n_0 = |S| - sum n_j.  The vector levels put one candidate in each
+ * byte of a register (16, 32 or 64 at a time), look the letter masks up with a byte shuffle
+ * (pshufb, vpermb, tbl) and count bits per byte; the scalar level puts 64 targets in a word. */
 #include <string.h>
 
-#if defined(__AVX512F__)
+#if defined(__SSSE3__) || defined(__AVX2__) || defined(__AVX512F__)
 #include <immintrin.h>
+#endif
+#if defined(__ARM_NEON) && !defined(JT_SCALAR)
+#include <arm_neon.h>
 #endif
 
 #include "engine_internal.h"
@@ -17,14 +30,14 @@
 #define JT_STR2(x) #x
 #define JT_STR(x) JT_STR2(x)
 
-/* Candidates per block: the packed counters of a block stay in L1. */
+/* Candidates per block: the class sizes of a block stay in L1. */
 #define BLOCK 256
 
 /* popcount that vectorises where the level has a vector popcount, and is one instruction where
- * it has POPCNT; the bit-twiddling form only for the base level (no POPCNT, no libgcc call). */
+ * it has POPCNT; the bit-twiddling form only for levels without (no libgcc call). */
 static inline __attribute__((always_inline)) uint32_t pc(uint32_t x)
 {
-#if defined(__POPCNT__)
+#if defined(__POPCNT__) || defined(__aarch64__)
     return (uint32_t)__builtin_popcount(x);
 #else
     x = x - ((x >> 1) & 0x55555555u);
@@ -56,181 +69,365 @@ weigh_local(const jt_eval *ev, const uint16_t *restrict local, size_t stride, in
             int32_t n, const int L)
 {
     uint64_t *restrict q = ev->q + b0;
+    const uint64_t vmin = ev->vmin;
     for (int32_t c = 0; c < n; c++) {
         uint32_t sq = 0;
         for (int j = 0; j <= L; j++) {
             const uint32_t x = local[(size_t)j * stride + c];
             sq += x * x;
         }
-        q[c] = ev->vmin * (uint64_t)sq;
+        q[c] = vmin == 1 ? sq : vmin * (uint64_t)sq; /* 1: uniform and fictitious-play weights */
     }
 }
 
-/* Packed counters: one 32-bit word per candidate holds L+1 fields of b = 32/(L+1) bits; a target
- * with reply r adds 1 << (b r).  Every 2^b - 1 targets the fields are flushed into the uint16
- * counts, so no field overflows.  Inlined with a constant L, the shifts and masks fold. */
+/* Bit-planes needed for replies 0..L. */
+static inline __attribute__((always_inline)) int planes_for(const int L)
+{
+    int np = 1;
+    while ((1 << np) <= L)
+        np++;
+    return np;
+}
+
+/* The chunk tables are built for at most this many targets at a time (16 KiB). */
+#define SEG 4096
+
+#if defined(JT_SCALAR) || !(defined(__SSSE3__) || (defined(__ARM_NEON) && defined(__aarch64__)))
+/* ---- scalar level: 64 targets per word, one candidate at a time ---- */
+#define SLICE_T 64
+typedef uint64_t slice_t;
+typedef struct { const slice_t *row; } slice_tab;
+#define SLICE_TAB_BYTES (32 * sizeof(slice_t))
+
+static inline __attribute__((always_inline)) uint32_t pc64(uint64_t x)
+{
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return (uint32_t)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (uint32_t)((x * 0x0101010101010101u) >> 56);
+#endif
+}
+
+static inline void slice_set(void *tabs, int32_t k, int letter)
+{
+    ((slice_t *)tabs)[(k >> 6) * 32 + letter] |= (slice_t)1 << (k & 63);
+}
+#else
+/* ---- vector levels: one candidate per byte, 8 targets per chunk ---- */
+#define SLICE_T 8
+#define SLICE_TAB_BYTES 32
+#if defined(__AVX512VBMI__) && defined(__AVX512BITALG__) && defined(__AVX512BW__)
+#define VW 64
+#elif defined(__AVX2__)
+#define VW 32
+#else
+#define VW 16
+#endif
+typedef uint8_t vb __attribute__((vector_size(VW)));
+/* 16-bit counters of half a register's candidates each */
+typedef uint16_t vh __attribute__((vector_size(VW)));
+typedef uint16_t vhu __attribute__((vector_size(VW), aligned(2), may_alias));
+typedef vb slice_t;
+
+static inline void slice_set(void *tabs, int32_t k, int letter)
+{
+    ((uint8_t *)tabs)[(k >> 3) * 32 + letter] |= (uint8_t)(1u << (k & 7));
+}
+
+/* Per level: the 26-letter table of a chunk in registers (tab_load), the letter codes of the
+ * candidates in the form the shuffle wants (idx_of), the look-up (look) and bytewise popcount. */
+#if VW == 64
+typedef __m512i slice_tab;
+typedef vb slice_idx;
+static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t)
+{
+    return _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)t));
+}
+static inline __attribute__((always_inline)) slice_idx idx_of(vb letters) { return letters; }
+static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
+{
+    return (vb)_mm512_permutexvar_epi8((__m512i)i, t);
+}
+static inline __attribute__((always_inline)) vb pc8(vb x)
+{
+    return (vb)_mm512_popcnt_epi8((__m512i)x);
+}
+static inline __attribute__((always_inline)) vh widen(vb x, int half)
+{
+    return (vh)_mm512_cvtepu8_epi16(half ? _mm512_extracti64x4_epi64((__m512i)x, 1)
+                                         : _mm512_castsi512_si256((__m512i)x));
+}
+#elif defined(__ARM_NEON)
+typedef uint8x16x2_t slice_tab;
+typedef vb slice_idx;
+static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t)
+{
+    const uint8x16x2_t r = {{vld1q_u8(t), vld1q_u8(t + 16)}};
+    return r;
+}
+static inline __attribute__((always_inline)) slice_idx idx_of(vb letters) { return letters; }
+static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
+{
+    return (vb)vqtbl2q_u8(t, (uint8x16_t)i); /* codes >= 32 give 0 */
+}
+static inline __attribute__((always_inline)) vb pc8(vb x) { return (vb)vcntq_u8((uint8x16_t)x); }
+static inline __attribute__((always_inline)) vh widen(vb x, int half)
+{
+    return (vh)(half ? vmovl_high_u8((uint8x16_t)x) : vmovl_u8(vget_low_u8((uint8x16_t)x)));
+}
+#else
+/* pshufb looks up 16 entries and gives 0 where bit 7 of the index is set: letters 0-15 index
+ * the low half with bit 7 clear, letters 16-31 carry bit 7; flipping it indexes the high half. */
+#if VW == 32
+typedef __m256i vreg;
+#define SHUF(t, i) _mm256_shuffle_epi8((t), (i))
+#define BCAST16(p) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(p)))
+static inline __attribute__((always_inline)) vh widen(vb x, int half)
+{
+    return (vh)_mm256_cvtepu8_epi16(half ? _mm256_extracti128_si256((__m256i)x, 1)
+                                         : _mm256_castsi256_si128((__m256i)x));
+}
+#else
+typedef __m128i vreg;
+#define SHUF(t, i) _mm_shuffle_epi8((t), (i))
+#define BCAST16(p) _mm_loadu_si128((const __m128i *)(p))
+static inline __attribute__((always_inline)) vh widen(vb x, int half)
+{
+    return (vh)(half ? _mm_unpackhi_epi8((__m128i)x, _mm_setzero_si128())
+                     : _mm_unpacklo_epi8((__m128i)x, _mm_setzero_si128()));
+}
+#endif
+typedef struct { vreg lo, hi; } slice_tab;
+typedef vb slice_idx;
+static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t)
+{
+    slice_tab r = {BCAST16(t), BCAST16(t + 16)};
+    return r;
+}
+static inline __attribute__((always_inline)) slice_idx idx_of(vb letters)
+{
+    return letters | ((vb)(letters > 15) & 0x80);
+}
+static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
+{
+    return (vb)SHUF(t.lo, (vreg)i) | (vb)SHUF(t.hi, (vreg)(i ^ 0x80));
+}
+static inline __attribute__((always_inline)) vb pc8(vb x)
+{
+    const vb nib = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+#if VW == 32
+                    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4
+#endif
+    };
+    return (vb)SHUF((vreg)nib, (vreg)(x & 15)) + (vb)SHUF((vreg)nib, (vreg)((x >> 4) & 15));
+}
+#endif
+#endif
+
+/* Add one letter mask x into the bit-planes p[0..np) (a ripple of half adders; with L constant
+ * the planes known to be zero fold away). */
 static inline __attribute__((always_inline)) void
-unpack(uint16_t *dst, size_t stride, const uint32_t *P, int32_t n, int first, const int L)
+ripple(slice_t *p, slice_t x, int i, const int np)
 {
-    const int b = 32 / (L + 1);
-    const uint32_t F = (1u << b) - 1;
-    for (int j = 0; j <= L; j++) {
-        uint16_t *restrict o = dst + (size_t)j * stride;
-        const int sh = b * j;
-        if (first)
-            for (int32_t c = 0; c < n; c++)
-                o[c] = (uint16_t)((P[c] >> sh) & F);
-        else
-            for (int32_t c = 0; c < n; c++)
-                o[c] = (uint16_t)(o[c] + ((P[c] >> sh) & F));
+    /* x is input i (0-based): plane b can be non-zero from input 2^b - 1 on */
+    slice_t carry = x;
+    for (int b = 0; b < np && (1 << b) <= i + 1; b++) {
+        if ((1 << b) == i + 1) { /* the plane's first possible bit */
+            p[b] = carry;
+            break;
+        }
+        const slice_t t = p[b] & carry;
+        p[b] ^= carry;
+        carry = t;
     }
 }
 
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__)
-/* 1 << (b r) for each reply r (lanes past L unused), b = 32/(L+1): what a reply adds to a
- * packed counter. */
-static inline __attribute__((always_inline)) __m512i reply_bits(const int L)
+/* The AND of the planes of j's 1-bits: targets whose reply has all of j's bits. */
+static inline __attribute__((always_inline)) slice_t
+with_bits(const slice_t *p, int j, const int np)
 {
-    uint32_t lut[16] = {0};
-    for (int r = 0; r <= L; r++)
-        lut[r] = 1u << (32 / (L + 1) * r);
-    return _mm512_loadu_si512(lut);
+    slice_t r = p[__builtin_ctz((unsigned)j)];
+    for (int b = __builtin_ctz((unsigned)j) + 1; b < np; b++)
+        if ((j >> b) & 1)
+            r &= p[b];
+    return r;
 }
 
-/* Add each candidate's reply to target t to its packed counter: AND, VPOPCNTD, VPERMD, ADD. */
-static inline __attribute__((always_inline)) __m512i
-count_reply(__m512i acc, __m512i candidates, __m512i t, __m512i bits)
+/* n_j from the P_k of one candidate (wrapping arithmetic is exact: every n_j is in [0, m]). */
+static inline __attribute__((always_inline)) void
+mobius(uint16_t *n, const uint32_t *P, int32_t m, const int L)
 {
-    return _mm512_add_epi32(
-        acc, _mm512_permutexvar_epi32(_mm512_popcnt_epi32(_mm512_and_si512(candidates, t)), bits));
-}
-
-/* The same into ev->cnt for 64 candidates at a time, their counters in four registers.
- * Returns how many it did. */
-static inline __attribute__((always_inline)) int32_t
-counts_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
-{
-    const int32_t F = (int32_t)((1u << (32 / (L + 1))) - 1);
-    const __m512i one = reply_bits(L);
-    int32_t b0 = c0;
-    for (; b0 + 64 <= c1; b0 += 64) {
-        const uint32_t *cb = ev->cm + b0;
-        const __m512i x0 = _mm512_loadu_si512(cb), x1 = _mm512_loadu_si512(cb + 16);
-        const __m512i x2 = _mm512_loadu_si512(cb + 32), x3 = _mm512_loadu_si512(cb + 48);
-        for (int32_t k0 = 0; k0 < ev->m; k0 += F) {
-            const int32_t k1 = ev->m - k0 < F ? ev->m : k0 + F;
-            __m512i p0 = _mm512_setzero_si512(), p1 = p0, p2 = p0, p3 = p0;
-            for (int32_t k = k0; k < k1; k++) {
-                const __m512i t = _mm512_set1_epi32((int)ev->sm[k]);
-                p0 = count_reply(p0, x0, t, one);
-                p1 = count_reply(p1, x1, t, one);
-                p2 = count_reply(p2, x2, t, one);
-                p3 = count_reply(p3, x3, t, one);
-            }
-            uint32_t P[64];
-            _mm512_storeu_si512(P, p0);
-            _mm512_storeu_si512(P + 16, p1);
-            _mm512_storeu_si512(P + 32, p2);
-            _mm512_storeu_si512(P + 48, p3);
-            unpack(ev->cnt + b0, (size_t)ev->nc, P, 64, k0 == 0, L);
-        }
+    uint32_t rest = (uint32_t)m;
+    for (int j = L; j >= 1; j--) {
+        uint32_t x = 0;
+        for (int k = j; k <= L; k++)
+            if ((k & j) == j)
+                x += (__builtin_popcount((unsigned)(k ^ j)) & 1) ? -P[k] : P[k];
+        n[j] = (uint16_t)x;
+        rest -= x;
     }
-    return b0 - c0;
+    n[0] = (uint16_t)rest;
 }
 
-/* q only (uniform weights over S, no class sizes wanted): 32 candidates at a time with their
- * class sizes in registers too, so nothing but q goes to memory.  Returns how many it did. */
-static inline __attribute__((always_inline)) int32_t
-q_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+/* The chunk tables of targets [s0, s1) of S. */
+static inline void slice_tables(const jt_eval *ev, int32_t s0, int32_t s1, void *tabs)
 {
-    const int b = 32 / (L + 1);
-    const int32_t F = (int32_t)((1u << b) - 1);
-    const __m512i one = reply_bits(L), field = _mm512_set1_epi32(F);
-    const __m512i vmin = _mm512_set1_epi64((long long)ev->vmin);
-    int32_t b0 = c0;
-    for (; b0 + 32 <= c1; b0 += 32) {
-        const __m512i x0 = _mm512_loadu_si512(ev->cm + b0);
-        const __m512i x1 = _mm512_loadu_si512(ev->cm + b0 + 16);
-        __m512i n0[JT_PACKED_MAXL + 1], n1[JT_PACKED_MAXL + 1];
-        for (int j = 0; j <= L; j++)
-            n0[j] = n1[j] = _mm512_setzero_si512();
-        for (int32_t k0 = 0; k0 < ev->m; k0 += F) {
-            const int32_t k1 = ev->m - k0 < F ? ev->m : k0 + F;
-            __m512i p0 = _mm512_setzero_si512(), p1 = p0;
-            for (int32_t k = k0; k < k1; k++) {
-                const __m512i t = _mm512_set1_epi32((int)ev->sm[k]);
-                p0 = count_reply(p0, x0, t, one);
-                p1 = count_reply(p1, x1, t, one);
-            }
-            for (int j = 0; j <= L; j++) {
-                n0[j] = _mm512_add_epi32(n0[j], _mm512_and_si512(_mm512_srli_epi32(p0, b * j), field));
-                n1[j] = _mm512_add_epi32(n1[j], _mm512_and_si512(_mm512_srli_epi32(p1, b * j), field));
-            }
+    const int32_t nch = (s1 - s0 + SLICE_T - 1) / SLICE_T;
+    memset(tabs, 0, (size_t)nch * SLICE_TAB_BYTES);
+    for (int32_t k = s0; k < s1; k++)
+        for (uint32_t x = ev->sm[k]; x; x &= x - 1)
+            slice_set(tabs, k - s0, __builtin_ctz(x));
+}
+
+#if SLICE_T == 64
+/* Class sizes of candidates [c0, c0 + n) over the nch chunks of tabs (mseg targets) into dst. */
+static inline __attribute__((always_inline)) void
+slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
+            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L)
+{
+    const int np = planes_for(L);
+    const slice_t *T = tabs;
+    for (int32_t c = 0; c < n; c++) {
+        const int32_t word = ev->cid ? ev->cid[c0 + c] : c0 + c;
+        uint8_t lt[JT_MAX_LEN];
+        for (int p = 0; p < L; p++)
+            lt[p] = ev->w->letters[(size_t)p * ev->w->lstride + word];
+        uint32_t P[JT_MAX_LEN + 1] = {0};
+        for (int32_t k = 0; k < nch; k++) {
+            const slice_t *row = T + (size_t)k * 32;
+            slice_t pl[5];
+            for (int p = 0; p < L; p++)
+                ripple(pl, row[lt[p]], p, np);
+            for (int j = 1; j <= L; j++)
+                P[j] += pc64(with_bits(pl, j, np));
         }
-        __m512i s0 = _mm512_setzero_si512(), s1 = s0;
+        uint16_t sizes[JT_MAX_LEN + 1];
+        mobius(sizes, P, mseg, L);
         for (int j = 0; j <= L; j++) {
-            s0 = _mm512_add_epi32(s0, _mm512_mullo_epi32(n0[j], n0[j]));
-            s1 = _mm512_add_epi32(s1, _mm512_mullo_epi32(n1[j], n1[j]));
-        }
-        uint64_t *q = ev->q + b0;
-        const __m512i s[2] = {s0, s1};
-        for (int h = 0; h < 2; h++) {
-            const __m512i lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s[h]));
-            const __m512i hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s[h], 1));
-            _mm512_storeu_si512(q + 16 * h, _mm512_mullo_epi64(lo, vmin));
-            _mm512_storeu_si512(q + 16 * h + 8, _mm512_mullo_epi64(hi, vmin));
+            uint16_t *o = dst + (size_t)j * stride + c;
+            *o = (uint16_t)(first ? sizes[j] : *o + sizes[j]);
         }
     }
-    return b0 - c0;
+}
+#else
+/* The letter codes of candidates [c, c + n) at position p into out[0..width): straight from
+ * jt_words.letters when candidate c is word c, else gathered; lanes past n get JT_NO_LETTER. */
+static inline __attribute__((always_inline)) void
+candidate_letters(const jt_eval *ev, int p, int32_t c, int32_t n, int width, uint8_t *out)
+{
+    const jt_words *w = ev->w;
+    const uint8_t *row = w->letters + (size_t)p * w->lstride;
+    if (!ev->cid) {
+        memcpy(out, row + c, (size_t)width); /* rows are padded by JT_LETTER_PAD >= width */
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = row[ev->cid[c + i]];
+    for (int i = n; i < width; i++)
+        out[i] = JT_NO_LETTER;
+}
+
+static inline __attribute__((always_inline)) void
+slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
+            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L)
+{
+    const int np = planes_for(L);
+    const uint8_t *T = tabs;
+    for (int32_t v0 = 0; v0 < n; v0 += VW) {
+        const int nv = n - v0 < VW ? (int)(n - v0) : VW;
+        slice_idx idx[JT_MAX_LEN];
+        for (int p = 0; p < L; p++) {
+            vb lt;
+            candidate_letters(ev, p, c0 + v0, nv, VW, (uint8_t *)&lt);
+            idx[p] = idx_of(lt);
+        }
+        vh tot[2][JT_MAX_LEN + 1];
+        for (int j = 1; j <= L; j++)
+            tot[0][j] = tot[1][j] = (vh){0};
+        /* byte counters take 31 chunks (31 * 8 = 248 < 256) before they are widened */
+        for (int32_t k0 = 0; k0 < nch; k0 += 31) {
+            const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
+            vb acc[JT_MAX_LEN + 1];
+            for (int j = 1; j <= L; j++)
+                acc[j] = (vb){0};
+            for (int32_t k = k0; k < k1; k++) {
+                const slice_tab t = tab_load(T + (size_t)k * 32);
+                vb pl[5];
+                for (int p = 0; p < L; p++)
+                    ripple(pl, look(t, idx[p]), p, np);
+                for (int j = 1; j <= L; j++)
+                    acc[j] += pc8(with_bits(pl, j, np));
+            }
+            for (int j = 1; j <= L; j++) {
+                tot[0][j] += widen(acc[j], 0);
+                tot[1][j] += widen(acc[j], 1);
+            }
+        }
+        /* Mobius inversion lane-wise, in wrapping 16-bit arithmetic (exact: n_j in [0, m]),
+         * for each half of the candidates */
+        for (int h = 0; h < 2; h++) {
+            vh nj[JT_MAX_LEN + 1];
+            vh rest = (vh){0} + (uint16_t)mseg;
+            for (int j = L; j >= 1; j--) {
+                vh x = (vh){0};
+                for (int k = j; k <= L; k++)
+                    if ((k & j) == j)
+                        x = (__builtin_popcount((unsigned)(k ^ j)) & 1) ? x - tot[h][k]
+                                                                         : x + tot[h][k];
+                nj[j] = x;
+                rest -= x;
+            }
+            nj[0] = rest;
+            const int lo = h * (VW / 2);
+            const int nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
+            for (int j = 0; j <= L && nh > 0; j++) {
+                uint16_t *o = dst + (size_t)j * stride + v0 + lo;
+                if (nh == VW / 2 && first) {
+                    *(vhu *)o = nj[j];
+                } else if (nh == VW / 2) {
+                    *(vhu *)o += nj[j];
+                } else {
+                    uint16_t lanes[VW / 2];
+                    memcpy(lanes, &nj[j], sizeof lanes);
+                    for (int i = 0; i < nh; i++)
+                        o[i] = (uint16_t)(first ? lanes[i] : o[i] + lanes[i]);
+                }
+            }
+        }
+    }
 }
 #endif
 
+/* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
+ * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets SEG at a time. */
 static inline __attribute__((always_inline)) void
-counts_packed(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-    const int b = 32 / (L + 1);
-    const int32_t F = (int32_t)((1u << b) - 1);
+    _Alignas(64) uint8_t tabs[SEG / SLICE_T * SLICE_TAB_BYTES];
+    uint16_t local[(JT_MAX_LEN + 1) * BLOCK];
     const int32_t m = ev->m;
-    const uint32_t *restrict sm = ev->sm;
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__)
-    c0 += ev->cnt ? counts_packed_avx512(ev, c0, c1, L) : q_packed_avx512(ev, c0, c1, L);
-#endif
-    uint32_t P[BLOCK];
-    uint16_t local[(JT_PACKED_MAXL + 1) * BLOCK];
-    for (int32_t b0 = c0; b0 < c1; b0 += BLOCK) {
-        const int32_t n = c1 - b0 < BLOCK ? c1 - b0 : BLOCK;
-        const uint32_t *restrict cb = ev->cm + b0;
-        for (int32_t k0 = 0; k0 < m; k0 += F) {
-            const int32_t k1 = m - k0 < F ? m : k0 + F;
-            for (int32_t c = 0; c < n; c++)
-                P[c] = 0;
-            for (int32_t k = k0; k < k1; k++) {
-                const uint32_t t = sm[k];
-                for (int32_t c = 0; c < n; c++)
-                    P[c] += 1u << (b * pc(cb[c] & t));
+    const int32_t step = ev->cnt ? c1 - c0 : BLOCK;
+    int32_t built = -1; /* the segment whose tables are in tabs */
+    for (int32_t b0 = c0; b0 < c1; b0 += step) {
+        const int32_t n = c1 - b0 < step ? c1 - b0 : step;
+        uint16_t *dst = block_dst(ev, b0, local);
+        const size_t stride = block_stride(ev, BLOCK);
+        for (int32_t s0 = 0; s0 < m; s0 += SEG) {
+            const int32_t s1 = m - s0 < SEG ? m : s0 + SEG;
+            if (built != s0) {
+                slice_tables(ev, s0, s1, tabs);
+                built = s0;
             }
-            unpack(block_dst(ev, b0, local), block_stride(ev, BLOCK), P, n, k0 == 0, L);
+            slice_sweep(ev, b0, n, tabs, (s1 - s0 + SLICE_T - 1) / SLICE_T, s1 - s0, dst,
+                        stride, s0 == 0, L);
         }
         if (!ev->cnt)
             weigh_local(ev, local, BLOCK, b0, n, L);
     }
 }
-
-/* Lengths too long for packed fields: one histogram per candidate. */
-static void counts_histogram(const jt_eval *ev, int32_t c0, int32_t c1)
-{
-    const int L = ev->w->L;
-    for (int32_t c = c0; c < c1; c++) {
-        uint32_t h[JT_MAX_LEN + 1];
-        for (int j = 0; j <= L; j++)
-            h[j] = 0;
-        for (int32_t k = 0; k < ev->m; k++)
-            h[pc(ev->cm[c] & ev->sm[k])]++;
-        for (int j = 0; j <= L; j++)
-            ev->cnt[(size_t)j * ev->nc + c] = (uint16_t)h[j];
-    }
-}
-
 /* Subset tables, for big S: E_s = sum over the candidate's s-letter subsets T of
  * #{i in S : T within i}; then n_j = sum_s (-1)^(s-j) C(s,j) E_s.  E_0 = |S| and E_L = [candidate
  * in S] (no two words share a letter set).  Wrapping unsigned arithmetic is exact because every
@@ -274,7 +471,7 @@ weigh_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     const __m512i vmin = _mm512_set1_epi64((long long)ev->vmin);
     int32_t c = c0;
     for (; c + 16 <= c1; c += 16) {
-        __m512i n[JT_PACKED_MAXL + 1];
+        __m512i n[JT_MAX_LEN + 1];
         __m512i sq = _mm512_setzero_si512();
         for (int j = 0; j <= L; j++) {
             n[j] = _mm512_cvtepu16_epi32(
@@ -312,8 +509,7 @@ weigh(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
 #if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__) && \
     defined(__AVX512BW__)
-    if (L <= JT_PACKED_MAXL)
-        c0 += weigh_avx512(ev, c0, c1, L <= JT_PACKED_MAXL ? L : 1);
+    c0 += weigh_avx512(ev, c0, c1, L);
 #endif
     const int32_t nc = ev->nc;
     const uint16_t *restrict cnt = ev->cnt;
@@ -342,10 +538,8 @@ evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
         ; /* class sizes given: weigh only */
     else if (ev->method == JT_M_TABLE && L <= JT_TABLE_MAXL)
         counts_table(ev, c0, c1, L <= JT_TABLE_MAXL ? L : 2);
-    else if (L <= JT_PACKED_MAXL)
-        counts_packed(ev, c0, c1, L <= JT_PACKED_MAXL ? L : 1);
     else
-        counts_histogram(ev, c0, c1);
+        counts_sliced(ev, c0, c1, L);
     if (ev->q && ev->cnt)
         weigh(ev, c0, c1, L);
 }
@@ -374,55 +568,29 @@ static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
         q[c] += delta * cnt[(size_t)pc(ev->cm[c] & target) * nc + c];
 }
 
+/* Two passes that vectorise on every level: the least value (a reduction in 16 independent
+ * lanes, so that no long chain of compares waits on itself), then the first place it occurs. */
 static uint64_t min_q(const uint64_t *q, int32_t n, int32_t *first)
 {
+    enum { LANES = 16 };
+    uint64_t lane[LANES];
+    for (int u = 0; u < LANES; u++)
+        lane[u] = UINT64_MAX;
+    int32_t c = 0;
+    for (; c + LANES <= n; c += LANES)
+        for (int u = 0; u < LANES; u++)
+            lane[u] = q[c + u] < lane[u] ? q[c + u] : lane[u];
     uint64_t best = UINT64_MAX;
-    int32_t at = 0, c = 0;
-#if defined(__AVX512F__)
-    /* Each lane keeps its least value and where it first saw it; the first index among the
-     * lanes holding the least value is the first overall. */
-    if (n >= 32) {
-        /* four independent lanes of minima, so the loop is not one long dependency chain */
-        __m512i lmin[4], lidx[4], idx[4];
-        const __m512i step = _mm512_set1_epi64(32);
-        for (int u = 0; u < 4; u++) {
-            lmin[u] = _mm512_set1_epi64(-1);
-            lidx[u] = _mm512_setzero_si512();
-            idx[u] = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
-                                      _mm512_set1_epi64(8 * u));
-        }
-        for (; c + 32 <= n; c += 32) {
-            for (int u = 0; u < 4; u++) {
-                const __m512i x = _mm512_loadu_si512(q + c + 8 * u);
-                const __mmask8 lt = _mm512_cmplt_epu64_mask(x, lmin[u]);
-                lmin[u] = _mm512_mask_mov_epi64(lmin[u], lt, x);
-                lidx[u] = _mm512_mask_mov_epi64(lidx[u], lt, idx[u]);
-                idx[u] = _mm512_add_epi64(idx[u], step);
-            }
-        }
-        for (int u = 1; u < 4; u++) { /* merge: the least value, then the first index */
-            const __mmask8 lt = _mm512_cmplt_epu64_mask(lmin[u], lmin[0]);
-            const __mmask8 eq = _mm512_cmpeq_epu64_mask(lmin[u], lmin[0]) &
-                                _mm512_cmplt_epu64_mask(lidx[u], lidx[0]);
-            lmin[0] = _mm512_mask_mov_epi64(lmin[0], lt, lmin[u]);
-            lidx[0] = _mm512_mask_mov_epi64(lidx[0], lt | eq, lidx[u]);
-        }
-        best = _mm512_reduce_min_epu64(lmin[0]);
-        const __mmask8 at_best =
-            _mm512_cmpeq_epu64_mask(lmin[0], _mm512_set1_epi64((long long)best));
-        const __m512i cand =
-            _mm512_mask_mov_epi64(_mm512_set1_epi64(INT64_MAX), at_best, lidx[0]);
-        at = (int32_t)_mm512_reduce_min_epi64(cand);
+    for (int u = 0; u < LANES; u++)
+        best = lane[u] < best ? lane[u] : best;
+    for (; c < n; c++)
+        best = q[c] < best ? q[c] : best;
+    if (first) {
+        int32_t at = 0;
+        while (at < n && q[at] != best)
+            at++;
+        *first = at < n ? at : 0;
     }
-#endif
-    for (; c < n; c++) {
-        if (q[c] < best) {
-            best = q[c];
-            at = c;
-        }
-    }
-    if (first)
-        *first = at;
     return best;
 }
 

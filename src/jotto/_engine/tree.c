@@ -311,7 +311,7 @@ static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_
     ev->nc = consistent ? m : w->D;
     ev->cid = consistent ? nd->S : NULL;
     ev->cm = consistent ? sm : w->mask;
-    ev->method = !consistent && w->subrank && m > t_table ? JT_M_TABLE : JT_M_PACKED;
+    ev->method = !consistent && w->subrank && m > t_table ? JT_M_TABLE : JT_M_SLICED;
     return 0;
 }
 
@@ -529,7 +529,7 @@ static int decide_small(jt_tree *t, jt_node *nd, jt_scratch *s)
     if (describe(t, &job, s->sm, s->spec_mask, s->spec_delta))
         return JT_OK;
     /* The greedy rules with uniform weights over S need q only, not the class sizes. */
-    const int q_only = updatable(t) && job.ev.nspec == 0 && t->w->L <= JT_PACKED_MAXL;
+    const int q_only = updatable(t) && job.ev.nspec == 0;
     job.ev.cnt = q_only ? NULL : s->cnt;
     job.ev.q = updatable(t) ? s->q : NULL;
     jt_kernels_current()->evaluate(&job.ev, 0, job.ev.nc);
