@@ -272,13 +272,13 @@ mobius(uint16_t *n, const uint32_t *P, int32_t m, const int L)
     n[0] = (uint16_t)rest;
 }
 
-/* The chunk tables of targets [s0, s1) of S. */
-static inline void slice_tables(const jt_eval *ev, int32_t s0, int32_t s1, void *tabs)
+/* The chunk tables of targets [s0, s1) of sm. */
+static inline void slice_tables(const uint32_t *sm, int32_t s0, int32_t s1, void *tabs)
 {
     const int32_t nch = (s1 - s0 + SLICE_T - 1) / SLICE_T;
     memset(tabs, 0, (size_t)nch * SLICE_TAB_BYTES);
     for (int32_t k = s0; k < s1; k++)
-        for (uint32_t x = ev->sm[k]; x; x &= x - 1)
+        for (uint32_t x = sm[k]; x; x &= x - 1)
             slice_set(tabs, k - s0, __builtin_ctz(x));
 }
 
@@ -418,7 +418,7 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
         for (int32_t s0 = 0; s0 < m; s0 += SEG) {
             const int32_t s1 = m - s0 < SEG ? m : s0 + SEG;
             if (built != s0) {
-                slice_tables(ev, s0, s1, tabs);
+                slice_tables(ev->sm, s0, s1, tabs);
                 built = s0;
             }
             slice_sweep(ev, b0, n, tabs, (s1 - s0 + SLICE_T - 1) / SLICE_T, s1 - s0, dst,
@@ -459,59 +459,16 @@ counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     }
 }
 
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__) && \
-    defined(__AVX512BW__)
-/* weigh() for 16 candidates at a time: their class sizes stay in registers while every heavier
- * target adds d n_{reply(c,i)}, the class size picked per lane by compare-and-blend.  Returns
- * how many candidates it did. */
-static inline __attribute__((always_inline)) int32_t
-weigh_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
-{
-    const size_t nc = (size_t)ev->nc;
-    const __m512i vmin = _mm512_set1_epi64((long long)ev->vmin);
-    int32_t c = c0;
-    for (; c + 16 <= c1; c += 16) {
-        __m512i n[JT_MAX_LEN + 1];
-        __m512i sq = _mm512_setzero_si512();
-        for (int j = 0; j <= L; j++) {
-            n[j] = _mm512_cvtepu16_epi32(
-                _mm256_loadu_si256((const __m256i *)(ev->cnt + (size_t)j * nc + c)));
-            sq = _mm512_add_epi32(sq, _mm512_mullo_epi32(n[j], n[j]));
-        }
-        __m512i qlo = _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(sq)), vmin);
-        __m512i qhi = _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(sq, 1)),
-                                         vmin);
-        const __m512i x = _mm512_loadu_si512(ev->cm + c);
-        for (int32_t k = 0; k < ev->nspec; k++) {
-            const __m512i r = _mm512_popcnt_epi32(
-                _mm512_and_si512(x, _mm512_set1_epi32((int)ev->spec_mask[k])));
-            __m512i sel = n[0];
-            for (int j = 1; j <= L; j++)
-                sel = _mm512_mask_mov_epi32(sel, _mm512_cmpeq_epi32_mask(r, _mm512_set1_epi32(j)),
-                                            n[j]);
-            const __m512i d = _mm512_set1_epi64((long long)ev->spec_delta[k]);
-            qlo = _mm512_add_epi64(
-                qlo, _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(sel)), d));
-            qhi = _mm512_add_epi64(
-                qhi, _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(sel, 1)),
-                                        d));
-        }
-        _mm512_storeu_si512(ev->q + c, qlo);
-        _mm512_storeu_si512(ev->q + c + 8, qhi);
-    }
-    return c - c0;
-}
-#endif
-
-/* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + the excess of heavier targets. */
+/* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + what the targets heavier than
+ * vmin add.  Those come grouped by their excess d (describe() sorts them): a group adds
+ * d sum_j n_j G_j, with G_j the group's targets in class j, counted bit-sliced like n_j.  So a
+ * few groups (fictitious-play weights take few values) cost little more than counting S again,
+ * and every sum is exact (sum_j n_j G_j <= |S|^2 < 2^32; q wraps only where the caller's bound
+ * says it cannot). */
 static inline __attribute__((always_inline)) void
 weigh(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__) && \
-    defined(__AVX512BW__)
-    c0 += weigh_avx512(ev, c0, c1, L);
-#endif
-    const int32_t nc = ev->nc;
+    const size_t nc = (size_t)ev->nc;
     const uint16_t *restrict cnt = ev->cnt;
     uint64_t *restrict q = ev->q;
     const uint64_t vmin = ev->vmin;
@@ -521,13 +478,31 @@ weigh(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
             const uint32_t n = cnt[(size_t)j * nc + c];
             sq += n * n;
         }
-        q[c] = vmin * (uint64_t)sq;
+        q[c] = vmin == 1 ? sq : vmin * (uint64_t)sq;
     }
-    for (int32_t k = 0; k < ev->nspec; k++) {
-        const uint32_t t = ev->spec_mask[k];
-        const uint64_t d = ev->spec_delta[k];
-        for (int32_t c = c0; c < c1; c++)
-            q[c] += d * cnt[(size_t)pc(ev->cm[c] & t) * nc + c];
+    if (!ev->nspec)
+        return;
+    _Alignas(64) uint8_t tabs[SEG / SLICE_T * SLICE_TAB_BYTES];
+    uint16_t G[(JT_MAX_LEN + 1) * BLOCK];
+    for (int32_t b0 = c0; b0 < c1; b0 += BLOCK) {
+        const int32_t n = c1 - b0 < BLOCK ? c1 - b0 : BLOCK;
+        for (int32_t g0 = 0, g1; g0 < ev->nspec; g0 = g1) {
+            const uint64_t d = ev->spec_delta[g0];
+            for (g1 = g0 + 1; g1 < ev->nspec && ev->spec_delta[g1] == d;)
+                g1++;
+            for (int32_t s0 = g0; s0 < g1; s0 += SEG) {
+                const int32_t s1 = g1 - s0 < SEG ? g1 : s0 + SEG;
+                slice_tables(ev->spec_mask, s0, s1, tabs);
+                slice_sweep(ev, b0, n, tabs, (s1 - s0 + SLICE_T - 1) / SLICE_T, s1 - s0, G, BLOCK,
+                            s0 == g0, L);
+            }
+            for (int32_t c = 0; c < n; c++) {
+                uint32_t x = 0;
+                for (int j = 0; j <= L; j++)
+                    x += (uint32_t)cnt[(size_t)j * nc + b0 + c] * G[j * BLOCK + c];
+                q[b0 + c] += d * x;
+            }
+        }
     }
 }
 

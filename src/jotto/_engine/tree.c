@@ -265,6 +265,41 @@ static int all_h_zero(const jt_tree *t, const jt_node *nd)
     return 1;
 }
 
+/* Sort the heavier targets by their excess (heapsort of the two arrays together), so that the
+ * kernels weigh each excess once; the order within a group does not matter. */
+static void sort_by_delta(uint32_t *mask, uint64_t *delta, int32_t n)
+{
+    for (int32_t end = n, start = n / 2; end > 1;) {
+        if (start > 0) {
+            start--;
+        } else {
+            end--;
+            const uint64_t d = delta[0];
+            const uint32_t x = mask[0];
+            delta[0] = delta[end];
+            mask[0] = mask[end];
+            delta[end] = d;
+            mask[end] = x;
+        }
+        for (int32_t root = start;;) { /* sift down */
+            int32_t child = 2 * root + 1;
+            if (child >= end)
+                break;
+            if (child + 1 < end && delta[child + 1] > delta[child])
+                child++;
+            if (delta[root] >= delta[child])
+                break;
+            const uint64_t d = delta[root];
+            const uint32_t x = mask[root];
+            delta[root] = delta[child];
+            mask[root] = mask[child];
+            delta[child] = d;
+            mask[child] = x;
+            root = child;
+        }
+    }
+}
+
 /* Fill job->ev's description of S (masks, weights, candidates) into the arrays given; returns 1
  * if the node was decided on the spot. */
 static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask,
@@ -303,6 +338,7 @@ static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_
                 spec_delta[ev->nspec++] = d;
             }
         }
+        sort_by_delta(spec_mask, spec_delta, ev->nspec);
     }
     if (t->rule == JT_RULE_EXACT && vmin > 0 && m <= w->L + 1 && exact_early_stop(nd, sm))
         return 1;
