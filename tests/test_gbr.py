@@ -4,6 +4,9 @@ independence, the weight conventions, and the API's errors."""
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -202,3 +205,15 @@ def test_core_checks_vector_lengths():
     with pytest.raises(ValueError, match="invalid arguments"):
         jotto._core.decide(core, jotto._core.RULE_EXACT, jotto._core.CAND_ALL, None, None,
                            0.0, 0.0, np.array([3, 1], np.int32))
+
+
+def test_openmp_waits_passively_unless_the_user_chose():
+    """Spinning OpenMP threads stall a busy machine (bench/test_threads_under_load.py)."""
+    code = "import os, jotto; print(os.environ['OMP_WAIT_POLICY'])"
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "PASSIVE"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(env, OMP_WAIT_POLICY="active"),
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "active"

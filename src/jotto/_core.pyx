@@ -41,6 +41,7 @@ cdef extern from "jotto_engine.h" nogil:
     int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t *cand,
                        int32_t nc, uint16_t *out)
     void jt_set_thresholds(int32_t shared, int32_t table)
+    void jt_set_parallel_threshold(int64_t pairs)
     int jt_openmp_enabled()
     int jt_max_threads()
     const char *jt_isa_name()
@@ -254,9 +255,11 @@ def integer_weights(const double[::1] h not None):
     return v, err
 
 
-def set_thresholds(int shared=128, int table=512):
-    """Move the size thresholds of the evaluation methods (tests only; results never change)."""
+def set_thresholds(int shared=128, int table=512, int64_t parallel=-1):
+    """Move the size thresholds of the evaluation methods and of parallel work (tests only;
+    results never change)."""
     jt_set_thresholds(shared, table)
+    jt_set_parallel_threshold(parallel)
 
 
 def openmp_enabled():

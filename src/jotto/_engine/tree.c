@@ -753,14 +753,30 @@ static int ensure_scratch(jt_tree *t, int nt)
     return t->scr ? JT_OK : JT_ENOMEM;
 }
 
+/* Threads for work of about `pairs` (candidate, target) pairs: one below t_parallel, since on a
+ * busy machine a second thread may wait milliseconds for a CPU while one thread finishes such
+ * work in well under a millisecond; the parallel regions below run serially (`if` clause) then,
+ * waking no other thread. */
+static int64_t t_parallel = 1 << 22;
+
+static int threads_for(int threads, int64_t pairs)
+{
+    return pairs < t_parallel ? 1 : num_threads(threads);
+}
+
+void jt_set_parallel_threshold(int64_t pairs) { t_parallel = pairs < 0 ? 1 << 22 : pairs; }
+
 /* Grow the given nodes (undecided, m >= 3) or, if decided, expand them: in parallel tasks. */
 static int grow_all(jt_tree *t, jt_node **nodes, int32_t n, int decided, int threads)
 {
-    const int nt = num_threads(threads);
+    int64_t pairs = 0;
+    for (int32_t i = 0; i < n; i++)
+        pairs += (int64_t)nodes[i]->m * t->w->D;
+    const int nt = threads_for(threads, pairs);
     if (ensure_scratch(t, nt))
         return JT_ENOMEM;
     int err = JT_OK;
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #pragma omp single
     for (int32_t i = 0; i < n; i++) {
         jt_node *x = nodes[i];
@@ -1074,17 +1090,21 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
     jt_node **nodes = all_nodes(t, &n);
     int32_t *redo = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
     int32_t *newguess = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
-    const int nt = num_threads(threads);
-    err = nodes && redo && newguess && !ensure_scratch(t, nt) ? JT_OK : JT_ENOMEM;
-    jt_scratch *scr = t->scr;
+    err = nodes && redo && newguess ? JT_OK : JT_ENOMEM;
     int32_t nredo = 0;
+    int64_t pairs = 0;
     for (int32_t i = 0; i < n && !err; i++) {
         const jt_node *x = nodes[i];
-        if (!x->fixed && (x->dirty || (t->rule == JT_RULE_PAPER && x->nwin > 1)))
+        if (!x->fixed && (x->dirty || (t->rule == JT_RULE_PAPER && x->nwin > 1))) {
             redo[nredo++] = i;
+            pairs += (int64_t)(x->q ? 1 : x->m) * D; /* kept values: a pass over q */
+        }
     }
+    const int nt = threads_for(threads, pairs);
+    err = err ? err : ensure_scratch(t, nt);
+    jt_scratch *scr = t->scr;
     if (!err) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
         for (int32_t k = 0; k < nredo; k++) {
             const int st = redecide(t, nodes[redo[k]], &scr[thread_id()], &newguess[k]);
             if (st) {
