@@ -330,9 +330,11 @@ candidate_letters(const jt_eval *ev, int p, int32_t c, int32_t n, int width, uin
         out[i] = JT_NO_LETTER;
 }
 
+/* The same; with q not NULL (uniform weights, mseg <= 255, one segment) it writes
+ * q = vmin sum_j n_j^2 there instead of the class sizes (n_j^2 and their sum fit 16 bits). */
 static inline __attribute__((always_inline)) void
-slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
-            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L)
+slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
+              int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, uint64_t *q)
 {
     const int np = planes_for(L);
     const uint8_t *T = tabs;
@@ -383,6 +385,17 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
             nj[0] = rest;
             const int lo = h * (VW / 2);
             const int nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
+            if (q) {
+                vh sq = (vh){0};
+                for (int j = 0; j <= L; j++)
+                    sq += nj[j] * nj[j];
+                uint16_t lanes[VW / 2];
+                memcpy(lanes, &sq, sizeof lanes);
+                const uint64_t vmin = ev->vmin;
+                for (int i = 0; i < nh; i++)
+                    q[v0 + lo + i] = vmin == 1 ? lanes[i] : vmin * lanes[i];
+                continue;
+            }
             for (int j = 0; j <= L && nh > 0; j++) {
                 uint16_t *o = dst + (size_t)j * stride + v0 + lo;
                 if (nh == VW / 2 && first) {
@@ -399,6 +412,13 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
         }
     }
 }
+
+static inline __attribute__((always_inline)) void
+slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
+            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L)
+{
+    slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, NULL);
+}
 #endif
 
 /* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
@@ -411,6 +431,14 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     const int32_t m = ev->m;
     const int32_t step = ev->cnt ? c1 - c0 : BLOCK;
     int32_t built = -1; /* the segment whose tables are in tabs */
+#if SLICE_T == 8
+    if (!ev->cnt && m <= 255) { /* q only, straight from the registers */
+        slice_tables(ev->sm, 0, m, tabs);
+        slice_sweep_q(ev, c0, c1 - c0, tabs, (m + SLICE_T - 1) / SLICE_T, m, NULL, 0, 1, L,
+                      ev->q + c0);
+        return;
+    }
+#endif
     for (int32_t b0 = c0; b0 < c1; b0 += step) {
         const int32_t n = c1 - b0 < step ? c1 - b0 : step;
         uint16_t *dst = block_dst(ev, b0, local);
