@@ -422,8 +422,10 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
             s->wmask[i] = t->w->mask[nd->win[i]];
         K->evaluate(&ev, 0, nwin);
     }
-    enum { SEEN = 32 };
-    uint64_t seen[SEEN];
+    /* class sizes seen, packed into a key (never 0: they sum to m >= 1), in an open-addressed
+     * table that stops growing when three quarters full */
+    enum { SEEN = 128 };
+    uint64_t seen[SEEN] = {0};
     int nseen = 0;
     int32_t best = -1;
     double be = 0.0;
@@ -434,13 +436,17 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
             uint64_t key = 0;
             for (int j = 0; j <= L; j++)
                 key = key << bits | s->wcnt[(size_t)j * nwin + i];
-            int dup = 0;
-            for (int k = 0; k < nseen && !dup; k++)
-                dup = seen[k] == key;
-            if (pack && dup)
-                continue;
-            if (pack && nseen < SEEN)
-                seen[nseen++] = key;
+            if (pack) {
+                unsigned slot = (unsigned)((key * 0x9e3779b97f4a7c15u) >> 57);
+                while (seen[slot] && seen[slot] != key)
+                    slot = (slot + 1) % SEEN;
+                if (seen[slot])
+                    continue; /* the same value at a higher index: never strictly better */
+                if (nseen < SEEN * 3 / 4) {
+                    seen[slot] = key;
+                    nseen++;
+                }
+            }
             for (int j = 0; j <= L; j++)
                 e += s->term[s->wcnt[(size_t)j * nwin + i]];
         } else {
