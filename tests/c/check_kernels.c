@@ -4,8 +4,8 @@
  * the build has and the CPU runs:
  *  - class sizes of random candidates over random targets (up to 9000, so several rounds of byte
  *    counters and several segments of chunk tables) against a pair-by-pair count;
- *  - q(c) = sum_i v_i n_{reply(c,i)} with random weights (uniform part, groups of equal excess)
- *    against the direct sum;
+ *  - q(c) = sum_i v_i n_{reply(c,i)} with random weights (a uniform part, excesses of a few
+ *    values or small multiples of one step) against the direct sum;
  *  - the exact rule's guess counts against a naive recursive GuesserGBR;
  *  - whole trees of every rule (paper, exact, Norvig's three; guess counts and every node)
  *    identical to those of the first variant (base, itself checked by the above).
@@ -86,18 +86,27 @@ static void check_counts(const jt_words *w, int with_weights)
     if (with_weights) {
         /* a uniform part and a few excess values, sorted by excess as describe() does */
         const uint64_t vmin = 1 + below(3);
-        const uint64_t levels[4] = {0, 1 + below(5), 1 + below(1000), (uint64_t)1 << 30};
+        uint64_t levels[4] = {0, 1 + below(5), 1 + below(1000), (uint64_t)1 << 30};
+        if (below(2)) { /* small multiples of one step, as in fictitious play */
+            const uint64_t step = 1 + below(3000);
+            for (int i = 1; i < 4; i++)
+                levels[i] = step * (1 + below(31));
+        }
         for (int32_t k = 0; k < m; k++)
             v[k] = vmin + levels[below(4)];
         ev.vmin = vmin;
         ev.spec_mask = spec_mask;
         ev.spec_delta = spec_delta;
-        for (int level = 1; level < 4; level++)
-            for (int32_t k = 0; k < m; k++)
-                if (v[k] - vmin == levels[level] && levels[level]) {
+        for (int level = 1; level < 4; level++) {
+            int again = 0; /* each excess once, its targets together */
+            for (int before = 1; before < level; before++)
+                again |= levels[before] == levels[level];
+            for (int32_t k = 0; k < m && !again; k++)
+                if (v[k] - vmin == levels[level]) {
                     spec_mask[ev.nspec] = sm[k];
                     spec_delta[ev.nspec++] = levels[level];
                 }
+        }
     }
     jt_kernels_current()->evaluate(&ev, 0, nc);
     for (int32_t c = 0; c < nc; c++) {
