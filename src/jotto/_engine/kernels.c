@@ -63,23 +63,6 @@ static inline size_t block_stride(const jt_eval *ev, size_t local_stride)
     return ev->cnt ? (size_t)ev->nc : local_stride;
 }
 
-/* q of a block from block-local class sizes (uniform weights only: ev->nspec == 0). */
-static inline __attribute__((always_inline)) void
-weigh_local(const jt_eval *ev, const uint16_t *restrict local, size_t stride, int32_t b0,
-            int32_t n, const int L)
-{
-    uint64_t *restrict q = ev->q + b0;
-    const uint64_t vmin = ev->vmin;
-    for (int32_t c = 0; c < n; c++) {
-        uint32_t sq = 0;
-        for (int j = 0; j <= L; j++) {
-            const uint32_t x = local[(size_t)j * stride + c];
-            sq += x * x;
-        }
-        q[c] = vmin == 1 ? sq : vmin * (uint64_t)sq; /* 1: uniform and fictitious-play weights */
-    }
-}
-
 /* Bit-planes needed for replies 0..L. */
 static inline __attribute__((always_inline)) int planes_for(const int L)
 {
@@ -138,7 +121,8 @@ static inline void slice_set(void *tabs, int32_t k, int letter)
 }
 
 /* Per level: the 26-letter table of a chunk in registers (tab_load), the letter codes of the
- * candidates in the form the shuffle wants (idx_of), the look-up (look) and bytewise popcount. */
+ * candidates in the form the shuffle wants (idx_of), the look-up (look), bytewise popcount, and
+ * 16-entry byte tables (nib_load, nib_look: indices 0..15). */
 #if VW == 64
 typedef __m512i slice_tab;
 typedef vb slice_idx;
@@ -154,6 +138,15 @@ static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
 static inline __attribute__((always_inline)) vb pc8(vb x)
 {
     return (vb)_mm512_popcnt_epi8((__m512i)x);
+}
+typedef __m512i nib_tab;
+static inline __attribute__((always_inline)) nib_tab nib_load(const uint8_t *t)
+{
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
+}
+static inline __attribute__((always_inline)) vb nib_look(nib_tab t, vb x)
+{
+    return (vb)_mm512_shuffle_epi8(t, (__m512i)x);
 }
 static inline __attribute__((always_inline)) vh widen(vb x, int half)
 {
@@ -174,6 +167,15 @@ static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
     return (vb)vqtbl2q_u8(t, (uint8x16_t)i); /* codes >= 32 give 0 */
 }
 static inline __attribute__((always_inline)) vb pc8(vb x) { return (vb)vcntq_u8((uint8x16_t)x); }
+typedef uint8x16_t nib_tab;
+static inline __attribute__((always_inline)) nib_tab nib_load(const uint8_t *t)
+{
+    return vld1q_u8(t);
+}
+static inline __attribute__((always_inline)) vb nib_look(nib_tab t, vb x)
+{
+    return (vb)vqtbl1q_u8(t, (uint8x16_t)x);
+}
 static inline __attribute__((always_inline)) vh widen(vb x, int half)
 {
     return (vh)(half ? vmovl_high_u8((uint8x16_t)x) : vmovl_u8(vget_low_u8((uint8x16_t)x)));
@@ -215,14 +217,20 @@ static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
 {
     return (vb)SHUF(t.lo, (vreg)i) | (vb)SHUF(t.hi, (vreg)(i ^ 0x80));
 }
+typedef vreg nib_tab;
+static inline __attribute__((always_inline)) nib_tab nib_load(const uint8_t *t)
+{
+    return BCAST16(t);
+}
+static inline __attribute__((always_inline)) vb nib_look(nib_tab t, vb x)
+{
+    return (vb)SHUF(t, (vreg)x);
+}
 static inline __attribute__((always_inline)) vb pc8(vb x)
 {
-    const vb nib = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-#if VW == 32
-                    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4
-#endif
-    };
-    return (vb)SHUF((vreg)nib, (vreg)(x & 15)) + (vb)SHUF((vreg)nib, (vreg)((x >> 4) & 15));
+    static const uint8_t bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    const nib_tab nib = nib_load(bits);
+    return nib_look(nib, x & 15) + nib_look(nib, (x >> 4) & 15);
 }
 #endif
 #endif
@@ -419,43 +427,127 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
 {
     slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, NULL);
 }
-#endif
 
-/* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
- * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets SEG at a time. */
-static inline __attribute__((always_inline)) void
-counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+/* Nibble tables of the units of targets in chunks of 8, 32 bytes a chunk: lo[x] (hi[x]) sums the
+ * units of the chunk's targets 0-3 (4-7) whose bits x holds. */
+static inline void unit_tables(const uint8_t *unit, int32_t n, uint8_t *nib)
 {
-    _Alignas(64) uint8_t tabs[SEG / SLICE_T * SLICE_TAB_BYTES];
-    uint16_t local[(JT_MAX_LEN + 1) * BLOCK];
-    const int32_t m = ev->m;
-    const int32_t step = ev->cnt ? c1 - c0 : BLOCK;
-    int32_t built = -1; /* the segment whose tables are in tabs */
-#if SLICE_T == 8
-    if (!ev->cnt && m <= 255) { /* q only, straight from the registers */
-        slice_tables(ev->sm, 0, m, tabs);
-        slice_sweep_q(ev, c0, c1 - c0, tabs, (m + SLICE_T - 1) / SLICE_T, m, NULL, 0, 1, L,
-                      ev->q + c0);
-        return;
-    }
-#endif
-    for (int32_t b0 = c0; b0 < c1; b0 += step) {
-        const int32_t n = c1 - b0 < step ? c1 - b0 : step;
-        uint16_t *dst = block_dst(ev, b0, local);
-        const size_t stride = block_stride(ev, BLOCK);
-        for (int32_t s0 = 0; s0 < m; s0 += SEG) {
-            const int32_t s1 = m - s0 < SEG ? m : s0 + SEG;
-            if (built != s0) {
-                slice_tables(ev->sm, s0, s1, tabs);
-                built = s0;
-            }
-            slice_sweep(ev, b0, n, tabs, (s1 - s0 + SLICE_T - 1) / SLICE_T, s1 - s0, dst,
-                        stride, s0 == 0, L);
-        }
-        if (!ev->cnt)
-            weigh_local(ev, local, BLOCK, b0, n, L);
+    memset(nib, 0, (size_t)(n + 7) / 8 * 32);
+    for (int32_t k = 0; k < n; k++) {
+        uint8_t *t = nib + (size_t)(k >> 3) * 32 + ((k & 7) >> 2) * 16;
+        for (int x = 0; x < 16; x++)
+            if ((x >> (k & 3)) & 1)
+                t[x] = (uint8_t)(t[x] + unit[k]);
     }
 }
+
+/* q of candidates [c0, c0 + n) in one pass, for |S| <= 248 whose heavier targets (spec, in
+ * chunk tables stabs and unit tables nib) weigh vmin + g u_i with units u_i summing to
+ * utot <= 255: q = vmin sum_j n_j^2 + g sum_j n_j X_j, X_j the units in class j, taken per chunk
+ * from the nibble tables of the planes' ANDs (a sum over a set of targets is additive, so the
+ * Mobius inversion applies to it too).  n_j, X_j fit bytes; sum n_j^2 <= m^2 and
+ * sum n_j X_j <= m utot fit 16 bits. */
+static inline __attribute__((always_inline)) void
+slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
+                 const uint8_t *stabs, const uint8_t *nib, int32_t nsch, uint32_t utot,
+                 uint64_t g, const int L)
+{
+    const int np = planes_for(L);
+    const uint64_t vmin = ev->vmin;
+    for (int32_t v0 = 0; v0 < n; v0 += VW) {
+        const int nv = n - v0 < VW ? (int)(n - v0) : VW;
+        slice_idx idx[JT_MAX_LEN];
+        for (int p = 0; p < L; p++) {
+            vb lt;
+            candidate_letters(ev, p, c0 + v0, nv, VW, (uint8_t *)&lt);
+            idx[p] = idx_of(lt);
+        }
+        vb acc[JT_MAX_LEN + 1], wacc[JT_MAX_LEN + 1];
+        for (int j = 1; j <= L; j++)
+            acc[j] = wacc[j] = (vb){0};
+        for (int32_t k = 0; k < nch; k++) {
+            const slice_tab t = tab_load(tabs + (size_t)k * 32);
+            vb pl[5];
+            for (int p = 0; p < L; p++)
+                ripple(pl, look(t, idx[p]), p, np);
+            for (int j = 1; j <= L; j++)
+                acc[j] += pc8(with_bits(pl, j, np));
+        }
+        for (int32_t k = 0; k < nsch; k++) {
+            const slice_tab t = tab_load(stabs + (size_t)k * 32);
+            const nib_tab lo = nib_load(nib + (size_t)k * 32), hi = nib_load(nib + (size_t)k * 32 + 16);
+            vb pl[5];
+            for (int p = 0; p < L; p++)
+                ripple(pl, look(t, idx[p]), p, np);
+            for (int j = 1; j <= L; j++) {
+                const vb x = with_bits(pl, j, np);
+                wacc[j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
+            }
+        }
+        vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
+        vb rest = (vb){0} + (uint8_t)ev->m, wrest = (vb){0} + (uint8_t)utot;
+        for (int j = L; j >= 1; j--) {
+            vb a = (vb){0}, b = (vb){0};
+            for (int k = j; k <= L; k++) {
+                if ((k & j) != j)
+                    continue;
+                const int odd = __builtin_popcount((unsigned)(k ^ j)) & 1;
+                a = odd ? a - acc[k] : a + acc[k];
+                b = odd ? b - wacc[k] : b + wacc[k];
+            }
+            nj[j] = a;
+            xj[j] = b;
+            rest -= a;
+            wrest -= b;
+        }
+        nj[0] = rest;
+        xj[0] = wrest;
+        for (int h = 0; h < 2; h++) {
+            vh sq = (vh){0}, wx = (vh){0};
+            for (int j = 0; j <= L; j++) {
+                const vh a = widen(nj[j], h);
+                sq += a * a;
+                wx += a * widen(xj[j], h);
+            }
+            uint16_t A[VW / 2], B[VW / 2];
+            memcpy(A, &sq, sizeof A);
+            memcpy(B, &wx, sizeof B);
+            const int lo = h * (VW / 2);
+            uint64_t *q = ev->q + c0 + v0 + lo;
+            for (int i = 0; i < nv - lo && i < VW / 2; i++)
+                q[i] = vmin * A[i] + g * B[i];
+        }
+    }
+}
+
+/* The step g and units of the heavier targets when slice_q_weighted applies (|S| <= 248, units
+ * <= 31 summing to at most 255): unit[k] = spec_delta[k] / g; returns their sum, or -1. */
+static int32_t weighted_units(const jt_eval *ev, uint64_t *g, uint8_t *unit)
+{
+    if (ev->m > 248)
+        return -1;
+    uint64_t step = 0;
+    for (int32_t k = 0; k < ev->nspec; k++) {
+        uint64_t a = ev->spec_delta[k], b = step;
+        while (b) {
+            const uint64_t r = a % b;
+            a = b;
+            b = r;
+        }
+        step = a;
+    }
+    int32_t total = 0;
+    for (int32_t k = 0; k < ev->nspec; k++) {
+        const uint64_t u = ev->spec_delta[k] / step;
+        if (u > 31 || (total += (int32_t)u) > 255)
+            return -1;
+        unit[k] = (uint8_t)u;
+    }
+    *g = step;
+    return total;
+}
+#endif
+
 /* Subset tables, for big S: E_s = sum over the candidate's s-letter subsets T of
  * #{i in S : T within i}; then n_j = sum_s (-1)^(s-j) C(s,j) E_s.  E_0 = |S| and E_L = [candidate
  * in S] (no two words share a letter set).  Wrapping unsigned arithmetic is exact because every
@@ -488,22 +580,21 @@ counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 }
 
 /* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + what the targets heavier than
- * vmin add.  Those come grouped by their excess d (describe() sorts them): a group adds
+ * vmin add, from the class sizes cnt of candidates c0.. (cnt[j * stride + c - c0]).  Those come grouped by their excess d (describe() sorts them): a group adds
  * d sum_j n_j G_j, with G_j the group's targets in class j, counted bit-sliced like n_j.  So a
  * few groups (fictitious-play weights take few values) cost little more than counting S again,
  * and every sum is exact (sum_j n_j G_j <= |S|^2 < 2^32; q wraps only where the caller's bound
  * says it cannot). */
 static inline __attribute__((always_inline)) void
-weigh(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0, int32_t c1,
+      const int L)
 {
-    const size_t nc = (size_t)ev->nc;
-    const uint16_t *restrict cnt = ev->cnt;
     uint64_t *restrict q = ev->q;
     const uint64_t vmin = ev->vmin;
     for (int32_t c = c0; c < c1; c++) {
         uint32_t sq = 0; /* <= |S|^2 < 2^32 */
         for (int j = 0; j <= L; j++) {
-            const uint32_t n = cnt[(size_t)j * nc + c];
+            const uint32_t n = cnt[(size_t)j * stride + (c - c0)];
             sq += n * n;
         }
         q[c] = vmin == 1 ? sq : vmin * (uint64_t)sq;
@@ -527,13 +618,62 @@ weigh(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
             for (int32_t c = 0; c < n; c++) {
                 uint32_t x = 0;
                 for (int j = 0; j <= L; j++)
-                    x += (uint32_t)cnt[(size_t)j * nc + b0 + c] * G[j * BLOCK + c];
+                    x += (uint32_t)cnt[(size_t)j * stride + (b0 - c0) + c] * G[j * BLOCK + c];
                 q[b0 + c] += d * x;
             }
         }
     }
 }
 
+/* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
+ * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets SEG at a time. */
+static inline __attribute__((always_inline)) void
+counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+{
+    _Alignas(64) uint8_t tabs[SEG / SLICE_T * SLICE_TAB_BYTES];
+    uint16_t local[(JT_MAX_LEN + 1) * BLOCK];
+    const int32_t m = ev->m;
+    const int32_t step = ev->cnt ? c1 - c0 : BLOCK;
+    int32_t built = -1; /* the segment whose tables are in tabs */
+#if SLICE_T == 8
+    if (!ev->cnt && !ev->nspec && m <= 255) { /* q only, straight from the registers */
+        slice_tables(ev->sm, 0, m, tabs);
+        slice_sweep_q(ev, c0, c1 - c0, tabs, (m + SLICE_T - 1) / SLICE_T, m, NULL, 0, 1, L,
+                      ev->q + c0);
+        return;
+    }
+    if (!ev->cnt && ev->nspec) { /* q only, weighted: one pass when the weights allow */
+        uint8_t unit[248];
+        uint64_t g;
+        const int32_t utot = weighted_units(ev, &g, unit);
+        if (utot >= 0) {
+            _Alignas(64) uint8_t stabs[248 / 8 * 32 + 32], nib[248 / 8 * 32 + 32];
+            slice_tables(ev->sm, 0, m, tabs);
+            slice_tables(ev->spec_mask, 0, ev->nspec, stabs);
+            unit_tables(unit, ev->nspec, nib);
+            slice_q_weighted(ev, c0, c1 - c0, tabs, (m + 7) / 8, stabs, nib,
+                             (ev->nspec + 7) / 8, (uint32_t)utot, g, L);
+            return;
+        }
+    }
+#endif
+    for (int32_t b0 = c0; b0 < c1; b0 += step) {
+        const int32_t n = c1 - b0 < step ? c1 - b0 : step;
+        uint16_t *dst = block_dst(ev, b0, local);
+        const size_t stride = block_stride(ev, BLOCK);
+        for (int32_t s0 = 0; s0 < m; s0 += SEG) {
+            const int32_t s1 = m - s0 < SEG ? m : s0 + SEG;
+            if (built != s0) {
+                slice_tables(ev->sm, s0, s1, tabs);
+                built = s0;
+            }
+            slice_sweep(ev, b0, n, tabs, (s1 - s0 + SLICE_T - 1) / SLICE_T, s1 - s0, dst,
+                        stride, s0 == 0, L);
+        }
+        if (!ev->cnt)
+            weigh(ev, local, BLOCK, b0, b0 + n, L);
+    }
+}
 static inline __attribute__((always_inline)) void
 evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
@@ -544,7 +684,7 @@ evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     else
         counts_sliced(ev, c0, c1, L);
     if (ev->q && ev->cnt)
-        weigh(ev, c0, c1, L);
+        weigh(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1, L);
 }
 
 /* ---- the kernels ------------------------------------------------------------------------------ */

@@ -570,8 +570,8 @@ static int decide_small(jt_tree *t, jt_node *nd, jt_scratch *s)
     job.node = nd;
     if (describe(t, &job, s->sm, s->spec_mask, s->spec_delta))
         return JT_OK;
-    /* The greedy rules with uniform weights over S need q only, not the class sizes. */
-    const int q_only = updatable(t) && job.ev.nspec == 0;
+    /* The greedy rules need q only, not the class sizes. */
+    const int q_only = updatable(t);
     job.ev.cnt = q_only ? NULL : s->cnt;
     job.ev.q = updatable(t) ? s->q : NULL;
     jt_kernels_current()->evaluate(&job.ev, 0, job.ev.nc);
