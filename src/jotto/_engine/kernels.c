@@ -609,6 +609,15 @@ weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0
             const uint64_t d = ev->spec_delta[g0];
             for (g1 = g0 + 1; g1 < ev->nspec && ev->spec_delta[g1] == d;)
                 g1++;
+            if (SLICE_T == 64 && g1 - g0 < 16) {
+                /* scalar level, small group: a sweep costs a whole chunk of 64 targets per
+                 * candidate; add each target's d n_{reply(c, i)} instead */
+                for (int32_t k = g0; k < g1; k++)
+                    for (int32_t c = 0; c < n; c++)
+                        q[b0 + c] += d * cnt[(size_t)pc(ev->cm[b0 + c] & ev->spec_mask[k]) * stride +
+                                             (b0 - c0) + c];
+                continue;
+            }
             for (int32_t s0 = g0; s0 < g1; s0 += SEG) {
                 const int32_t s1 = g1 - s0 < SEG ? g1 : s0 + SEG;
                 slice_tables(ev->spec_mask, s0, s1, tabs);
