@@ -47,7 +47,7 @@ typedef struct {
     int32_t nc;                /* candidates */
     const int32_t *cid;        /* their word indices (NULL: candidate c is word c) */
     const uint32_t *cm;        /* their masks: cm[c] is the mask of word cid[c] (or c) */
-    uint16_t *cnt;             /* [(L+1)*nc] out: cnt[j*nc + c] = n_j(c) */
+    uint16_t *cnt;             /* [(L+1)*nc] out: cnt[j*nc + c] = n_j(c), or NULL (q only) */
     uint64_t *q;               /* [nc] out, or NULL (counts only) */
     uint64_t vmin;             /* smallest weight over S */
     int32_t nspec;             /* targets of S weighing more than vmin */

@@ -635,7 +635,8 @@ weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0
 }
 
 /* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
- * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets SEG at a time. */
+ * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets SEG at a time.  When
+ * only q is wanted and S is small, the vector levels compute q in registers, in one pass. */
 static inline __attribute__((always_inline)) void
 counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
