@@ -36,7 +36,7 @@ def twl06(twl06_path):
 @pytest.fixture
 def small_thresholds():
     """Move the core's method thresholds so that small word lists reach every path: shared big
-    nodes from 4 targets, subset tables from 8."""
-    _core.set_thresholds(4, 8)
+    nodes from 4 targets, subset tables from 8, every thread asked for however small the work."""
+    _core.set_thresholds(4, 8, 0)
     yield
     _core.set_thresholds()

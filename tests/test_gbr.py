@@ -3,6 +3,11 @@ independence, the weight conventions, and the API's errors."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -142,8 +147,8 @@ def test_bad_rule_threads_and_states():
 
 
 def test_thread_count_resolution(monkeypatch):
-    monkeypatch.setenv("OMP_NUM_THREADS", "3")
-    assert runtime.resolve_threads() == (3 if runtime.openmp_enabled() else 1)
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert runtime.resolve_threads() == 1
     assert runtime.resolve_threads(1) == 1
     monkeypatch.setenv("OMP_NUM_THREADS", "many")
     with pytest.raises(ValueError, match="OMP_NUM_THREADS='many'"):
@@ -154,3 +159,61 @@ def test_thread_count_resolution(monkeypatch):
     assert runtime.kernel_variant() in runtime.available_kernel_variants()
     with pytest.raises(ValueError, match="not available"):
         runtime.select_kernel_variant("v9")
+
+
+@pytest.mark.parametrize("how", ["argument", "environment"])
+def test_thread_counts_are_capped_to_the_cpus(monkeypatch, how):
+    """A huge count is lowered, with a warning, before any per-thread memory is allocated."""
+    cap = runtime.usable_cpus()
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    if how == "environment":
+        monkeypatch.setenv("OMP_NUM_THREADS", "1000000")
+    threads = 1_000_000 if how == "argument" else None
+    expected = cap if runtime.openmp_enabled() else 1
+    with pytest.warns(RuntimeWarning, match=f"1000000 threads asked for.*using {cap}") \
+            if runtime.openmp_enabled() else contextlib.nullcontext():
+        assert runtime.resolve_threads(threads) == expected
+    words = jotto.load_words("enable", length=3)
+    with pytest.warns(RuntimeWarning) if runtime.openmp_enabled() else contextlib.nullcontext():
+        counts = jotto.comp_num_guesses(words, rule="exact", threads=threads)
+    assert (counts == jotto.comp_num_guesses(words, rule="exact", threads=1)).all()
+
+
+def test_core_checks_vector_lengths():
+    """Every _core entry checks the lengths of what it reads (a short weight vector once made
+    build_tree read past its end)."""
+    words = jotto.load_words("enable", length=3)
+    core, D = words.core, len(words)
+    for v, h in ((np.ones(D - 1, np.int64), None), (np.ones(D - 2, np.int64), None),
+                 (None, np.ones(D - 1)), (np.ones(D + 1, np.int64), None),
+                 (np.ones((D, 1), np.int64), None), (np.ones(D, np.int64), np.ones(D - 1))):
+        with pytest.raises(ValueError, match=f"vector of {D} entries"):
+            jotto._core.build_tree(core, jotto._core.RULE_EXACT, jotto._core.CAND_ALL, v, h,
+                                   0.0, 0.0, 1)
+    tree = jotto._core.build_tree(core, jotto._core.RULE_EXACT, jotto._core.CAND_ALL, None,
+                                  None, 0.0, 0.0, 1)
+    with pytest.raises(ValueError, match=f"vector of {D} entries"):
+        tree.update(np.ones(D - 1, np.int64), None, 1)
+    with pytest.raises(ValueError, match="not built by build_tree"):
+        jotto._core.Tree().guess_counts()
+    with pytest.raises(ValueError, match="1 to 65535 float weights"):
+        jotto._core.integer_weights(np.ones(0))
+    with pytest.raises(ValueError, match="invalid arguments"):
+        jotto._core.class_sizes(core, np.array([0, D], np.int32))
+    with pytest.raises(ValueError, match="invalid arguments"):
+        jotto._core.class_sizes(core, np.array([0], np.int32), np.array([-1], np.int32))
+    with pytest.raises(ValueError, match="invalid arguments"):
+        jotto._core.decide(core, jotto._core.RULE_EXACT, jotto._core.CAND_ALL, None, None,
+                           0.0, 0.0, np.array([3, 1], np.int32))
+
+
+def test_openmp_waits_passively_unless_the_user_chose():
+    """Spinning OpenMP threads stall a busy machine (bench/test_threads_under_load.py)."""
+    code = "import os, jotto; print(os.environ['OMP_WAIT_POLICY'])"
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "PASSIVE"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(env, OMP_WAIT_POLICY="active"),
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "active"

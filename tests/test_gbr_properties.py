@@ -28,9 +28,10 @@ def exact_case():
 @pytest.fixture(params=["default", "small"])
 def paths(request):
     """Run with the production thresholds and with ones that send small lists through the
-    shared-node and subset-table paths."""
+    shared-node and subset-table paths, on every thread asked for (no serial path for small
+    work)."""
     if request.param == "small":
-        jotto._core.set_thresholds(4, 8)
+        jotto._core.set_thresholds(4, 8, 0)
     yield request.param
     jotto._core.set_thresholds()
 

@@ -33,16 +33,24 @@ def test_solve_matches_literal_algorithm_13(mode, words):
     assert history_of(got) == expected
 
 
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial-small-work", "parallel"])
 @pytest.mark.parametrize("cls", [ExactPlay, PaperPlay])
-def test_incremental_tree_equals_full_recompute_every_iteration(cls):
+def test_incremental_tree_equals_full_recompute_every_iteration(cls, parallel):
+    """Also with every update and build on two threads however small (parallel), which the
+    core otherwise runs on one."""
     words = jotto.load_words("enable", length=3)
-    run = cls(words, 2) if cls is ExactPlay else cls(words, 2, 400)
-    run.step()
-    for _ in range(400):
+    if parallel:
+        jotto._core.set_thresholds(parallel=0)
+    try:
+        run = cls(words, 2) if cls is ExactPlay else cls(words, 2, 400)
         run.step()
-        assert (run.ing == run.fresh_counts()).all(), f"iteration {run.t}"
-    fresh = run._build(run.weights())
-    assert all((a == b).all() for a, b in zip(run.tree.export(), fresh.export()))
+        for _ in range(400):
+            run.step()
+            assert (run.ing == run.fresh_counts()).all(), f"iteration {run.t}"
+        fresh = run._build(run.weights())
+        assert all((a == b).all() for a, b in zip(run.tree.export(), fresh.export()))
+    finally:
+        jotto._core.set_thresholds()
 
 
 @pytest.mark.slow

@@ -7,10 +7,16 @@ and play against the computer.  The README's glossary maps the paper's names to 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import types
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+
+# OpenMP threads that wait for work by spinning take CPU from whatever else runs, and on a busy
+# machine a spinning thread that loses its CPU stalls every parallel region: wait passively
+# unless the user chose otherwise.  Must be set before the core (and its OpenMP runtime) loads.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 __version__ = "0.1.0"
 

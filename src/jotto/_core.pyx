@@ -41,6 +41,7 @@ cdef extern from "jotto_engine.h" nogil:
     int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t *cand,
                        int32_t nc, uint16_t *out)
     void jt_set_thresholds(int32_t shared, int32_t table)
+    void jt_set_parallel_threshold(int64_t pairs)
     int jt_openmp_enabled()
     int jt_max_threads()
     const char *jt_isa_name()
@@ -96,7 +97,8 @@ cdef class _Weights:
     cdef object v_arr
     cdef object h_arr
 
-    def __cinit__(self, int rule, int candidates, v, h, double err_abs, double err_rel):
+    def __cinit__(self, int32_t D, int rule, int candidates, v, h, double err_abs,
+                  double err_rel):
         cdef const int64_t[::1] vv
         cdef const double[::1] hh
         self.wt.rule = rule
@@ -106,13 +108,23 @@ cdef class _Weights:
         self.wt.v = NULL
         self.wt.h = NULL
         if v is not None:
-            self.v_arr = np.ascontiguousarray(v, dtype=np.int64)
+            self.v_arr = _vector(v, np.int64, D, "integer weights v")
             vv = self.v_arr
             self.wt.v = &vv[0]
         if h is not None:
-            self.h_arr = np.ascontiguousarray(h, dtype=np.float64)
+            self.h_arr = _vector(h, np.float64, D, "float weights h")
             hh = self.h_arr
             self.wt.h = &hh[0]
+
+
+def _vector(x, dtype, Py_ssize_t n, str what):
+    """x as a contiguous vector of n entries of dtype; ValueError naming it otherwise (the C
+    core reads exactly n entries)."""
+    arr = np.ascontiguousarray(x, dtype=dtype)
+    if arr.ndim != 1 or arr.shape[0] != n:
+        raise ValueError(f"{what} must be a vector of {n} entries (one per word), not shape "
+                         f"{arr.shape}")
+    return arr
 
 
 cdef class Tree:
@@ -125,25 +137,30 @@ cdef class Tree:
         if self.ptr != NULL:
             jt_tree_free(self.ptr)
 
+    cdef jt_tree *_tree(self) except NULL:
+        if self.ptr == NULL:
+            raise ValueError("this Tree was not built by build_tree")
+        return self.ptr
+
     def guess_counts(self):
         """Guesses needed for each target (int32 array)."""
         out = np.empty(self.words.size, dtype=np.int32)
         cdef int32_t[::1] o = out
-        jt_tree_guess_counts(self.ptr, &o[0])
+        jt_tree_guess_counts(self._tree(), &o[0])
         return out
 
     def node_count(self):
-        return jt_tree_node_count(self.ptr)
+        return jt_tree_node_count(self._tree())
 
     def stats(self):
         """(nodes decided, candidate evaluations) in the last build or update."""
         cdef int64_t decided = 0, evaluated = 0
-        jt_tree_stats(self.ptr, &decided, &evaluated)
+        jt_tree_stats(self._tree(), &decided, &evaluated)
         return int(decided), int(evaluated)
 
     def export(self):
         """(guess, depth, size, children) arrays, nodes depth-first, root first."""
-        cdef int32_t n = jt_tree_node_count(self.ptr)
+        cdef int32_t n = jt_tree_node_count(self._tree())
         guess = np.empty(n, dtype=np.int32)
         depth = np.empty(n, dtype=np.int32)
         size = np.empty(n, dtype=np.int32)
@@ -155,17 +172,18 @@ cdef class Tree:
 
     def update(self, v, h, int threads):
         """Re-weight the tree (same rule); it becomes exactly the tree a fresh build gives."""
-        cdef _Weights w = _Weights(0, 0, v, h, 0.0, 0.0)
+        cdef _Weights w = _Weights(self.words.size, 0, 0, v, h, 0.0, 0.0)
         cdef int status
+        cdef jt_tree *t = self._tree()
         with nogil:
-            status = jt_tree_update(self.ptr, w.wt.v, w.wt.h, threads)
+            status = jt_tree_update(t, w.wt.v, w.wt.h, threads)
         _check(status)
 
 
 def build_tree(Words words not None, int rule, int candidates, v, h, double err_abs,
                double err_rel, int threads):
     """Build the decision tree of a guesser over every target of ``words``."""
-    cdef _Weights w = _Weights(rule, candidates, v, h, err_abs, err_rel)
+    cdef _Weights w = _Weights(words.size, rule, candidates, v, h, err_abs, err_rel)
     cdef int status = JT_OK
     cdef jt_tree *ptr
     with nogil:
@@ -201,7 +219,7 @@ def class_sizes(Words words not None, const int32_t[::1] targets not None, candi
 def decide(Words words not None, int rule, int candidates, v, h, double err_abs,
            double err_rel, const int32_t[::1] state not None):
     """The word guessed at ``state`` (increasing word indices)."""
-    cdef _Weights w = _Weights(rule, candidates, v, h, err_abs, err_rel)
+    cdef _Weights w = _Weights(words.size, rule, candidates, v, h, err_abs, err_rel)
     cdef int status = JT_OK
     cdef int32_t g
     if state.shape[0] == 0:
@@ -226,6 +244,9 @@ def seq_dot(const double[::1] a not None, const double[::1] b not None):
 
 def integer_weights(const double[::1] h not None):
     """(v, err): the exact rule's integer weights for float weights h; see jotto_engine.h."""
+    if h.shape[0] < 1 or h.shape[0] > JT_MAX_WORDS:
+        raise ValueError(f"integer weights need 1 to {JT_MAX_WORDS} float weights, not "
+                         f"{h.shape[0]}")
     v = np.empty(h.shape[0], dtype=np.int64)
     cdef int64_t[::1] vv = v
     cdef double err = jt_integer_weights(&h[0], <int32_t>h.shape[0], &vv[0])
@@ -234,9 +255,11 @@ def integer_weights(const double[::1] h not None):
     return v, err
 
 
-def set_thresholds(int shared=128, int table=512):
-    """Move the size thresholds of the evaluation methods (tests only; results never change)."""
+def set_thresholds(int shared=128, int table=512, int64_t parallel=-1):
+    """Move the size thresholds of the evaluation methods and of parallel work (tests only;
+    results never change)."""
     jt_set_thresholds(shared, table)
+    jt_set_parallel_threshold(parallel)
 
 
 def openmp_enabled():

@@ -10,12 +10,18 @@
 
 /* Words up to this length get subset-count tables (2^L - 2 subsets per word). */
 #define JT_TABLE_MAXL 6
-/* Words up to this length fit L+1 packed counters of at least 2 bits in 32 bits. */
-#define JT_PACKED_MAXL 15
+/* Rows of jt_words.letters run this far past the last word (vector loads of 64 lanes). */
+#define JT_LETTER_PAD 64
+/* The letter code of padding: no word has it, so it is in no target. */
+#define JT_NO_LETTER 31
 
 struct jt_words {
     int32_t D, L;
     uint32_t *mask;     /* [D] */
+    /* The letters of every word, by position: letters[p * lstride + i] is the p-th smallest
+     * letter (0..25) of word i; each row is padded with JT_NO_LETTER to lstride = D + 64. */
+    uint8_t *letters;
+    int32_t lstride;
     /* Subset tables (2 <= L <= JT_TABLE_MAXL): the rank of every proper non-empty subset of
      * every word, by size: the nsub_of[s] subsets of size s follow those of size s-1. */
     int32_t nsub;
@@ -29,7 +35,8 @@ struct jt_words {
     uint16_t *root_cnt;
 };
 
-enum jt_method { JT_M_PACKED = 0, JT_M_TABLE = 1 };
+/* Bit-sliced counting (kernels.c), or subset tables (for big S, cost independent of |S|). */
+enum jt_method { JT_M_SLICED = 0, JT_M_TABLE = 1 };
 
 /* One node's candidates while they are evaluated. */
 typedef struct {
@@ -39,8 +46,8 @@ typedef struct {
     const uint32_t *sm;        /* masks of S */
     int32_t nc;                /* candidates */
     const int32_t *cid;        /* their word indices (NULL: candidate c is word c) */
-    const uint32_t *cm;        /* their masks */
-    uint16_t *cnt;             /* [(L+1)*nc] out: cnt[j*nc + c] = n_j(c) */
+    const uint32_t *cm;        /* their masks: cm[c] is the mask of word cid[c] (or c) */
+    uint16_t *cnt;             /* [(L+1)*nc] out: cnt[j*nc + c] = n_j(c), or NULL (q only) */
     uint64_t *q;               /* [nc] out, or NULL (counts only) */
     uint64_t vmin;             /* smallest weight over S */
     int32_t nspec;             /* targets of S weighing more than vmin */
@@ -52,7 +59,7 @@ typedef struct {
 } jt_eval;
 
 /* An evaluation of candidates cm (word indices cid, or NULL: candidate c is word c) over the
- * targets sm, writing class sizes to cnt and, if q is not NULL, q; uniform weights, packed
+ * targets sm, writing class sizes to cnt and, if q is not NULL, q; uniform weights, bit-sliced
  * counting.  Callers set the rest (weights, table method) when they need them. */
 static inline jt_eval jt_eval_of(const jt_words *w, int32_t m, const uint32_t *sm, int32_t nc,
                                  const int32_t *cid, const uint32_t *cm, uint16_t *cnt,
@@ -71,7 +78,7 @@ static inline jt_eval jt_eval_of(const jt_words *w, int32_t m, const uint32_t *s
     return ev;
 }
 
-/* The kernels one x86-64 level provides. */
+/* The kernels one instruction-set level provides (x86-64 base/v2/v3/v4, aarch64 base/neon). */
 typedef struct {
     const char *name;
     /* Class sizes, and q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) if ev->q, for c in [c0, c1). */
@@ -92,6 +99,7 @@ const jt_kernels *jt_kernels_base(void);
 const jt_kernels *jt_kernels_v2(void);
 const jt_kernels *jt_kernels_v3(void);
 const jt_kernels *jt_kernels_v4(void);
+const jt_kernels *jt_kernels_neon(void);
 
 /* The variant in use (dispatch.c). */
 const jt_kernels *jt_kernels_current(void);

@@ -100,12 +100,18 @@ int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t
 /* Size thresholds of the evaluation methods (|S| for shared big nodes, |S| for subset tables);
  * for tests, which reach every path on small word lists.  Not to be changed during a build. */
 void jt_set_thresholds(int32_t shared, int32_t table);
+/* Work (candidate-target pairs) below which builds and updates run on one thread whatever the
+ * thread count (negative: the default, 2^22); for tests, which reach the parallel paths on small
+ * word lists with 0. */
+void jt_set_parallel_threshold(int64_t pairs);
 
 /* Build facts. */
 int jt_openmp_enabled(void);
 int jt_max_threads(void);
 const char *jt_isa_name(void);
-/* Force a kernel variant by name ("base", "v2", "v3", "v4"); 0 on success, -1 if unavailable. */
+/* Force a kernel variant by name ("base", "v2", "v3", "v4" on x86-64, "base", "neon" on aarch64);
+ * 0 on success, -1 if unavailable.  The environment variable JOTTO_KERNEL does the same at the
+ * first use of the core. */
 int jt_isa_select(const char *name);
 /* Names of the variants this CPU can run, comma separated, best last. */
 const char *jt_isa_available(void);

@@ -1,13 +1,26 @@
-/* kernels.c -- the hot loops of the core.  CMake compiles this file once per x86-64 level with
- * JT_KERNEL_SUFFIX set (base, v2, v3, v4) and dispatch.c picks the best the CPU runs.  The loops
- * are plain C over structure-of-arrays data so that the compiler vectorises them for each level
- * (on x86-64-v4 the reply popcount becomes VPOPCNTD over 16 candidates at a time).  Every variant
- * computes bit-identical results: integer work is exact, and the one floating-point kernel
- * (exp_num_elims) is sequential C compiled without contraction or fast-math. */
+/* kernels.c -- the hot loops of the core.  CMake compiles this file once per instruction-set
+ * level with JT_KERNEL_SUFFIX set (x86-64: base, v2, v3, v4; aarch64: base, neon) and dispatch.c
+ * picks the best the CPU runs.  Every variant computes bit-identical results: integer work is
+ * exact, and the one floating-point kernel (exp_num_elims) is sequential C compiled without
+ * contraction or fast-math.
+ *
+ * Class sizes are counted bit-sliced.  The targets of S go in chunks of T (8 in the vector
+ * levels, 64 in the scalar one); for each chunk and letter a T-bit mask says which of the chunk's
+ * targets hold the letter.  A candidate's reply to every target of a chunk is the column sum of
+ * the masks of its L letters: a ripple of half adders turns them into bit-planes p_0, p_1, ...
+ * (the reply's binary digits, one bit per target).  For every reply j >= 1, P_j = popcount of
+ * the AND of the planes of j's 1-bits counts the targets whose reply has all of j's bits, and
+ * n_j = sum over k >= j with k's bits a superset of j's of (-1)^(|k|-|j|) P_k (Mobius
+ * inversion over bit subsets), n_0 = |S| - sum n_j.  The vector levels put one candidate in each
+ * byte of a register (16, 32 or 64 at a time), look the letter masks up with a byte shuffle
+ * (pshufb, vpermb, tbl) and count bits per byte; the scalar level puts 64 targets in a word. */
 #include <string.h>
 
-#if defined(__AVX512F__)
+#if defined(__SSSE3__) || defined(__AVX2__) || defined(__AVX512F__)
 #include <immintrin.h>
+#endif
+#if defined(__ARM_NEON) && !defined(JT_SCALAR)
+#include <arm_neon.h>
 #endif
 
 #include "engine_internal.h"
@@ -17,14 +30,14 @@
 #define JT_STR2(x) #x
 #define JT_STR(x) JT_STR2(x)
 
-/* Candidates per block: the packed counters of a block stay in L1. */
+/* Candidates per block: the class sizes of a block stay in L1. */
 #define BLOCK 256
 
 /* popcount that vectorises where the level has a vector popcount, and is one instruction where
- * it has POPCNT; the bit-twiddling form only for the base level (no POPCNT, no libgcc call). */
+ * it has POPCNT; the bit-twiddling form only for levels without (no libgcc call). */
 static inline __attribute__((always_inline)) uint32_t pc(uint32_t x)
 {
-#if defined(__POPCNT__)
+#if defined(__POPCNT__) || defined(__aarch64__)
     return (uint32_t)__builtin_popcount(x);
 #else
     x = x - ((x >> 1) & 0x55555555u);
@@ -50,186 +63,490 @@ static inline size_t block_stride(const jt_eval *ev, size_t local_stride)
     return ev->cnt ? (size_t)ev->nc : local_stride;
 }
 
-/* q of a block from block-local class sizes (uniform weights only: ev->nspec == 0). */
-static inline __attribute__((always_inline)) void
-weigh_local(const jt_eval *ev, const uint16_t *restrict local, size_t stride, int32_t b0,
-            int32_t n, const int L)
+/* Bit-planes needed for replies 0..L. */
+static inline __attribute__((always_inline)) int planes_for(const int L)
 {
-    uint64_t *restrict q = ev->q + b0;
+    int np = 1;
+    while ((1 << np) <= L)
+        np++;
+    return np;
+}
+
+/* The chunk tables are built for at most this many targets at a time (16 KiB). */
+#define SEG 4096
+
+#if defined(JT_SCALAR) || !(defined(__SSSE3__) || (defined(__ARM_NEON) && defined(__aarch64__)))
+/* ---- scalar level: 64 targets per word, one candidate at a time ---- */
+#define SLICE_T 64
+typedef uint64_t slice_t;
+typedef struct { const slice_t *row; } slice_tab;
+#define SLICE_TAB_BYTES (32 * sizeof(slice_t))
+
+static inline __attribute__((always_inline)) uint32_t pc64(uint64_t x)
+{
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return (uint32_t)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (uint32_t)((x * 0x0101010101010101u) >> 56);
+#endif
+}
+
+static inline void slice_set(void *tabs, int32_t k, int letter)
+{
+    ((slice_t *)tabs)[(k >> 6) * 32 + letter] |= (slice_t)1 << (k & 63);
+}
+#else
+/* ---- vector levels: one candidate per byte, 8 targets per chunk ---- */
+#define SLICE_T 8
+#define SLICE_TAB_BYTES 32
+#if defined(__AVX512VBMI__) && defined(__AVX512BITALG__) && defined(__AVX512BW__)
+#define VW 64
+#elif defined(__AVX2__)
+#define VW 32
+#else
+#define VW 16
+#endif
+typedef uint8_t vb __attribute__((vector_size(VW)));
+/* 16-bit counters of half a register's candidates each */
+typedef uint16_t vh __attribute__((vector_size(VW)));
+typedef uint16_t vhu __attribute__((vector_size(VW), aligned(2), may_alias));
+typedef vb slice_t;
+
+static inline void slice_set(void *tabs, int32_t k, int letter)
+{
+    ((uint8_t *)tabs)[(k >> 3) * 32 + letter] |= (uint8_t)(1u << (k & 7));
+}
+
+/* Per level: the 26-letter table of a chunk in registers (tab_load), the letter codes of the
+ * candidates in the form the shuffle wants (idx_of), the look-up (look), bytewise popcount, and
+ * 16-entry byte tables (nib_load, nib_look: indices 0..15). */
+#if VW == 64
+typedef __m512i slice_tab;
+typedef vb slice_idx;
+static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t)
+{
+    return _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)t));
+}
+static inline __attribute__((always_inline)) slice_idx idx_of(vb letters) { return letters; }
+static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
+{
+    return (vb)_mm512_permutexvar_epi8((__m512i)i, t);
+}
+static inline __attribute__((always_inline)) vb pc8(vb x)
+{
+    return (vb)_mm512_popcnt_epi8((__m512i)x);
+}
+typedef __m512i nib_tab;
+static inline __attribute__((always_inline)) nib_tab nib_load(const uint8_t *t)
+{
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
+}
+static inline __attribute__((always_inline)) vb nib_look(nib_tab t, vb x)
+{
+    return (vb)_mm512_shuffle_epi8(t, (__m512i)x);
+}
+static inline __attribute__((always_inline)) vh widen(vb x, int half)
+{
+    return (vh)_mm512_cvtepu8_epi16(half ? _mm512_extracti64x4_epi64((__m512i)x, 1)
+                                         : _mm512_castsi512_si256((__m512i)x));
+}
+#elif defined(__ARM_NEON)
+typedef uint8x16x2_t slice_tab;
+typedef vb slice_idx;
+static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t)
+{
+    const uint8x16x2_t r = {{vld1q_u8(t), vld1q_u8(t + 16)}};
+    return r;
+}
+static inline __attribute__((always_inline)) slice_idx idx_of(vb letters) { return letters; }
+static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
+{
+    return (vb)vqtbl2q_u8(t, (uint8x16_t)i); /* codes >= 32 give 0 */
+}
+static inline __attribute__((always_inline)) vb pc8(vb x) { return (vb)vcntq_u8((uint8x16_t)x); }
+typedef uint8x16_t nib_tab;
+static inline __attribute__((always_inline)) nib_tab nib_load(const uint8_t *t)
+{
+    return vld1q_u8(t);
+}
+static inline __attribute__((always_inline)) vb nib_look(nib_tab t, vb x)
+{
+    return (vb)vqtbl1q_u8(t, (uint8x16_t)x);
+}
+static inline __attribute__((always_inline)) vh widen(vb x, int half)
+{
+    return (vh)(half ? vmovl_high_u8((uint8x16_t)x) : vmovl_u8(vget_low_u8((uint8x16_t)x)));
+}
+#else
+/* pshufb looks up 16 entries and gives 0 where bit 7 of the index is set: letters 0-15 index
+ * the low half with bit 7 clear, letters 16-31 carry bit 7; flipping it indexes the high half. */
+#if VW == 32
+typedef __m256i vreg;
+#define SHUF(t, i) _mm256_shuffle_epi8((t), (i))
+#define BCAST16(p) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(p)))
+static inline __attribute__((always_inline)) vh widen(vb x, int half)
+{
+    return (vh)_mm256_cvtepu8_epi16(half ? _mm256_extracti128_si256((__m256i)x, 1)
+                                         : _mm256_castsi256_si128((__m256i)x));
+}
+#else
+typedef __m128i vreg;
+#define SHUF(t, i) _mm_shuffle_epi8((t), (i))
+#define BCAST16(p) _mm_loadu_si128((const __m128i *)(p))
+static inline __attribute__((always_inline)) vh widen(vb x, int half)
+{
+    return (vh)(half ? _mm_unpackhi_epi8((__m128i)x, _mm_setzero_si128())
+                     : _mm_unpacklo_epi8((__m128i)x, _mm_setzero_si128()));
+}
+#endif
+typedef struct { vreg lo, hi; } slice_tab;
+typedef vb slice_idx;
+static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t)
+{
+    slice_tab r = {BCAST16(t), BCAST16(t + 16)};
+    return r;
+}
+static inline __attribute__((always_inline)) slice_idx idx_of(vb letters)
+{
+    return letters | ((vb)(letters > 15) & 0x80);
+}
+static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
+{
+    return (vb)SHUF(t.lo, (vreg)i) | (vb)SHUF(t.hi, (vreg)(i ^ 0x80));
+}
+typedef vreg nib_tab;
+static inline __attribute__((always_inline)) nib_tab nib_load(const uint8_t *t)
+{
+    return BCAST16(t);
+}
+static inline __attribute__((always_inline)) vb nib_look(nib_tab t, vb x)
+{
+    return (vb)SHUF(t, (vreg)x);
+}
+static inline __attribute__((always_inline)) vb pc8(vb x)
+{
+    static const uint8_t bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    const nib_tab nib = nib_load(bits);
+    return nib_look(nib, x & 15) + nib_look(nib, (x >> 4) & 15);
+}
+#endif
+#endif
+
+/* Add one letter mask x into the bit-planes p[0..np) (a ripple of half adders; with L constant
+ * the planes known to be zero fold away). */
+static inline __attribute__((always_inline)) void
+ripple(slice_t *p, slice_t x, int i, const int np)
+{
+    /* x is input i (0-based): plane b can be non-zero from input 2^b - 1 on */
+    slice_t carry = x;
+    for (int b = 0; b < np && (1 << b) <= i + 1; b++) {
+        if ((1 << b) == i + 1) { /* the plane's first possible bit */
+            p[b] = carry;
+            break;
+        }
+        const slice_t t = p[b] & carry;
+        p[b] ^= carry;
+        carry = t;
+    }
+}
+
+/* The AND of the planes of j's 1-bits: targets whose reply has all of j's bits. */
+static inline __attribute__((always_inline)) slice_t
+with_bits(const slice_t *p, int j, const int np)
+{
+    slice_t r = p[__builtin_ctz((unsigned)j)];
+    for (int b = __builtin_ctz((unsigned)j) + 1; b < np; b++)
+        if ((j >> b) & 1)
+            r &= p[b];
+    return r;
+}
+
+/* n_j from the P_k of one candidate (wrapping arithmetic is exact: every n_j is in [0, m]). */
+static inline __attribute__((always_inline)) void
+mobius(uint16_t *n, const uint32_t *P, int32_t m, const int L)
+{
+    uint32_t rest = (uint32_t)m;
+    for (int j = L; j >= 1; j--) {
+        uint32_t x = 0;
+        for (int k = j; k <= L; k++)
+            if ((k & j) == j)
+                x += (__builtin_popcount((unsigned)(k ^ j)) & 1) ? -P[k] : P[k];
+        n[j] = (uint16_t)x;
+        rest -= x;
+    }
+    n[0] = (uint16_t)rest;
+}
+
+/* The chunk tables of targets [s0, s1) of sm. */
+static inline void slice_tables(const uint32_t *sm, int32_t s0, int32_t s1, void *tabs)
+{
+    const int32_t nch = (s1 - s0 + SLICE_T - 1) / SLICE_T;
+    memset(tabs, 0, (size_t)nch * SLICE_TAB_BYTES);
+    for (int32_t k = s0; k < s1; k++)
+        for (uint32_t x = sm[k]; x; x &= x - 1)
+            slice_set(tabs, k - s0, __builtin_ctz(x));
+}
+
+#if SLICE_T == 64
+/* Class sizes of candidates [c0, c0 + n) over the nch chunks of tabs (mseg targets) into dst. */
+static inline __attribute__((always_inline)) void
+slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
+            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L)
+{
+    const int np = planes_for(L);
+    const slice_t *T = tabs;
     for (int32_t c = 0; c < n; c++) {
-        uint32_t sq = 0;
-        for (int j = 0; j <= L; j++) {
-            const uint32_t x = local[(size_t)j * stride + c];
-            sq += x * x;
+        const int32_t word = ev->cid ? ev->cid[c0 + c] : c0 + c;
+        uint8_t lt[JT_MAX_LEN];
+        for (int p = 0; p < L; p++)
+            lt[p] = ev->w->letters[(size_t)p * ev->w->lstride + word];
+        uint32_t P[JT_MAX_LEN + 1] = {0};
+        for (int32_t k = 0; k < nch; k++) {
+            const slice_t *row = T + (size_t)k * 32;
+            slice_t pl[5];
+            for (int p = 0; p < L; p++)
+                ripple(pl, row[lt[p]], p, np);
+            for (int j = 1; j <= L; j++)
+                P[j] += pc64(with_bits(pl, j, np));
         }
-        q[c] = ev->vmin * (uint64_t)sq;
+        uint16_t sizes[JT_MAX_LEN + 1];
+        mobius(sizes, P, mseg, L);
+        for (int j = 0; j <= L; j++) {
+            uint16_t *o = dst + (size_t)j * stride + c;
+            *o = (uint16_t)(first ? sizes[j] : *o + sizes[j]);
+        }
     }
 }
-
-/* Packed counters: one 32-bit word per candidate holds L+1 fields of b = 32/(L+1) bits; a target
- * with reply r adds 1 << (b r).  Every 2^b - 1 targets the fields are flushed into the uint16
- * counts, so no field overflows.  Inlined with a constant L, the shifts and masks fold. */
+#else
+/* The letter codes of candidates [c, c + n) at position p into out[0..width): straight from
+ * jt_words.letters when candidate c is word c, else gathered; lanes past n get JT_NO_LETTER. */
 static inline __attribute__((always_inline)) void
-unpack(uint16_t *dst, size_t stride, const uint32_t *P, int32_t n, int first, const int L)
+candidate_letters(const jt_eval *ev, int p, int32_t c, int32_t n, int width, uint8_t *out)
 {
-    const int b = 32 / (L + 1);
-    const uint32_t F = (1u << b) - 1;
-    for (int j = 0; j <= L; j++) {
-        uint16_t *restrict o = dst + (size_t)j * stride;
-        const int sh = b * j;
-        if (first)
-            for (int32_t c = 0; c < n; c++)
-                o[c] = (uint16_t)((P[c] >> sh) & F);
-        else
-            for (int32_t c = 0; c < n; c++)
-                o[c] = (uint16_t)(o[c] + ((P[c] >> sh) & F));
+    const jt_words *w = ev->w;
+    const uint8_t *row = w->letters + (size_t)p * w->lstride;
+    if (!ev->cid) {
+        memcpy(out, row + c, (size_t)width); /* rows are padded by JT_LETTER_PAD >= width */
+        return;
     }
+    for (int i = 0; i < n; i++)
+        out[i] = row[ev->cid[c + i]];
+    for (int i = n; i < width; i++)
+        out[i] = JT_NO_LETTER;
 }
 
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__)
-/* 1 << (b r) for each reply r (lanes past L unused), b = 32/(L+1): what a reply adds to a
- * packed counter. */
-static inline __attribute__((always_inline)) __m512i reply_bits(const int L)
+/* The same; with q not NULL (uniform weights, mseg <= 255, one segment) it writes
+ * q = vmin sum_j n_j^2 there instead of the class sizes (n_j^2 and their sum fit 16 bits). */
+static inline __attribute__((always_inline)) void
+slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
+              int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, uint64_t *q)
 {
-    uint32_t lut[16] = {0};
-    for (int r = 0; r <= L; r++)
-        lut[r] = 1u << (32 / (L + 1) * r);
-    return _mm512_loadu_si512(lut);
-}
-
-/* Add each candidate's reply to target t to its packed counter: AND, VPOPCNTD, VPERMD, ADD. */
-static inline __attribute__((always_inline)) __m512i
-count_reply(__m512i acc, __m512i candidates, __m512i t, __m512i bits)
-{
-    return _mm512_add_epi32(
-        acc, _mm512_permutexvar_epi32(_mm512_popcnt_epi32(_mm512_and_si512(candidates, t)), bits));
-}
-
-/* The same into ev->cnt for 64 candidates at a time, their counters in four registers.
- * Returns how many it did. */
-static inline __attribute__((always_inline)) int32_t
-counts_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
-{
-    const int32_t F = (int32_t)((1u << (32 / (L + 1))) - 1);
-    const __m512i one = reply_bits(L);
-    int32_t b0 = c0;
-    for (; b0 + 64 <= c1; b0 += 64) {
-        const uint32_t *cb = ev->cm + b0;
-        const __m512i x0 = _mm512_loadu_si512(cb), x1 = _mm512_loadu_si512(cb + 16);
-        const __m512i x2 = _mm512_loadu_si512(cb + 32), x3 = _mm512_loadu_si512(cb + 48);
-        for (int32_t k0 = 0; k0 < ev->m; k0 += F) {
-            const int32_t k1 = ev->m - k0 < F ? ev->m : k0 + F;
-            __m512i p0 = _mm512_setzero_si512(), p1 = p0, p2 = p0, p3 = p0;
+    const int np = planes_for(L);
+    const uint8_t *T = tabs;
+    for (int32_t v0 = 0; v0 < n; v0 += VW) {
+        const int nv = n - v0 < VW ? (int)(n - v0) : VW;
+        slice_idx idx[JT_MAX_LEN];
+        for (int p = 0; p < L; p++) {
+            vb lt;
+            candidate_letters(ev, p, c0 + v0, nv, VW, (uint8_t *)&lt);
+            idx[p] = idx_of(lt);
+        }
+        vh tot[2][JT_MAX_LEN + 1];
+        for (int j = 1; j <= L; j++)
+            tot[0][j] = tot[1][j] = (vh){0};
+        /* byte counters take 31 chunks (31 * 8 = 248 < 256) before they are widened */
+        for (int32_t k0 = 0; k0 < nch; k0 += 31) {
+            const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
+            vb acc[JT_MAX_LEN + 1];
+            for (int j = 1; j <= L; j++)
+                acc[j] = (vb){0};
             for (int32_t k = k0; k < k1; k++) {
-                const __m512i t = _mm512_set1_epi32((int)ev->sm[k]);
-                p0 = count_reply(p0, x0, t, one);
-                p1 = count_reply(p1, x1, t, one);
-                p2 = count_reply(p2, x2, t, one);
-                p3 = count_reply(p3, x3, t, one);
+                const slice_tab t = tab_load(T + (size_t)k * 32);
+                vb pl[5];
+                for (int p = 0; p < L; p++)
+                    ripple(pl, look(t, idx[p]), p, np);
+                for (int j = 1; j <= L; j++)
+                    acc[j] += pc8(with_bits(pl, j, np));
             }
-            uint32_t P[64];
-            _mm512_storeu_si512(P, p0);
-            _mm512_storeu_si512(P + 16, p1);
-            _mm512_storeu_si512(P + 32, p2);
-            _mm512_storeu_si512(P + 48, p3);
-            unpack(ev->cnt + b0, (size_t)ev->nc, P, 64, k0 == 0, L);
-        }
-    }
-    return b0 - c0;
-}
-
-/* q only (uniform weights over S, no class sizes wanted): 32 candidates at a time with their
- * class sizes in registers too, so nothing but q goes to memory.  Returns how many it did. */
-static inline __attribute__((always_inline)) int32_t
-q_packed_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
-{
-    const int b = 32 / (L + 1);
-    const int32_t F = (int32_t)((1u << b) - 1);
-    const __m512i one = reply_bits(L), field = _mm512_set1_epi32(F);
-    const __m512i vmin = _mm512_set1_epi64((long long)ev->vmin);
-    int32_t b0 = c0;
-    for (; b0 + 32 <= c1; b0 += 32) {
-        const __m512i x0 = _mm512_loadu_si512(ev->cm + b0);
-        const __m512i x1 = _mm512_loadu_si512(ev->cm + b0 + 16);
-        __m512i n0[JT_PACKED_MAXL + 1], n1[JT_PACKED_MAXL + 1];
-        for (int j = 0; j <= L; j++)
-            n0[j] = n1[j] = _mm512_setzero_si512();
-        for (int32_t k0 = 0; k0 < ev->m; k0 += F) {
-            const int32_t k1 = ev->m - k0 < F ? ev->m : k0 + F;
-            __m512i p0 = _mm512_setzero_si512(), p1 = p0;
-            for (int32_t k = k0; k < k1; k++) {
-                const __m512i t = _mm512_set1_epi32((int)ev->sm[k]);
-                p0 = count_reply(p0, x0, t, one);
-                p1 = count_reply(p1, x1, t, one);
-            }
-            for (int j = 0; j <= L; j++) {
-                n0[j] = _mm512_add_epi32(n0[j], _mm512_and_si512(_mm512_srli_epi32(p0, b * j), field));
-                n1[j] = _mm512_add_epi32(n1[j], _mm512_and_si512(_mm512_srli_epi32(p1, b * j), field));
+            for (int j = 1; j <= L; j++) {
+                tot[0][j] += widen(acc[j], 0);
+                tot[1][j] += widen(acc[j], 1);
             }
         }
-        __m512i s0 = _mm512_setzero_si512(), s1 = s0;
-        for (int j = 0; j <= L; j++) {
-            s0 = _mm512_add_epi32(s0, _mm512_mullo_epi32(n0[j], n0[j]));
-            s1 = _mm512_add_epi32(s1, _mm512_mullo_epi32(n1[j], n1[j]));
-        }
-        uint64_t *q = ev->q + b0;
-        const __m512i s[2] = {s0, s1};
+        /* Mobius inversion lane-wise, in wrapping 16-bit arithmetic (exact: n_j in [0, m]),
+         * for each half of the candidates */
         for (int h = 0; h < 2; h++) {
-            const __m512i lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s[h]));
-            const __m512i hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s[h], 1));
-            _mm512_storeu_si512(q + 16 * h, _mm512_mullo_epi64(lo, vmin));
-            _mm512_storeu_si512(q + 16 * h + 8, _mm512_mullo_epi64(hi, vmin));
+            vh nj[JT_MAX_LEN + 1];
+            vh rest = (vh){0} + (uint16_t)mseg;
+            for (int j = L; j >= 1; j--) {
+                vh x = (vh){0};
+                for (int k = j; k <= L; k++)
+                    if ((k & j) == j)
+                        x = (__builtin_popcount((unsigned)(k ^ j)) & 1) ? x - tot[h][k]
+                                                                         : x + tot[h][k];
+                nj[j] = x;
+                rest -= x;
+            }
+            nj[0] = rest;
+            const int lo = h * (VW / 2);
+            const int nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
+            if (q) {
+                vh sq = (vh){0};
+                for (int j = 0; j <= L; j++)
+                    sq += nj[j] * nj[j];
+                uint16_t lanes[VW / 2];
+                memcpy(lanes, &sq, sizeof lanes);
+                const uint64_t vmin = ev->vmin;
+                for (int i = 0; i < nh; i++)
+                    q[v0 + lo + i] = vmin == 1 ? lanes[i] : vmin * lanes[i];
+                continue;
+            }
+            for (int j = 0; j <= L && nh > 0; j++) {
+                uint16_t *o = dst + (size_t)j * stride + v0 + lo;
+                if (nh == VW / 2 && first) {
+                    *(vhu *)o = nj[j];
+                } else if (nh == VW / 2) {
+                    *(vhu *)o += nj[j];
+                } else {
+                    uint16_t lanes[VW / 2];
+                    memcpy(lanes, &nj[j], sizeof lanes);
+                    for (int i = 0; i < nh; i++)
+                        o[i] = (uint16_t)(first ? lanes[i] : o[i] + lanes[i]);
+                }
+            }
         }
     }
-    return b0 - c0;
 }
-#endif
 
 static inline __attribute__((always_inline)) void
-counts_packed(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
+            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L)
 {
-    const int b = 32 / (L + 1);
-    const int32_t F = (int32_t)((1u << b) - 1);
-    const int32_t m = ev->m;
-    const uint32_t *restrict sm = ev->sm;
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__)
-    c0 += ev->cnt ? counts_packed_avx512(ev, c0, c1, L) : q_packed_avx512(ev, c0, c1, L);
-#endif
-    uint32_t P[BLOCK];
-    uint16_t local[(JT_PACKED_MAXL + 1) * BLOCK];
-    for (int32_t b0 = c0; b0 < c1; b0 += BLOCK) {
-        const int32_t n = c1 - b0 < BLOCK ? c1 - b0 : BLOCK;
-        const uint32_t *restrict cb = ev->cm + b0;
-        for (int32_t k0 = 0; k0 < m; k0 += F) {
-            const int32_t k1 = m - k0 < F ? m : k0 + F;
-            for (int32_t c = 0; c < n; c++)
-                P[c] = 0;
-            for (int32_t k = k0; k < k1; k++) {
-                const uint32_t t = sm[k];
-                for (int32_t c = 0; c < n; c++)
-                    P[c] += 1u << (b * pc(cb[c] & t));
-            }
-            unpack(block_dst(ev, b0, local), block_stride(ev, BLOCK), P, n, k0 == 0, L);
-        }
-        if (!ev->cnt)
-            weigh_local(ev, local, BLOCK, b0, n, L);
+    slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, NULL);
+}
+
+/* Nibble tables of the units of targets in chunks of 8, 32 bytes a chunk: lo[x] (hi[x]) sums the
+ * units of the chunk's targets 0-3 (4-7) whose bits x holds. */
+static inline void unit_tables(const uint8_t *unit, int32_t n, uint8_t *nib)
+{
+    memset(nib, 0, (size_t)(n + 7) / 8 * 32);
+    for (int32_t k = 0; k < n; k++) {
+        uint8_t *t = nib + (size_t)(k >> 3) * 32 + ((k & 7) >> 2) * 16;
+        for (int x = 0; x < 16; x++)
+            if ((x >> (k & 3)) & 1)
+                t[x] = (uint8_t)(t[x] + unit[k]);
     }
 }
 
-/* Lengths too long for packed fields: one histogram per candidate. */
-static void counts_histogram(const jt_eval *ev, int32_t c0, int32_t c1)
+/* q of candidates [c0, c0 + n) in one pass, for |S| <= 248 whose heavier targets (spec, in
+ * chunk tables stabs and unit tables nib) weigh vmin + g u_i with units u_i summing to
+ * utot <= 255: q = vmin sum_j n_j^2 + g sum_j n_j X_j, X_j the units in class j, taken per chunk
+ * from the nibble tables of the planes' ANDs (a sum over a set of targets is additive, so the
+ * Mobius inversion applies to it too).  n_j, X_j fit bytes; sum n_j^2 <= m^2 and
+ * sum n_j X_j <= m utot fit 16 bits. */
+static inline __attribute__((always_inline)) void
+slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
+                 const uint8_t *stabs, const uint8_t *nib, int32_t nsch, uint32_t utot,
+                 uint64_t g, const int L)
 {
-    const int L = ev->w->L;
-    for (int32_t c = c0; c < c1; c++) {
-        uint32_t h[JT_MAX_LEN + 1];
-        for (int j = 0; j <= L; j++)
-            h[j] = 0;
-        for (int32_t k = 0; k < ev->m; k++)
-            h[pc(ev->cm[c] & ev->sm[k])]++;
-        for (int j = 0; j <= L; j++)
-            ev->cnt[(size_t)j * ev->nc + c] = (uint16_t)h[j];
+    const int np = planes_for(L);
+    const uint64_t vmin = ev->vmin;
+    for (int32_t v0 = 0; v0 < n; v0 += VW) {
+        const int nv = n - v0 < VW ? (int)(n - v0) : VW;
+        slice_idx idx[JT_MAX_LEN];
+        for (int p = 0; p < L; p++) {
+            vb lt;
+            candidate_letters(ev, p, c0 + v0, nv, VW, (uint8_t *)&lt);
+            idx[p] = idx_of(lt);
+        }
+        vb acc[JT_MAX_LEN + 1], wacc[JT_MAX_LEN + 1];
+        for (int j = 1; j <= L; j++)
+            acc[j] = wacc[j] = (vb){0};
+        for (int32_t k = 0; k < nch; k++) {
+            const slice_tab t = tab_load(tabs + (size_t)k * 32);
+            vb pl[5];
+            for (int p = 0; p < L; p++)
+                ripple(pl, look(t, idx[p]), p, np);
+            for (int j = 1; j <= L; j++)
+                acc[j] += pc8(with_bits(pl, j, np));
+        }
+        for (int32_t k = 0; k < nsch; k++) {
+            const slice_tab t = tab_load(stabs + (size_t)k * 32);
+            const nib_tab lo = nib_load(nib + (size_t)k * 32), hi = nib_load(nib + (size_t)k * 32 + 16);
+            vb pl[5];
+            for (int p = 0; p < L; p++)
+                ripple(pl, look(t, idx[p]), p, np);
+            for (int j = 1; j <= L; j++) {
+                const vb x = with_bits(pl, j, np);
+                wacc[j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
+            }
+        }
+        vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
+        vb rest = (vb){0} + (uint8_t)ev->m, wrest = (vb){0} + (uint8_t)utot;
+        for (int j = L; j >= 1; j--) {
+            vb a = (vb){0}, b = (vb){0};
+            for (int k = j; k <= L; k++) {
+                if ((k & j) != j)
+                    continue;
+                const int odd = __builtin_popcount((unsigned)(k ^ j)) & 1;
+                a = odd ? a - acc[k] : a + acc[k];
+                b = odd ? b - wacc[k] : b + wacc[k];
+            }
+            nj[j] = a;
+            xj[j] = b;
+            rest -= a;
+            wrest -= b;
+        }
+        nj[0] = rest;
+        xj[0] = wrest;
+        for (int h = 0; h < 2; h++) {
+            vh sq = (vh){0}, wx = (vh){0};
+            for (int j = 0; j <= L; j++) {
+                const vh a = widen(nj[j], h);
+                sq += a * a;
+                wx += a * widen(xj[j], h);
+            }
+            uint16_t A[VW / 2], B[VW / 2];
+            memcpy(A, &sq, sizeof A);
+            memcpy(B, &wx, sizeof B);
+            const int lo = h * (VW / 2);
+            uint64_t *q = ev->q + c0 + v0 + lo;
+            for (int i = 0; i < nv - lo && i < VW / 2; i++)
+                q[i] = vmin * A[i] + g * B[i];
+        }
     }
 }
+
+/* The step g and units of the heavier targets when slice_q_weighted applies (|S| <= 248, units
+ * <= 31 summing to at most 255): unit[k] = spec_delta[k] / g; returns their sum, or -1. */
+static int32_t weighted_units(const jt_eval *ev, uint64_t *g, uint8_t *unit)
+{
+    if (ev->m > 248)
+        return -1;
+    uint64_t step = 0;
+    for (int32_t k = 0; k < ev->nspec; k++) {
+        uint64_t a = ev->spec_delta[k], b = step;
+        while (b) {
+            const uint64_t r = a % b;
+            a = b;
+            b = r;
+        }
+        step = a;
+    }
+    int32_t total = 0;
+    for (int32_t k = 0; k < ev->nspec; k++) {
+        const uint64_t u = ev->spec_delta[k] / step;
+        if (u > 31 || (total += (int32_t)u) > 255)
+            return -1;
+        unit[k] = (uint8_t)u;
+    }
+    *g = step;
+    return total;
+}
+#endif
 
 /* Subset tables, for big S: E_s = sum over the candidate's s-letter subsets T of
  * #{i in S : T within i}; then n_j = sum_s (-1)^(s-j) C(s,j) E_s.  E_0 = |S| and E_L = [candidate
@@ -262,79 +579,111 @@ counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     }
 }
 
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__) && \
-    defined(__AVX512BW__)
-/* weigh() for 16 candidates at a time: their class sizes stay in registers while every heavier
- * target adds d n_{reply(c,i)}, the class size picked per lane by compare-and-blend.  Returns
- * how many candidates it did. */
-static inline __attribute__((always_inline)) int32_t
-weigh_avx512(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
-{
-    const size_t nc = (size_t)ev->nc;
-    const __m512i vmin = _mm512_set1_epi64((long long)ev->vmin);
-    int32_t c = c0;
-    for (; c + 16 <= c1; c += 16) {
-        __m512i n[JT_PACKED_MAXL + 1];
-        __m512i sq = _mm512_setzero_si512();
-        for (int j = 0; j <= L; j++) {
-            n[j] = _mm512_cvtepu16_epi32(
-                _mm256_loadu_si256((const __m256i *)(ev->cnt + (size_t)j * nc + c)));
-            sq = _mm512_add_epi32(sq, _mm512_mullo_epi32(n[j], n[j]));
-        }
-        __m512i qlo = _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(sq)), vmin);
-        __m512i qhi = _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(sq, 1)),
-                                         vmin);
-        const __m512i x = _mm512_loadu_si512(ev->cm + c);
-        for (int32_t k = 0; k < ev->nspec; k++) {
-            const __m512i r = _mm512_popcnt_epi32(
-                _mm512_and_si512(x, _mm512_set1_epi32((int)ev->spec_mask[k])));
-            __m512i sel = n[0];
-            for (int j = 1; j <= L; j++)
-                sel = _mm512_mask_mov_epi32(sel, _mm512_cmpeq_epi32_mask(r, _mm512_set1_epi32(j)),
-                                            n[j]);
-            const __m512i d = _mm512_set1_epi64((long long)ev->spec_delta[k]);
-            qlo = _mm512_add_epi64(
-                qlo, _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(sel)), d));
-            qhi = _mm512_add_epi64(
-                qhi, _mm512_mullo_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(sel, 1)),
-                                        d));
-        }
-        _mm512_storeu_si512(ev->q + c, qlo);
-        _mm512_storeu_si512(ev->q + c + 8, qhi);
-    }
-    return c - c0;
-}
-#endif
-
-/* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + the excess of heavier targets. */
+/* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + what the targets heavier than
+ * vmin add, from the class sizes cnt of candidates c0.. (cnt[j * stride + c - c0]).  Those come grouped by their excess d (describe() sorts them): a group adds
+ * d sum_j n_j G_j, with G_j the group's targets in class j, counted bit-sliced like n_j.  So a
+ * few groups (fictitious-play weights take few values) cost little more than counting S again,
+ * and every sum is exact (sum_j n_j G_j <= |S|^2 < 2^32; q wraps only where the caller's bound
+ * says it cannot). */
 static inline __attribute__((always_inline)) void
-weigh(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0, int32_t c1,
+      const int L)
 {
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512DQ__) && \
-    defined(__AVX512BW__)
-    if (L <= JT_PACKED_MAXL)
-        c0 += weigh_avx512(ev, c0, c1, L <= JT_PACKED_MAXL ? L : 1);
-#endif
-    const int32_t nc = ev->nc;
-    const uint16_t *restrict cnt = ev->cnt;
     uint64_t *restrict q = ev->q;
     const uint64_t vmin = ev->vmin;
     for (int32_t c = c0; c < c1; c++) {
         uint32_t sq = 0; /* <= |S|^2 < 2^32 */
         for (int j = 0; j <= L; j++) {
-            const uint32_t n = cnt[(size_t)j * nc + c];
+            const uint32_t n = cnt[(size_t)j * stride + (c - c0)];
             sq += n * n;
         }
-        q[c] = vmin * (uint64_t)sq;
+        q[c] = vmin == 1 ? sq : vmin * (uint64_t)sq;
     }
-    for (int32_t k = 0; k < ev->nspec; k++) {
-        const uint32_t t = ev->spec_mask[k];
-        const uint64_t d = ev->spec_delta[k];
-        for (int32_t c = c0; c < c1; c++)
-            q[c] += d * cnt[(size_t)pc(ev->cm[c] & t) * nc + c];
+    if (!ev->nspec)
+        return;
+    _Alignas(64) uint8_t tabs[SEG / SLICE_T * SLICE_TAB_BYTES];
+    uint16_t G[(JT_MAX_LEN + 1) * BLOCK];
+    for (int32_t b0 = c0; b0 < c1; b0 += BLOCK) {
+        const int32_t n = c1 - b0 < BLOCK ? c1 - b0 : BLOCK;
+        for (int32_t g0 = 0, g1; g0 < ev->nspec; g0 = g1) {
+            const uint64_t d = ev->spec_delta[g0];
+            for (g1 = g0 + 1; g1 < ev->nspec && ev->spec_delta[g1] == d;)
+                g1++;
+            if (SLICE_T == 64 && g1 - g0 < 16) {
+                /* scalar level, small group: a sweep costs a whole chunk of 64 targets per
+                 * candidate; add each target's d n_{reply(c, i)} instead */
+                for (int32_t k = g0; k < g1; k++)
+                    for (int32_t c = 0; c < n; c++)
+                        q[b0 + c] += d * cnt[(size_t)pc(ev->cm[b0 + c] & ev->spec_mask[k]) * stride +
+                                             (b0 - c0) + c];
+                continue;
+            }
+            for (int32_t s0 = g0; s0 < g1; s0 += SEG) {
+                const int32_t s1 = g1 - s0 < SEG ? g1 : s0 + SEG;
+                slice_tables(ev->spec_mask, s0, s1, tabs);
+                slice_sweep(ev, b0, n, tabs, (s1 - s0 + SLICE_T - 1) / SLICE_T, s1 - s0, G, BLOCK,
+                            s0 == g0, L);
+            }
+            for (int32_t c = 0; c < n; c++) {
+                uint32_t x = 0;
+                for (int j = 0; j <= L; j++)
+                    x += (uint32_t)cnt[(size_t)j * stride + (b0 - c0) + c] * G[j * BLOCK + c];
+                q[b0 + c] += d * x;
+            }
+        }
     }
 }
 
+/* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
+ * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets SEG at a time.  When
+ * only q is wanted and S is small, the vector levels compute q in registers, in one pass. */
+static inline __attribute__((always_inline)) void
+counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+{
+    _Alignas(64) uint8_t tabs[SEG / SLICE_T * SLICE_TAB_BYTES];
+    uint16_t local[(JT_MAX_LEN + 1) * BLOCK];
+    const int32_t m = ev->m;
+    const int32_t step = ev->cnt ? c1 - c0 : BLOCK;
+    int32_t built = -1; /* the segment whose tables are in tabs */
+#if SLICE_T == 8
+    if (!ev->cnt && !ev->nspec && m <= 255) { /* q only, straight from the registers */
+        slice_tables(ev->sm, 0, m, tabs);
+        slice_sweep_q(ev, c0, c1 - c0, tabs, (m + SLICE_T - 1) / SLICE_T, m, NULL, 0, 1, L,
+                      ev->q + c0);
+        return;
+    }
+    if (!ev->cnt && ev->nspec) { /* q only, weighted: one pass when the weights allow */
+        uint8_t unit[248];
+        uint64_t g;
+        const int32_t utot = weighted_units(ev, &g, unit);
+        if (utot >= 0) {
+            _Alignas(64) uint8_t stabs[248 / 8 * 32 + 32], nib[248 / 8 * 32 + 32];
+            slice_tables(ev->sm, 0, m, tabs);
+            slice_tables(ev->spec_mask, 0, ev->nspec, stabs);
+            unit_tables(unit, ev->nspec, nib);
+            slice_q_weighted(ev, c0, c1 - c0, tabs, (m + 7) / 8, stabs, nib,
+                             (ev->nspec + 7) / 8, (uint32_t)utot, g, L);
+            return;
+        }
+    }
+#endif
+    for (int32_t b0 = c0; b0 < c1; b0 += step) {
+        const int32_t n = c1 - b0 < step ? c1 - b0 : step;
+        uint16_t *dst = block_dst(ev, b0, local);
+        const size_t stride = block_stride(ev, BLOCK);
+        for (int32_t s0 = 0; s0 < m; s0 += SEG) {
+            const int32_t s1 = m - s0 < SEG ? m : s0 + SEG;
+            if (built != s0) {
+                slice_tables(ev->sm, s0, s1, tabs);
+                built = s0;
+            }
+            slice_sweep(ev, b0, n, tabs, (s1 - s0 + SLICE_T - 1) / SLICE_T, s1 - s0, dst,
+                        stride, s0 == 0, L);
+        }
+        if (!ev->cnt)
+            weigh(ev, local, BLOCK, b0, b0 + n, L);
+    }
+}
 static inline __attribute__((always_inline)) void
 evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
@@ -342,12 +691,10 @@ evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
         ; /* class sizes given: weigh only */
     else if (ev->method == JT_M_TABLE && L <= JT_TABLE_MAXL)
         counts_table(ev, c0, c1, L <= JT_TABLE_MAXL ? L : 2);
-    else if (L <= JT_PACKED_MAXL)
-        counts_packed(ev, c0, c1, L <= JT_PACKED_MAXL ? L : 1);
     else
-        counts_histogram(ev, c0, c1);
+        counts_sliced(ev, c0, c1, L);
     if (ev->q && ev->cnt)
-        weigh(ev, c0, c1, L);
+        weigh(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1, L);
 }
 
 /* ---- the kernels ------------------------------------------------------------------------------ */
@@ -374,55 +721,29 @@ static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
         q[c] += delta * cnt[(size_t)pc(ev->cm[c] & target) * nc + c];
 }
 
+/* Two passes that vectorise on every level: the least value (a reduction in 16 independent
+ * lanes, so that no long chain of compares waits on itself), then the first place it occurs. */
 static uint64_t min_q(const uint64_t *q, int32_t n, int32_t *first)
 {
+    enum { LANES = 16 };
+    uint64_t lane[LANES];
+    for (int u = 0; u < LANES; u++)
+        lane[u] = UINT64_MAX;
+    int32_t c = 0;
+    for (; c + LANES <= n; c += LANES)
+        for (int u = 0; u < LANES; u++)
+            lane[u] = q[c + u] < lane[u] ? q[c + u] : lane[u];
     uint64_t best = UINT64_MAX;
-    int32_t at = 0, c = 0;
-#if defined(__AVX512F__)
-    /* Each lane keeps its least value and where it first saw it; the first index among the
-     * lanes holding the least value is the first overall. */
-    if (n >= 32) {
-        /* four independent lanes of minima, so the loop is not one long dependency chain */
-        __m512i lmin[4], lidx[4], idx[4];
-        const __m512i step = _mm512_set1_epi64(32);
-        for (int u = 0; u < 4; u++) {
-            lmin[u] = _mm512_set1_epi64(-1);
-            lidx[u] = _mm512_setzero_si512();
-            idx[u] = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
-                                      _mm512_set1_epi64(8 * u));
-        }
-        for (; c + 32 <= n; c += 32) {
-            for (int u = 0; u < 4; u++) {
-                const __m512i x = _mm512_loadu_si512(q + c + 8 * u);
-                const __mmask8 lt = _mm512_cmplt_epu64_mask(x, lmin[u]);
-                lmin[u] = _mm512_mask_mov_epi64(lmin[u], lt, x);
-                lidx[u] = _mm512_mask_mov_epi64(lidx[u], lt, idx[u]);
-                idx[u] = _mm512_add_epi64(idx[u], step);
-            }
-        }
-        for (int u = 1; u < 4; u++) { /* merge: the least value, then the first index */
-            const __mmask8 lt = _mm512_cmplt_epu64_mask(lmin[u], lmin[0]);
-            const __mmask8 eq = _mm512_cmpeq_epu64_mask(lmin[u], lmin[0]) &
-                                _mm512_cmplt_epu64_mask(lidx[u], lidx[0]);
-            lmin[0] = _mm512_mask_mov_epi64(lmin[0], lt, lmin[u]);
-            lidx[0] = _mm512_mask_mov_epi64(lidx[0], lt | eq, lidx[u]);
-        }
-        best = _mm512_reduce_min_epu64(lmin[0]);
-        const __mmask8 at_best =
-            _mm512_cmpeq_epu64_mask(lmin[0], _mm512_set1_epi64((long long)best));
-        const __m512i cand =
-            _mm512_mask_mov_epi64(_mm512_set1_epi64(INT64_MAX), at_best, lidx[0]);
-        at = (int32_t)_mm512_reduce_min_epi64(cand);
+    for (int u = 0; u < LANES; u++)
+        best = lane[u] < best ? lane[u] : best;
+    for (; c < n; c++)
+        best = q[c] < best ? q[c] : best;
+    if (first) {
+        int32_t at = 0;
+        while (at < n && q[at] != best)
+            at++;
+        *first = at < n ? at : 0;
     }
-#endif
-    for (; c < n; c++) {
-        if (q[c] < best) {
-            best = q[c];
-            at = c;
-        }
-    }
-    if (first)
-        *first = at;
     return best;
 }
 

@@ -110,10 +110,14 @@ static inline int reply(const jt_words *w, int32_t a, int32_t b)
     return popcount(w->mask[a] & w->mask[b]);
 }
 
+/* Threads to use: the count asked for (<= 0: OpenMP's default), never more than the CPUs,
+ * since every thread gets scratch memory the size of the word list. */
 static int num_threads(int threads)
 {
 #ifdef _OPENMP
-    return threads > 0 ? threads : omp_get_max_threads();
+    const int n = threads > 0 ? threads : omp_get_max_threads();
+    const int procs = omp_get_num_procs();
+    return n < procs ? n : procs > 0 ? procs : 1;
 #else
     (void)threads;
     return 1;
@@ -261,6 +265,41 @@ static int all_h_zero(const jt_tree *t, const jt_node *nd)
     return 1;
 }
 
+/* Sort the heavier targets by their excess (heapsort of the two arrays together), so that the
+ * kernels weigh each excess once; the order within a group does not matter. */
+static void sort_by_delta(uint32_t *mask, uint64_t *delta, int32_t n)
+{
+    for (int32_t end = n, start = n / 2; end > 1;) {
+        if (start > 0) {
+            start--;
+        } else {
+            end--;
+            const uint64_t d = delta[0];
+            const uint32_t x = mask[0];
+            delta[0] = delta[end];
+            mask[0] = mask[end];
+            delta[end] = d;
+            mask[end] = x;
+        }
+        for (int32_t root = start;;) { /* sift down */
+            int32_t child = 2 * root + 1;
+            if (child >= end)
+                break;
+            if (child + 1 < end && delta[child + 1] > delta[child])
+                child++;
+            if (delta[root] >= delta[child])
+                break;
+            const uint64_t d = delta[root];
+            const uint32_t x = mask[root];
+            delta[root] = delta[child];
+            mask[root] = mask[child];
+            delta[child] = d;
+            mask[child] = x;
+            root = child;
+        }
+    }
+}
+
 /* Fill job->ev's description of S (masks, weights, candidates) into the arrays given; returns 1
  * if the node was decided on the spot. */
 static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask,
@@ -299,6 +338,7 @@ static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_
                 spec_delta[ev->nspec++] = d;
             }
         }
+        sort_by_delta(spec_mask, spec_delta, ev->nspec);
     }
     if (t->rule == JT_RULE_EXACT && vmin > 0 && m <= w->L + 1 && exact_early_stop(nd, sm))
         return 1;
@@ -307,7 +347,7 @@ static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_
     ev->nc = consistent ? m : w->D;
     ev->cid = consistent ? nd->S : NULL;
     ev->cm = consistent ? sm : w->mask;
-    ev->method = !consistent && w->subrank && m > t_table ? JT_M_TABLE : JT_M_PACKED;
+    ev->method = !consistent && w->subrank && m > t_table ? JT_M_TABLE : JT_M_SLICED;
     return 0;
 }
 
@@ -382,8 +422,10 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
             s->wmask[i] = t->w->mask[nd->win[i]];
         K->evaluate(&ev, 0, nwin);
     }
-    enum { SEEN = 32 };
-    uint64_t seen[SEEN];
+    /* class sizes seen, packed into a key (never 0: they sum to m >= 1), in an open-addressed
+     * table that stops growing when three quarters full */
+    enum { SEEN = 128 };
+    uint64_t seen[SEEN] = {0};
     int nseen = 0;
     int32_t best = -1;
     double be = 0.0;
@@ -394,13 +436,17 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
             uint64_t key = 0;
             for (int j = 0; j <= L; j++)
                 key = key << bits | s->wcnt[(size_t)j * nwin + i];
-            int dup = 0;
-            for (int k = 0; k < nseen && !dup; k++)
-                dup = seen[k] == key;
-            if (pack && dup)
-                continue;
-            if (pack && nseen < SEEN)
-                seen[nseen++] = key;
+            if (pack) {
+                unsigned slot = (unsigned)((key * 0x9e3779b97f4a7c15u) >> 57);
+                while (seen[slot] && seen[slot] != key)
+                    slot = (slot + 1) % SEEN;
+                if (seen[slot])
+                    continue; /* the same value at a higher index: never strictly better */
+                if (nseen < SEEN * 3 / 4) {
+                    seen[slot] = key;
+                    nseen++;
+                }
+            }
             for (int j = 0; j <= L; j++)
                 e += s->term[s->wcnt[(size_t)j * nwin + i]];
         } else {
@@ -524,8 +570,8 @@ static int decide_small(jt_tree *t, jt_node *nd, jt_scratch *s)
     job.node = nd;
     if (describe(t, &job, s->sm, s->spec_mask, s->spec_delta))
         return JT_OK;
-    /* The greedy rules with uniform weights over S need q only, not the class sizes. */
-    const int q_only = updatable(t) && job.ev.nspec == 0 && t->w->L <= JT_PACKED_MAXL;
+    /* The greedy rules need q only, not the class sizes. */
+    const int q_only = updatable(t);
     job.ev.cnt = q_only ? NULL : s->cnt;
     job.ev.q = updatable(t) ? s->q : NULL;
     jt_kernels_current()->evaluate(&job.ev, 0, job.ev.nc);
@@ -713,14 +759,30 @@ static int ensure_scratch(jt_tree *t, int nt)
     return t->scr ? JT_OK : JT_ENOMEM;
 }
 
+/* Threads for work of about `pairs` (candidate, target) pairs: one below t_parallel, since on a
+ * busy machine a second thread may wait milliseconds for a CPU while one thread finishes such
+ * work in well under a millisecond; the parallel regions below run serially (`if` clause) then,
+ * waking no other thread. */
+static int64_t t_parallel = 1 << 22;
+
+static int threads_for(int threads, int64_t pairs)
+{
+    return pairs < t_parallel ? 1 : num_threads(threads);
+}
+
+void jt_set_parallel_threshold(int64_t pairs) { t_parallel = pairs < 0 ? 1 << 22 : pairs; }
+
 /* Grow the given nodes (undecided, m >= 3) or, if decided, expand them: in parallel tasks. */
 static int grow_all(jt_tree *t, jt_node **nodes, int32_t n, int decided, int threads)
 {
-    const int nt = num_threads(threads);
+    int64_t pairs = 0;
+    for (int32_t i = 0; i < n; i++)
+        pairs += (int64_t)nodes[i]->m * t->w->D;
+    const int nt = threads_for(threads, pairs);
     if (ensure_scratch(t, nt))
         return JT_ENOMEM;
     int err = JT_OK;
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #pragma omp single
     for (int32_t i = 0; i < n; i++) {
         jt_node *x = nodes[i];
@@ -1034,17 +1096,21 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
     jt_node **nodes = all_nodes(t, &n);
     int32_t *redo = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
     int32_t *newguess = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
-    const int nt = num_threads(threads);
-    err = nodes && redo && newguess && !ensure_scratch(t, nt) ? JT_OK : JT_ENOMEM;
-    jt_scratch *scr = t->scr;
+    err = nodes && redo && newguess ? JT_OK : JT_ENOMEM;
     int32_t nredo = 0;
+    int64_t pairs = 0;
     for (int32_t i = 0; i < n && !err; i++) {
         const jt_node *x = nodes[i];
-        if (!x->fixed && (x->dirty || (t->rule == JT_RULE_PAPER && x->nwin > 1)))
+        if (!x->fixed && (x->dirty || (t->rule == JT_RULE_PAPER && x->nwin > 1))) {
             redo[nredo++] = i;
+            pairs += (int64_t)(x->q ? 1 : x->m) * D; /* kept values: a pass over q */
+        }
     }
+    const int nt = threads_for(threads, pairs);
+    err = err ? err : ensure_scratch(t, nt);
+    jt_scratch *scr = t->scr;
     if (!err) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
         for (int32_t k = 0; k < nredo; k++) {
             const int st = redecide(t, nodes[redo[k]], &scr[thread_id()], &newguess[k]);
             if (st) {

@@ -87,8 +87,24 @@ static int build_subset_ranks(jt_words *w)
     return 1;
 }
 
-/* The root's class sizes: by subset tables where the words have them, by packed counters for
- * lists small enough (|S| D pairs), else left to each build. */
+/* Every word's letters by position, for the bit-sliced kernels (engine_internal.h). */
+static int build_letters(jt_words *w)
+{
+    w->lstride = w->D + JT_LETTER_PAD;
+    w->letters = malloc((size_t)w->lstride * w->L);
+    if (!w->letters)
+        return 0;
+    memset(w->letters, JT_NO_LETTER, (size_t)w->lstride * w->L);
+    for (int32_t i = 0; i < w->D; i++) {
+        int p = 0;
+        for (uint32_t x = w->mask[i]; x; x &= x - 1)
+            w->letters[(size_t)p++ * w->lstride + i] = (uint8_t)__builtin_ctz(x);
+    }
+    return 1;
+}
+
+/* The root's class sizes: by subset tables where the words have them, bit-sliced for lists
+ * small enough (|S| D pairs), else left to each build. */
 static int count_root(jt_words *w)
 {
     const size_t D = (size_t)w->D;
@@ -128,6 +144,8 @@ jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L)
     if (!w->mask)
         goto fail;
     memcpy(w->mask, masks, sizeof(uint32_t) * D);
+    if (!build_letters(w))
+        goto fail;
     if (L >= 2 && L <= JT_TABLE_MAXL && !build_subset_ranks(w))
         goto fail;
     if (!count_root(w))
@@ -143,6 +161,7 @@ void jt_words_free(jt_words *w)
     if (!w)
         return;
     free(w->mask);
+    free(w->letters);
     free(w->subrank);
     free(w->root_cnt);
     free(w);

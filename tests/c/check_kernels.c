@@ -1,0 +1,275 @@
+/* check_kernels.c -- a standalone test of the C engine, without Python, for any architecture
+ * (tests/test_cross_aarch64.py builds it for aarch64 and runs it under qemu-user; tests/
+ * test_kernels.py builds it natively).  On random word lists it checks, for every kernel variant
+ * the build has and the CPU runs:
+ *  - class sizes of random candidates over random targets (up to 9000, so several rounds of byte
+ *    counters and several segments of chunk tables) against a pair-by-pair count;
+ *  - q(c) = sum_i v_i n_{reply(c,i)} with random weights (a uniform part, excesses of a few
+ *    values or small multiples of one step), with and without class sizes, against the direct
+ *    sum;
+ *  - the exact rule's guess counts against a naive recursive GuesserGBR;
+ *  - whole trees of every rule (paper, exact, Norvig's three; guess counts and every node)
+ *    identical to those of the first variant (base, itself checked by the above).
+ * Prints one line per variant and exits 0 if everything agrees, 1 otherwise. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+static uint64_t state = 0x9e3779b97f4a7c15u;
+static uint32_t rnd(void)
+{
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return (uint32_t)(state >> 11);
+}
+static uint32_t below(uint32_t n) { return n ? rnd() % n : 0; }
+
+static int failures = 0;
+#define CHECK(cond, ...)                                                                         \
+    do {                                                                                         \
+        if (!(cond)) {                                                                           \
+            if (failures++ < 10) {                                                               \
+                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                             \
+                fprintf(stderr, __VA_ARGS__);                                                    \
+                fputc('\n', stderr);                                                             \
+            }                                                                                    \
+        }                                                                                        \
+    } while (0)
+
+static int reply(uint32_t a, uint32_t b) { return __builtin_popcount(a & b); }
+
+/* D distinct masks of L letters among the first A letters (D must not exceed C(A, L)). */
+static int32_t make_masks(uint32_t *masks, int32_t D, int L, int A)
+{
+    int32_t n = 0;
+    for (int tries = 0; n < D && tries < 100000; tries++) {
+        uint32_t x = 0;
+        while (__builtin_popcount(x) < L)
+            x |= 1u << below((uint32_t)A);
+        int dup = 0;
+        for (int32_t i = 0; i < n && !dup; i++)
+            dup = masks[i] == x;
+        if (!dup)
+            masks[n++] = x;
+    }
+    return n;
+}
+
+static void check_counts(const jt_words *w, int with_weights)
+{
+    const int L = w->L;
+    const int32_t D = w->D;
+    const int32_t sizes[] = {1, 3, 8, 9, 40, 250, 300, 4100, 9000};
+    const int32_t m = sizes[below(sizeof sizes / sizeof sizes[0])];
+    const int32_t nc = below(2) ? D : 1 + (int32_t)below((uint32_t)(2 * D + 70));
+    int32_t *S = malloc(sizeof(int32_t) * m);
+    uint32_t *sm = malloc(sizeof(uint32_t) * m);
+    int32_t *cid = malloc(sizeof(int32_t) * nc);
+    uint32_t *cm = malloc(sizeof(uint32_t) * nc);
+    uint16_t *cnt = malloc(sizeof(uint16_t) * nc * (L + 1));
+    uint64_t *q = malloc(sizeof(uint64_t) * nc);
+    uint64_t *v = malloc(sizeof(uint64_t) * m);
+    uint32_t *spec_mask = malloc(sizeof(uint32_t) * m);
+    uint64_t *spec_delta = malloc(sizeof(uint64_t) * m);
+    for (int32_t k = 0; k < m; k++) {
+        S[k] = (int32_t)below((uint32_t)D);
+        sm[k] = w->mask[S[k]];
+    }
+    const int all = nc == D;
+    for (int32_t c = 0; c < nc; c++) {
+        cid[c] = all ? c : (int32_t)below((uint32_t)D);
+        cm[c] = w->mask[cid[c]];
+    }
+    jt_eval ev = jt_eval_of(w, m, sm, nc, all ? NULL : cid, cm, cnt, with_weights ? q : NULL);
+    if (with_weights) {
+        /* a uniform part and a few excess values, sorted by excess as describe() does */
+        const uint64_t vmin = 1 + below(3);
+        uint64_t levels[4] = {0, 1 + below(5), 1 + below(1000), (uint64_t)1 << 30};
+        if (below(2)) { /* small multiples of one step, as in fictitious play */
+            const uint64_t step = 1 + below(3000);
+            for (int i = 1; i < 4; i++)
+                levels[i] = step * (1 + below(31));
+        }
+        for (int32_t k = 0; k < m; k++)
+            v[k] = vmin + levels[below(4)];
+        ev.vmin = vmin;
+        ev.spec_mask = spec_mask;
+        ev.spec_delta = spec_delta;
+        for (int level = 1; level < 4; level++) {
+            int again = 0; /* each excess once, its targets together */
+            for (int before = 1; before < level; before++)
+                again |= levels[before] == levels[level];
+            for (int32_t k = 0; k < m && !again; k++)
+                if (v[k] - vmin == levels[level]) {
+                    spec_mask[ev.nspec] = sm[k];
+                    spec_delta[ev.nspec++] = levels[level];
+                }
+        }
+    }
+    const int q_only = with_weights && below(2); /* q without class sizes, as small nodes ask */
+    if (q_only)
+        ev.cnt = NULL;
+    jt_kernels_current()->evaluate(&ev, 0, nc);
+    for (int32_t c = 0; c < nc; c++) {
+        int32_t n[JT_MAX_LEN + 1] = {0};
+        for (int32_t k = 0; k < m; k++)
+            n[reply(cm[c], sm[k])]++;
+        for (int j = 0; j <= L && !q_only; j++)
+            CHECK(cnt[(size_t)j * nc + c] == n[j], "L=%d m=%d c=%d j=%d: %d, not %d", L, m, c, j,
+                  cnt[(size_t)j * nc + c], n[j]);
+        if (with_weights) {
+            uint64_t want = 0;
+            for (int32_t k = 0; k < m; k++)
+                want += v[k] * (uint64_t)n[reply(cm[c], sm[k])];
+            CHECK(q[c] == want, "L=%d m=%d c=%d: q %llu, not %llu", L, m, c,
+                  (unsigned long long)q[c], (unsigned long long)want);
+        }
+    }
+    free(S), free(sm), free(cid), free(cm), free(cnt), free(q), free(v), free(spec_mask),
+        free(spec_delta);
+}
+
+/* GuesserGBR, exact rule, literally: the least (Q, not in S, index), then the same below. */
+static void naive_exact(const jt_words *w, const int64_t *v, const int32_t *S, int32_t m,
+                        int depth, int32_t *counts)
+{
+    const int L = w->L;
+    int32_t guess = S[0];
+    if (m > 1) {
+        int zero = 1;
+        for (int32_t k = 0; k < m; k++)
+            zero &= v[S[k]] == 0;
+        uint64_t best = UINT64_MAX;
+        int best_out = 2;
+        for (int32_t c = 0; c < w->D; c++) {
+            int32_t n[JT_MAX_LEN + 1] = {0};
+            for (int32_t k = 0; k < m; k++)
+                n[reply(w->mask[c], w->mask[S[k]])]++;
+            uint64_t Q = 0;
+            int out = 1;
+            for (int32_t k = 0; k < m; k++) {
+                Q += (uint64_t)(zero ? 1 : v[S[k]]) * n[reply(w->mask[c], w->mask[S[k]])];
+                out &= S[k] != c;
+            }
+            if (Q < best || (Q == best && out < best_out)) {
+                best = Q;
+                best_out = out;
+                guess = c;
+            }
+        }
+    }
+    int32_t *sub = malloc(sizeof(int32_t) * m);
+    for (int j = 0; j <= L; j++) {
+        int32_t n = 0;
+        for (int32_t k = 0; k < m; k++)
+            if (reply(w->mask[guess], w->mask[S[k]]) == j)
+                sub[n++] = S[k];
+        if (j == L && n)
+            counts[guess] = depth + 1;
+        else if (n)
+            naive_exact(w, v, sub, n, depth + 1, counts);
+    }
+    free(sub);
+}
+
+/* Every rule's tree under the current variant, flattened: guess counts then the export. */
+static int32_t *tree_of(const jt_words *w, int rule, const int64_t *v, const double *h,
+                        int32_t *len)
+{
+    const int cand = rule <= JT_RULE_EXACT ? JT_CAND_ALL : (int)below(2) + 1;
+    const jt_weights wt = {rule, cand, rule <= JT_RULE_EXACT ? v : NULL,
+                           rule == JT_RULE_PAPER ? h : NULL, 0.0, 0.0};
+    int status = 0;
+    jt_tree *t = jt_tree_build(w, &wt, 2, &status);
+    CHECK(t && status == JT_OK, "rule %d: build failed (%d)", rule, status);
+    if (!t)
+        return NULL;
+    const int32_t n = jt_tree_node_count(t), D = w->D, L = w->L;
+    *len = D + n * (3 + L + 1);
+    int32_t *out = malloc(sizeof(int32_t) * (size_t)*len);
+    jt_tree_guess_counts(t, out);
+    jt_tree_export(t, out + D, out + D + n, out + D + 2 * n, out + D + 3 * n);
+    jt_tree_free(t);
+    return out;
+}
+
+static uint64_t fnv(const int32_t *x, int32_t n)
+{
+    uint64_t h = 1469598103934665603u;
+    for (int32_t i = 0; i < n; i++)
+        h = (h ^ (uint32_t)x[i]) * 1099511628211u;
+    return h;
+}
+
+int main(int argc, char **argv)
+{
+    const int trials = argc > 1 ? atoi(argv[1]) : 60;
+    char names[64];
+    strncpy(names, jt_isa_available(), sizeof names - 1);
+    names[sizeof names - 1] = 0;
+    char *saveptr = NULL;
+    uint64_t *first = calloc((size_t)trials * 5, sizeof(uint64_t)); /* tree hashes, 1st variant */
+    int nvariant = 0;
+    const uint64_t seed = state;
+    for (char *name = strtok_r(names, ",", &saveptr); name; name = strtok_r(NULL, ",", &saveptr)) {
+        if (jt_isa_select(name) != 0) {
+            fprintf(stderr, "FAIL: variant %s listed but not selectable\n", name);
+            return 1;
+        }
+        state = seed; /* every variant sees the same lists */
+        const int before = failures;
+        for (int trial = 0; trial < trials; trial++) {
+            const int lengths[] = {1, 2, 3, 4, 5, 5, 5, 6, 7, 8, 12, 20};
+            const int L = lengths[below(sizeof lengths / sizeof lengths[0])];
+            const int A = L + 1 + (int)below((uint32_t)(26 - L < 6 ? 26 - L : 6));
+            uint32_t masks[300];
+            const int32_t D = make_masks(masks, 2 + (int32_t)below(120), L, A);
+            jt_words *w = jt_words_new(masks, D, L);
+            CHECK(w != NULL, "jt_words_new failed");
+            if (!w)
+                continue;
+            check_counts(w, 0);
+            check_counts(w, 1);
+            if (D <= 60) {
+                int64_t v[300];
+                double h[300];
+                for (int32_t i = 0; i < D; i++) {
+                    v[i] = below(3) ? (int64_t)below(4) : (int64_t)below(1u << 20);
+                    h[i] = (double)v[i];
+                }
+                int32_t *S = malloc(sizeof(int32_t) * D), *want = calloc(D, sizeof(int32_t));
+                for (int32_t i = 0; i < D; i++)
+                    S[i] = i;
+                naive_exact(w, v, S, D, 0, want);
+                for (int rule = JT_RULE_PAPER; rule <= JT_RULE_NORVIG_ENTROPY; rule++) {
+                    int32_t len = 0;
+                    int32_t *got = tree_of(w, rule, v, h, &len);
+                    if (!got)
+                        continue;
+                    if (rule == JT_RULE_EXACT)
+                        CHECK(memcmp(got, want, sizeof(int32_t) * D) == 0,
+                              "%s: exact-rule guess counts differ from the naive GuesserGBR",
+                              name);
+                    const uint64_t hash = fnv(got, len);
+                    if (nvariant == 0)
+                        first[trial * 5 + rule] = hash;
+                    else
+                        CHECK(first[trial * 5 + rule] == hash,
+                              "%s: the rule %d tree differs from the first variant's", name,
+                              rule);
+                    free(got);
+                }
+                free(S);
+                free(want);
+            }
+            jt_words_free(w);
+        }
+        printf("%s: %s\n", name, failures == before ? "ok" : "FAILED");
+        nvariant++;
+    }
+    free(first);
+    return failures ? 1 : 0;
+}

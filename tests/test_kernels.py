@@ -1,0 +1,86 @@
+"""The counting kernels against a plain NumPy count, on every kernel variant: class sizes of any
+candidates over any targets, for every word length 1..26, small and large target sets (several
+rounds of byte counters, several segments of chunk tables), partial vectors at the ends; and the
+JOTTO_KERNEL override."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from jotto import _core, runtime
+
+VARIANTS = runtime.available_kernel_variants()
+
+
+def popcount(x: np.ndarray) -> np.ndarray:
+    x = x.astype(np.uint32)
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+def expected_sizes(masks, L, targets, candidates):
+    """(L+1, nc): how many targets give each reply to each candidate, counted pair by pair."""
+    cand = np.arange(len(masks)) if candidates is None else candidates
+    replies = popcount(masks[cand][:, None] & masks[targets][None, :])
+    return np.stack([(replies == j).sum(axis=1) for j in range(L + 1)]).astype(np.uint16)
+
+
+@st.composite
+def word_lists(draw):
+    """Distinct random letter sets of one length 1..26 (as masks), up to 300 of them."""
+    L = draw(st.integers(1, 26))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    room = len(list(itertools.islice(itertools.combinations(range(26), L), 301)))
+    D = draw(st.integers(1, min(room, 300)))
+    found: set[int] = set()
+    while len(found) < D:
+        letters = rng.choice(26, L, replace=False)
+        found.add(int(np.bitwise_or.reduce(np.left_shift(1, letters))))
+    return L, np.array(sorted(found), dtype=np.uint32), rng
+
+
+@pytest.fixture(params=VARIANTS)
+def variant(request):
+    default = runtime.kernel_variant()
+    runtime.select_kernel_variant(request.param)
+    yield request.param
+    runtime.select_kernel_variant(default)
+
+
+@given(case=word_lists(), m=st.one_of(st.integers(1, 40), st.integers(200, 300),
+                                      st.integers(4090, 4200), st.integers(9000, 9100)),
+       subset=st.booleans())
+def test_class_sizes_match_a_direct_count(variant, case, m, subset):
+    L, masks, rng = case
+    D = len(masks)
+    words = _core.Words(masks, L)
+    targets = rng.integers(0, D, m).astype(np.int32)  # repeats are allowed: m exceeds D
+    candidates = None
+    if subset:
+        candidates = rng.integers(0, D, int(rng.integers(1, 2 * D + 70))).astype(np.int32)
+    got = _core.class_sizes(words, targets, candidates)
+    assert (got == expected_sizes(masks, L, targets, candidates)).all()
+
+
+def test_jotto_kernel_environment_override():
+    code = "import jotto.runtime as r; print(r.kernel_variant())"
+    for name in VARIANTS:
+        env = dict(os.environ, JOTTO_KERNEL=name)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True)
+        assert out.stdout.strip() == name
+    env = dict(os.environ, JOTTO_KERNEL="v9")
+    out = subprocess.run([sys.executable, "-W", "always", "-c", code], env=env,
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == VARIANTS[-1]
+    assert "JOTTO_KERNEL='v9' is not a kernel variant this CPU runs" in out.stderr
