@@ -173,6 +173,9 @@ crossed out ('-' without colour), letters proved present are capitals.
         problem = self.check_word(text)
         if problem:
             return Reply().say(problem + " (not counted)")
+        if text in self.guesses:
+            reply = self.replies[self.guesses.index(text)]
+            return Reply().say(f"You already guessed {text} (reply {reply}); not counted.")
         self.guesses.append(text)
         n = len(self.guesses)
         if text == self.words[self.secret]:

@@ -49,8 +49,8 @@ class Stats:
         """Every recorded game, oldest first (none if there is no file yet)."""
         try:
             raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return []
+        except (FileNotFoundError, NotADirectoryError):
+            return []  # nothing recorded yet (a bad directory is reported when writing)
         except OSError as exc:
             self.warn(f"cannot read the statistics file {self.path}: {exc.strerror or exc}")
             return []

@@ -65,8 +65,8 @@ def play_games(new_session: Callable[[int], object], stats: Stats | None,
         result = session.result()  # type: ignore[attr-defined]
         if result is not None and stats is not None and stats.record({**result, **about}):
             click.echo(_record_line(stats, result["mode"]))
-        if not ended or not sys.stdin.isatty():
-            return
+        if not ended or result is None or not sys.stdin.isatty():
+            return  # end of input, quit, or a script at the other end: no more games
         try:
             again = input("Play again? [y/N] ").strip().lower()
         except EOFError:
