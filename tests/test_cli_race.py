@@ -20,7 +20,7 @@ import pytest
 
 import jotto
 from jotto.bundled import bundled_solution
-from jotto.interactive import Race, YouHide, level_players
+from jotto.interactive import Race, level_players
 from jotto.sheet import ALPHABET, Style, deduce_letters
 from jotto.stats import Stats, summarise
 from tests.test_cli_play import (AGAIN_PROMPT, GUESS_PROMPT, HIDE_PROMPT, NO_WORD_FITS,
@@ -372,3 +372,66 @@ def test_colour_only_on_a_terminal_without_no_color(tmp_path, words, solution, n
                            "1", "--no-save"], input=zero + "\n", capture_output=True, text=True,
                           env=env, cwd=str(tmp_path))
     assert "\x1b" not in proc.stdout and "Your sheet:" in proc.stdout and " - " in proc.stdout
+
+
+@pytest.mark.parametrize("repair", ["undo", "fix"])
+def test_race_wrong_answer_is_repaired_and_the_race_goes_on(term, words, solution, repair):
+    seed = 3
+    secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 3)
+    steps, i, bad = _contradiction(words, solution, seed, secret)
+    oracle = race_oracle(words, solution, "hard", seed)
+    mine = words[oracle.mine.secret]
+    my_guesses = [w for w in words.words[::89] if w != mine]
+    t = term(["play", "--no-save", "--seed", seed], GUESS_PROMPT)
+    t.start()
+    for k, (_, answer, _, _) in enumerate(steps[:i]):
+        _play_round(t, oracle, my_guesses[k], answer)
+    guess = steps[i][0]
+    after_guess, lines = _play_round(t, oracle, my_guesses[i], None)[0], None
+    assert after_guess[-1] == f"My guess {i + 1}: {guess}"
+    t.prompt = HIDE_PROMPT  # a contradiction keeps it my turn: your answer is awaited
+    lines = t.send(str(bad))
+    assert lines == oracle.handle(str(bad)).lines == [NO_WORD_FITS]
+    assert t.send(my_guesses[i + 1]) == oracle.handle(my_guesses[i + 1]).lines == [
+        "Please answer with a number from 0 to 5, 'yes' if I guessed your word, or 'undo'."]
+    true = steps[i][1]
+    if repair == "undo":
+        lines = t.send("undo")
+        assert lines == oracle.handle("undo").lines == [
+            f"Took back your answer {bad} to {guess}.", f"My guess {i + 1}: {guess}"]
+        t.prompt = GUESS_PROMPT
+        lines = t.send(true)
+        assert lines == oracle.handle(true).lines
+    else:
+        t.prompt = GUESS_PROMPT
+        lines = t.send(f"fix {i + 1} {true}")
+        assert lines == oracle.handle(f"fix {i + 1} {true}").lines
+        assert lines[0] == f"Changed your answer to guess {i + 1} ({guess}) from {bad} to {true}."
+    history = [(g, int(a)) for g, a, _, _ in steps[:i + 1]]
+    assert lines[-1] == still_fit(len(fitting(words, history)))
+    # your turn again, and my next guess is the one truthful answers lead to
+    t.prompt = HIDE_PROMPT
+    lines = t.send(my_guesses[i + 1])
+    assert lines == oracle.handle(my_guesses[i + 1]).lines
+    assert lines[-1] == f"My guess {i + 2}: {steps[i + 1][0]}"
+    lines, status = t.finish("quit")
+    assert lines == [f"My word was {mine}."] and status == 0
+
+
+def test_piped_race_is_plain_text(tmp_path, sgb):
+    seed = 4
+    oracle = race_oracle(sgb, None, "hard", seed)
+    script = ["stare", "2", "clonk", "give up"]
+    expected = [*oracle.start().lines]
+    for line in script:
+        expected += oracle.handle(line).lines
+    proc = piped(["play", "-w", "sgb", "--anagrams", "norvig", "--seed", seed],
+                 "\n".join(script) + "\n", tmp_path)
+    assert proc.returncode == 0 and proc.stderr == ""
+    out = proc.stdout.splitlines()
+    assert out[:len(expected)] == expected and "\x1b" not in proc.stdout
+    assert expected[0].endswith("then I do; I guess with GuesserGBR (exact rule; no strategy "
+                                "file given). Type 'help' for commands.")
+    assert out[len(expected):] == ["Your race games so far: 1 (0 won, 1 lost, 0 drawn). "
+                                   "'jotto stats' shows more."]
+    assert "Your guess" not in proc.stdout and "Play again" not in proc.stdout

@@ -415,7 +415,8 @@ Any time:
         return Reply().say(
             f"Race: think of a {self.L}-letter word from {self.words.source} "
             f"({len(self.words)} words) and keep it secret; I have chosen mine. Each round you "
-            f"guess first, then I do ({self.guesser_name}). Type 'help' for commands.")
+            f"guess first, then I do; I guess with {self.guesser_name}. Type 'help' for "
+            f"commands.")
 
     def handle(self, line: str) -> Reply:
         text = line.strip().lower()
@@ -453,8 +454,6 @@ Any time:
             verdict = ("We both found the other's word in this round: a draw." if self.mine.found
                        else "I found your word first: I win.")
             return self._end(Reply().say(*out.lines), verdict, f"My word was {self._my_word()}.")
-        if out.done:  # the word question after 'give up' cannot happen here (intercepted)
-            return out
         answered = len(self.theirs.history)
         if self.mine.found and answered == len(self.mine.guesses):
             self.outcome = "won"
