@@ -435,3 +435,32 @@ def test_piped_race_is_plain_text(tmp_path, sgb):
     assert out[len(expected):] == ["Your race games so far: 1 (0 won, 1 lost, 0 drawn). "
                                    "'jotto stats' shows more."]
     assert "Your guess" not in proc.stdout and "Play again" not in proc.stdout
+
+
+def test_a_won_guess_game_ends_with_the_whole_sheet(term, words, solution):
+    seed = 6
+    secret = secret_of(words, solution.hider(), seed)
+    first = next(w for w in words.words if jotto.reply(w, secret) == 0)
+    t = term(["play", "--you", "guess", "--no-save", "--seed", seed], GUESS_PROMPT)
+    t.start()
+    t.send(first)
+    lines, status = t.finish(secret)
+    assert lines[0] == f"Yes! {secret} is my word. You found it in 2 guesses."
+    assert lines[2:] == expected_sheet("Your sheet:", [first, secret], [0, 5], 5)
+    assert status == 0
+
+
+def test_hide_game_shows_my_sheet_after_each_answer(term, words, solution):
+    seed = 3
+    secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 3)
+    steps = hide_oracle(words, solution.guesser(seed=seed), secret)
+    t = term(["play", "--you", "hide", "--no-save", "--seed", seed], HIDE_PROMPT)
+    t.start()
+    history = []
+    for k, (guess, answer, _, _) in enumerate(steps[:-1]):
+        history.append((guess, int(answer)))
+        assert t.send(answer) == [still_fit(len(fitting(words, history))),
+                                  *expected_sheet("My sheet:", *zip(*history), 5),
+                                  f"Guess {k + 2}: {steps[k + 1][0]}"]
+    lines, status = t.finish("yes")
+    assert lines == [f"Got it: {secret} in {len(steps)} guesses."] and status == 0

@@ -150,6 +150,8 @@ crossed out ('-' without colour), letters proved present are capitals.
         self.replies: list[int] = []
         self.found = False
         self.gave_up = False
+        #: whether a win ends with the whole sheet (a race shows its own ending)
+        self.board = True
         self.state = np.arange(len(words))
 
     def start(self) -> Reply:
@@ -180,9 +182,13 @@ crossed out ('-' without colour), letters proved present are capitals.
         n = len(self.guesses)
         if text == self.words[self.secret]:
             self.found = True
-            return Reply(done=True).say(
+            out = Reply(done=True).say(
                 f"Yes! {text} is my word. You found it in {n} guess{'es' if n > 1 else ''}.",
                 *self._epilogue())
+            if self.sheet and self.board:
+                out.say(*sheet_lines("Your sheet:", self.guesses, self.replies + [self.L],
+                                     self.L, self.style))
+            return out
         mask = letter_mask(text)
         common = bin(mask & int(self.words.masks[self.secret])).count("1")
         self.replies.append(common)
@@ -401,6 +407,7 @@ Any time:
                  style: Style | None = None, sheet: bool = True):
         super().__init__(words, style, sheet)
         self.mine = YouGuess(words, hider_p, seed, hints=hints, style=style, sheet=sheet)
+        self.mine.board = False
         self.theirs = YouHide(words, guesser, guesser_name, style=style, sheet=False,
                               auto_next=False)
         self.guesser_name = guesser_name
