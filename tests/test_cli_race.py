@@ -286,6 +286,14 @@ def test_statistics_file_and_jotto_stats(tmp_path, words, solution, private_data
                           text=True, check=True).stdout
     assert "Games where you guessed my word: 3 (3 won)" in text
     assert "mean 2.00 over 3 games" in text and "    2 " + "#" * 30 + " 3" in text
+    hide = piped(["play", "--you", "hide", "--seed", 1], "1\nyes\n", tmp_path)
+    assert hide.stdout.splitlines()[-1] == ("Your hide games so far: 1 (1 of your words "
+                                            "found). 'jotto stats' shows more.")
+    assert Stats().games()[-1]["outcome"] == "found" and Stats().games()[-1]["my_guesses"] == 2
+    text = subprocess.run([sys.executable, "-m", "jotto", "stats"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "Games where I guessed your word: 1 (1 found)" in text
+    assert "guesses I needed when the word was found: mean 2.00 over 1 game\n" in text
 
 
 @pytest.mark.parametrize("content", [b"{not json", b"[1, 2]", b'{"version": 1, "games": 3}',

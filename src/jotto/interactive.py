@@ -375,7 +375,7 @@ Think of a word from the list; I guess it. After each guess, answer:
     def result(self) -> dict | None:
         guesses = len(self.history) + 1
         if self.found:
-            return {"mode": "hide", "outcome": "lost", "my_guesses": guesses}
+            return {"mode": "hide", "outcome": "found", "my_guesses": guesses}
         if self.gave_up:
             return {"mode": "hide", "outcome": "gave up", "my_guesses": guesses}
         return None

@@ -95,8 +95,9 @@ def _short(exc: Exception) -> str:
 
 
 def summarise(games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per mode: games, outcomes, and the guesses you needed in the games you won (mean and
-    histogram; in race and guess games) or I needed to find yours (hide games)."""
+    """Per mode: games, outcomes (race: won, lost, draw, gave up; guess: won, gave up; hide:
+    found, gave up), and the guesses you needed in the games you found my word (mean and
+    histogram; race and guess games) or I needed to find yours (hide games)."""
     out: dict[str, dict[str, Any]] = {}
     for mode in ("race", "guess", "hide"):
         mine = [g for g in games if g.get("mode") == mode]
@@ -105,7 +106,7 @@ def summarise(games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         outcomes = Counter(str(g.get("outcome")) for g in mine)
         key = "my_guesses" if mode == "hide" else "your_guesses"
         found = [int(g[key]) for g in mine if isinstance(g.get(key), int) and
-                 g.get("outcome") in (("lost",) if mode == "hide" else ("won", "draw"))]
+                 g.get("outcome") in (("found",) if mode == "hide" else ("won", "draw"))]
         out[mode] = {"games": len(mine), "outcomes": dict(sorted(outcomes.items())),
                      "guesses": {"counted": key, "games": len(found),
                                  "mean": sum(found) / len(found) if found else None,

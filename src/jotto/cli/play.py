@@ -86,7 +86,7 @@ def _record_line(stats: Stats, mode: str) -> str:
     elif mode == "guess":
         text = f"{o.get('won', 0)} found, {o.get('gave up', 0)} given up"
     else:
-        text = f"{o.get('lost', 0)} of your words found"
+        text = f"{o.get('found', 0)} of your words found"
     return f"Your {mode} games so far: {s['games']} ({text}). 'jotto stats' shows more."
 
 
