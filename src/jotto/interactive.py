@@ -4,8 +4,9 @@ Each session takes one line of input at a time (``handle``) and returns what to 
 line only reads lines and prints.  So the game logic is tested directly, and the real command
 through a pseudo-terminal.
 
-- :class:`YouGuess`: the computer hides a word (drawn from the equilibrium hider when a strategy
-  is known, else uniformly) and answers your guesses with the letters in common.
+- :class:`YouGuess`: the computer hides a word (drawn by the level's hider: the equilibrium
+  hider at hard when a strategy is known, else uniformly) and answers your guesses with the
+  letters in common.
 - :class:`YouHide`: you think of a word; the computer guesses (the equilibrium guesser by default)
   and you answer.  Contradictory answers are caught and can be taken back (``undo``) or
   corrected (``fix N R``), and the game goes on.
@@ -13,6 +14,9 @@ through a pseudo-terminal.
   find the other's word wins.  It is a :class:`YouGuess` and a :class:`YouHide` taking turns.
 - :class:`Assist`: for a game played elsewhere: you enter guesses and replies, it narrows down
   the candidates and suggests the next guess.
+
+With ``sheet=True`` the playing sessions add the Jotto sheet (:mod:`jotto.sheet`) after each
+turn; ``result()`` gives a finished game's outcome for the statistics (:mod:`jotto.stats`).
 """
 
 from __future__ import annotations

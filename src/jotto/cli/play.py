@@ -130,10 +130,16 @@ LEVEL_HELP = "The computer's strength. " + " ".join(f"{k}: {v}." for k, v in LEV
               help="Show the Jotto sheet (guesses, replies, letters proved in or out) after "
                    "each turn.")
 @click.option("--save/--no-save", default=True, show_default=True,
-              help="Record finished games in the statistics (jotto stats).")
+              help="Record finished games in the statistics (jotto stats), kept in the user "
+                   "data directory (JOTTO_DATA_DIR overrides it).")
 def play_command(words, letters, anagrams, skip_invalid, strategy, guesser_spec, seed, you,
                  level, hints, sheet, save):
-    """Play Jotto against the computer."""
+    """Play Jotto against the computer.
+
+    By default the race: you and the computer each hide a word and take turns guessing the
+    other's; the first to find it wins.  After each turn a Jotto sheet shows the guesses, their
+    replies and the letters they prove in or out.  Type 'help' in a game for its commands.
+    """
     with ctrl_c_says_bye():
         wl = resolve_words(words, letters, anagrams, skip_invalid,
                            f"equilibrium:{strategy}" if strategy else None)
