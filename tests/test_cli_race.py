@@ -192,6 +192,11 @@ def test_levels_hide_as_documented(tmp_path, words, solution, level):
                  tmp_path)
     assert proc.returncode == 0
     assert f"My word was {secret_of(words, p, seed)}." in proc.stdout.splitlines()
+    guess = piped(["play", "--you", "guess", "--level", level, "--seed", seed, "--no-save"],
+                  "give up\n", tmp_path).stdout.splitlines()
+    assert guess[1] == f"My word was {secret_of(words, p, seed)}."
+    # an expectation only from a guesser that has one (the random guesser's would be one game)
+    assert ("would expect to need" in guess[-1]) is (level == "hard")
 
 
 def test_sheet_in_a_guess_game_shows_proved_letters_and_hints(term, words, solution):

@@ -159,7 +159,9 @@ def play_command(words, letters, anagrams, skip_invalid, strategy, guesser_spec,
                 session = Race(wl, hider_p, guesser, name, s, hints, style, sheet)
             else:
                 if "exp" not in expected:  # the guesser's expected guesses per word, once
-                    expected["exp"] = evaluate(wl, guesser).expected
+                    # (a random guesser would give one sample game, not an expectation)
+                    exact = getattr(guesser, "deterministic", True) is not False
+                    expected["exp"] = evaluate(wl, guesser).expected if exact else None
                 session = YouGuess(wl, hider_p, s, expected["exp"], name, hints, style, sheet)
             return session
 
