@@ -192,6 +192,7 @@ def test_levels_hide_as_documented(tmp_path, words, solution, level):
                  tmp_path)
     assert proc.returncode == 0
     assert f"My word was {secret_of(words, p, seed)}." in proc.stdout.splitlines()
+    assert "My sheet" not in proc.stdout  # given up before the computer guessed: no sheet
     guess = piped(["play", "--you", "guess", "--level", level, "--seed", seed, "--no-save"],
                   "give up\n", tmp_path).stdout.splitlines()
     assert guess[1] == f"My word was {secret_of(words, p, seed)}."

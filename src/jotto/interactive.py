@@ -479,7 +479,7 @@ Any time:
 
     def _end(self, out: Reply, *lines: str) -> Reply:
         out.say(*lines)
-        if self.sheet:
+        if self.sheet and self.theirs.history:
             out.say(*self.theirs.sheet_lines("My sheet (my guesses, your answers):"))
         out.done = True
         return out
