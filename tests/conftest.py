@@ -40,3 +40,12 @@ def small_thresholds():
     _core.set_thresholds(4, 8, 0)
     yield
     _core.set_thresholds()
+
+
+@pytest.fixture(autouse=True)
+def private_data_dir(tmp_path_factory, monkeypatch) -> Path:
+    """Every test (and every jotto it starts) keeps play statistics in a fresh temporary
+    directory, never in the real user's data directory."""
+    path = tmp_path_factory.mktemp("jotto-data")
+    monkeypatch.setenv("JOTTO_DATA_DIR", str(path))
+    return path

@@ -22,15 +22,22 @@ from jotto.players.specs import make_guesser
 
 JOTTO = [sys.executable, "-m", "jotto"]
 GUESS_PROMPT, HIDE_PROMPT, ASSIST_PROMPT = "Your guess: ", "Your answer: ", "> "
+AGAIN_PROMPT = "Play again? [y/N] "
 GBR_NAME = "GuesserGBR (exact rule; no strategy file given)"
 EQ_NAME = "the equilibrium guesser"
 NO_WORD_FITS = ("No word in my list fits all your answers. Type 'undo' to take back the last "
-                "one, or 'give up' and tell me your word to see which answer ruled it out.")
+                "one, 'fix N R' to correct your answer to guess N, or 'give up' and tell me your "
+                "word to see which answer ruled it out.")
+#: The sessions as they were before the sheet and the race (checked line by line below; the
+#: sheet and the race have their own tests in test_cli_race.py).
+PLAIN = ["--no-sheet", "--no-save"]
+GUESS = [*PLAIN, "--you", "guess"]
 
 
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("JOTTO_DEBUG", None)  # errors must be reported as users see them
+    env["NO_COLOR"] = "1"
     return env
 
 
@@ -151,8 +158,13 @@ class Terminal:
         """Type ``line`` (if any) and read to the end: the lines printed and the exit status."""
         if line is not None:
             self.child.sendline(line)
-        self.child.expect(pexpect.EOF)
-        text = self._take()
+        if self.child.expect_exact([pexpect.EOF, AGAIN_PROMPT]) == 1:
+            text = self._take()  # the game's last lines; then decline another game
+            self.child.sendline("n")
+            self.child.expect(pexpect.EOF)
+            assert self.child.before.split("\r\n")[:2] == ["n", "Bye."], self.child.before
+        else:
+            text = self._take()
         self.child.close()
         lines = [x for x in text.replace("\r\n", "\n").split("\n")]
         if line is not None:
@@ -210,7 +222,7 @@ def three_guesses(words, secret) -> list[str]:
 def test_you_guess_full_game_with_hint(term, words, solution):
     seed = 1
     secret = secret_of(words, solution.hider(), seed)
-    t = term(["play", "--seed", seed], GUESS_PROMPT)
+    t = term(["play", *GUESS, "--seed", seed], GUESS_PROMPT)
     assert t.start() == [guess_intro(words)]
     history = []
     for g in three_guesses(words, secret):
@@ -231,7 +243,7 @@ def test_you_guess_bad_input_is_explained_and_not_counted(term, words, solution)
     secret = secret_of(words, solution.hider(), seed)
     assert "qzxvw" not in words and "qzxvw" not in words.dropped_words("anagram")
     assert "apple" not in words
-    t = term(["play", "--seed", seed], GUESS_PROMPT)
+    t = term(["play", *GUESS, "--seed", seed], GUESS_PROMPT)
     t.start()
     assert t.send("ab1de") == ["'ab1de' is not a word (letters only, please) (not counted)"]
     assert t.send("abc") == ["'abc' has 3 letters; this game uses 5-letter words (not counted)"]
@@ -260,7 +272,7 @@ def test_you_guess_bad_input_is_explained_and_not_counted(term, words, solution)
 def test_you_guess_give_up_reveals_the_word(term, words, solution, command):
     seed = 11
     secret = secret_of(words, solution.hider(), seed)
-    t = term(["play", "--seed", seed], GUESS_PROMPT)
+    t = term(["play", *GUESS, "--seed", seed], GUESS_PROMPT)
     t.start()
     g = three_guesses(words, secret)[1]
     assert t.send(g) == [reply_line(g, secret)]
@@ -274,7 +286,7 @@ def test_you_guess_give_up_reveals_the_word(term, words, solution, command):
 def test_you_guess_with_hints(term, words, solution):
     seed = 2
     secret = secret_of(words, solution.hider(), seed)
-    t = term(["play", "--seed", seed, "--hints"], GUESS_PROMPT)
+    t = term(["play", *GUESS, "--seed", seed, "--hints"], GUESS_PROMPT)
     t.start()
     history = []
     for g in three_guesses(words, secret):
@@ -298,7 +310,8 @@ def test_you_guess_anagram_of_the_secret(term, sgb):
     secret = secret_of(sgb, uniform, seed)
     other = dropped[frozenset(secret)]
     assert other != secret and other not in sgb
-    t = term(["play", "-w", "sgb", "--anagrams", "norvig", "--seed", seed], GUESS_PROMPT)
+    t = term(["play", *GUESS, "-w", "sgb", "--anagrams", "norvig", "--seed", seed],
+             GUESS_PROMPT)
     assert t.start() == [guess_intro(sgb)]
     assert t.send(other) == [reply_line(other, secret)]
     assert reply_line(other, secret) == (f"{other}: all 5 letters in common, but it is not my "
@@ -314,7 +327,7 @@ def test_you_hide_full_game(term, words, solution):
     seed = 3
     secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 4)
     steps = hide_oracle(words, solution.guesser(seed=seed), secret)
-    t = term(["play", "--you", "hide", "--seed", seed], HIDE_PROMPT)
+    t = term(["play", *PLAIN, "--you", "hide", "--seed", seed], HIDE_PROMPT)
     assert t.start() == [hide_intro(words, EQ_NAME), f"Guess 1: {steps[0][0]}"]
     history = []
     for k, (guess, answer, oracle_lines, done) in enumerate(steps[:-1]):
@@ -334,7 +347,7 @@ def test_you_hide_full_game(term, words, solution):
 def test_you_hide_answer_5_means_got_it(term, words, solution):
     seed = 4
     first = hide_oracle(words, solution.guesser(seed=seed), words[0])[0][0]
-    t = term(["play", "--you", "hide", "--seed", seed], HIDE_PROMPT)
+    t = term(["play", *PLAIN, "--you", "hide", "--seed", seed], HIDE_PROMPT)
     assert t.start()[-1] == f"Guess 1: {first}"
     lines, status = t.finish("5")
     assert lines == [f"Got it: {first} in 1 guess."] and status == 0
@@ -360,7 +373,7 @@ def _play_into_a_contradiction(term, words, solution, seed=3):
     no remaining word has: (terminal, secret, steps, i, bad answer)."""
     secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 3)
     steps, i, bad = _contradiction(words, solution, seed, secret)
-    t = term(["play", "--you", "hide", "--seed", seed], HIDE_PROMPT)
+    t = term(["play", *PLAIN, "--you", "hide", "--seed", seed], HIDE_PROMPT)
     t.start()
     for _, answer, oracle_lines, _ in steps[:i]:
         assert t.send(answer) == oracle_lines
@@ -382,7 +395,7 @@ def test_you_hide_contradiction_then_undo(term, words, solution):
 
 
 def test_you_hide_undo_with_nothing_to_undo_and_help(term, words, solution):
-    t = term(["play", "--you", "hide", "--seed", 3], HIDE_PROMPT)
+    t = term(["play", *PLAIN, "--you", "hide", "--seed", 3], HIDE_PROMPT)
     t.start()
     assert t.send("undo") == ["Nothing to undo."]
     help_lines = t.send("help")
@@ -412,7 +425,7 @@ def test_you_hide_diagnoses_the_untrue_answer(term, words, solution):
 def test_you_hide_give_up_with_a_word_not_in_the_list(term, words, word, why):
     if word is None:
         word = next(w for w in words.dropped_words("anagram") if len(set(w)) == 5)
-    t = term(["play", "--you", "hide", "--seed", 3], HIDE_PROMPT)
+    t = term(["play", *PLAIN, "--you", "hide", "--seed", 3], HIDE_PROMPT)
     t.start()
     assert t.send("give up") == ["What was your word? (Enter to skip)"]
     lines, status = t.finish(word)
@@ -423,7 +436,7 @@ def test_you_hide_give_up_with_a_word_that_fits(term, words, solution):
     seed = 3
     secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 3)
     steps = hide_oracle(words, solution.guesser(seed=seed), secret)
-    t = term(["play", "--you", "hide", "--seed", seed], HIDE_PROMPT)
+    t = term(["play", *PLAIN, "--you", "hide", "--seed", seed], HIDE_PROMPT)
     t.start()
     guess, answer = steps[0][0], steps[0][1]
     t.send(answer)
@@ -438,7 +451,7 @@ def test_you_hide_bad_answers_change_nothing(term, words, solution):
     seed = 6
     secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 3)
     steps = hide_oracle(words, solution.guesser(seed=seed), secret)
-    t = term(["play", "--you", "hide", "--seed", seed], HIDE_PROMPT)
+    t = term(["play", *PLAIN, "--you", "hide", "--seed", seed], HIDE_PROMPT)
     assert t.start()[-1] == f"Guess 1: {steps[0][0]}"
     msg = ["Please answer with a number from 0 to 5, 'yes' if I guessed your word, or 'undo'."]
     for bad in ("7", "lots", "-1", "2.5", "6"):
@@ -552,8 +565,8 @@ def test_assist_counts_guesses_outside_the_list(term, words, sgb):
 
 # ---- end of input and Ctrl-C --------------------------------------------------------------------
 
-MODES = [(["play", "--seed", 1], GUESS_PROMPT), (["play", "--you", "hide", "--seed", 1],
-                                                  HIDE_PROMPT),
+MODES = [(["play", *GUESS, "--seed", 1], GUESS_PROMPT),
+         (["play", *PLAIN, "--you", "hide", "--seed", 1], HIDE_PROMPT),
          (["assist", "--seed", 1], ASSIST_PROMPT)]
 
 
@@ -579,7 +592,7 @@ def test_ctrl_c_says_bye(term, args, prompt):
 
 def test_end_of_input_and_ctrl_c_while_asked_for_the_word(term):
     for send, code in (("sendeof", 0), ("sendintr", 130)):
-        t = term(["play", "--you", "hide", "--seed", 1], HIDE_PROMPT)
+        t = term(["play", *PLAIN, "--you", "hide", "--seed", 1], HIDE_PROMPT)
         t.start()
         t.send("give up")
         getattr(t.child, send)()
@@ -593,8 +606,8 @@ def test_piped_you_guess_game(tmp_path, words, solution):
     seed = 9
     secret = secret_of(words, solution.hider(), seed)
     guesses = three_guesses(words, secret)[:2]
-    proc = piped(["play", "--seed", seed], "\n".join(guesses + ["hint", secret]) + "\n",
-                 tmp_path)
+    proc = piped(["play", *GUESS, "--seed", seed],
+                 "\n".join(guesses + ["hint", secret]) + "\n", tmp_path)
     history = [(g, jotto.reply(g, secret)) for g in guesses]
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.splitlines() == [
@@ -609,7 +622,7 @@ def test_piped_you_hide_game(tmp_path, words, solution):
     seed = 3
     secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 3)
     steps = hide_oracle(words, solution.guesser(seed=seed), secret)
-    proc = piped(["play", "--you", "hide", "--seed", seed],
+    proc = piped(["play", *PLAIN, "--you", "hide", "--seed", seed],
                  "".join(a + "\n" for _, a, _, _ in steps), tmp_path)
     assert proc.returncode == 0 and proc.stderr == ""
     expected = [hide_intro(words, EQ_NAME), f"Guess 1: {steps[0][0]}"]
@@ -651,7 +664,8 @@ def test_piped_input_ending_early_says_bye(tmp_path):
 
 # ---- options ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args", [["play", "-n", "5"], ["play", "-w", "sgb", "--you", "hide"],
+@pytest.mark.parametrize("args", [["play", *GUESS, "-n", "5"],
+                                  ["play", *PLAIN, "-w", "sgb", "--you", "hide"],
                                   ["assist", "-n", "4"]])
 def test_strategy_for_another_list_is_a_one_line_error(tmp_path, strategy3, args):
     path, _ = strategy3
@@ -668,7 +682,7 @@ def test_strategy_file_plays_its_own_list(term, strategy3, letters):
     sol = jotto.Solution.load(str(path), w3)
     seed = 4
     secret = secret_of(w3, sol.hider(), seed)
-    t = term(["play", *letters, "--strategy", path, "--seed", seed], GUESS_PROMPT)
+    t = term(["play", *GUESS, *letters, "--strategy", path, "--seed", seed], GUESS_PROMPT)
     assert t.start() == [guess_intro(w3)]
     assert w3.length == 3 and len(w3) < 1000
     g = next(w for w in w3 if w != secret)
@@ -685,7 +699,8 @@ def test_hide_without_a_strategy_uses_gbr(term, sgb):
     seed = 2
     secret = pick_hide_secret(sgb, lambda: make_guesser("gbr:exact", sgb), 4)
     steps = hide_oracle(sgb, make_guesser("gbr:exact", sgb), secret)
-    t = term(["play", "-w", "sgb", "--anagrams", "norvig", "--you", "hide", "--seed", seed],
+    t = term(["play", *PLAIN, "-w", "sgb", "--anagrams", "norvig", "--you", "hide", "--seed",
+              seed],
              HIDE_PROMPT)
     assert t.start() == [hide_intro(sgb, GBR_NAME), f"Guess 1: {steps[0][0]}"]
     history = []
@@ -701,7 +716,7 @@ def test_hide_with_a_guesser_spec(term, words):
     seed = 1
     secret = words[200]
     steps = hide_oracle(words, make_guesser("norvig:max", words), secret)
-    t = term(["play", "--you", "hide", "-g", "norvig:max", "--seed", seed], HIDE_PROMPT)
+    t = term(["play", *PLAIN, "--you", "hide", "-g", "norvig:max", "--seed", seed], HIDE_PROMPT)
     assert t.start() == [hide_intro(words, "norvig:max"), f"Guess 1: {steps[0][0]}"]
     for _, answer, oracle_lines, _ in steps[:-1]:
         assert t.send(answer) == oracle_lines
@@ -712,16 +727,16 @@ def test_hide_with_a_guesser_spec(term, words):
 # ---- edge cases ----------------------------------------------------------------------------
 
 def test_enter_skips_the_word_question(term):
-    t = term(["play", "--you", "hide", "--seed", 1], HIDE_PROMPT)
+    t = term(["play", *PLAIN, "--you", "hide", "--seed", 1], HIDE_PROMPT)
     t.start()
     t.send("give up")
     t.child.sendline("")
-    index = t.child.expect([pexpect.EOF, HIDE_PROMPT], timeout=10)
-    assert index == 0 and "Bye." in t.child.before
+    index = t.child.expect_exact([pexpect.EOF, HIDE_PROMPT, AGAIN_PROMPT], timeout=10)
+    assert index != 1 and "Bye." in t.child.before
 
 
 @pytest.mark.parametrize("args, prompt, line", [
-    (["play", "--you", "hide", "--seed", 1], HIDE_PROMPT, "\u00b2"),
+    (["play", *PLAIN, "--you", "hide", "--seed", 1], HIDE_PROMPT, "\u00b2"),
     (["assist", "--seed", 1], ASSIST_PROMPT, "about \u00b2")], ids=["hide", "assist"])
 def test_superscript_digit_is_a_bad_answer_not_a_crash(term, args, prompt, line):
     t = term(args, prompt)
@@ -732,8 +747,8 @@ def test_superscript_digit_is_a_bad_answer_not_a_crash(term, args, prompt, line)
 
 
 def test_expected_guesses_line_keeps_the_guesser_name(tmp_path, sgb):
-    proc = piped(["play", "-w", "sgb", "--anagrams", "norvig", "--seed", 2], "give up\n",
-                 tmp_path)
+    proc = piped(["play", *GUESS, "-w", "sgb", "--anagrams", "norvig", "--seed", 2],
+                 "give up\n", tmp_path)
     assert proc.returncode == 0
     assert f"{GBR_NAME} would expect to need" in proc.stdout
 
@@ -741,7 +756,7 @@ def test_expected_guesses_line_keeps_the_guesser_name(tmp_path, sgb):
 def test_answers_after_a_contradiction_wait_for_undo(term):
     """Once no word fits, further answers are refused (not piled onto the same guess) until
     the contradiction is taken back; a zero-padded 5 still means "got it"."""
-    t = term(["play", "--you", "hide", "--seed", 3], HIDE_PROMPT)
+    t = term(["play", *PLAIN, "--you", "hide", "--seed", 3], HIDE_PROMPT)
     t.start()
     answers, lines = ["0", "0", "0", "0"], []
     for a in answers:
@@ -749,7 +764,7 @@ def test_answers_after_a_contradiction_wait_for_undo(term):
         if any("No word in my list fits" in ln for ln in lines):
             break
     assert any("No word in my list fits" in ln for ln in lines)
-    assert any("'undo' the last one first" in ln for ln in t.send("2"))
+    assert any("'undo' the last one or 'fix' a wrong one first" in ln for ln in t.send("2"))
     assert any("Took back your answer" in ln for ln in t.send("undo"))
     lines, status = t.finish("05")
     assert status == 0 and any(ln.startswith("Got it: ") for ln in lines)

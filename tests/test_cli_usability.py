@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
 import sys
 
 import pytest
@@ -16,16 +15,8 @@ from jotto.analysis import METRICS, best_first_guesses, partition_vectors
 from jotto.bundled import bundled_solution
 from jotto.paper import TABLE1
 from jotto.players import make_guesser, make_hider
+from tests.test_cli_evaluate import SGB, run
 
-JOTTO = [sys.executable, "-m", "jotto"]
-SGB = ["-w", "sgb", "--anagrams", "norvig"]
-
-
-def run(*args, cwd, code=0):
-    proc = subprocess.run(JOTTO + [str(a) for a in args], capture_output=True, text=True,
-                          cwd=cwd, stdin=subprocess.DEVNULL, timeout=300)
-    assert proc.returncode == code, (proc.stdout, proc.stderr)
-    return proc
 
 
 def _entropy(counts) -> float:

@@ -4,12 +4,19 @@ Each session takes one line of input at a time (``handle``) and returns what to 
 line only reads lines and prints.  So the game logic is tested directly, and the real command
 through a pseudo-terminal.
 
-- :class:`YouGuess`: the computer hides a word (drawn from the equilibrium hider when a strategy
-  is known, else uniformly) and answers your guesses with the letters in common.
+- :class:`YouGuess`: the computer hides a word (drawn by the level's hider: the equilibrium
+  hider at hard when a strategy is known, else uniformly) and answers your guesses with the
+  letters in common.
 - :class:`YouHide`: you think of a word; the computer guesses (the equilibrium guesser by default)
-  and you answer.  Contradictory answers are caught and can be taken back (``undo``).
+  and you answer.  Contradictory answers are caught and can be taken back (``undo``) or
+  corrected (``fix N R``), and the game goes on.
+- :class:`Race`: the real two-sided game: both hide a word and take turns guessing; the first to
+  find the other's word wins.  It is a :class:`YouGuess` and a :class:`YouHide` taking turns.
 - :class:`Assist`: for a game played elsewhere: you enter guesses and replies, it narrows down
   the candidates and suggests the next guess.
+
+With ``sheet=True`` the playing sessions add the Jotto sheet (:mod:`jotto.sheet`) after each
+turn; ``result()`` gives a finished game's outcome for the statistics (:mod:`jotto.stats`).
 """
 
 from __future__ import annotations
@@ -21,29 +28,56 @@ import numpy as np
 from .bundled import bundled_solution
 from .files import quote
 from .game import Guesser, popcount, replies
-from .players.guessers import OffTree
+from .players.guessers import OffTree, RandomGuesser
 from .players.specs import make_guesser
+from .sheet import Style, sheet_lines
 from .solution import Solution
 from .words import WordList, letter_mask
 
-__all__ = ["Assist", "YouGuess", "YouHide", "bundled_solution", "default_guesser",
-           "strategy_for"]
+__all__ = ["LEVELS", "Assist", "Race", "YouGuess", "YouHide", "bundled_solution",
+           "default_guesser", "level_players", "strategy_for"]
 
 QUIT = {"quit", "exit", "q"}
 NUMBER = re.compile(r"[0-9]{1,3}")
 GIVE_UP = {"give up", "giveup", "reveal"}
 YES = {"y", "yes", "right", "correct", "got it", "yes!", "bingo"}
+FIX = re.compile(r"fix\s+([0-9]{1,3})\s+([0-9]{1,3})")
+
+#: The computer's strength: how it guesses and how it hides.
+LEVELS = {
+    "easy": "guesses a random word that fits the replies so far (the Perl player); hides a "
+            "word drawn uniformly",
+    "medium": "guesses greedily (GuesserGBR against a uniform hider, exact rule); hides a word "
+              "drawn uniformly",
+    "hard": "the equilibrium strategy of the strongest solve for the list (bundled or "
+            "--strategy) as guesser and hider; without one, medium's guesser",
+}
 
 
 def default_guesser(words: WordList, solution: Solution | None, spec: str | None,
-                    seed: int) -> tuple[Guesser, str]:
-    """The computer's guesser: ``spec`` if given, else the equilibrium guesser of the strategy
-    (the bundled solve for the default list), else GuesserGBR under the exact rule."""
+                    seed: int | None, level: str = "hard") -> tuple[Guesser, str]:
+    """The computer's guesser: ``spec`` if given, else the ``level``'s: easy the random
+    consistent guesser, medium GuesserGBR (exact rule), hard the equilibrium guesser of the
+    strategy (the bundled solve for the default list), else GuesserGBR under the exact rule."""
     if spec is not None:
         return make_guesser(spec, words), spec
+    if level == "easy":
+        return RandomGuesser(words, seed), "a random word that fits (easy)"
+    if level == "medium":
+        return make_guesser("gbr:exact", words), "GuesserGBR (exact rule; medium)"
     if solution is not None:
         return solution.guesser(seed=seed), "the equilibrium guesser"
     return make_guesser("gbr:exact", words), "GuesserGBR (exact rule; no strategy file given)"
+
+
+def level_players(words: WordList, solution: Solution | None, spec: str | None,
+                  seed: int | None, level: str) -> tuple[Guesser, str, np.ndarray]:
+    """The computer's guesser (with its name) and hiding distribution at ``level``: hard hides
+    by the equilibrium hider when there is a strategy, the other levels uniformly."""
+    guesser, name = default_guesser(words, solution, spec, seed, level)
+    if level == "hard" and solution is not None:
+        return guesser, name, np.asarray(solution.hider(), dtype=np.float64)
+    return guesser, name, np.ones(len(words))
 
 
 @dataclass
@@ -62,9 +96,12 @@ class _Session:
     """What every session shares: the word list, guessable words, and word parsing."""
 
     help_text = ""
+    prompt = "> "
 
-    def __init__(self, words: WordList):
+    def __init__(self, words: WordList, style: Style | None = None, sheet: bool = False):
         self.words = words
+        self.style = style or Style(False)
+        self.sheet = sheet
         self.L = words.length
         # Any distinct-letter word of the source list may be guessed; the anagram rule only
         # decides which words can be the secret.
@@ -84,7 +121,12 @@ class _Session:
         return None
 
     def help(self) -> Reply:
-        return Reply().say(*self.help_text.strip("\n").splitlines())
+        return Reply().say(*self.help_text.strip("\n").replace("{L}", str(self.L)).splitlines())
+
+    def result(self) -> dict | None:
+        """The game's outcome for the statistics (None while it is not over, or if it was
+        abandoned)."""
+        return None
 
 
 class YouGuess(_Session):
@@ -95,12 +137,15 @@ Type a guess to hear how many letters it shares with my word.
   hint     how many of my words are still consistent with your replies
   give up  show my word
   quit     stop (so do Ctrl-D and Ctrl-C)
+The sheet after each guess lists your guesses and the alphabet: letters proved absent are
+crossed out ('-' without colour), letters proved present are capitals.
 """
+    prompt = "Your guess: "
 
     def __init__(self, words: WordList, hider_p: np.ndarray, seed: int | None = None,
                  expected: np.ndarray | None = None, expected_by: str = "",
-                 hints: bool = False):
-        super().__init__(words)
+                 hints: bool = False, style: Style | None = None, sheet: bool = False):
+        super().__init__(words, style, sheet)
         rng = np.random.default_rng(seed)
         p = np.asarray(hider_p, dtype=np.float64)
         self.secret = int(rng.choice(len(words), p=p / p.sum()))
@@ -108,6 +153,11 @@ Type a guess to hear how many letters it shares with my word.
         self.expected_by = expected_by
         self.hints = hints
         self.guesses: list[str] = []
+        self.replies: list[int] = []
+        self.found = False
+        self.gave_up = False
+        #: whether a win ends with the whole sheet (a race shows its own ending)
+        self.board = True
         self.state = np.arange(len(words))
 
     def start(self) -> Reply:
@@ -125,19 +175,29 @@ Type a guess to hear how many letters it shares with my word.
         if text == "hint":
             return Reply().say(self._left())
         if text in GIVE_UP:
+            self.gave_up = True
             return Reply(done=True).say(f"My word was {self.words[self.secret]}.",
                                         *self._epilogue())
         problem = self.check_word(text)
         if problem:
             return Reply().say(problem + " (not counted)")
+        if text in self.guesses:
+            reply = self.replies[self.guesses.index(text)]
+            return Reply().say(f"You already guessed {text} (reply {reply}); not counted.")
         self.guesses.append(text)
         n = len(self.guesses)
         if text == self.words[self.secret]:
-            return Reply(done=True).say(
+            self.found = True
+            out = Reply(done=True).say(
                 f"Yes! {text} is my word. You found it in {n} guess{'es' if n > 1 else ''}.",
                 *self._epilogue())
+            if self.sheet and self.board:
+                out.say(*sheet_lines("Your sheet:", self.guesses, self.replies + [self.L],
+                                     self.L, self.style))
+            return out
         mask = letter_mask(text)
         common = bin(mask & int(self.words.masks[self.secret])).count("1")
+        self.replies.append(common)
         self.state = self.state[popcount(self.words.masks[self.state] & mask) == common]
         out = Reply()
         if common == self.L:
@@ -145,9 +205,16 @@ Type a guess to hear how many letters it shares with my word.
                     f"anagram of it)")
         else:
             out.say(f"{text}: {common}")
-        if self.hints:
+        if self.sheet:
+            out.say(*self.sheet_lines())
+        elif self.hints:
             out.say(self._left())
         return out
+
+    def sheet_lines(self) -> list[str]:
+        """Your sheet: your guesses (not the winning one), their replies, the letters proved."""
+        return sheet_lines("Your sheet:", self.guesses[:len(self.replies)], self.replies,
+                           self.L, self.style, len(self.state) if self.hints else None)
 
     def _left(self) -> str:
         n = len(self.state)
@@ -161,6 +228,13 @@ Type a guess to hear how many letters it shares with my word.
         return [f"{by} would expect to need "
                 f"{self.expected[self.secret]:.2f} guesses for {self.words[self.secret]}."]
 
+    def result(self) -> dict | None:
+        if self.found:
+            return {"mode": "guess", "outcome": "won", "your_guesses": len(self.guesses)}
+        if self.gave_up:
+            return {"mode": "guess", "outcome": "gave up", "your_guesses": len(self.guesses)}
+        return None
+
 
 class YouHide(_Session):
     """The computer guesses your word."""
@@ -170,22 +244,27 @@ Think of a word from the list; I guess it. After each guess, answer:
   0..{L}       how many letters my guess shares with your word
   yes          I guessed it
   undo         take back your last answer
+  fix N R      change your answer to my guess N to R
   give up      stop; you may tell me your word
   quit         stop (so do Ctrl-D and Ctrl-C)
 """
+    prompt = "Your answer: "
 
-    def __init__(self, words: WordList, guesser: Guesser, guesser_name: str = ""):
-        super().__init__(words)
+    def __init__(self, words: WordList, guesser: Guesser, guesser_name: str = "",
+                 style: Style | None = None, sheet: bool = False, auto_next: bool = True):
+        super().__init__(words, style, sheet)
         self.guesser = guesser
         self.guesser_name = guesser_name
         self.history: list[tuple[int, int]] = []
         self.state = np.arange(len(words))
         self.current = -1
         self.asking_word = False
+        self.found = False
+        self.gave_up = False
+        #: whether an accepted answer is followed at once by the next guess (a race waits for
+        #: your turn first, then asks :meth:`guess_line`)
+        self.auto_next = auto_next
         self.guesser.new_game()
-
-    def help(self) -> Reply:
-        return Reply().say(*self.help_text.strip("\n").replace("{L}", str(self.L)).splitlines())
 
     def start(self) -> Reply:
         out = Reply().say(f"Think of a {self.L}-letter word from {self.words.source} "
@@ -193,9 +272,13 @@ Think of a word from the list; I guess it. After each guess, answer:
                           f"{self.guesser_name}. Type 'help' for commands.")
         return self._next(out)
 
-    def _next(self, out: Reply) -> Reply:
+    def guess_line(self) -> str:
+        """Choose the next guess and say it."""
         self.current = int(self.guesser.next_guess(self.state, self.history))
-        return out.say(f"Guess {len(self.history) + 1}: {self.words[self.current]}")
+        return f"Guess {len(self.history) + 1}: {self.words[self.current]}"
+
+    def _next(self, out: Reply) -> Reply:
+        return out.say(self.guess_line())
 
     def _recompute(self) -> None:
         self.state = np.arange(len(self.words))
@@ -214,12 +297,16 @@ Think of a word from the list; I guess it. After each guess, answer:
             return self.help()
         if text == "undo":
             return self._undo()
+        fix = FIX.fullmatch(text)
+        if fix:
+            return self._fix(int(fix.group(1)), int(fix.group(2)))
         if text in GIVE_UP:
             self.asking_word = True
             return Reply().say("What was your word? (Enter to skip)")
         answer = int(text) if NUMBER.fullmatch(text) else None
         if text in YES or answer == self.L:
             # no two words of a list share their letters, so L letters in common is the word
+            self.found = True
             n = len(self.history) + 1
             return Reply(done=True).say(f"Got it: {self.words[self.current]} in {n} "
                                         f"guess{'es' if n > 1 else ''}.")
@@ -227,17 +314,28 @@ Think of a word from the list; I guess it. After each guess, answer:
             return Reply().say(f"Please answer with a number from 0 to {self.L}, 'yes' if I "
                                f"guessed your word, or 'undo'.")
         if len(self.state) == 0:
-            return Reply().say("No word fits your answers so far: 'undo' the last one first, or "
-                               "'give up' and tell me your word.")
+            return Reply().say("No word fits your answers so far: 'undo' the last one or 'fix' "
+                               "a wrong one first, or 'give up' and tell me your word.")
         self.history.append((self.current, answer))
+        return self._after_change(Reply())
+
+    def _after_change(self, out: Reply) -> Reply:
+        """Recount the words that fit; go on if some do, else say how to correct."""
         self._recompute()
         n = len(self.state)
         if n == 0:
-            return Reply().say("No word in my list fits all your answers. Type 'undo' to take "
-                               "back the last one, or 'give up' and tell me your word to see "
-                               "which answer ruled it out.")
-        out = Reply().say(f"{n} word{'s' if n != 1 else ''} still fit{'' if n != 1 else 's'}.")
-        return self._next(out)
+            return out.say("No word in my list fits all your answers. Type 'undo' to take back "
+                           "the last one, 'fix N R' to correct your answer to guess N, or 'give "
+                           "up' and tell me your word to see which answer ruled it out.")
+        out.say(f"{n} word{'s' if n != 1 else ''} still fit{'' if n != 1 else 's'}.")
+        if self.sheet:
+            out.say(*self.sheet_lines())
+        return self._next(out) if self.auto_next else out
+
+    def sheet_lines(self, title: str = "My sheet:") -> list[str]:
+        """My sheet: my guesses, your answers, the letters they prove."""
+        return sheet_lines(title, [self.words[g] for g, _ in self.history],
+                           [r for _, r in self.history], self.L, self.style)
 
     def _undo(self) -> Reply:
         if not self.history:
@@ -247,7 +345,22 @@ Think of a word from the list; I guess it. After each guess, answer:
         out = Reply().say(f"Took back your answer {r} to {self.words[g]}.")
         return self._next(out)
 
+    def _fix(self, n: int, r: int) -> Reply:
+        if not 1 <= n <= len(self.history):
+            return Reply().say(f"There is no answered guess {n} (answered so far: "
+                               f"{len(self.history)}).")
+        if r >= self.L:
+            return Reply().say(f"A corrected answer is from 0 to {self.L - 1}.")
+        g, old = self.history[n - 1]
+        self.history[n - 1] = (g, r)
+        out = Reply().say(f"Changed your answer to guess {n} ({self.words[g]}) from {old} to "
+                          f"{r}.")
+        # guesses after it were chosen on the old answer; they and their answers stay (they are
+        # still true facts about your word), and the next guess is chosen afresh
+        return self._after_change(out)
+
     def _diagnose(self, text: str) -> Reply:
+        self.gave_up = True
         out = Reply(done=True)
         if not text:
             return out.say("Bye.")
@@ -264,6 +377,120 @@ Think of a word from the list; I guess it. After each guess, answer:
                                f"and {text} share {actual} letter{'s' if actual != 1 else ''}: "
                                f"that answer ruled {text} out.")
         return out.say(f"{text} fits all your answers; I had {len(self.state)} candidates left.")
+
+    def result(self) -> dict | None:
+        guesses = len(self.history) + 1
+        if self.found:
+            return {"mode": "hide", "outcome": "found", "my_guesses": guesses}
+        if self.gave_up:
+            return {"mode": "hide", "outcome": "gave up", "my_guesses": guesses}
+        return None
+
+
+class Race(_Session):
+    """The real game: you and I each hide a word and take turns, you first in each round; the
+    first to find the other's word wins.  If you find mine, I still take my guess of that round
+    (you started the round), and if it finds yours the game is a draw."""
+
+    help_text = """
+Think of a word from the list and keep it secret. Each round you guess my word, then I guess
+yours. Whoever finds the other's word first wins (both in the same round: a draw).
+When it is your guess:
+  WORD        your guess; I say how many letters it shares with my word
+  hint        how many of my words fit your replies
+When I guess, answer:
+  0..{L}        how many letters my guess shares with your word
+  yes         I guessed it
+  undo        take back your last answer
+  fix N R     change your answer to my guess N to R
+Any time:
+  give up     you lose; I show my word
+  quit        stop (so do Ctrl-D and Ctrl-C)
+"""
+
+    def __init__(self, words: WordList, hider_p: np.ndarray, guesser: Guesser,
+                 guesser_name: str = "", seed: int | None = None, hints: bool = False,
+                 style: Style | None = None, sheet: bool = True):
+        super().__init__(words, style, sheet)
+        self.mine = YouGuess(words, hider_p, seed, hints=hints, style=style, sheet=sheet)
+        self.mine.board = False
+        self.theirs = YouHide(words, guesser, guesser_name, style=style, sheet=False,
+                              auto_next=False)
+        self.guesser_name = guesser_name
+        self.your_turn = True
+        self.outcome: str | None = None
+
+    @property
+    def prompt(self) -> str:  # type: ignore[override]
+        return YouGuess.prompt if self.your_turn else YouHide.prompt
+
+    def start(self) -> Reply:
+        return Reply().say(
+            f"Race: think of a {self.L}-letter word from {self.words.source} "
+            f"({len(self.words)} words) and keep it secret; I have chosen mine. Each round you "
+            f"guess first, then I do; I guess with {self.guesser_name}. Type 'help' for "
+            f"commands.")
+
+    def handle(self, line: str) -> Reply:
+        text = line.strip().lower()
+        if text in QUIT:
+            return Reply(done=True).say(f"My word was {self._my_word()}.")
+        if text in GIVE_UP:
+            self.outcome = "gave up"
+            return self._end(Reply(), f"My word was {self._my_word()}.")
+        if text == "help":
+            return self.help()
+        if text == "hint":
+            return self.mine.handle(text)
+        if self.your_turn and text != "undo" and not FIX.fullmatch(text):
+            return self._your_guess(line)
+        return self._your_answer(line)
+
+    def _my_word(self) -> str:
+        return self.words[self.mine.secret]
+
+    def _your_guess(self, line: str) -> Reply:
+        before = len(self.mine.guesses)
+        out = self.mine.handle(line)
+        if len(self.mine.guesses) == before:
+            return out  # not a guess (a hint, a bad word): still your turn
+        out.done = False
+        if self.mine.found:
+            out.say("I still take my guess of this round: if it finds your word, we draw.")
+        self.your_turn = False
+        return out.say("My g" + self.theirs.guess_line()[1:])
+
+    def _your_answer(self, line: str) -> Reply:
+        out = self.theirs.handle(line)
+        if self.theirs.found:
+            self.outcome = "draw" if self.mine.found else "lost"
+            verdict = ("We both found the other's word in this round: a draw." if self.mine.found
+                       else "I found your word first: I win.")
+            return self._end(Reply().say(*out.lines), verdict, f"My word was {self._my_word()}.")
+        answered = len(self.theirs.history)
+        if self.mine.found and answered == len(self.mine.guesses):
+            self.outcome = "won"
+            n = len(self.mine.guesses)
+            return self._end(Reply().say(*out.lines),
+                             f"You found my word first, in {n} guess{'es' if n > 1 else ''}: "
+                             f"you win.")
+        # your turn once my guess of this round has an answer that leaves some word
+        self.your_turn = answered == len(self.mine.guesses) and len(self.theirs.state) > 0
+        out.lines = ["My g" + x[1:] if x.startswith("Guess ") else x for x in out.lines]
+        return out
+
+    def _end(self, out: Reply, *lines: str) -> Reply:
+        out.say(*lines)
+        if self.sheet and self.theirs.history:
+            out.say(*self.theirs.sheet_lines("My sheet (my guesses, your answers):"))
+        out.done = True
+        return out
+
+    def result(self) -> dict | None:
+        if self.outcome is None:
+            return None
+        return {"mode": "race", "outcome": self.outcome, "your_guesses": len(self.mine.guesses),
+                "my_guesses": len(self.theirs.history) + (1 if self.theirs.found else 0)}
 
 
 class Assist(_Session):

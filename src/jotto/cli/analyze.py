@@ -19,8 +19,9 @@ def analyze() -> None:
 @analyze.command("first-guesses")
 @word_list_options
 @click.option("--metric", type=click.Choice(list(METRICS)), default="entropy",
-              show_default=True, help="Norvig's partition metric: the largest branch and the expected branch size are "
-                   "minimised, the entropy (bits) maximised.")
+              show_default=True,
+              help="Norvig's partition metric: the largest branch and the expected branch size "
+                   "are minimised, the entropy (bits) maximised.")
 @click.option("-k", "--top", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 def first_guesses(words, letters, anagrams, skip_invalid, metric, top, as_json):

@@ -1,39 +1,93 @@
-"""``jotto play`` and ``jotto assist``: Jotto with a person, at a terminal or through a pipe."""
+"""``jotto play`` and ``jotto assist``: Jotto with a person, at a terminal or through a pipe.
+
+At a terminal: line editing and history (``readline``, where the platform has it), colour
+where the terminal has it, "Play again?" after each game, and statistics kept across sessions
+(``jotto stats``).  Through a pipe: plain text, one game, no prompts, so scripts can drive it.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Iterator
+from typing import Callable, Iterator
 
 import click
 
 from ..evaluation import evaluate
-from ..interactive import Assist, YouGuess, YouHide, default_guesser, strategy_for
+from ..interactive import LEVELS, Assist, Race, YouGuess, YouHide, level_players, strategy_for
+from ..sheet import Style
+from ..stats import Stats, summarise
 from .main import main
 from .options import GUESSER_SPECS_EPILOG, word_list_options
 from .players import resolve_words
 
-PROMPTS = {YouGuess: "Your guess: ", YouHide: "Your answer: ", Assist: "> "}
+YES_AGAIN = {"y", "yes"}
 
 
-def repl(session) -> None:
-    """Read lines until the session ends; quit and end of input stop it cleanly."""
+def enable_line_editing() -> None:
+    """Arrow keys, editing and history at the prompt, where Python has ``readline``."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover (Windows without pyreadline)
+        return
+    if "libedit" not in (readline.__doc__ or ""):
+        # no bracketed-paste escapes around each prompt (they garble logs and pipes)
+        readline.parse_and_bind("set enable-bracketed-paste off")
+
+
+def repl(session) -> bool:
+    """Read lines until the session ends; True if it ended by itself, False on end of input
+    (quit and end of input stop it cleanly)."""
     for line in session.start().lines:
         click.echo(line)
     tty = sys.stdin.isatty()
-    prompt = PROMPTS[type(session)] if tty else ""
     while True:
         try:
-            line = input(prompt)
+            line = input(session.prompt if tty else "")
         except EOFError:
             click.echo(("\n" if tty else "") + "Bye.")
-            return
+            return False
         reply = session.handle(line)
         for out in reply.lines:
             click.echo(out)
         if reply.done:
+            return True
+
+
+def play_games(new_session: Callable[[int], object], stats: Stats | None,
+               about: dict[str, object]) -> None:
+    """Game after game: each finished game is recorded with ``about`` (level, word list) unless
+    ``stats`` is None, and, at a terminal, followed by "Play again?"."""
+    game = 0
+    while True:
+        session = new_session(game)
+        ended = repl(session)
+        result = session.result()  # type: ignore[attr-defined]
+        if result is not None and stats is not None and stats.record({**result, **about}):
+            click.echo(_record_line(stats, result["mode"]))
+        if not ended or result is None or not sys.stdin.isatty():
+            return  # end of input, quit, or a script at the other end: no more games
+        try:
+            again = input("Play again? [y/N] ").strip().lower()
+        except EOFError:
+            again = ""
+        if again not in YES_AGAIN:
+            click.echo("Bye.")
             return
+        game += 1
+
+
+def _record_line(stats: Stats, mode: str) -> str:
+    s = summarise(stats.games())[mode]
+    o = s["outcomes"]
+    if mode == "race":
+        text = (f"{o.get('won', 0)} won, {o.get('lost', 0) + o.get('gave up', 0)} lost, "
+                f"{o.get('draw', 0)} drawn")
+    elif mode == "guess":
+        text = f"{o.get('won', 0)} found, {o.get('gave up', 0)} given up"
+    else:
+        text = f"{o.get('found', 0)} of your words found"
+    return f"Your {mode} games so far: {s['games']} ({text}). 'jotto stats' shows more."
 
 
 @contextlib.contextmanager
@@ -52,31 +106,67 @@ def _common(f):
                      help="Strategy file from jotto solve (default: the bundled solve for the "
                           "default word list).")(f)
     f = click.option("-g", "--guesser", "guesser_spec", metavar="SPEC", default=None,
-                     help="The computer's guesser (default: the equilibrium guesser).")(f)
+                     help="The computer's guesser (default: the level's).")(f)
     f = click.option("--seed", type=int, default=None,
-                     help="Seed for the computer's choices (default: fresh each game).")(f)
+                     help="Seed for the computer's choices (default: fresh each game; game k "
+                          "of a session uses SEED+k-1).")(f)
     return word_list_options(f)
+
+
+LEVEL_HELP = "The computer's strength. " + " ".join(f"{k}: {v}." for k, v in LEVELS.items())
 
 
 @main.command("play", epilog=GUESSER_SPECS_EPILOG)
 @_common
-@click.option("--you", type=click.Choice(["guess", "hide"]), default="guess", show_default=True,
-              help="guess: the computer hides a word and you guess it; hide: you think of a "
-                   "word and the computer guesses it.")
-@click.option("--hints", is_flag=True, help="After each reply, say how many words still fit.")
+@click.option("--you", type=click.Choice(["race", "guess", "hide"]), default="race",
+              show_default=True,
+              help="race: both hide a word and take turns guessing, first to find the other's "
+                   "wins; guess: the computer hides a word and you guess it; hide: you think of "
+                   "a word and the computer guesses it.")
+@click.option("--level", type=click.Choice(list(LEVELS)), default="hard", show_default=True,
+              help=LEVEL_HELP)
+@click.option("--hints", is_flag=True, help="Also say how many words still fit your replies.")
+@click.option("--sheet/--no-sheet", default=True, show_default=True,
+              help="Show the Jotto sheet (guesses, replies, letters proved in or out) after "
+                   "each turn.")
+@click.option("--save/--no-save", default=True, show_default=True,
+              help="Record finished games in the statistics (jotto stats), kept in the user "
+                   "data directory (JOTTO_DATA_DIR overrides it).")
 def play_command(words, letters, anagrams, skip_invalid, strategy, guesser_spec, seed, you,
-                 hints):
-    """Play Jotto against the computer, which plays the equilibrium strategy."""
+                 level, hints, sheet, save):
+    """Play Jotto against the computer.
+
+    By default the race: you and the computer each hide a word and take turns guessing the
+    other's; the first to find it wins.  After each turn a Jotto sheet shows the guesses, their
+    replies and the letters they prove in or out.  Type 'help' in a game for its commands.
+    """
     with ctrl_c_says_bye():
         wl = resolve_words(words, letters, anagrams, skip_invalid,
                            f"equilibrium:{strategy}" if strategy else None)
         solution = strategy_for(wl, strategy)
-        guesser, name = default_guesser(wl, solution, guesser_spec, seed)
-        if you == "hide":
-            repl(YouHide(wl, guesser, name))
-            return
-        p = solution.hider() if solution is not None else [1.0] * len(wl)
-        repl(YouGuess(wl, p, seed, evaluate(wl, guesser).expected, name, hints))
+        style = Style.for_stream(sys.stdout)
+        if sys.stdin.isatty():
+            enable_line_editing()
+        stats = Stats(warn=lambda m: click.echo(f"jotto: {m}", err=True)) if save else None
+        expected: dict[str, object] = {}
+
+        def new_session(game: int):
+            s = None if seed is None else seed + game
+            guesser, name, hider_p = level_players(wl, solution, guesser_spec, s, level)
+            if you == "hide":
+                session = YouHide(wl, guesser, name, style=style, sheet=sheet)
+            elif you == "race":
+                session = Race(wl, hider_p, guesser, name, s, hints, style, sheet)
+            else:
+                if "exp" not in expected:  # the guesser's expected guesses per word, once
+                    # (a random guesser would give one sample game, not an expectation)
+                    exact = getattr(guesser, "deterministic", True) is not False
+                    expected["exp"] = evaluate(wl, guesser).expected if exact else None
+                session = YouGuess(wl, hider_p, s, expected["exp"], name, hints, style, sheet)
+            return session
+
+        play_games(new_session, stats, {"level": level, "words": {
+            "source": wl.source, "size": len(wl), "length": wl.length}})
 
 
 @main.command("assist", epilog=GUESSER_SPECS_EPILOG)
@@ -87,5 +177,8 @@ def assist_command(words, letters, anagrams, skip_invalid, strategy, guesser_spe
     with ctrl_c_says_bye():
         wl = resolve_words(words, letters, anagrams, skip_invalid,
                            f"equilibrium:{strategy}" if strategy else None)
-        guesser, name = default_guesser(wl, strategy_for(wl, strategy), guesser_spec, seed)
+        guesser, name, _ = level_players(wl, strategy_for(wl, strategy), guesser_spec, seed,
+                                         "hard")
+        if sys.stdin.isatty():
+            enable_line_editing()
         repl(Assist(wl, guesser, name))
