@@ -307,15 +307,19 @@ class ExactPlay(FictitiousPlay):
         p["best_epsilon"] = [self.best_eps.numerator, self.best_eps.denominator]
         return p
 
+    def _restore_exact(self, p: dict[str, Any]) -> None:
+        """The state an exact-mode payload holds, but the tree."""
+        self._restore_common(p)
+        if any(len(br) != 1 for br in self.best_responses):
+            raise StrategyFileError("an exact-mode best response must be one word")
+        self.w = exact_weights(self.D, self.best_responses)
+        num, den = p["best_epsilon"]
+        self.best_eps = Fraction(int(num), int(den))
+
     @classmethod
     def restore(cls, words: WordList, threads: int, p: dict[str, Any]) -> "ExactPlay":
         run = cls(words, threads)
-        run._restore_common(p)
-        if any(len(br) != 1 for br in run.best_responses):
-            raise StrategyFileError("an exact-mode best response must be one word")
-        run.w = exact_weights(run.D, run.best_responses)
-        num, den = p["best_epsilon"]
-        run.best_eps = Fraction(int(num), int(den))
+        run._restore_exact(p)
         run.tree = run._build(run.w)
         run.ing = run.tree.guess_counts()
         return run
@@ -370,10 +374,7 @@ class OraclePlay(ExactPlay):
     def restore(cls, words: WordList, threads: int, oracle: Oracle,
                 p: dict[str, Any]) -> "OraclePlay":
         run = cls(words, threads, oracle)
-        run._restore_common(p)
-        run.w = exact_weights(run.D, run.best_responses)
-        num, den = p["best_epsilon"]
-        run.best_eps = Fraction(int(num), int(den))
+        run._restore_exact(p)
         run.trees, run.tree_index = decode_oracle_trees(p, words, run.t)
         run._keys = {t.guesses_needed().tobytes(): k for k, t in enumerate(run.trees)}
         run.ing = run.trees[run.tree_index[-1]].guesses_needed()

@@ -11,9 +11,9 @@ import numpy as np
 from ..evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
-from .main import BadInput, main
-from .options import (SPECS_EPILOG, check_plot_output, echo_json, threads_option,
-                      word_list_options)
+from .main import main
+from .options import (SPECS_EPILOG, check_plot_output, echo_json, optional_seconds,
+                      threads_option, word_list_options)
 from .players import resolve_words
 
 #: Most sampled games: each is drawn and played in Python, about 10 µs, so this bounds the run
@@ -63,7 +63,7 @@ def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider
     p = hider.distribution()
     ex = exploitability(p, ev, rule=rule, threads=threads,
                         best_response=best_response is not None,
-                        budget=_seconds(best_response))
+                        budget=optional_seconds(best_response, "--best-response"))
     sampled = None
     if games is not None:
         rng = np.random.default_rng(seed)
@@ -108,19 +108,6 @@ def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider
                    f"{sampled['mean']:.3f} ± {sampled['std']:.3f}, worst {sampled['worst']}")
     if plot is not None:
         click.echo(f"Histogram: {plot}")
-
-
-def _seconds(value: str | None) -> float | None:
-    """--best-response's SECONDS (None: exact)."""
-    if value is None or value == "exact":
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = float("nan")
-    if not 0 < seconds < float("inf"):
-        raise BadInput(f"--best-response takes a positive number of seconds, not {value!r}")
-    return seconds
 
 
 def _interval(lo: float, hi: float) -> str:

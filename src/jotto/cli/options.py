@@ -15,9 +15,10 @@ from ..files import check_new_output, quote
 from ..plots import check_plot_path
 from ..players.specs import GUESSER_HELP, SPEC_HELP
 from ..words import ANAGRAM_RULES, BUNDLED, DEFAULT_SOURCE, WordList, load_words
+from .main import BadInput
 
 __all__ = ["GUESSER_SPECS_EPILOG", "POSITIVE_FINITE", "SPECS_EPILOG", "check_plot_output",
-           "echo_json", "threads_option", "word_list", "word_list_options"]
+           "echo_json", "optional_seconds", "threads_option", "word_list", "word_list_options"]
 
 #: The player specs for --help, kept as written (click's \b marks a paragraph not to rewrap).
 SPECS_EPILOG = "\b\n" + SPEC_HELP.replace("\n\n", "\n\n\b\n")
@@ -84,3 +85,17 @@ def check_plot_output(plot: Path | None, force: bool) -> None:
 def echo_json(data: Any) -> None:
     json.dump(data, sys.stdout, indent=2, sort_keys=False)
     sys.stdout.write("\n")
+
+
+def optional_seconds(value: str | None, option: str) -> float | None:
+    """The SECONDS of a flag that takes them optionally (``--certify``, ``--best-response``):
+    None when absent or given bare (an exact search), else a positive finite number."""
+    if value is None or value == "exact":
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise BadInput(f"{option} takes a positive number of seconds, not {quote(value)}")
+    return seconds

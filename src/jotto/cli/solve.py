@@ -16,8 +16,8 @@ from ..solve import METHODS, SolveInterrupted, describe_file, solve
 from ..strategy_file import StrategyFileError
 from ..strategy_schema import MAX_ITERATIONS
 from .main import BadInput, main
-from .options import (POSITIVE_FINITE, check_plot_output, echo_json, threads_option, word_list,
-                      word_list_options)
+from .options import (POSITIVE_FINITE, check_plot_output, echo_json, optional_seconds,
+                      threads_option, word_list, word_list_options)
 
 ROWS = [
     ("dictionary_size", "Dictionary size", "{:d}"),
@@ -115,7 +115,7 @@ def solve_command(words, letters, anagrams, skip_invalid, method, oracle, mode, 
             parse_oracle(oracle)
         except ValueError as exc:
             raise BadInput(f"--oracle: {exc}") from None
-    certify_seconds = _certify_seconds(certify)
+    certify_seconds = optional_seconds(certify, "--certify")
     out = out or default_out(letters or 5, method or "fictitious-play", mode or "exact")
     check_writable(out)
     with output_lock(out):  # held from the first look at --out to the last write
@@ -168,18 +168,6 @@ def _solve_into(out, words, letters, anagrams, skip_invalid, method, oracle, mod
     except StrategyFileError as exc:
         raise BadInput(str(exc)) from None
     _report(solution, out, plot, as_json, certify, certify_seconds, threads)
-
-
-def _certify_seconds(value: str | None) -> float | None:
-    if value is None or value == "exact":
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = float("nan")
-    if not 0 < seconds < float("inf"):
-        raise BadInput(f"--certify takes a positive number of seconds, not {value!r}")
-    return seconds
 
 
 def _finished(out, wl, method, mode, iterations, oracle):
