@@ -134,8 +134,9 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         top_k: ``None`` searches every guess (exact when it finishes); ``K`` restricts every
             state to the first ``K`` guesses of distinct splits in greedy order: much faster,
             ``upper`` is the best such tree and ``lower`` the cheap proven bound.
-        upper_bound: only trees with fewer expected guesses than this matter: the search stops
-            once it proves there is none (``stopped == "upper_bound"``, ``lower >= upper_bound``).
+        upper_bound: only trees with fewer expected guesses than this matter: a full search
+            stops once it proves there is none (``stopped == "upper_bound"``,
+            ``lower >= upper_bound``); a double oracle asks whether any tree beats a value.
         threads: as elsewhere in the package (:func:`jotto.resolve_threads`); the search is
             sequential, so results never depend on it.
         memory: bytes the memo of states may take (then it stops growing; results do not
