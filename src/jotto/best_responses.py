@@ -68,6 +68,7 @@ class BestResponse:
             ``"upper_bound"`` (no tree beats ``upper_bound``: ``lower >= upper_bound``).
         top_k: the top-K restriction used, or ``None`` (full search).
         passes: search passes run.
+        memo_states: states in the memo at the end (exact values and proven bounds).
     """
 
     lower: Fraction
@@ -79,6 +80,7 @@ class BestResponse:
     stopped: str | None
     top_k: int | None
     passes: int
+    memo_states: int
 
     @property
     def exact(self) -> bool:
@@ -286,4 +288,5 @@ class _Driver:
         return BestResponse(lower=Fraction(min(self.lower, self.upper), self.total),
                             upper=Fraction(self.upper, self.total), tree=tree, weights=self.v,
                             nodes=self.nodes, seconds=time.perf_counter() - self.t0,
-                            stopped=self.stopped, top_k=top_k, passes=self.passes)
+                            stopped=self.stopped, top_k=top_k, passes=self.passes,
+                            memo_states=self.search.memo_stats()[0])

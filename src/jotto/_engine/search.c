@@ -1093,14 +1093,40 @@ void jt_bs_free(jt_bsearch *s)
     free(s);
 }
 
+static int cmp_mask(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Masks of L letters each, all distinct (a guess wins only against its own target). */
+static int masks_ok(const uint32_t *masks, int32_t D, int32_t L)
+{
+    uint32_t *sorted = malloc(sizeof(uint32_t) * (size_t)D);
+    if (!sorted)
+        return 0;
+    int ok = 1;
+    for (int32_t i = 0; i < D && ok; i++) {
+        ok = !(masks[i] >> 26) && pc(masks[i]) == L;
+        sorted[i] = masks[i];
+    }
+    if (ok) {
+        qsort(sorted, (size_t)D, sizeof(uint32_t), cmp_mask);
+        for (int32_t i = 1; i < D && ok; i++)
+            ok = sorted[i] != sorted[i - 1];
+    }
+    free(sorted);
+    return ok;
+}
+
 jt_bsearch *jt_bs_new(const uint32_t *masks, int32_t D, int32_t L, const int64_t *v,
                       size_t memo_bytes, int *status)
 {
     *status = JT_EINVAL;
-    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN)
+    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN || !masks_ok(masks, D, L))
         return NULL;
-    for (int32_t i = 0; i < D; i++)
-        if ((masks[i] >> 26) || pc(masks[i]) != L || (v && v[i] < 0))
+    for (int32_t i = 0; v && i < D; i++)
+        if (v[i] < 0)
             return NULL;
     *status = JT_ENOMEM;
     jt_bsearch *s = calloc(1, sizeof(jt_bsearch));
