@@ -48,7 +48,7 @@ TOP_K_SHARE = 0.2
 #: Top-K passes go up to this K.
 MAX_TOP_K = 64
 #: Each lower-bound pass aims 1/BETA_STEPS of the way from the lower bound to the best tree.
-BETA_STEPS = 8
+BETA_STEPS = 16
 
 
 @dataclass(frozen=True, eq=False)
