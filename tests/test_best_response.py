@@ -156,3 +156,21 @@ def test_twl06_two_letters_uniform(twl06):
     res = jotto.best_response(twl06[2])
     assert res.exact and res.upper == Fraction(295, 51)
     assert jotto.expected_guesses(res.tree) == res.upper
+
+
+def test_a_full_memo_changes_nothing(twl06):
+    """With the memo capped at 1 MiB (full almost at once) the search re-derives what it cannot
+    store: the same optimum and tree."""
+    a = jotto.best_response(twl06[2], np.arange(1, 52))
+    b = jotto.best_response(twl06[2], np.arange(1, 52), memory=2**20)
+    assert a.exact and b.exact and a.upper == b.upper
+    assert (a.tree.guess == b.tree.guess).all()
+
+
+def test_time_budget_returns_proven_bounds(twl06):
+    res = jotto.best_response(twl06[3], budget=0.5)
+    assert res.stopped == "time" and not res.exact
+    greedy = jotto.comp_num_guesses(twl06[3], rule="exact")
+    assert res.upper <= Fraction(int(greedy.sum()), len(twl06[3]))
+    assert Fraction(2404, 421) <= res.lower <= res.upper  # at least the counting bound
+    assert jotto.expected_guesses(res.tree) == res.upper

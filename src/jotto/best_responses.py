@@ -48,7 +48,7 @@ TOP_K_SHARE = 0.2
 #: Top-K passes go up to this K.
 MAX_TOP_K = 64
 #: Each lower-bound pass aims 1/BETA_STEPS of the way from the lower bound to the best tree.
-BETA_STEPS = 8
+BETA_STEPS = 16
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,6 +68,7 @@ class BestResponse:
             ``"upper_bound"`` (no tree beats ``upper_bound``: ``lower >= upper_bound``).
         top_k: the top-K restriction used, or ``None`` (full search).
         passes: search passes run.
+        memo_states: states in the memo at the end (exact values and proven bounds).
     """
 
     lower: Fraction
@@ -79,6 +80,7 @@ class BestResponse:
     stopped: str | None
     top_k: int | None
     passes: int
+    memo_states: int
 
     @property
     def exact(self) -> bool:
@@ -134,8 +136,9 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         top_k: ``None`` searches every guess (exact when it finishes); ``K`` restricts every
             state to the first ``K`` guesses of distinct splits in greedy order: much faster,
             ``upper`` is the best such tree and ``lower`` the cheap proven bound.
-        upper_bound: only trees with fewer expected guesses than this matter: the search stops
-            once it proves there is none (``stopped == "upper_bound"``, ``lower >= upper_bound``).
+        upper_bound: only trees with fewer expected guesses than this matter: a full search
+            stops once it proves there is none (``stopped == "upper_bound"``,
+            ``lower >= upper_bound``); a double oracle asks whether any tree beats a value.
         threads: as elsewhere in the package (:func:`jotto.resolve_threads`); the search is
             sequential, so results never depend on it.
         memory: bytes the memo of states may take (then it stops growing; results do not
@@ -285,4 +288,5 @@ class _Driver:
         return BestResponse(lower=Fraction(min(self.lower, self.upper), self.total),
                             upper=Fraction(self.upper, self.total), tree=tree, weights=self.v,
                             nodes=self.nodes, seconds=time.perf_counter() - self.t0,
-                            stopped=self.stopped, top_k=top_k, passes=self.passes)
+                            stopped=self.stopped, top_k=top_k, passes=self.passes,
+                            memo_states=self.search.memo_stats()[0])

@@ -31,7 +31,7 @@ enum jt_bs_stop {
     JT_BS_INTERRUPTED = 3  /* the interrupt callback asked to stop */
 };
 
-/* A search over D distinct masks of L letters with weights v (>= 0; targets of weight 0 are left
+/* A search over D distinct masks of L letters (checked) with weights v (>= 0; targets of weight 0 are left
  * out of the search and only placed in the tree).  The memo of exact values and proven lower
  * bounds per state lives as long as the search and takes at most memo_bytes (then it stops
  * growing).  Returns NULL on bad input (*status JT_EINVAL) or lack of memory (JT_ENOMEM). */

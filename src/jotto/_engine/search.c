@@ -1,18 +1,21 @@
 /* search.c -- the guesser's true best response by depth-first branch and bound (jotto_search.h).
  *
  * search(S, beta) returns F(S) exactly if F(S) < beta, else a proven lower bound >= beta.  At a
- * state it splits S by every word (one pass over S per word, class sizes in packed counters),
- * bounds each guess g from below by
+ * state it splits S by every word that can differ from the others there (one pass over S per
+ * word, class sizes in packed counters) and bounds each guess g from below by
  *   lb(g) = W(S) + sum_{j<L} B(S_j),
- * with B the counting bound (at most 1 + L + ... + L^(k-1) targets are found within k guesses,
- * since a node has at most L non-winning replies; the heaviest targets first), exact for classes
- * of one or two targets, or the memo's proven bound for S_j when it has one (bounds cached per
- * state).  Guesses are tried in the greedy order (least sum_i v_i n_{reply(g,i)}, then words of S,
- * then list order), guesses splitting S the same way are tried once, and a guess is abandoned as
- * soon as its classes' values summed so far reach the best value found (each class searched with
- * the bound it must beat).  Every return value is a proven lower bound, also when a budget stops
- * the pass, and the memo keeps exact values and bounds per state (keyed by the state's Zobrist
- * key, the members compared in full).
+ * with B the best bound known for the class:
+ *  - the counting bound (at most 1 + L + ... + L^(k-1) targets are found within k guesses,
+ *    since a node has at most L non-winning replies; heaviest targets first), exact for classes
+ *    of one or two targets;
+ *  - the memo's proven bound or exact value for S_j (bounds cached per state);
+ *  - for small classes the member bound (member_bound): it sees lopsided splits.
+ * Guesses are tried in the greedy order (least sum_i v_i n_{reply(g,i)}, then words of S, then
+ * list order), guesses splitting S the same way are tried once, and a guess's classes are
+ * searched in rounds, each asked to rise by its share of what the guess still needs to reach the
+ * best value found; the guess is dropped as soon as its classes' values summed reach it.  Every
+ * return value is a proven lower bound, also when a budget stops the pass, and the memo keeps
+ * exact values and bounds per state (keyed by the state's Zobrist key, members compared in full).
  *
  * In top-K mode a state considers only the first K guesses of distinct splits in that order: its
  * values are those of the best restricted tree, upper bounds of the optimum.
@@ -257,7 +260,32 @@ static int memo_grow(jt_bsearch *s, memo *mm)
     return 1;
 }
 
-/* Record F(S) = val (exact) or F(S) >= val; silently skipped when the memo is full. */
+/* The memo is full: overwrite a bound (never an exact value) among the first slots of the key's
+ * probe sequence, the one of fewest members that still has room for S's (the cheapest state to
+ * find again).  Slots stay occupied, so no other key's probe sequence is broken. */
+static void memo_replace(memo *mm, uint64_t key, int32_t m, const int32_t *S, uint64_t val,
+                         int exact, int32_t guess)
+{
+    entry *victim = NULL;
+    uint64_t h = key & (mm->cap - 1);
+    for (int i = 0; i < 8; i++, h = (h + 1) & (mm->cap - 1)) {
+        entry *e = &mm->tab[h];
+        if (!e->m)
+            break;
+        if (e->guess == NOGUESS && e->m >= m && (!victim || e->m < victim->m))
+            victim = e;
+    }
+    if (!victim)
+        return;
+    for (int32_t k = 0; k < m; k++)
+        mm->arena[victim->off + k] = (uint16_t)S[k];
+    victim->key = key;
+    victim->m = (uint16_t)m;
+    victim->val = val;
+    victim->guess = exact ? (uint16_t)guess : NOGUESS;
+}
+
+/* Record F(S) = val (exact) or F(S) >= val; once the memo is full, in place of another bound. */
 static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S, uint64_t val,
                        int exact, int32_t guess)
 {
@@ -273,26 +301,31 @@ static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S,
         return;
     }
     if ((mm->n + 1) * 4 > mm->cap * 3) {
-        if (!memo_grow(s, mm) && (mm->n + 1) * 10 > mm->cap * 9)
+        if (!memo_grow(s, mm) && (mm->n + 1) * 10 > mm->cap * 9) {
+            if (mm->cap)
+                memo_replace(mm, key, m, S, val, exact, guess);
             return;
+        }
         e = slot_of(mm, key, m, S);
     }
-    if (mm->alen + (uint64_t)m > UINT32_MAX)
+    if (mm->alen + (uint64_t)m > UINT32_MAX) {
+        memo_replace(mm, key, m, S, val, exact, guess);
         return;
+    }
     if (mm->alen + (uint64_t)m > mm->acap) {
         /* Double the arena, or take what the memory cap leaves. */
         const size_t used = memo_bytes_used(s);
         const uint64_t room = used < s->memo_bytes ? (s->memo_bytes - used) / sizeof(uint16_t) : 0;
         uint64_t grow = mm->acap ? mm->acap : 65536;
         grow = grow < room ? grow : room;
-        if (grow < (uint64_t)m)
+        uint16_t *a = grow >= (uint64_t)m ? realloc(mm->arena, (mm->acap + grow) * sizeof(uint16_t))
+                                          : NULL;
+        if (!a) {
+            memo_replace(mm, key, m, S, val, exact, guess);
             return;
-        const uint64_t ncap = mm->acap + grow;
-        uint16_t *a = realloc(mm->arena, ncap * sizeof(uint16_t));
-        if (!a)
-            return;
+        }
         mm->arena = a;
-        mm->acap = ncap;
+        mm->acap += grow;
     }
     for (int32_t k = 0; k < m; k++)
         mm->arena[mm->alen + k] = (uint16_t)S[k];
@@ -1060,14 +1093,40 @@ void jt_bs_free(jt_bsearch *s)
     free(s);
 }
 
+static int cmp_mask(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Masks of L letters each, all distinct (a guess wins only against its own target). */
+static int masks_ok(const uint32_t *masks, int32_t D, int32_t L)
+{
+    uint32_t *sorted = malloc(sizeof(uint32_t) * (size_t)D);
+    if (!sorted)
+        return 0;
+    int ok = 1;
+    for (int32_t i = 0; i < D && ok; i++) {
+        ok = !(masks[i] >> 26) && pc(masks[i]) == L;
+        sorted[i] = masks[i];
+    }
+    if (ok) {
+        qsort(sorted, (size_t)D, sizeof(uint32_t), cmp_mask);
+        for (int32_t i = 1; i < D && ok; i++)
+            ok = sorted[i] != sorted[i - 1];
+    }
+    free(sorted);
+    return ok;
+}
+
 jt_bsearch *jt_bs_new(const uint32_t *masks, int32_t D, int32_t L, const int64_t *v,
                       size_t memo_bytes, int *status)
 {
     *status = JT_EINVAL;
-    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN)
+    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN || !masks_ok(masks, D, L))
         return NULL;
-    for (int32_t i = 0; i < D; i++)
-        if ((masks[i] >> 26) || pc(masks[i]) != L || (v && v[i] < 0))
+    for (int32_t i = 0; v && i < D; i++)
+        if (v[i] < 0)
             return NULL;
     *status = JT_ENOMEM;
     jt_bsearch *s = calloc(1, sizeof(jt_bsearch));
