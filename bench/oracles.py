@@ -15,6 +15,7 @@ import argparse
 from pathlib import Path
 
 import jotto
+from jotto.cli.options import interval_text
 
 TWL06 = Path(__file__).resolve().parents[2] / "shared" / "wordlists" / "TWL06.txt"
 
@@ -39,9 +40,8 @@ def main() -> None:
                           iterations=10**9, threads=args.threads, progress=False)
         st = sol.strength(args.certify, threads=args.threads)
         lo, hi = st.nash_conv
-        guarantee = (f"{float(st.hider_lower):.3f}" if st.best_response_exact else
-                     f"[{float(st.hider_lower):.3f}, {float(st.hider_upper):.3f}]")
-        nash = f"{float(lo):.3f}" if lo == hi else f"[{float(lo):.3f}, {float(hi):.3f}]"
+        guarantee = interval_text(st.hider_lower, st.hider_upper, digits=3)
+        nash = interval_text(lo, hi, digits=3)
         print(f"| {spec} | {sol.iterations} | {sol.epsilon:.3f} | {guarantee} | "
               f"{float(st.guesser_worst):.3f} | {nash} |")
 

@@ -18,13 +18,10 @@ import time
 from pathlib import Path
 
 import jotto
+from jotto.cli.options import interval_text
 from jotto.paper import TABLE1
 
 TWL06 = Path(__file__).resolve().parents[2] / "shared" / "wordlists" / "TWL06.txt"
-
-
-def _interval(lo, hi) -> str:
-    return f"{float(lo):.3f}" if lo == hi else f"[{float(lo):.3f}, {float(hi):.3f}]"
 
 
 def main() -> None:
@@ -69,12 +66,12 @@ def main() -> None:
         put("Ours, paper mode: self-play value / epsilon",
             f"{tb['our_self_play_hider_payoff']:.3f} / {tb['our_final_epsilon']:.3f}")
         put("Paper-mode hider guarantees (true best response)",
-            _interval(st.hider_lower, st.hider_upper))
+            interval_text(st.hider_lower, st.hider_upper, digits=3))
         put("Paper-mode guesser guarantees (worst target, exact)",
             f"{float(st.guesser_worst):.3f}")
         put("Paper-mode true NashConv (reported epsilon: one side, greedy)",
-            _interval(nc_lo, nc_hi))
-        put("Double oracle: game value", _interval(lo, hi) + (" (exact)" if lo == hi else ""))
+            interval_text(nc_lo, nc_hi, digits=3))
+        put("Double oracle: game value", interval_text(lo, hi, digits=3) + (" (exact)" if lo == hi else ""))
         put("Double oracle: rounds, trees", f"{do.rounds}, {len(do.trees)}")
         put("Time: paper mode / certification / double oracle",
             f"{fp_seconds:.1f} s / {cert_seconds:.1f} s / {do_seconds:.1f} s")

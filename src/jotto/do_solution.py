@@ -144,7 +144,7 @@ class DoubleOracleSolution(Solution):
                 t_star: int | None = None) -> "MixedTreeGuesser":
         if t_star is not None:
             raise ValueError("a double-oracle solution keeps only its final strategies (no t)")
-        return MixedTreeGuesser(self.trees, self.guesser_weights, seed)
+        return MixedTreeGuesser(self.trees, self.guesser_weights, seed, counts=self.counts)
 
     def guesser_expected(self) -> list[Fraction]:
         num = self.counts.astype(object) @ self.guesser_weights
@@ -165,14 +165,14 @@ class MixedTreeGuesser:
     with its seeded :class:`numpy.random.Generator`) and plays it."""
 
     def __init__(self, trees: list[DecisionTree], weights: np.ndarray,
-                 seed: int | np.random.Generator | None = None, name: str = "double oracle"):
+                 seed: int | np.random.Generator | None = None, name: str = "double oracle",
+                 counts: np.ndarray | None = None):
         self.words = trees[0].words
         self.trees = trees
-        w = np.array([int(x) for x in weights], dtype=object)
-        total = int(w.sum())
-        self._p = np.array([float(Fraction(int(x), total)) for x in w])
-        self._w = w
-        self._total = total
+        total = sum(int(x) for x in weights)
+        self._p = np.array([float(Fraction(int(x), total)) for x in weights])
+        #: Guesses each tree needs for each target (``[D, trees]``), if the caller has them.
+        self._counts = counts
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.name = name
         self.k = 0
@@ -192,8 +192,9 @@ class MixedTreeGuesser:
     def moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Exact expected guesses, expected squared guesses per target, and the expected
         histogram (targets per guess count) of the mixture."""
-        counts = np.stack([t.guesses_needed() for t in self.trees], axis=1).astype(np.float64)
-        q = np.array([float(Fraction(int(x), self._total)) for x in self._w])
+        counts = (self._counts if self._counts is not None else
+                  np.stack([t.guesses_needed() for t in self.trees], axis=1)).astype(np.float64)
+        q = self._p
         hist = np.zeros(int(counts.max()) + 1)
         for k, qk in enumerate(q):
             if qk:

@@ -12,8 +12,8 @@ from ..evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
 from .main import main
-from .options import (SPECS_EPILOG, check_plot_output, echo_json, optional_seconds,
-                      threads_option, word_list_options)
+from .options import (SPECS_EPILOG, check_plot_output, echo_json, interval_text,
+                      optional_seconds, threads_option, word_list_options)
 from .players import resolve_words
 
 #: Most sampled games: each is drawn and played in Python, about 10 µs, so this bounds the run
@@ -98,17 +98,13 @@ def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider
     if ex.best_response is not None:
         lo, hi = ex.best_response
         nc_lo, nc_hi = ex.true_nash_conv
-        found = f"{float(lo):.4f}" if lo == hi else f"in [{float(lo):.4f}, {float(hi):.4f}]"
+        found = interval_text(lo, hi, word="in ")
         click.echo(f"  guesser's true best response: {found} expected guesses"
                    + (" (exact)" if lo == hi else " (proved bound, best tree found)"))
-        click.echo(f"  true NashConv {_interval(nc_lo, nc_hi)}, exploitability "
-                   f"{_interval(nc_lo / 2, nc_hi / 2)}")
+        click.echo(f"  true NashConv {interval_text(nc_lo, nc_hi)}, exploitability "
+                   f"{interval_text(nc_lo / 2, nc_hi / 2)}")
     if sampled is not None:
         click.echo(f"{games} games against secrets drawn from the hider (seed {seed}): mean "
                    f"{sampled['mean']:.3f} ± {sampled['std']:.3f}, worst {sampled['worst']}")
     if plot is not None:
         click.echo(f"Histogram: {plot}")
-
-
-def _interval(lo: float, hi: float) -> str:
-    return f"{lo:.4f}" if lo == hi else f"[{lo:.4f}, {hi:.4f}]"

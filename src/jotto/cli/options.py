@@ -18,7 +18,8 @@ from ..words import ANAGRAM_RULES, BUNDLED, DEFAULT_SOURCE, WordList, load_words
 from .main import BadInput
 
 __all__ = ["GUESSER_SPECS_EPILOG", "POSITIVE_FINITE", "SPECS_EPILOG", "check_plot_output",
-           "echo_json", "optional_seconds", "threads_option", "word_list", "word_list_options"]
+           "echo_json", "interval_text", "optional_seconds", "threads_option", "word_list",
+           "word_list_options"]
 
 #: The player specs for --help, kept as written (click's \b marks a paragraph not to rewrap).
 SPECS_EPILOG = "\b\n" + SPEC_HELP.replace("\n\n", "\n\n\b\n")
@@ -85,6 +86,14 @@ def check_plot_output(plot: Path | None, force: bool) -> None:
 def echo_json(data: Any) -> None:
     json.dump(data, sys.stdout, indent=2, sort_keys=False)
     sys.stdout.write("\n")
+
+
+def interval_text(lo: Any, hi: Any, digits: int = 4, word: str = "") -> str:
+    """A certified interval as text: one number when its ends meet, else ``[lo, hi]`` (after
+    ``word``, such as ``"in "``)."""
+    if lo == hi:
+        return f"{float(lo):.{digits}f}"
+    return f"{word}[{float(lo):.{digits}f}, {float(hi):.{digits}f}]"
 
 
 def optional_seconds(value: str | None, option: str) -> float | None:

@@ -16,8 +16,8 @@ from ..solve import METHODS, SolveInterrupted, describe_file, solve
 from ..strategy_file import StrategyFileError
 from ..strategy_schema import MAX_ITERATIONS
 from .main import BadInput, main
-from .options import (POSITIVE_FINITE, check_plot_output, echo_json, optional_seconds,
-                      threads_option, word_list, word_list_options)
+from .options import (POSITIVE_FINITE, check_plot_output, echo_json, interval_text,
+                      optional_seconds, threads_option, word_list, word_list_options)
 
 ROWS = [
     ("dictionary_size", "Dictionary size", "{:d}"),
@@ -218,11 +218,8 @@ def _report(solution, out, plot, as_json, certify, certify_seconds, threads):
 
 def strength_text(strength) -> str:
     """The certified numbers of :meth:`jotto.Solution.strength`, as lines."""
-    lo, hi = strength.hider_lower, strength.hider_upper
-    guarantee = f"{float(lo):.4f}" if lo == hi else f"in [{float(lo):.4f}, {float(hi):.4f}]"
-    nc_lo, nc_hi = strength.nash_conv
-    nash = f"{float(nc_lo):.4f}" if nc_lo == nc_hi else \
-        f"in [{float(nc_lo):.4f}, {float(nc_hi):.4f}]"
+    guarantee = interval_text(strength.hider_lower, strength.hider_upper, word="in ")
+    nash = interval_text(*strength.nash_conv, word="in ")
     return (f"Certified: the hider's strategy holds any guesser to {guarantee} expected guesses "
             f"(true best response{'' if strength.best_response_exact else ', bounds'}); the "
             f"guesser's worst case is {float(strength.guesser_worst):.4f}; true NashConv "
