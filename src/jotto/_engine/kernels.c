@@ -712,6 +712,39 @@ static void evaluate(const jt_eval *ev, int32_t c0, int32_t c1)
     }
 }
 
+/* GENERAL mode: every pair's reply code by jt_code, counted per candidate; then
+ * q = vmin sum_j n_j^2 + sum over the heavier targets of their excess times their class's size. */
+static void evaluate_codes(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    const jt_words *w = ev->w;
+    const int R = w->R;
+    const int32_t m = ev->m, nc = ev->nc;
+    for (int32_t c = c0; c < c1; c++) {
+        const int32_t g = ev->cid ? ev->cid[c] : c;
+        uint32_t n[JT_MAX_R];
+        if (ev->counted) {
+            for (int j = 0; j < R; j++)
+                n[j] = ev->cnt[(size_t)j * nc + c];
+        } else {
+            for (int j = 0; j < R; j++)
+                n[j] = 0;
+            for (int32_t k = 0; k < m; k++)
+                n[jt_code(w, g, ev->sid[k])]++;
+            for (int j = 0; ev->cnt && j < R; j++)
+                ev->cnt[(size_t)j * nc + c] = (uint16_t)n[j];
+        }
+        if (!ev->q)
+            continue;
+        uint64_t sq = 0;
+        for (int j = 0; j < R; j++)
+            sq += (uint64_t)n[j] * n[j];
+        uint64_t q = ev->vmin * sq;
+        for (int32_t k = 0; k < ev->nspec; k++)
+            q += ev->spec_delta[k] * n[jt_code(w, g, ev->spec_id[k])];
+        ev->q[c] = q;
+    }
+}
+
 static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
 {
     const int32_t nc = ev->nc;
@@ -793,6 +826,7 @@ static double exp_num_elims(uint32_t cm, const uint32_t *sm, const double *hs, i
 static const jt_kernels KERNELS = {
     .name = JT_STR(JT_KERNEL_SUFFIX),
     .evaluate = evaluate,
+    .evaluate_codes = evaluate_codes,
     .add_weight = add_weight,
     .min_q = min_q,
     .select_le = select_le,
