@@ -96,7 +96,7 @@ typedef struct {
     jt_eval ev;
     uint64_t V;         /* sum of the (effective) weights over S */
     int hones;          /* paper rule, all h of S zero: every target weighs 1.0 */
-    void *own[9];       /* arrays a big node allocated for itself */
+    void *own[10];      /* arrays a big node allocated for itself */
 } jt_job;
 
 /* ---- small helpers --------------------------------------------------------------------------- */
@@ -223,7 +223,7 @@ static void decide_tiny(const jt_tree *t, jt_node *nd)
 {
     const jt_words *w = t->w;
     nd->fixed = 1;
-    if (nd->m == 1 || t->rule != JT_RULE_PAPER) {
+    if (nd->m == 1 || t->rule != JT_RULE_PAPER || t->candidates != JT_CAND_ALL) {
         /* One target: guess it.  Two: every word of S splits them (q = V, the least possible),
          * so the exact rule and Norvig's (ties to list order) take the first. */
         nd->guess = nd->S[0];
@@ -460,11 +460,14 @@ static void gather_h(const jt_tree *t, const jt_node *nd, int hones, double *hs)
         hs[k] = hones ? 1.0 : t->h[nd->S[k]];
 }
 
-/* Exact rule: the least q, then a word of S, then the lowest index.  Candidates are all words. */
-static int32_t exact_pick(const jt_node *nd, const uint64_t *q, int32_t D)
+/* Exact rule: the least q, then a word of S, then the lowest index.  Candidates are all words,
+ * or (cid, hard mode) the words of S. */
+static int32_t exact_pick(const jt_node *nd, const uint64_t *q, int32_t D, const int32_t *cid)
 {
     int32_t first;
     const uint64_t qmin = jt_kernels_current()->min_q(q, D, &first);
+    if (cid)
+        return cid[first];
     for (int32_t k = 0; k < nd->m; k++)
         if (q[nd->S[k]] == qmin)
             return nd->S[k];
@@ -473,16 +476,18 @@ static int32_t exact_pick(const jt_node *nd, const uint64_t *q, int32_t D)
 
 /* Paper rule: the window of words that may be the literal maximum. */
 static int paper_window(const jt_tree *t, jt_node *nd, const uint64_t *q, uint64_t qmin,
-                        uint64_t V)
+                        uint64_t V, const int32_t *cid)
 {
-    const int32_t D = t->w->D;
     const uint64_t slack = paper_slack(nd->m, t->w->R, V, t->err_abs, t->err_rel);
+    const int32_t D = cid ? nd->m : t->w->D; /* candidates: the words of S (cid) or all */
     const uint64_t lim = qmin + slack < qmin ? UINT64_MAX : qmin + slack;
     free(nd->win);
     nd->win = malloc(sizeof(int32_t) * ((size_t)D + 16));
     if (!nd->win)
         return JT_ENOMEM;
     nd->nwin = jt_kernels_current()->select_le(q, D, lim, nd->win);
+    for (int32_t i = 0; cid && i < nd->nwin; i++)
+        nd->win[i] = cid[nd->win[i]];
     int32_t *fit = realloc(nd->win, sizeof(int32_t) * (size_t)nd->nwin);
     nd->win = fit ? fit : nd->win;
     return JT_OK;
@@ -620,11 +625,11 @@ static int choose(const jt_tree *t, jt_job *job, jt_scratch *s)
         return JT_OK;
     }
     if (t->rule == JT_RULE_EXACT) {
-        nd->guess = exact_pick(nd, ev->q, ev->nc);
+        nd->guess = exact_pick(nd, ev->q, ev->nc, ev->cid);
         return JT_OK;
     }
     const uint64_t qmin = jt_kernels_current()->min_q(ev->q, ev->nc, NULL);
-    const int st = paper_window(t, nd, ev->q, qmin, job->V);
+    const int st = paper_window(t, nd, ev->q, qmin, job->V, ev->cid);
     if (st)
         return st;
     gather_h(t, nd, job->hones, s->hs);
@@ -733,11 +738,16 @@ static int big_prepare(jt_tree *t, jt_job *job)
         families_set(w, ev, nd->S, nd->m, fam_n, fam_v, in_s);
     }
     nd->cnt = malloc(sizeof(uint16_t) * (size_t)ev->nc * w->R);
-    nd->q = updatable(t) ? malloc(sizeof(uint64_t) * (size_t)ev->nc) : NULL;
-    if (!nd->cnt || (updatable(t) && !nd->q))
+    /* hard mode (candidates the words of S) keeps no values: updates re-decide it whole */
+    uint64_t *q = updatable(t) ? malloc(sizeof(uint64_t) * (size_t)ev->nc) : NULL;
+    if (ev->cid)
+        job->own[9] = q;
+    else
+        nd->q = q;
+    if (!nd->cnt || (updatable(t) && !q))
         return JT_ENOMEM;
     ev->cnt = nd->cnt;
-    ev->q = nd->q;
+    ev->q = q;
     if (nd->m == w->D && !ev->cid && w->root_cnt) { /* the root: its class sizes are known */
         /* (raw popcount classes in ANAGRAM mode, which evaluate_range corrects) */
         memcpy(nd->cnt, w->root_cnt, sizeof(uint16_t) * (size_t)ev->nc * (w->L + 1));
@@ -763,7 +773,7 @@ static int big_prepare(jt_tree *t, jt_job *job)
 
 static void big_release(const jt_tree *t, jt_job *job)
 {
-    for (int i = 0; i < 9; i++) {
+    for (int i = 0; i < 10; i++) {
         free(job->own[i]);
         job->own[i] = NULL;
     }
@@ -946,7 +956,7 @@ static int check_weights(const jt_words *w, const jt_weights *wt)
         return JT_EINVAL;
     if (wt->candidates < JT_CAND_ALL || wt->candidates > JT_CAND_NORVIG)
         return JT_EINVAL;
-    if (wt->rule <= JT_RULE_EXACT && wt->candidates != JT_CAND_ALL)
+    if (wt->rule <= JT_RULE_EXACT && wt->candidates == JT_CAND_NORVIG)
         return JT_EINVAL;
     if (!(wt->err_abs >= 0) || !(wt->err_rel >= 0) || !(wt->err_rel < 0.5))
         return JT_EINVAL;
