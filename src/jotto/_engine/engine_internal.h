@@ -93,6 +93,8 @@ typedef struct {
     int32_t m;
     const uint32_t *sm;        /* masks of S */
     const int32_t *sid;        /* word indices of S (GENERAL mode) */
+    const uint64_t *stok;      /* GENERAL mode: tokens of S ... */
+    const uint64_t *sspell;    /* ... and spellings (positional), gathered (jt_gather_s) */
     int32_t nc;                /* candidates */
     const int32_t *cid;        /* their word indices (NULL: candidate c is word c) */
     const uint32_t *cm;        /* their masks: cm[c] is the mask of word cid[c] (or c) */
@@ -130,6 +132,20 @@ static inline jt_eval jt_eval_of(const jt_words *w, int32_t m, const uint32_t *s
     ev.q = q;
     ev.vmin = 1;
     return ev;
+}
+
+/* GENERAL mode: the tokens and spellings of the m targets S into stok, sspell (m each), for
+ * ev's kernels. */
+static inline void jt_gather_s(jt_eval *ev, const int32_t *S, int32_t m, uint64_t *stok,
+                               uint64_t *sspell)
+{
+    const jt_words *w = ev->w;
+    for (int32_t k = 0; k < m; k++) {
+        stok[k] = w->tok[S[k]];
+        sspell[k] = w->spell ? w->spell[S[k]] : 0;
+    }
+    ev->stok = stok;
+    ev->sspell = sspell;
 }
 
 /* The kernels one instruction-set level provides (x86-64 base/v2/v3/v4, aarch64 base/neon). */

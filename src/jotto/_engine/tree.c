@@ -82,6 +82,8 @@ typedef struct jt_scratch {
     int32_t *fam_n;      /* ANAGRAM mode: members of S per anagram family (zero between uses) */
     uint64_t *fam_v;     /* ... their weight */
     uint8_t *in_s;       /* ... membership of S */
+    uint64_t *stok;      /* GENERAL mode: tokens ... */
+    uint64_t *sspell;    /* ... and spellings of S */
     uint16_t *cnt;       /* class sizes of the candidates */
     uint64_t *q;
     double *hs;          /* paper rule: h over S */
@@ -531,6 +533,8 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
             s->wmask[i] = w->mask[nd->win[i]];
         if (w->mode == JT_MODE_ANAGRAM)
             families_set(w, &ev, nd->S, m, s->fam_n, s->fam_v, s->in_s);
+        if (w->mode == JT_MODE_GENERAL)
+            jt_gather_s(&ev, nd->S, m, s->stok, s->sspell);
         evaluate_range(&ev, 0, nwin);
         if (w->mode == JT_MODE_ANAGRAM)
             families_clear(w, nd->S, m, s->fam_n, s->fam_v, s->in_s);
@@ -647,6 +651,8 @@ static void scratch_free(jt_scratch *scr, int n)
         free(scr[i].fam_n);
         free(scr[i].fam_v);
         free(scr[i].in_s);
+        free(scr[i].stok);
+        free(scr[i].sspell);
         free(scr[i].cnt);
         free(scr[i].q);
         free(scr[i].hs);
@@ -671,6 +677,8 @@ static jt_scratch *scratch_new(int n, const jt_words *w)
         scr[i].fam_n = calloc(D, sizeof(int32_t));
         scr[i].fam_v = calloc(D, sizeof(uint64_t));
         scr[i].in_s = calloc(D, 1);
+        scr[i].stok = malloc(sizeof(uint64_t) * D);
+        scr[i].sspell = malloc(sizeof(uint64_t) * D);
         scr[i].cnt = malloc(sizeof(uint16_t) * D * w->R);
         scr[i].q = malloc(sizeof(uint64_t) * D);
         scr[i].hs = malloc(sizeof(double) * D);
@@ -678,7 +686,8 @@ static jt_scratch *scratch_new(int n, const jt_words *w)
         scr[i].wmask = malloc(sizeof(uint32_t) * (D + 16));
         scr[i].wcnt = malloc(sizeof(uint16_t) * D * w->R);
         if (!scr[i].sm || !scr[i].spec_mask || !scr[i].spec_delta || !scr[i].spec_id ||
-            !scr[i].fam_n || !scr[i].fam_v || !scr[i].in_s || !scr[i].cnt || !scr[i].q ||
+            !scr[i].fam_n || !scr[i].fam_v || !scr[i].in_s || !scr[i].stok || !scr[i].sspell ||
+            !scr[i].cnt || !scr[i].q ||
             !scr[i].hs || !scr[i].term || !scr[i].wmask || !scr[i].wcnt) {
             scratch_free(scr, n);
             return NULL;
@@ -701,6 +710,8 @@ static int decide_small(jt_tree *t, jt_node *nd, jt_scratch *s)
     const jt_words *w = t->w;
     if (w->mode == JT_MODE_ANAGRAM)
         families_set(w, &job.ev, nd->S, nd->m, s->fam_n, s->fam_v, s->in_s);
+    if (w->mode == JT_MODE_GENERAL)
+        jt_gather_s(&job.ev, nd->S, nd->m, s->stok, s->sspell);
     evaluate_range(&job.ev, 0, job.ev.nc);
     if (w->mode == JT_MODE_ANAGRAM)
         families_clear(w, nd->S, nd->m, s->fam_n, s->fam_v, s->in_s);
@@ -736,6 +747,13 @@ static int big_prepare(jt_tree *t, jt_job *job)
         if (!fam_n || !fam_v || !in_s)
             return JT_ENOMEM;
         families_set(w, ev, nd->S, nd->m, fam_n, fam_v, in_s);
+    }
+    if (w->mode == JT_MODE_GENERAL) {
+        uint64_t *stok = malloc(sizeof(uint64_t) * 2 * m);
+        job->own[6] = stok;
+        if (!stok)
+            return JT_ENOMEM;
+        jt_gather_s(ev, nd->S, nd->m, stok, stok + m);
     }
     nd->cnt = malloc(sizeof(uint16_t) * (size_t)ev->nc * w->R);
     /* hard mode (candidates the words of S) keeps no values: updates re-decide it whole */
@@ -1123,7 +1141,9 @@ int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t
     int32_t *fam_n = anagram ? calloc(D, sizeof(int32_t)) : NULL;
     uint64_t *fam_v = anagram ? calloc(D, sizeof(uint64_t)) : NULL;
     uint8_t *in_s = anagram ? calloc(D, 1) : NULL;
-    int st = sm && (!cand || cm) && (!anagram || (fam_n && fam_v && in_s)) ? JT_OK : JT_ENOMEM;
+    uint64_t *stok = w->mode == JT_MODE_GENERAL ? malloc(sizeof(uint64_t) * 2 * (size_t)m) : NULL;
+    int st = sm && (!cand || cm) && (!anagram || (fam_n && fam_v && in_s)) &&
+             (w->mode != JT_MODE_GENERAL || stok) ? JT_OK : JT_ENOMEM;
     if (!st) {
         for (int32_t k = 0; k < m; k++)
             sm[k] = w->mask[S[k]];
@@ -1132,8 +1152,11 @@ int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t
         jt_eval ev = jt_eval_of(w, m, sm, S, nc, cand, cand ? cm : w->mask, out, NULL);
         if (anagram)
             families_set(w, &ev, S, m, fam_n, fam_v, in_s);
+        if (stok)
+            jt_gather_s(&ev, S, m, stok, stok + m);
         evaluate_range(&ev, 0, nc);
     }
+    free(stok);
     free(sm);
     free(cm);
     free(fam_n);
