@@ -22,20 +22,34 @@ def num_comm_letts(a: str, b: str) -> int:
 
 
 class Game:
-    """A dictionary with its reply table precomputed, as the paper does ("a table of size D^2")."""
+    """A dictionary with its reply table precomputed, as the paper does ("a table of size D^2").
 
-    def __init__(self, words: Sequence[str]):
+    ``rules`` (a :class:`jotto.rules.Rules`, default the paper's): replies are
+    ``rules.reply`` codes 0..R-1, R = ``rules.classes(L)``, the win is the guess being the target,
+    and under hard rules GuesserGBR chooses among the consistent targets only."""
+
+    def __init__(self, words: Sequence[str], rules=None):
         self.words = list(words)
         self.D = len(self.words)
         self.L = len(self.words[0])
-        self.table = [[num_comm_letts(a, b) for b in self.words] for a in self.words]
+        self.rules = rules
+        self.R = self.L + 1 if rules is None else rules.classes(self.L)
+        self.hard = rules is not None and rules.hard
+        if rules is None:
+            self.table = [[num_comm_letts(a, b) for b in self.words] for a in self.words]
+        else:
+            self.table = [[rules.reply(a, b) for b in self.words] for a in self.words]
+
+    def candidates(self, S: Sequence[bool]) -> list[int]:
+        """The words GuesserGBR may guess: all, or under hard rules the consistent ones."""
+        return [i for i in range(self.D) if S[i] or not self.hard]
 
     # ---- the paper rule: Algorithms 1-4 in IEEE double ----------------------------------------
 
     def answer_probs(self, w: int, h: Sequence[float], S: Sequence[bool]) -> list[float]:
         """Algorithm 4 (answers 0..L, see exp_num_elims): sums left to right in dictionary
         order, then normalised by the sum of h over S, also left to right."""
-        A = [0.0] * (self.L + 1)
+        A = [0.0] * self.R
         total = 0.0
         for i in range(self.D):
             if S[i]:
@@ -56,10 +70,11 @@ class Game:
 
     def exp_num_elims(self, w: int, h: Sequence[float], S: Sequence[bool]) -> float:
         """Algorithm 2, with the sum over every possible answer j = 0..L (the printed
-        pseudocode's 1..L leaves out the answer 0; the paper's numbers need it)."""
+        pseudocode's 1..L leaves out the answer 0; the paper's numbers need it); under other
+        rules over every reply code in increasing order."""
         A = self.answer_probs(w, h, S)
         n = 0.0
-        for j in range(self.L + 1):
+        for j in range(self.R):
             n = n + A[j] * self.num_elims(w, S, j)
         return n
 
@@ -72,7 +87,7 @@ class Game:
         if all(h[i] == 0.0 for i in members):
             h = [1.0] * self.D
         best, best_value = -1, -math.inf
-        for i in range(self.D):
+        for i in self.candidates(S):
             n_i = self.exp_num_elims(i, h, S)
             if n_i > best_value:
                 best, best_value = i, n_i
@@ -90,8 +105,8 @@ class Game:
             v = [1] * self.D
         best_key = None
         best = -1
-        for w in range(self.D):
-            n = [0] * (self.L + 1)
+        for w in self.candidates(S):
+            n = [0] * self.R
             for i in members:
                 n[self.table[w][i]] += 1
             Q = sum(v[i] * n[self.table[w][i]] for i in members)
@@ -126,8 +141,8 @@ class Game:
                 if key not in memo:
                     memo[key] = gbr(weights, S)
                 nextguess = memo[key]
-                answer = self.table[i][nextguess]
-                if answer == self.L:
+                answer = self.table[nextguess][i]
+                if nextguess == i:  # the win is the guess being the target
                     break
                 S = self.update_state(S, nextguess, answer)
             x.append(numguesses)

@@ -43,3 +43,26 @@ def int_weights(D):
     element = st.one_of(st.just(0), st.integers(min_value=0, max_value=3),
                         st.integers(min_value=0, max_value=min(cap, 2**40)))
     return st.lists(element, min_size=D, max_size=D)
+
+
+@st.composite
+def rules_dictionaries(draw, max_size=40, lengths=(2, 3, 4)):
+    """(rules, words) for a preset of :data:`jotto.rules.PRESETS`: words of one length over a few
+    letters, with anagram families (several spellings of one letter multiset) and, where the rules
+    allow, repeated letters; the anagram rule applied as :meth:`Rules.select` applies it."""
+    from jotto.rules import PRESETS
+
+    rules = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
+    L = draw(st.sampled_from(lengths))
+    alphabet = LETTERS[:draw(st.integers(min_value=L + 1, max_value=L + 4))]
+    letters = st.lists(st.sampled_from(alphabet), min_size=L, max_size=L,
+                       unique=not rules.repeats)
+    families = draw(st.lists(st.tuples(letters, st.integers(1, 3)), min_size=1, max_size=16))
+    words: list[str] = []
+    for multiset, spellings in families:
+        for _ in range(spellings):
+            w = "".join(draw(st.permutations(multiset)))
+            if w not in words:
+                words.append(w)
+    kept = rules.select(words[:max_size])[0]
+    return rules, kept if kept else words[:1]

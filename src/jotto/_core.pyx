@@ -4,7 +4,7 @@
 This module is private; ``jotto.kernels`` and the rest of the package validate input and call it.
 C-level functions for other Cython projects are declared in ``_core.pxd``.
 """
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
@@ -27,6 +27,11 @@ cdef extern from "jotto_engine.h" nogil:
 
     double jt_integer_weights(const double *h, int32_t D, int64_t *v)
     jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L)
+    jt_words *jt_words_new_rules(const uint64_t *tokens, const uint64_t *spell, int32_t D,
+                                 int32_t L, int flags)
+    int32_t jt_words_classes(const jt_words *w)
+    int32_t jt_words_win(const jt_words *w)
+    int JT_KEEP_ALL, JT_POSITIONAL
     void jt_words_free(jt_words *w)
     jt_tree *jt_tree_build(const jt_words *w, const jt_weights *wt, int threads, int *status)
     int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
@@ -71,20 +76,50 @@ cdef _check(int status):
 
 
 cdef class Words:
-    """A word list as the core sees it: distinct masks of ``length`` letters each."""
+    """A word list as the core sees it.
+
+    ``Words(masks, length)``: distinct ``uint32`` letter masks of ``length`` letters each (the
+    paper's lists).  ``Words(tokens, length, spell=None, keep_all=False)``: ``uint64`` token masks
+    and, for positional replies, spellings, as :meth:`jotto.rules.Rules.tokens` and
+    :meth:`~jotto.rules.Rules.spellings` give them; ``keep_all`` is the anagram rule
+    ``keep-all`` (see jt_words_new_rules in jotto_engine.h for the reply codes).  ``classes`` is
+    the number of reply codes R, ``win`` the win's code."""
 
     cdef jt_words *ptr
     cdef readonly int size
     cdef readonly int length
+    cdef readonly int classes
+    cdef readonly int win
 
-    def __cinit__(self, const uint32_t[::1] masks not None, int length):
-        if masks.shape[0] < 1 or masks.shape[0] > JT_MAX_WORDS:
-            raise ValueError(f"the core takes 1 to {JT_MAX_WORDS} words, not {masks.shape[0]}")
-        self.ptr = jt_words_new(&masks[0], <int32_t>masks.shape[0], length)
-        if self.ptr == NULL:
-            raise ValueError("the core needs distinct masks of exactly `length` letters")
-        self.size = <int>masks.shape[0]
+    def __cinit__(self, masks not None, int length, spell=None, bint keep_all=False):
+        cdef const uint32_t[::1] m32
+        cdef const uint64_t[::1] tok
+        cdef const uint64_t[::1] sp
+        cdef int flags = (JT_KEEP_ALL if keep_all else 0) | (JT_POSITIONAL if spell is not None
+                                                             else 0)
+        n = len(masks)
+        if n < 1 or n > JT_MAX_WORDS:
+            raise ValueError(f"the core takes 1 to {JT_MAX_WORDS} words, not {n}")
+        if getattr(masks, "dtype", None) == np.uint32 and not flags:
+            m32 = masks
+            self.ptr = jt_words_new(&m32[0], <int32_t>n, length)
+            if self.ptr == NULL:
+                raise ValueError("the core needs distinct masks of exactly `length` letters")
+        else:
+            tok = np.ascontiguousarray(masks, dtype=np.uint64)
+            if spell is not None:
+                sp = _vector(spell, np.uint64, n, "spellings")
+            with nogil:
+                self.ptr = jt_words_new_rules(&tok[0], &sp[0] if flags & JT_POSITIONAL else NULL,
+                                              <int32_t>n, length, flags)
+            if self.ptr == NULL:
+                raise ValueError("the core needs token sets of at most `length` tokens, no two "
+                                 "equal full sets unless keep_all, and distinct spellings of "
+                                 "`length` letters (up to 8) for positional replies")
+        self.size = <int>n
         self.length = length
+        self.classes = jt_words_classes(self.ptr)
+        self.win = jt_words_win(self.ptr)
 
     def __dealloc__(self):
         jt_words_free(self.ptr)
@@ -164,7 +199,7 @@ cdef class Tree:
         guess = np.empty(n, dtype=np.int32)
         depth = np.empty(n, dtype=np.int32)
         size = np.empty(n, dtype=np.int32)
-        children = np.empty((n, self.words.length + 1), dtype=np.int32)
+        children = np.empty((n, self.words.classes), dtype=np.int32)
         cdef int32_t[::1] g = guess, d = depth, s = size
         cdef int32_t[:, ::1] c = children
         jt_tree_export(self.ptr, &g[0], &d[0], &s[0], &c[0, 0])
@@ -196,7 +231,7 @@ def build_tree(Words words not None, int rule, int candidates, v, h, double err_
 
 
 def class_sizes(Words words not None, const int32_t[::1] targets not None, candidates=None):
-    """(L+1, nc) uint16: targets giving each reply to each candidate (all words if None)."""
+    """(R, nc) uint16: targets giving each reply code to each candidate (all words if None)."""
     cdef const int32_t[::1] cand
     cdef const int32_t *cp = NULL
     cdef int32_t nc = words.size
@@ -206,7 +241,7 @@ def class_sizes(Words words not None, const int32_t[::1] targets not None, candi
         nc = <int32_t>cand.shape[0]
     if targets.shape[0] == 0 or nc == 0:
         raise ValueError("class sizes need targets and candidates")
-    out = np.empty((words.length + 1, nc), dtype=np.uint16)
+    out = np.empty((words.classes, nc), dtype=np.uint16)
     cdef uint16_t[:, ::1] o = out
     cdef int status
     with nogil:

@@ -15,7 +15,9 @@ Two rules decide each guess (see the glossary in the README):
   n_{reply(w,i)}`` in integers; ties go to a word of S (it can win at once), then the lowest index.
 
 With one consistent target both guess it.  A state whose targets all weigh zero is played as if
-they were equally likely.
+they were equally likely.  Replies are the word list's rules' reply codes (``words.rules``); the
+guesser has won when its guess is the target; under hard rules it guesses among the consistent
+targets only.
 """
 
 from __future__ import annotations
@@ -69,8 +71,14 @@ def state_indices(words: WordList, state: ArrayLike) -> np.ndarray:
 def _tree(words: WordList, weights: ArrayLike | None, rule: str, threads: int | None):
     code = check_rule(rule)
     w = core_weights(weights, len(words), rule)
-    return _core.build_tree(words.core, code, _core.CAND_ALL, w.v, w.h, w.err_abs, 0.0,
+    return _core.build_tree(words.core, code, _candidates(words), w.v, w.h, w.err_abs, 0.0,
                             resolve_threads(threads))
+
+
+def _candidates(words: WordList) -> int:
+    """The words GuesserGBR may guess: all of them, or under hard rules (every guess consistent
+    with the replies so far) the targets still consistent."""
+    return _core.CAND_CONSISTENT if words.rules.hard else _core.CAND_ALL
 
 
 def comp_num_guesses(words: Words, weights: ArrayLike | None = None, *, rule: str = "paper",
@@ -115,4 +123,4 @@ def guesser_gbr(words: Words, weights: ArrayLike | None, state: ArrayLike, *,
     code = check_rule(rule)
     S = state_indices(wl, state)
     w = core_weights(weights, len(wl), rule)
-    return _core.decide(wl.core, code, _core.CAND_ALL, w.v, w.h, w.err_abs, 0.0, S)
+    return _core.decide(wl.core, code, _candidates(wl), w.v, w.h, w.err_abs, 0.0, S)

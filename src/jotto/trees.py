@@ -13,7 +13,9 @@ way Norvig's notebook does, a guess and its branches by reply::
      "words": {"words": [...], "length": L, "rules": {...}, "source": ..., "sha256": ...},
      "tree": {"guess": "<word>", "size": <targets>, "branches": {"<reply>": <node>, ...}}}
 
-``branches`` is left out of a node without children; its keys are replies as strings, increasing.
+``branches`` is left out of a node without children; its keys are replies as strings, increasing:
+reply codes of the list's rules (:meth:`jotto.rules.Rules.reply`: letters in common, and under
+positional rules ``common + (L + 1) * in_place``).  Files without ``rules`` are the paper's.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .files import JSONInputError, parse_json, quote, read_bytes, write_atomic
-from .game import popcount
+from .game import replies
 from .words import WordList, WordListError
 
 __all__ = ["DecisionTree", "TreeFileError", "tree_format"]
@@ -62,8 +64,8 @@ class DecisionTree:
         guess: word index guessed at each node (``int32 [n]``).
         depth: guesses made before each node (root 0).
         size: targets still consistent at each node.
-        children: ``int32 [n, L+1]``, the node after each reply, -1 where no target gives it
-            (reply L never has a child: it ends the game).
+        children: ``int32 [n, R]`` (R = ``words.classes`` reply codes), the node after each
+            reply, -1 where no target gives it (the win never has a child: it ends the game).
     """
 
     words: WordList
@@ -83,46 +85,43 @@ class DecisionTree:
 
     def guesses_needed(self) -> np.ndarray:
         """Guesses the tree needs for each target (``int32 [D]``)."""
-        D, L = len(self.words), self.words.length
-        masks = self.words.masks
-        node = np.zeros(D, dtype=np.int64)
-        out = np.zeros(D, dtype=np.int32)
-        live = np.arange(D)
-        while live.size:
-            g = self.guess[node[live]]
-            r = popcount(masks[g] & masks[live])
-            hit = r == L
-            out[live[hit]] = self.depth[node[live[hit]]] + 1
-            live, nxt = live[~hit], self.children[node[live[~hit]], r[~hit]]
-            if (nxt < 0).any():
-                bad = live[np.argmax(nxt < 0)]
-                raise ValueError(f"the tree has no branch for target {self.words[bad]!r}")
-            node[live] = nxt
+        words = self.words
+        out = np.zeros(len(words), dtype=np.int32)
+        stack = [(0, np.arange(len(words)))]
+        while stack:
+            node, targets = stack.pop()
+            g = int(self.guess[node])
+            r = replies(words, g, targets)
+            out[targets[targets == g]] = self.depth[node] + 1
+            for code in np.unique(r[targets != g]).tolist():
+                child = int(self.children[node, code])
+                if child < 0:
+                    bad = targets[r == code][0]
+                    raise ValueError(f"the tree has no branch for target {words[bad]!r}")
+                stack.append((child, targets[r == code]))
         return out
 
     def node_after(self, history, state_size: int) -> int:
         """The node a game reaches, given its (guess index, reply) pairs, or -1 if the game left
         the tree (a guess that was not the tree's, a reply it has no branch for, or a node
         standing for another number of targets than ``state_size``)."""
-        L = self.words.length
+        R, win = self.words.classes, self.words.win_code
         node = 0
         for g, r in history:
-            if self.guess[node] != g or not 0 <= r < L or self.children[node, r] < 0:
+            if self.guess[node] != g or not 0 <= r < R or r == win or self.children[node, r] < 0:
                 return -1
             node = int(self.children[node, r])
         return node if self.size[node] == state_size else -1
 
     def path(self, target: int) -> list[int]:
         """The word indices guessed against ``target`` (index), the last one being it."""
-        L = self.words.length
-        masks = self.words.masks
         node, out = 0, []
         while True:
             g = int(self.guess[node])
             out.append(g)
-            r = int(popcount(masks[g] & masks[target]))
-            if r == L:
+            if g == target:
                 return out
+            r = int(replies(self.words, g, [target])[0])
             node = int(self.children[node, r])
             if node < 0:
                 raise ValueError(f"the tree has no branch for target {self.words[target]!r}")
@@ -242,8 +241,8 @@ class _TreeReader:
     The tree is checked by walking it with the targets actually consistent at each node (all
     words at the root; a child gets those of its parent's that give its reply to the parent's
     guess): every guess must be a word of the list, every size the number of consistent targets,
-    every reply 0 to L-1, every non-empty reply class other than L must have a branch and no empty
-    one may, and every guess must narrow its targets down (else the guesser would loop).  Those
+    every reply a code of the list's rules other than the win, every non-empty reply class other
+    than the win must have a branch and no empty one may, and every guess must narrow its targets down (else the guesser would loop).  Those
     checks also make every target guessed exactly once.
     """
 
@@ -324,9 +323,11 @@ class _TreeReader:
         for key, child in branches.items():
             if not (key.isascii() and key.isdigit() and str(int(key)) == key):
                 raise self.fail(f"branch {quote(key)} at depth {d} is not a reply number", trail)
-            if int(key) >= words.length:
-                raise self.fail(f"reply {key} at depth {d} is out of range "
-                                f"0..{words.length - 1}", trail)
+            if int(key) >= words.classes or int(key) == words.win_code:
+                last = words.classes - 1
+                codes = f"0..{last - 1}" if words.win_code == last else \
+                    f"0..{last} except the win, {words.win_code}"
+                raise self.fail(f"reply {key} at depth {d} is out of range {codes}", trail)
             by_reply[int(key)] = child
         return words.index(guess), size, by_reply
 
@@ -334,7 +335,6 @@ class _TreeReader:
         """Walk the tree depth-first with the consistent targets, checking each node, and
         number the nodes as :class:`DecisionTree` does (children by increasing reply)."""
         words = self.words
-        L, masks = words.length, words.masks
         guess: list[int] = []
         depth: list[int] = []
         size: list[int] = []
@@ -346,16 +346,16 @@ class _TreeReader:
             if parent >= 0:
                 edges.append((parent, via, n))
             g, s, branches = self.node(node, d, trail)
-            replies = popcount(masks[targets] & masks[g])
-            self.check_split(g, s, branches, targets, replies, d, trail)
+            codes = replies(words, g, targets)
+            self.check_split(g, s, branches, targets, codes, d, trail)
             guess.append(g)
             depth.append(d)
             size.append(s)
             step = f"{trail}, " if trail else ""
             for r in sorted(branches, reverse=True):
-                stack.append((branches[r], targets[replies == r], d + 1, n, r,
+                stack.append((branches[r], targets[codes == r], d + 1, n, r,
                               f"{step}{words[g]}→{r}"))
-        children = np.full((len(guess), L + 1), -1, dtype=np.int32)
+        children = np.full((len(guess), words.classes), -1, dtype=np.int32)
         for p, r, c in edges:
             children[p, r] = c
         return DecisionTree(words, np.array(guess), np.array(depth), np.array(size), children)
@@ -364,15 +364,17 @@ class _TreeReader:
                     replies: np.ndarray, d: int, trail: str) -> None:
         """Check a node guessing word ``g`` against its consistent ``targets`` and their
         ``replies`` to ``g``: its size, that it narrows them down, and its branches."""
-        L, n = self.words.length, targets.size
-        counts = np.bincount(replies, minlength=L + 1)
+        win, n = self.words.win_code, targets.size
+        counts = np.bincount(replies, minlength=self.words.classes)
         if size != n:
             raise self.fail(f"size {size} at depth {d} does not match the {n} targets consistent "
                             f"with the path to it", trail)
-        if counts[L] == 0 and counts.max() == n:
+        if counts[win] == 0 and counts.max() == n:
             raise self.fail(f"guess {self.words[g]!r} at depth {d} does not narrow down the {n} "
                             f"targets", trail)
-        for r in range(L):
+        for r in range(self.words.classes):
+            if r == win:
+                continue
             if counts[r] and r not in branches:
                 lost = _some(self.words.words, targets[replies == r])
                 raise self.fail(f"no branch for reply {r} at depth {d}, so the targets that "

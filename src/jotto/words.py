@@ -162,7 +162,8 @@ class WordList:
         if len(self.words) > _core.MAX_WORDS:
             raise WordListError(f"{self.source}: {len(self.words)} words; the core takes at most "
                                 f"{_core.MAX_WORDS}")
-        return _core.Words(np.ascontiguousarray(self.masks), self.length)
+        return _core.Words(np.ascontiguousarray(self.tokens), self.length, self.spell,
+                           keep_all=self.rules.anagrams == "keep-all")
 
     def to_record(self) -> dict[str, object]:
         """The list as strategy and tree files record it: words, length, rules, source, SHA-256

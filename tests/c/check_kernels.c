@@ -83,7 +83,7 @@ static void check_counts(const jt_words *w, int with_weights)
         cid[c] = all ? c : (int32_t)below((uint32_t)D);
         cm[c] = w->mask[cid[c]];
     }
-    jt_eval ev = jt_eval_of(w, m, sm, nc, all ? NULL : cid, cm, cnt, with_weights ? q : NULL);
+    jt_eval ev = jt_eval_of(w, m, sm, NULL, nc, all ? NULL : cid, cm, cnt, with_weights ? q : NULL);
     if (with_weights) {
         /* a uniform part and a few excess values, sorted by excess as describe() does */
         const uint64_t vmin = 1 + below(3);

@@ -15,9 +15,27 @@
 /* The letter code of padding: no word has it, so it is in no target. */
 #define JT_NO_LETTER 31
 
+/* How the kernels count a list's replies.
+ *  - PAPER: distinct 26-bit masks of L letters, reply = popcount of the AND (today's lists, and
+ *    every rule set whose words fit them: paper, norvig, hard); the bit-sliced kernels and subset
+ *    tables as they are.
+ *  - ANAGRAM: keep-all lists of distinct-letter words (eckler): the kernels count the popcount
+ *    replies of the 26-bit masks ("raw": an anagram family's members all land in class L), and
+ *    fix_anagrams (tree.c) moves the family's other members to class L+1, exactly, weights too.
+ *  - GENERAL: every other list (repeated-letter tokens, positional): jt_code per pair. */
+enum jt_mode { JT_MODE_PAPER = 0, JT_MODE_ANAGRAM = 1, JT_MODE_GENERAL = 2 };
+
 struct jt_words {
     int32_t D, L;
-    uint32_t *mask;     /* [D] */
+    int32_t R;          /* reply codes: L+1, L+2 (keep-all), (L+1)^2 (positional) */
+    int32_t win;        /* the win's code */
+    int mode;           /* enum jt_mode */
+    int keep_all;       /* JT_KEEP_ALL given */
+    uint32_t *mask;     /* [D] the 26-bit masks (PAPER, ANAGRAM), else the tokens' low 32 bits */
+    uint64_t *tok;      /* [D] token sets */
+    uint64_t *spell;    /* [D] spellings (positional) or NULL */
+    uint64_t place;     /* 0x80 in each of the low L bytes: the bytes spell compares */
+    int32_t *family;    /* [D] ANAGRAM: the first word with the same mask */
     /* The letters of every word, by position: letters[p * lstride + i] is the p-th smallest
      * letter (0..25) of word i; each row is padded with JT_NO_LETTER to lstride = D + 64. */
     uint8_t *letters;
@@ -30,10 +48,40 @@ struct jt_words {
     int32_t table_size; /* number of distinct ranks */
     /* n_j = sum_s incl[s][j] E_s (inclusion-exclusion from subset sums E_s) */
     int64_t incl[JT_TABLE_MAXL + 1][JT_TABLE_MAXL + 1];
-    /* Class sizes of every word over all words ([(L+1)*D], structure-of-arrays), the root's of
-     * every tree whatever the weights; NULL when too costly to make up front. */
+    /* Class sizes of every word over all words ([(L+1)*D], structure-of-arrays, raw popcount
+     * classes in ANAGRAM mode), the root's of every tree whatever the weights; NULL when too
+     * costly to make up front, and in GENERAL mode. */
     uint16_t *root_cnt;
 };
+
+static inline int jt_pc64(uint64_t x)
+{
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (int)((x * 0x0101010101010101u) >> 56);
+#endif
+}
+
+/* The reply code of guess g to target t (jotto_engine.h, jt_words_new_rules): the one definition
+ * the GENERAL kernels, tree building and updates share. */
+static inline int jt_code(const jt_words *w, int32_t g, int32_t t)
+{
+    if (g == t)
+        return w->win;
+    const int a = jt_pc64(w->tok[g] & w->tok[t]);
+    if (w->spell) {
+        /* letters in place: zero bytes of the XOR (bit 7 of a byte is set after the add unless
+         * the byte is 0) */
+        const uint64_t x = w->spell[g] ^ w->spell[t], low7 = 0x7f7f7f7f7f7f7f7fu;
+        const uint64_t zero = ~(((x & low7) + low7) | x) & w->place;
+        return a + (w->L + 1) * jt_pc64(zero);
+    }
+    return a == w->L && w->keep_all ? w->L + 1 : a;
+}
 
 /* Bit-sliced counting (kernels.c), or subset tables (for big S, cost independent of |S|). */
 enum jt_method { JT_M_SLICED = 0, JT_M_TABLE = 1 };
@@ -44,31 +92,39 @@ typedef struct {
     int method;
     int32_t m;
     const uint32_t *sm;        /* masks of S */
+    const int32_t *sid;        /* word indices of S (GENERAL mode) */
+    const uint64_t *stok;      /* GENERAL mode: tokens of S ... */
+    const uint64_t *sspell;    /* ... and spellings (positional), gathered (jt_gather_s) */
     int32_t nc;                /* candidates */
     const int32_t *cid;        /* their word indices (NULL: candidate c is word c) */
     const uint32_t *cm;        /* their masks: cm[c] is the mask of word cid[c] (or c) */
-    uint16_t *cnt;             /* [(L+1)*nc] out: cnt[j*nc + c] = n_j(c), or NULL (q only) */
+    uint16_t *cnt;             /* [R*nc] out: cnt[j*nc + c] = n_j(c), or NULL (q only) */
     uint64_t *q;               /* [nc] out, or NULL (counts only) */
     uint64_t vmin;             /* smallest weight over S */
     int32_t nspec;             /* targets of S weighing more than vmin */
     const uint32_t *spec_mask;
     const uint64_t *spec_delta;
+    const int32_t *spec_id;    /* their word indices (GENERAL mode) */
     int counted;               /* cnt already holds the class sizes: compute q only */
     const uint16_t *table;     /* JT_M_TABLE: [table_size] subset counts over S */
-    const uint8_t *in_s;       /* JT_M_TABLE: [D] membership */
+    const uint8_t *in_s;       /* JT_M_TABLE, ANAGRAM mode: [D] membership of S */
+    const int32_t *fam_n;      /* ANAGRAM mode: [D] members of S per family (jt_words.family) */
+    const uint64_t *fam_v;     /* ... and their weight */
+    const int64_t *wv;         /* ANAGRAM mode: each target's weight (NULL: each weighs vmin) */
 } jt_eval;
 
 /* An evaluation of candidates cm (word indices cid, or NULL: candidate c is word c) over the
  * targets sm, writing class sizes to cnt and, if q is not NULL, q; uniform weights, bit-sliced
  * counting.  Callers set the rest (weights, table method) when they need them. */
-static inline jt_eval jt_eval_of(const jt_words *w, int32_t m, const uint32_t *sm, int32_t nc,
-                                 const int32_t *cid, const uint32_t *cm, uint16_t *cnt,
-                                 uint64_t *q)
+static inline jt_eval jt_eval_of(const jt_words *w, int32_t m, const uint32_t *sm,
+                                 const int32_t *sid, int32_t nc, const int32_t *cid,
+                                 const uint32_t *cm, uint16_t *cnt, uint64_t *q)
 {
     jt_eval ev = {0};
     ev.w = w;
     ev.m = m;
     ev.sm = sm;
+    ev.sid = sid;
     ev.nc = nc;
     ev.cid = cid;
     ev.cm = cm;
@@ -78,12 +134,30 @@ static inline jt_eval jt_eval_of(const jt_words *w, int32_t m, const uint32_t *s
     return ev;
 }
 
+/* GENERAL mode: the tokens and spellings of the m targets S into stok, sspell (m each), for
+ * ev's kernels. */
+static inline void jt_gather_s(jt_eval *ev, const int32_t *S, int32_t m, uint64_t *stok,
+                               uint64_t *sspell)
+{
+    const jt_words *w = ev->w;
+    for (int32_t k = 0; k < m; k++) {
+        stok[k] = w->tok[S[k]];
+        sspell[k] = w->spell ? w->spell[S[k]] : 0;
+    }
+    ev->stok = stok;
+    ev->sspell = sspell;
+}
+
 /* The kernels one instruction-set level provides (x86-64 base/v2/v3/v4, aarch64 base/neon). */
 typedef struct {
     const char *name;
-    /* Class sizes, and q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) if ev->q, for c in [c0, c1). */
+    /* Class sizes, and q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) if ev->q, for c in [c0, c1)
+     * (ANAGRAM mode: of the raw popcount classes 0..L, which fix_anagrams corrects). */
     void (*evaluate)(const jt_eval *ev, int32_t c0, int32_t c1);
-    /* q(c) += delta n_{reply(c, target)}(c) for every candidate (a weight changed by delta). */
+    /* The same by reply codes (jt_code), for GENERAL mode: ev->sid (and spec_id) name S. */
+    void (*evaluate_codes)(const jt_eval *ev, int32_t c0, int32_t c1);
+    /* q(c) += delta n_{reply(c, target)}(c) for every candidate (a weight changed by delta;
+     * PAPER mode). */
     void (*add_weight)(const jt_eval *ev, uint32_t target, uint64_t delta);
     /* The least q, and (if first is not NULL) the first c where it is. */
     uint64_t (*min_q)(const uint64_t *q, int32_t n, int32_t *first);

@@ -1,7 +1,9 @@
 /* jotto_engine.h -- the public C interface of jotto's core.
  *
  * Words are 26-bit letter masks (bit k = letter 'a'+k); a reply is the popcount of the AND of two
- * masks (the paper's NumCommLetts).  A decision tree answers, for a hider strategy, the greedy
+ * masks (the paper's NumCommLetts).  Other rule sets (jotto.rules) give each word up to 64 tokens
+ * (letters, and k-th occurrences of letters) and, for positional replies, its spelling; a reply is
+ * then a code 0..R-1 (see jt_words_new_rules), and the win is the guess being the target.  A decision tree answers, for a hider strategy, the greedy
  * best response GuesserGBR (or one of Norvig's partition guessers) at every state the guesser can
  * reach; CompNumGuesses is read off it as the depth at which each target is guessed.
  *
@@ -21,6 +23,16 @@ extern "C" {
 
 #define JT_MAX_LEN 26
 #define JT_MAX_WORDS 65535
+/* Longest word with positional replies (one byte of the spelling per letter), and the most
+ * reply codes any rule set has: (8 + 1)^2. */
+#define JT_MAX_POS_LEN 8
+#define JT_MAX_R 81
+
+/* Rule flags of jt_words_new_rules. */
+enum jt_word_flags {
+    JT_KEEP_ALL = 1,   /* anagrams are all kept: L letters in common with another word is code L+1 */
+    JT_POSITIONAL = 2  /* replies also count letters in place: code a + (L+1) b */
+};
 
 /* How a node chooses its guess. */
 enum jt_rule {
@@ -69,6 +81,21 @@ double jt_integer_weights(const double *h, int32_t D, int64_t *v);
 
 /* Word lists. masks[i] must be distinct, each with exactly L bits set, L in 1..26, D in 1..65535. */
 jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L);
+/* Word lists under any rule set (jotto.rules.Rules.tokens/.spellings).  tokens[i]: the word's
+ * token set, at most L bits; for two different words g, t the letters in common are
+ * a = popcount(tokens[g] & tokens[t]).  spell (JT_POSITIONAL only, L <= 8): byte p of spell[i] is
+ * letter p of word i as 1..26, so letters in place b = the zero bytes of spell[g] ^ spell[t] among
+ * the low L.  The reply code of guess g to target t != g is a + (L+1) b under JT_POSITIONAL, else
+ * a, or L+1 when a == L under JT_KEEP_ALL (an anagram that does not win).  The reply to t == g is
+ * the win code, L + (L+1) L under JT_POSITIONAL, else L, whatever popcount(tokens[g]).
+ * Rejected (NULL): two words with equal full token sets (L bits) unless JT_KEEP_ALL, equal
+ * spellings, a spelling that is not L letters.  Distinct-letter words without those flags give
+ * exactly jt_words_new's list. */
+jt_words *jt_words_new_rules(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
+                             int flags);
+/* The number R of reply codes (children per tree node) and the win code of a list. */
+int32_t jt_words_classes(const jt_words *w);
+int32_t jt_words_win(const jt_words *w);
 void jt_words_free(jt_words *w);
 
 /* Build the decision tree of a strategy over every target (threads <= 0: OpenMP's default). */
@@ -80,9 +107,10 @@ void jt_tree_free(jt_tree *t);
 
 /* Guesses needed for each target (CompNumGuesses), written to out[D]. */
 void jt_tree_guess_counts(const jt_tree *t, int32_t *out);
-/* Nodes in depth-first order (children by increasing reply); node 0 is the root. */
+/* Nodes in depth-first order (children by increasing reply code); node 0 is the root. */
 int32_t jt_tree_node_count(const jt_tree *t);
-/* guess[n], depth[n] (root 0), size[n] (|S|), children[n*(L+1)+j] (-1: no such reply). */
+/* guess[n], depth[n] (root 0), size[n] (|S|), children[n*R+j] (-1: no such reply; R =
+ * jt_words_classes). */
 void jt_tree_export(const jt_tree *t, int32_t *guess, int32_t *depth, int32_t *size,
                     int32_t *children);
 /* Statistics of the last build or update: nodes decided, candidate evaluations. */
@@ -92,8 +120,8 @@ void jt_tree_stats(const jt_tree *t, int64_t *decided, int64_t *evaluated);
 int32_t jt_decide(const jt_words *w, const jt_weights *wt, const int32_t *S, int32_t m,
                   int *status);
 
-/* Class sizes: out[j*nc + c] = #{i in S : reply(candidate c, i) = j}, for the m targets S (word
- * indices) and the nc candidates cand (word indices; NULL: every word, nc = D). */
+/* Class sizes: out[j*nc + c] = #{i in S : reply(candidate c, i) = j}, j < R, for the m targets S
+ * (word indices) and the nc candidates cand (word indices; NULL: every word, nc = D). */
 int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t *cand,
                    int32_t nc, uint16_t *out);
 

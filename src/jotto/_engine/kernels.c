@@ -712,6 +712,88 @@ static void evaluate(const jt_eval *ev, int32_t c0, int32_t c1)
     }
 }
 
+/* GENERAL mode: reply codes counted pair by pair, from the targets' tokens (and spellings)
+ * gathered by the caller (ev->stok, ev->sspell); each candidate counts the codes of all of S in four banks (so that
+ * repeated codes do not wait on each other) as if it were no target itself, and its own reply,
+ * counted there as the code its tokens give it, is then moved to the win (jt_code's identity
+ * rule; popcount(tokens) may be below L).  Then q = vmin sum_j n_j^2 + the heavier targets'
+ * excess times the size of their class. */
+static inline __attribute__((always_inline)) int code_of(const jt_words *w, uint64_t tg,
+                                                         uint64_t sg, uint64_t tt, uint64_t st,
+                                                         const int positional)
+{
+    const int a = jt_pc64(tg & tt);
+    if (positional) {
+        const uint64_t x = sg ^ st, low7 = 0x7f7f7f7f7f7f7f7fu;
+        return a + (w->L + 1) * jt_pc64(~(((x & low7) + low7) | x) & w->place);
+    }
+    return a;
+}
+
+static inline __attribute__((always_inline)) void
+codes_range(const jt_eval *ev, int32_t c0, int32_t c1, const uint64_t *tt, const uint64_t *st,
+            const int positional)
+{
+    const jt_words *w = ev->w;
+    const int R = w->R, L = w->L;
+    const int32_t m = ev->m, nc = ev->nc;
+    for (int32_t c = c0; c < c1; c++) {
+        const int32_t g = ev->cid ? ev->cid[c] : c;
+        const uint64_t tg = w->tok[g], sg = positional ? w->spell[g] : 0;
+        uint32_t n[JT_MAX_R] = {0};
+        if (ev->counted) {
+            for (int j = 0; j < R; j++)
+                n[j] = ev->cnt[(size_t)j * nc + c];
+        } else {
+            /* four banks only where S is big enough to pay for summing them */
+            const int nb = m >= 64 ? 4 : 1;
+            uint32_t bank[4][JT_MAX_R];
+            for (int u = 0; u < nb; u++)
+                memset(bank[u], 0, sizeof(uint32_t) * (size_t)R);
+            int32_t self = 0, k = 0;
+            if (nb == 4)
+                for (; k + 4 <= m; k += 4)
+                    for (int u = 0; u < 4; u++)
+                        bank[u][code_of(w, tg, sg, tt[k + u], positional ? st[k + u] : 0,
+                                        positional)]++;
+            for (; k < m; k++)
+                bank[0][code_of(w, tg, sg, tt[k], positional ? st[k] : 0, positional)]++;
+            for (k = 0; k < m; k++)
+                self += ev->sid[k] == g;
+            for (int j = 0; j < R; j++)
+                n[j] = nb == 4 ? bank[0][j] + bank[1][j] + bank[2][j] + bank[3][j] : bank[0][j];
+            if (!positional && w->keep_all) { /* L letters in common: an anagram, L+1 */
+                n[L + 1] = n[L];
+                n[L] = 0;
+            }
+            if (self) { /* its own reply, counted as a pair of two words, is the win */
+                const int own = code_of(w, tg, sg, tg, sg, positional);
+                n[!positional && w->keep_all && own == L ? L + 1 : own] -= (uint32_t)self;
+                n[w->win] += (uint32_t)self;
+            }
+            for (int j = 0; ev->cnt && j < R; j++)
+                ev->cnt[(size_t)j * nc + c] = (uint16_t)n[j];
+        }
+        if (!ev->q)
+            continue;
+        uint64_t sq = 0;
+        for (int j = 0; j < R; j++)
+            sq += (uint64_t)n[j] * n[j];
+        uint64_t q = ev->vmin * sq;
+        for (int32_t k = 0; k < ev->nspec; k++)
+            q += ev->spec_delta[k] * n[jt_code(w, g, ev->spec_id[k])];
+        ev->q[c] = q;
+    }
+}
+
+static void evaluate_codes(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    if (ev->w->spell)
+        codes_range(ev, c0, c1, ev->stok, ev->sspell, 1);
+    else
+        codes_range(ev, c0, c1, ev->stok, NULL, 0);
+}
+
 static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
 {
     const int32_t nc = ev->nc;
@@ -793,6 +875,7 @@ static double exp_num_elims(uint32_t cm, const uint32_t *sm, const double *hs, i
 static const jt_kernels KERNELS = {
     .name = JT_STR(JT_KERNEL_SUFFIX),
     .evaluate = evaluate,
+    .evaluate_codes = evaluate_codes,
     .add_weight = add_weight,
     .min_q = min_q,
     .select_le = select_le,

@@ -51,7 +51,7 @@ typedef struct jt_node {
     uint8_t fixed;      /* the decision holds for all positive weights: never re-decided */
     uint8_t dirty;      /* the weight of some word of S changed since the last decision */
     struct jt_node *parent;
-    struct jt_node **child; /* [L+1] or NULL for leaves */
+    struct jt_node **child; /* [R] or NULL for leaves */
     uint16_t *cnt;      /* big nodes of updatable rules: class sizes of every word ... */
     uint64_t *q;        /* ... and its q, kept for updates */
     int32_t *win;       /* paper rule: words within rounding distance of the best, increasing */
@@ -78,6 +78,12 @@ typedef struct jt_scratch {
     uint32_t *sm;        /* masks of S */
     uint32_t *spec_mask; /* targets heavier than the lightest ... */
     uint64_t *spec_delta;/* ... and by how much */
+    int32_t *spec_id;    /* ... and which words they are */
+    int32_t *fam_n;      /* ANAGRAM mode: members of S per anagram family (zero between uses) */
+    uint64_t *fam_v;     /* ... their weight */
+    uint8_t *in_s;       /* ... membership of S */
+    uint64_t *stok;      /* GENERAL mode: tokens ... */
+    uint64_t *sspell;    /* ... and spellings of S */
     uint16_t *cnt;       /* class sizes of the candidates */
     uint64_t *q;
     double *hs;          /* paper rule: h over S */
@@ -92,7 +98,7 @@ typedef struct {
     jt_eval ev;
     uint64_t V;         /* sum of the (effective) weights over S */
     int hones;          /* paper rule, all h of S zero: every target weighs 1.0 */
-    void *own[5];       /* arrays a big node allocated for itself */
+    void *own[10];      /* arrays a big node allocated for itself */
 } jt_job;
 
 /* ---- small helpers --------------------------------------------------------------------------- */
@@ -105,9 +111,10 @@ static inline int popcount(uint32_t x)
     return (int)((x * 0x01010101u) >> 24);
 }
 
+/* The reply code of guess a to target b (jt_code; the popcount itself for PAPER lists). */
 static inline int reply(const jt_words *w, int32_t a, int32_t b)
 {
-    return popcount(w->mask[a] & w->mask[b]);
+    return w->mode == JT_MODE_PAPER ? popcount(w->mask[a] & w->mask[b]) : jt_code(w, a, b);
 }
 
 /* Threads to use: the count asked for (<= 0: OpenMP's default), never more than the CPUs,
@@ -169,8 +176,8 @@ static void free_children(jt_tree *t, jt_node *nd)
 {
     if (!nd->child)
         return;
-    const int L = t->w->L;
-    for (int j = 0; j <= L; j++) {
+    const int R = t->w->R;
+    for (int j = 0; j < R; j++) {
         jt_node *c = nd->child[j];
         if (c) {
             free_children(t, c);
@@ -189,17 +196,17 @@ static void free_children(jt_tree *t, jt_node *nd)
  *  - |p - p'|_1 <= tau = 2 err_rel/(1 - err_rel) + 2 err_abs m/(V - err_abs m), and since
  *    ExpNumElims = m - sum_i p_i n_{reply(c,i)}, the exact values under p and p' differ by at most
  *    tau m;
- *  - the literal evaluation (|S| and n_j-term sums, one division, one product, L+1 additions, all
+ *  - the literal evaluation (|S| and n_j-term sums, one division, one product, R additions, all
  *    of non-negative terms) has relative error below (2m + L + 3) u, u = 2^-53; gamma doubles it.
  * A candidate beats or ties the exact best b only if its exact value is within 2 (gamma + tau) m
  * of b's, that is q(c) <= q(b) + 2 (gamma + tau) m V.  q is an integer, so the floor of the bound
  * suffices; the factor and the +1 cover the rounding of this computation itself. */
-static uint64_t paper_slack(int32_t m, int L, uint64_t V, double err_abs, double err_rel)
+static uint64_t paper_slack(int32_t m, int R, uint64_t V, double err_abs, double err_rel)
 {
     if (V == 0)
         return UINT64_MAX;
     const double u = 0x1p-53;
-    const double gamma = 2.0 * (2.0 * m + L + 4) * u;
+    const double gamma = 2.0 * (2.0 * m + R + 3) * u;
     double tau = 2.0 * err_rel / (1.0 - err_rel);
     if (err_abs > 0) {
         const double d = (double)V - err_abs * m;
@@ -218,7 +225,7 @@ static void decide_tiny(const jt_tree *t, jt_node *nd)
 {
     const jt_words *w = t->w;
     nd->fixed = 1;
-    if (nd->m == 1 || t->rule != JT_RULE_PAPER) {
+    if (nd->m == 1 || t->rule != JT_RULE_PAPER || t->candidates != JT_CAND_ALL) {
         /* One target: guess it.  Two: every word of S splits them (q = V, the least possible),
          * so the exact rule and Norvig's (ties to list order) take the first. */
         nd->guess = nd->S[0];
@@ -235,17 +242,18 @@ static void decide_tiny(const jt_tree *t, jt_node *nd)
     }
 }
 
-/* Exact rule, positive weights, |S| <= L+1: a word of S leaving every target alone reaches the
+/* Exact rule, positive weights, |S| <= R: a word of S leaving every target alone reaches the
  * least possible q (= V) whatever the weights, and the earliest such word wins the tie-break. */
-static int exact_early_stop(jt_node *nd, const uint32_t *sm)
+static int exact_early_stop(const jt_words *w, jt_node *nd)
 {
     for (int32_t k = 0; k < nd->m; k++) {
-        uint32_t seen = 0;
+        uint64_t seen[(JT_MAX_R + 63) / 64] = {0};
         int alone = 1;
         for (int32_t i = 0; i < nd->m && alone; i++) {
-            const uint32_t bit = 1u << popcount(sm[k] & sm[i]);
-            alone = !(seen & bit);
-            seen |= bit;
+            const int r = reply(w, nd->S[k], nd->S[i]);
+            const uint64_t bit = (uint64_t)1 << (r & 63);
+            alone = !(seen[r >> 6] & bit);
+            seen[r >> 6] |= bit;
         }
         if (alone) {
             nd->guess = nd->S[k];
@@ -267,19 +275,27 @@ static int all_h_zero(const jt_tree *t, const jt_node *nd)
 
 /* Sort the heavier targets by their excess (heapsort of the two arrays together), so that the
  * kernels weigh each excess once; the order within a group does not matter. */
-static void sort_by_delta(uint32_t *mask, uint64_t *delta, int32_t n)
+static inline void swap3(uint32_t *mask, uint64_t *delta, int32_t *id, int32_t a, int32_t b)
+{
+    const uint64_t d = delta[a];
+    const uint32_t x = mask[a];
+    const int32_t i = id[a];
+    delta[a] = delta[b];
+    mask[a] = mask[b];
+    id[a] = id[b];
+    delta[b] = d;
+    mask[b] = x;
+    id[b] = i;
+}
+
+static void sort_by_delta(uint32_t *mask, uint64_t *delta, int32_t *id, int32_t n)
 {
     for (int32_t end = n, start = n / 2; end > 1;) {
         if (start > 0) {
             start--;
         } else {
             end--;
-            const uint64_t d = delta[0];
-            const uint32_t x = mask[0];
-            delta[0] = delta[end];
-            mask[0] = mask[end];
-            delta[end] = d;
-            mask[end] = x;
+            swap3(mask, delta, id, 0, end);
         }
         for (int32_t root = start;;) { /* sift down */
             int32_t child = 2 * root + 1;
@@ -289,12 +305,7 @@ static void sort_by_delta(uint32_t *mask, uint64_t *delta, int32_t n)
                 child++;
             if (delta[root] >= delta[child])
                 break;
-            const uint64_t d = delta[root];
-            const uint32_t x = mask[root];
-            delta[root] = delta[child];
-            mask[root] = mask[child];
-            delta[child] = d;
-            mask[child] = x;
+            swap3(mask, delta, id, root, child);
             root = child;
         }
     }
@@ -303,7 +314,7 @@ static void sort_by_delta(uint32_t *mask, uint64_t *delta, int32_t n)
 /* Fill job->ev's description of S (masks, weights, candidates) into the arrays given; returns 1
  * if the node was decided on the spot. */
 static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask,
-                    uint64_t *spec_delta)
+                    uint64_t *spec_delta, int32_t *spec_id)
 {
     const jt_words *w = t->w;
     jt_node *nd = job->node;
@@ -313,6 +324,7 @@ static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_
     ev->w = w;
     ev->m = m;
     ev->sm = sm;
+    ev->sid = nd->S;
     uint64_t vmin = UINT64_MAX, V = 0;
     for (int32_t k = 0; k < m; k++) {
         sm[k] = w->mask[nd->S[k]];
@@ -330,17 +342,20 @@ static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_
     ev->vmin = vmin;
     ev->spec_mask = spec_mask;
     ev->spec_delta = spec_delta;
+    ev->spec_id = spec_id;
     if (V != (uint64_t)m * vmin) {
         for (int32_t k = 0; k < m; k++) {
             const uint64_t d = (uint64_t)t->v[nd->S[k]] - vmin;
             if (d) {
                 spec_mask[ev->nspec] = sm[k];
+                spec_id[ev->nspec] = nd->S[k];
                 spec_delta[ev->nspec++] = d;
             }
         }
-        sort_by_delta(spec_mask, spec_delta, ev->nspec);
+        sort_by_delta(spec_mask, spec_delta, spec_id, ev->nspec);
     }
-    if (t->rule == JT_RULE_EXACT && vmin > 0 && m <= w->L + 1 && exact_early_stop(nd, sm))
+    ev->wv = ev->nspec ? t->v : NULL; /* the weights the anagram fix-up takes */
+    if (t->rule == JT_RULE_EXACT && vmin > 0 && m <= w->R && exact_early_stop(w, nd))
         return 1;
     const int consistent = t->candidates == JT_CAND_CONSISTENT ||
                            (t->candidates == JT_CAND_NORVIG && m <= 3);
@@ -351,17 +366,110 @@ static int describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_
     return 0;
 }
 
+/* ---- evaluating candidates, in every mode of the word list ------------------------------------ */
+
+/* ANAGRAM mode: the members of S of every anagram family and their weight (wv, or vmin each),
+ * in arrays that are zero between uses (families_clear), for fix_anagrams. */
+static void families_set(const jt_words *w, jt_eval *ev, const int32_t *S, int32_t m,
+                         int32_t *fam_n, uint64_t *fam_v, uint8_t *in_s)
+{
+    for (int32_t k = 0; k < m; k++) {
+        const int32_t f = w->family[S[k]];
+        fam_n[f]++;
+        fam_v[f] += ev->wv ? (uint64_t)ev->wv[S[k]] : ev->vmin;
+        in_s[S[k]] = 1;
+    }
+    ev->fam_n = fam_n;
+    ev->fam_v = fam_v;
+    ev->in_s = in_s;
+}
+
+static void families_clear(const jt_words *w, const int32_t *S, int32_t m, int32_t *fam_n,
+                           uint64_t *fam_v, uint8_t *in_s)
+{
+    for (int32_t k = 0; k < m; k++) {
+        fam_n[w->family[S[k]]] = 0;
+        fam_v[w->family[S[k]]] = 0;
+        in_s[S[k]] = 0;
+    }
+}
+
+/* ANAGRAM mode: the kernels counted popcount classes, in which the nF members of S sharing the
+ * candidate's letters (its family F, weighing VF) all reply L.  By the rules only the candidate
+ * itself (if in S, s = 1, weighing vg) replies L, the win; the other nF - s reply L+1.  So
+ * n_L = s, n_{L+1} = nF - s, and q, which counted VF nF for them, gets
+ * vg + (VF - vg)(nF - s) instead: exact in wrapping uint64 arithmetic, like q itself. */
+static void fix_anagrams(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    const jt_words *w = ev->w;
+    const int L = w->L;
+    const size_t nc = (size_t)ev->nc;
+    for (int32_t c = c0; c < c1; c++) {
+        const int32_t g = ev->cid ? ev->cid[c] : c, f = w->family[g];
+        const uint32_t nF = (uint32_t)ev->fam_n[f], s = ev->in_s[g];
+        if (ev->cnt) {
+            ev->cnt[(L + 1) * nc + c] = (uint16_t)(nF - s);
+            ev->cnt[L * nc + c] = (uint16_t)s;
+        }
+        if (ev->q && nF) {
+            const uint64_t VF = ev->fam_v[f];
+            const uint64_t vg = s ? (ev->wv ? (uint64_t)ev->wv[g] : ev->vmin) : 0;
+            ev->q[c] = ev->q[c] - VF * nF + (VF - vg) * (nF - s) + vg;
+        }
+    }
+}
+
+/* Class sizes by reply code (and q if ev->q) of candidates [c0, c1), whatever the list's mode;
+ * in ANAGRAM mode the caller has set the families of S (families_set). */
+static void evaluate_range(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    const jt_kernels *K = jt_kernels_current();
+    if (ev->w->mode == JT_MODE_GENERAL) {
+        K->evaluate_codes(ev, c0, c1);
+        return;
+    }
+    K->evaluate(ev, c0, c1);
+    if (ev->w->mode == JT_MODE_ANAGRAM)
+        fix_anagrams(ev, c0, c1);
+}
+
+/* The paper's ExpNumElims of candidate c over S, literally, by reply codes (every mode but
+ * PAPER, whose kernels do it on masks): AnswerProbs summed in dictionary order, then the sum over
+ * codes in increasing order (codes no target gives add 0). */
+static double exp_num_elims_codes(const jt_words *w, int32_t c, const int32_t *S,
+                                  const double *hs, int32_t m, double total)
+{
+    double acc[JT_MAX_R];
+    int32_t n[JT_MAX_R];
+    for (int j = 0; j < w->R; j++) {
+        acc[j] = 0.0;
+        n[j] = 0;
+    }
+    for (int32_t k = 0; k < m; k++) {
+        const int r = reply(w, c, S[k]);
+        acc[r] += hs[k];
+        n[r]++;
+    }
+    double e = 0.0;
+    for (int j = 0; j < w->R; j++)
+        e += (acc[j] / total) * (double)(m - n[j]);
+    return e;
+}
+
 static void gather_h(const jt_tree *t, const jt_node *nd, int hones, double *hs)
 {
     for (int32_t k = 0; k < nd->m; k++)
         hs[k] = hones ? 1.0 : t->h[nd->S[k]];
 }
 
-/* Exact rule: the least q, then a word of S, then the lowest index.  Candidates are all words. */
-static int32_t exact_pick(const jt_node *nd, const uint64_t *q, int32_t D)
+/* Exact rule: the least q, then a word of S, then the lowest index.  Candidates are all words,
+ * or (cid, hard mode) the words of S. */
+static int32_t exact_pick(const jt_node *nd, const uint64_t *q, int32_t D, const int32_t *cid)
 {
     int32_t first;
     const uint64_t qmin = jt_kernels_current()->min_q(q, D, &first);
+    if (cid)
+        return cid[first];
     for (int32_t k = 0; k < nd->m; k++)
         if (q[nd->S[k]] == qmin)
             return nd->S[k];
@@ -370,16 +478,18 @@ static int32_t exact_pick(const jt_node *nd, const uint64_t *q, int32_t D)
 
 /* Paper rule: the window of words that may be the literal maximum. */
 static int paper_window(const jt_tree *t, jt_node *nd, const uint64_t *q, uint64_t qmin,
-                        uint64_t V)
+                        uint64_t V, const int32_t *cid)
 {
-    const int32_t D = t->w->D;
-    const uint64_t slack = paper_slack(nd->m, t->w->L, V, t->err_abs, t->err_rel);
+    const uint64_t slack = paper_slack(nd->m, t->w->R, V, t->err_abs, t->err_rel);
+    const int32_t D = cid ? nd->m : t->w->D; /* candidates: the words of S (cid) or all */
     const uint64_t lim = qmin + slack < qmin ? UINT64_MAX : qmin + slack;
     free(nd->win);
     nd->win = malloc(sizeof(int32_t) * ((size_t)D + 16));
     if (!nd->win)
         return JT_ENOMEM;
     nd->nwin = jt_kernels_current()->select_le(q, D, lim, nd->win);
+    for (int32_t i = 0; cid && i < nd->nwin; i++)
+        nd->win[i] = cid[nd->win[i]];
     int32_t *fit = realloc(nd->win, sizeof(int32_t) * (size_t)nd->nwin);
     nd->win = fit ? fit : nd->win;
     return JT_OK;
@@ -399,7 +509,8 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
         return nd->win[0];
     const jt_kernels *K = jt_kernels_current();
     const int32_t m = nd->m, nwin = nd->nwin;
-    const int L = t->w->L;
+    const jt_words *w = t->w;
+    const int R = w->R;
     const double *hs = s->hs;
     int same = 1;
     for (int32_t k = 1; k < m && same; k++)
@@ -410,17 +521,23 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
     int bits = 1;
     while (((int32_t)1 << bits) <= m)
         bits++;
-    const int pack = (L + 1) * bits <= 64;
+    const int pack = R * bits <= 64;
     if (same) {
         double acc = 0.0;
         for (int32_t n = 0; n <= m; n++) {
             s->term[n] = (acc / total) * (double)(m - n);
             acc += hs[0];
         }
-        const jt_eval ev = jt_eval_of(t->w, m, sm, nwin, nd->win, s->wmask, s->wcnt, NULL);
+        jt_eval ev = jt_eval_of(w, m, sm, nd->S, nwin, nd->win, s->wmask, s->wcnt, NULL);
         for (int32_t i = 0; i < nwin; i++)
-            s->wmask[i] = t->w->mask[nd->win[i]];
-        K->evaluate(&ev, 0, nwin);
+            s->wmask[i] = w->mask[nd->win[i]];
+        if (w->mode == JT_MODE_ANAGRAM)
+            families_set(w, &ev, nd->S, m, s->fam_n, s->fam_v, s->in_s);
+        if (w->mode == JT_MODE_GENERAL)
+            jt_gather_s(&ev, nd->S, m, s->stok, s->sspell);
+        evaluate_range(&ev, 0, nwin);
+        if (w->mode == JT_MODE_ANAGRAM)
+            families_clear(w, nd->S, m, s->fam_n, s->fam_v, s->in_s);
     }
     /* class sizes seen, packed into a key (never 0: they sum to m >= 1), in an open-addressed
      * table that stops growing when three quarters full */
@@ -434,7 +551,7 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
         double e = 0.0;
         if (same) {
             uint64_t key = 0;
-            for (int j = 0; j <= L; j++)
+            for (int j = 0; j < R; j++)
                 key = key << bits | s->wcnt[(size_t)j * nwin + i];
             if (pack) {
                 unsigned slot = (unsigned)((key * 0x9e3779b97f4a7c15u) >> 57);
@@ -447,10 +564,12 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
                     nseen++;
                 }
             }
-            for (int j = 0; j <= L; j++)
+            for (int j = 0; j < R; j++)
                 e += s->term[s->wcnt[(size_t)j * nwin + i]];
+        } else if (w->mode == JT_MODE_PAPER) {
+            e = K->exp_num_elims(w->mask[c], sm, hs, m, w->L, total);
         } else {
-            e = K->exp_num_elims(t->w->mask[c], sm, hs, m, L, total);
+            e = exp_num_elims_codes(w, c, nd->S, hs, m, total);
         }
         if (best < 0 || e > be) {
             best = c;
@@ -461,18 +580,18 @@ static int32_t paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *s
 }
 
 /* Norvig's metrics, computed as his Python computes them (ties: first in list order). */
-static double norvig_metric(int rule, const uint16_t *cnt, int32_t nc, int L, int32_t m,
+static double norvig_metric(int rule, const uint16_t *cnt, int32_t nc, int R, int32_t m,
                             double log2v)
 {
     const double scale = 1.0 / (double)m;
     if (rule == JT_RULE_NORVIG_MAX) {
         int mx = 0;
-        for (int j = 0; j <= L; j++)
+        for (int j = 0; j < R; j++)
             mx = cnt[(size_t)j * nc] > mx ? cnt[(size_t)j * nc] : mx;
         return (double)mx;
     }
     double s = 0.0;
-    for (int j = 0; j <= L; j++) {
+    for (int j = 0; j < R; j++) {
         const uint16_t n = cnt[(size_t)j * nc];
         if (rule == JT_RULE_NORVIG_EXPECTATION) {
             s += (scale * n) * n;
@@ -491,7 +610,7 @@ static int32_t norvig_pick(const jt_tree *t, const jt_eval *ev)
     int32_t best = -1;
     double bm = 0.0;
     for (int32_t c = 0; c < ev->nc; c++) {
-        const double x = norvig_metric(t->rule, ev->cnt + c, ev->nc, t->w->L, ev->m, log2v);
+        const double x = norvig_metric(t->rule, ev->cnt + c, ev->nc, t->w->R, ev->m, log2v);
         if (best < 0 || x < bm) {
             best = ev->cid ? ev->cid[c] : c;
             bm = x;
@@ -510,11 +629,11 @@ static int choose(const jt_tree *t, jt_job *job, jt_scratch *s)
         return JT_OK;
     }
     if (t->rule == JT_RULE_EXACT) {
-        nd->guess = exact_pick(nd, ev->q, ev->nc);
+        nd->guess = exact_pick(nd, ev->q, ev->nc, ev->cid);
         return JT_OK;
     }
     const uint64_t qmin = jt_kernels_current()->min_q(ev->q, ev->nc, NULL);
-    const int st = paper_window(t, nd, ev->q, qmin, job->V);
+    const int st = paper_window(t, nd, ev->q, qmin, job->V, ev->cid);
     if (st)
         return st;
     gather_h(t, nd, job->hones, s->hs);
@@ -528,6 +647,12 @@ static void scratch_free(jt_scratch *scr, int n)
         free(scr[i].sm);
         free(scr[i].spec_mask);
         free(scr[i].spec_delta);
+        free(scr[i].spec_id);
+        free(scr[i].fam_n);
+        free(scr[i].fam_v);
+        free(scr[i].in_s);
+        free(scr[i].stok);
+        free(scr[i].sspell);
         free(scr[i].cnt);
         free(scr[i].q);
         free(scr[i].hs);
@@ -548,13 +673,21 @@ static jt_scratch *scratch_new(int n, const jt_words *w)
         scr[i].sm = malloc(sizeof(uint32_t) * D);
         scr[i].spec_mask = malloc(sizeof(uint32_t) * D);
         scr[i].spec_delta = malloc(sizeof(uint64_t) * D);
-        scr[i].cnt = malloc(sizeof(uint16_t) * D * (w->L + 1));
+        scr[i].spec_id = malloc(sizeof(int32_t) * D);
+        scr[i].fam_n = calloc(D, sizeof(int32_t));
+        scr[i].fam_v = calloc(D, sizeof(uint64_t));
+        scr[i].in_s = calloc(D, 1);
+        scr[i].stok = malloc(sizeof(uint64_t) * D);
+        scr[i].sspell = malloc(sizeof(uint64_t) * D);
+        scr[i].cnt = malloc(sizeof(uint16_t) * D * w->R);
         scr[i].q = malloc(sizeof(uint64_t) * D);
         scr[i].hs = malloc(sizeof(double) * D);
         scr[i].term = malloc(sizeof(double) * (D + 1));
         scr[i].wmask = malloc(sizeof(uint32_t) * (D + 16));
-        scr[i].wcnt = malloc(sizeof(uint16_t) * D * (w->L + 1));
-        if (!scr[i].sm || !scr[i].spec_mask || !scr[i].spec_delta || !scr[i].cnt || !scr[i].q ||
+        scr[i].wcnt = malloc(sizeof(uint16_t) * D * w->R);
+        if (!scr[i].sm || !scr[i].spec_mask || !scr[i].spec_delta || !scr[i].spec_id ||
+            !scr[i].fam_n || !scr[i].fam_v || !scr[i].in_s || !scr[i].stok || !scr[i].sspell ||
+            !scr[i].cnt || !scr[i].q ||
             !scr[i].hs || !scr[i].term || !scr[i].wmask || !scr[i].wcnt) {
             scratch_free(scr, n);
             return NULL;
@@ -568,13 +701,20 @@ static int decide_small(jt_tree *t, jt_node *nd, jt_scratch *s)
 {
     jt_job job;
     job.node = nd;
-    if (describe(t, &job, s->sm, s->spec_mask, s->spec_delta))
+    if (describe(t, &job, s->sm, s->spec_mask, s->spec_delta, s->spec_id))
         return JT_OK;
     /* The greedy rules need q only, not the class sizes. */
     const int q_only = updatable(t);
     job.ev.cnt = q_only ? NULL : s->cnt;
     job.ev.q = updatable(t) ? s->q : NULL;
-    jt_kernels_current()->evaluate(&job.ev, 0, job.ev.nc);
+    const jt_words *w = t->w;
+    if (w->mode == JT_MODE_ANAGRAM)
+        families_set(w, &job.ev, nd->S, nd->m, s->fam_n, s->fam_v, s->in_s);
+    if (w->mode == JT_MODE_GENERAL)
+        jt_gather_s(&job.ev, nd->S, nd->m, s->stok, s->sspell);
+    evaluate_range(&job.ev, 0, job.ev.nc);
+    if (w->mode == JT_MODE_ANAGRAM)
+        families_clear(w, nd->S, nd->m, s->fam_n, s->fam_v, s->in_s);
     return choose(t, &job, s);
 }
 
@@ -587,28 +727,54 @@ static int big_prepare(jt_tree *t, jt_job *job)
     uint32_t *sm = malloc(sizeof(uint32_t) * m);
     uint32_t *spec_mask = malloc(sizeof(uint32_t) * m);
     uint64_t *spec_delta = malloc(sizeof(uint64_t) * m);
+    int32_t *spec_id = malloc(sizeof(int32_t) * m);
     job->own[0] = sm;
     job->own[1] = spec_mask;
     job->own[2] = spec_delta;
-    if (!sm || !spec_mask || !spec_delta)
+    job->own[3] = spec_id;
+    if (!sm || !spec_mask || !spec_delta || !spec_id)
         return JT_ENOMEM;
-    if (describe(t, job, sm, spec_mask, spec_delta))
+    if (describe(t, job, sm, spec_mask, spec_delta, spec_id))
         return JT_OK;
     jt_eval *ev = &job->ev;
-    nd->cnt = malloc(sizeof(uint16_t) * (size_t)ev->nc * (w->L + 1));
-    nd->q = updatable(t) ? malloc(sizeof(uint64_t) * (size_t)ev->nc) : NULL;
-    if (!nd->cnt || (updatable(t) && !nd->q))
+    if (w->mode == JT_MODE_ANAGRAM) {
+        int32_t *fam_n = calloc(D, sizeof(int32_t));
+        uint64_t *fam_v = calloc(D, sizeof(uint64_t));
+        uint8_t *in_s = calloc(D, 1);
+        job->own[6] = fam_n;
+        job->own[7] = fam_v;
+        job->own[8] = in_s;
+        if (!fam_n || !fam_v || !in_s)
+            return JT_ENOMEM;
+        families_set(w, ev, nd->S, nd->m, fam_n, fam_v, in_s);
+    }
+    if (w->mode == JT_MODE_GENERAL) {
+        uint64_t *stok = malloc(sizeof(uint64_t) * 2 * m);
+        job->own[6] = stok;
+        if (!stok)
+            return JT_ENOMEM;
+        jt_gather_s(ev, nd->S, nd->m, stok, stok + m);
+    }
+    nd->cnt = malloc(sizeof(uint16_t) * (size_t)ev->nc * w->R);
+    /* hard mode (candidates the words of S) keeps no values: updates re-decide it whole */
+    uint64_t *q = updatable(t) ? malloc(sizeof(uint64_t) * (size_t)ev->nc) : NULL;
+    if (ev->cid)
+        job->own[9] = q;
+    else
+        nd->q = q;
+    if (!nd->cnt || (updatable(t) && !q))
         return JT_ENOMEM;
     ev->cnt = nd->cnt;
-    ev->q = nd->q;
+    ev->q = q;
     if (nd->m == w->D && !ev->cid && w->root_cnt) { /* the root: its class sizes are known */
+        /* (raw popcount classes in ANAGRAM mode, which evaluate_range corrects) */
         memcpy(nd->cnt, w->root_cnt, sizeof(uint16_t) * (size_t)ev->nc * (w->L + 1));
         ev->counted = 1;
     } else if (ev->method == JT_M_TABLE) {
         uint16_t *table = calloc((size_t)w->table_size, sizeof(uint16_t));
         uint8_t *in_s = calloc(D, 1);
-        job->own[3] = table;
-        job->own[4] = in_s;
+        job->own[4] = table;
+        job->own[5] = in_s;
         if (!table || !in_s)
             return JT_ENOMEM;
         for (size_t k = 0; k < m; k++) {
@@ -625,7 +791,7 @@ static int big_prepare(jt_tree *t, jt_job *job)
 
 static void big_release(const jt_tree *t, jt_job *job)
 {
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 10; i++) {
         free(job->own[i]);
         job->own[i] = NULL;
     }
@@ -644,12 +810,11 @@ static int decide_big(jt_tree *t, jt_node *nd)
     int st = big_prepare(t, &job);
     if (!st && !nd->fixed) {
         const jt_eval *ev = &job.ev;
-        const jt_kernels *K = jt_kernels_current();
         const int32_t nchunks = (ev->nc + CHUNK - 1) / CHUNK;
 #pragma omp taskloop grainsize(1)
         for (int32_t k = 0; k < nchunks; k++) {
             const int32_t c0 = k * CHUNK;
-            K->evaluate(ev, c0, c0 + CHUNK < ev->nc ? c0 + CHUNK : ev->nc);
+            evaluate_range(ev, c0, c0 + CHUNK < ev->nc ? c0 + CHUNK : ev->nc);
         }
         st = choose(t, &job, &t->scr[thread_id()]);
     }
@@ -679,37 +844,36 @@ static void grow(jt_tree *t, jt_node *nd, int *err);
 static int expand(jt_tree *t, jt_node *nd, int *err)
 {
     const jt_words *w = t->w;
-    const int L = w->L;
-    const uint32_t gm = w->mask[nd->guess];
-    int32_t sizes[JT_MAX_LEN + 1], fill[JT_MAX_LEN + 1];
-    int32_t *S[JT_MAX_LEN + 1];
-    for (int j = 0; j <= L; j++) {
+    const int R = w->R, win = w->win;
+    int32_t sizes[JT_MAX_R], fill[JT_MAX_R];
+    int32_t *S[JT_MAX_R];
+    for (int j = 0; j < R; j++) {
         sizes[j] = fill[j] = 0;
         S[j] = NULL;
     }
     for (int32_t k = 0; k < nd->m; k++)
-        sizes[popcount(gm & w->mask[nd->S[k]])]++;
-    if (sizes[L])
+        sizes[reply(w, nd->guess, nd->S[k])]++;
+    if (sizes[win])
         t->counts[nd->guess] = nd->depth + 1;
-    if (nd->m == sizes[L])
+    if (nd->m == sizes[win])
         return JT_OK; /* a leaf */
-    nd->child = calloc((size_t)L + 1, sizeof(jt_node *));
+    nd->child = calloc((size_t)R, sizeof(jt_node *));
     int st = nd->child ? JT_OK : JT_ENOMEM;
-    for (int j = 0; j < L && !st; j++)
-        if (sizes[j] && !(S[j] = malloc(sizeof(int32_t) * sizes[j])))
+    for (int j = 0; j < R && !st; j++)
+        if (j != win && sizes[j] && !(S[j] = malloc(sizeof(int32_t) * sizes[j])))
             st = JT_ENOMEM;
     if (st) {
-        for (int j = 0; j < L; j++)
+        for (int j = 0; j < R; j++)
             free(S[j]);
         return st;
     }
     for (int32_t k = 0; k < nd->m; k++) {
-        const int r = popcount(gm & w->mask[nd->S[k]]);
-        if (r < L)
+        const int r = reply(w, nd->guess, nd->S[k]);
+        if (r != win)
             S[r][fill[r]++] = nd->S[k];
     }
-    for (int j = 0; j < L; j++) {
-        if (!sizes[j])
+    for (int j = 0; j < R; j++) {
+        if (j == win || !sizes[j])
             continue;
         jt_node *c = st ? NULL : node_new(t, S[j], sizes[j], nd->depth + 1, nd);
         if (!c) {
@@ -810,7 +974,7 @@ static int check_weights(const jt_words *w, const jt_weights *wt)
         return JT_EINVAL;
     if (wt->candidates < JT_CAND_ALL || wt->candidates > JT_CAND_NORVIG)
         return JT_EINVAL;
-    if (wt->rule <= JT_RULE_EXACT && wt->candidates != JT_CAND_ALL)
+    if (wt->rule <= JT_RULE_EXACT && wt->candidates == JT_CAND_NORVIG)
         return JT_EINVAL;
     if (!(wt->err_abs >= 0) || !(wt->err_rel >= 0) || !(wt->err_rel < 0.5))
         return JT_EINVAL;
@@ -970,22 +1134,35 @@ int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t
     for (int32_t c = 0; cand && c < nc; c++)
         if (cand[c] < 0 || cand[c] >= w->D)
             return JT_EINVAL;
+    const int anagram = w->mode == JT_MODE_ANAGRAM;
+    const size_t D = (size_t)w->D;
     uint32_t *sm = malloc(sizeof(uint32_t) * (size_t)m);
     uint32_t *cm = cand ? malloc(sizeof(uint32_t) * (size_t)nc + 64) : NULL;
-    if (!sm || (cand && !cm)) {
-        free(sm);
-        free(cm);
-        return JT_ENOMEM;
+    int32_t *fam_n = anagram ? calloc(D, sizeof(int32_t)) : NULL;
+    uint64_t *fam_v = anagram ? calloc(D, sizeof(uint64_t)) : NULL;
+    uint8_t *in_s = anagram ? calloc(D, 1) : NULL;
+    uint64_t *stok = w->mode == JT_MODE_GENERAL ? malloc(sizeof(uint64_t) * 2 * (size_t)m) : NULL;
+    int st = sm && (!cand || cm) && (!anagram || (fam_n && fam_v && in_s)) &&
+             (w->mode != JT_MODE_GENERAL || stok) ? JT_OK : JT_ENOMEM;
+    if (!st) {
+        for (int32_t k = 0; k < m; k++)
+            sm[k] = w->mask[S[k]];
+        for (int32_t c = 0; cand && c < nc; c++)
+            cm[c] = w->mask[cand[c]];
+        jt_eval ev = jt_eval_of(w, m, sm, S, nc, cand, cand ? cm : w->mask, out, NULL);
+        if (anagram)
+            families_set(w, &ev, S, m, fam_n, fam_v, in_s);
+        if (stok)
+            jt_gather_s(&ev, S, m, stok, stok + m);
+        evaluate_range(&ev, 0, nc);
     }
-    for (int32_t k = 0; k < m; k++)
-        sm[k] = w->mask[S[k]];
-    for (int32_t c = 0; cand && c < nc; c++)
-        cm[c] = w->mask[cand[c]];
-    const jt_eval ev = jt_eval_of(w, m, sm, nc, cand, cand ? cm : w->mask, out, NULL);
-    jt_kernels_current()->evaluate(&ev, 0, nc);
+    free(stok);
     free(sm);
     free(cm);
-    return JT_OK;
+    free(fam_n);
+    free(fam_v);
+    free(in_s);
+    return st;
 }
 
 /* ---- incremental updates ---------------------------------------------------------------------- */
@@ -1001,7 +1178,7 @@ static jt_node **all_nodes(const jt_tree *t, int32_t *n)
     while (head < tail) {
         const jt_node *x = out[head++];
         if (x->child)
-            for (int j = 0; j <= t->w->L; j++)
+            for (int j = 0; j < t->w->R; j++)
                 if (x->child[j])
                     out[tail++] = x->child[j];
     }
@@ -1030,7 +1207,8 @@ static int redecide(jt_tree *t, jt_node *x, jt_scratch *s, int32_t *guess)
     }
     jt_job job;
     job.node = x;
-    if (describe(t, &job, s->sm, s->spec_mask, s->spec_delta)) /* never: big nodes are > L+1 */
+    if (describe(t, &job, s->sm, s->spec_mask, s->spec_delta, s->spec_id)) /* never: big nodes
+                                                                              are > R */
         return JT_EINVAL;
     job.ev.cnt = x->cnt;
     job.ev.q = x->q;
@@ -1045,7 +1223,6 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
 {
     const jt_words *w = t->w;
     const int32_t D = w->D;
-    const int L = w->L;
     if (!updatable(t))
         return JT_EINVAL;
     const jt_weights wt = {t->rule, t->candidates, v, h, t->err_abs, t->err_rel};
@@ -1078,15 +1255,18 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
         const uint64_t delta = (uint64_t)vb - (uint64_t)t->v[b]; /* wraps; sums stay exact */
         for (jt_node *nd = t->root; nd;) {
             if (!nd->fixed) {
-                if (nd->q) {
+                if (nd->q && w->mode == JT_MODE_PAPER) {
                     const jt_eval ev =
-                        jt_eval_of(w, nd->m, NULL, D, NULL, w->mask, nd->cnt, nd->q);
+                        jt_eval_of(w, nd->m, NULL, NULL, D, NULL, w->mask, nd->cnt, nd->q);
                     K->add_weight(&ev, w->mask[b], delta);
+                } else if (nd->q) { /* by reply codes */
+                    for (int32_t c = 0; c < D; c++)
+                        nd->q[c] += delta * nd->cnt[(size_t)reply(w, c, b) * D + c];
                 }
                 nd->dirty = 1;
             }
             const int r = reply(w, nd->guess, b);
-            nd = r < L && nd->child ? nd->child[r] : NULL;
+            nd = r != w->win && nd->child ? nd->child[r] : NULL;
         }
     }
     set_weights(t, v, h);
@@ -1174,18 +1354,18 @@ void jt_tree_stats(const jt_tree *t, int64_t *decided, int64_t *evaluated)
 static void export_node(const jt_tree *t, const jt_node *x, int32_t *next, int32_t *guess,
                         int32_t *depth, int32_t *size, int32_t *children)
 {
-    const int L = t->w->L;
+    const int R = t->w->R;
     const int32_t id = (*next)++;
     guess[id] = x->guess;
     depth[id] = x->depth;
     size[id] = x->m;
-    for (int j = 0; j <= L; j++)
-        children[(size_t)id * (L + 1) + j] = -1;
+    for (int j = 0; j < R; j++)
+        children[(size_t)id * R + j] = -1;
     if (!x->child)
         return;
-    for (int j = 0; j <= L; j++) {
+    for (int j = 0; j < R; j++) {
         if (x->child[j]) {
-            children[(size_t)id * (L + 1) + j] = *next;
+            children[(size_t)id * R + j] = *next;
             export_node(t, x->child[j], next, guess, depth, size, children);
         }
     }

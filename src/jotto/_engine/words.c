@@ -21,6 +21,12 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Masks must be distinct, each of L letters: the engine relies on both. */
 static int masks_valid(const uint32_t *masks, int32_t D, int32_t L)
 {
@@ -104,18 +110,19 @@ static int build_letters(jt_words *w)
 }
 
 /* The root's class sizes: by subset tables where the words have them, bit-sliced for lists
- * small enough (|S| D pairs), else left to each build. */
+ * small enough (|S| D pairs), else left to each build.  Raw popcount classes in ANAGRAM mode
+ * (tree.c corrects them per tree); none in GENERAL mode. */
 static int count_root(jt_words *w)
 {
     const size_t D = (size_t)w->D;
-    if (!w->subrank && D > 8192)
+    if ((!w->subrank && D > 8192) || w->mode == JT_MODE_GENERAL)
         return 1;
     w->root_cnt = malloc(sizeof(uint16_t) * D * (w->L + 1));
     uint16_t *table = w->subrank ? calloc((size_t)w->table_size, sizeof(uint16_t)) : NULL;
     uint8_t *in_s = w->subrank ? malloc(D) : NULL;
     const int ok = w->root_cnt && (!w->subrank || (table && in_s));
     if (ok) {
-        jt_eval ev = jt_eval_of(w, w->D, w->mask, w->D, NULL, w->mask, w->root_cnt, NULL);
+        jt_eval ev = jt_eval_of(w, w->D, w->mask, NULL, w->D, NULL, w->mask, w->root_cnt, NULL);
         if (w->subrank) {
             ev.method = JT_M_TABLE;
             for (size_t i = 0; i < D * (size_t)w->nsub; i++)
@@ -131,22 +138,39 @@ static int count_root(jt_words *w)
     return ok;
 }
 
-jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L)
+/* The shared part of both constructors: w->D, L, mode, keep_all, tok, spell are set. */
+static jt_words *words_finish(jt_words *w)
 {
-    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN || !masks_valid(masks, D, L))
-        return NULL;
-    jt_words *w = calloc(1, sizeof(jt_words));
-    if (!w)
-        return NULL;
-    w->D = D;
-    w->L = L;
+    const int32_t D = w->D, L = w->L;
+    w->R = w->spell ? (L + 1) * (L + 1) : w->keep_all ? L + 2 : L + 1;
+    w->win = w->spell ? L + (L + 1) * L : L;
+    for (int p = 0; p < L && w->spell; p++)
+        w->place |= (uint64_t)0x80 << (8 * p);
     w->mask = malloc(sizeof(uint32_t) * D);
     if (!w->mask)
         goto fail;
-    memcpy(w->mask, masks, sizeof(uint32_t) * D);
-    if (!build_letters(w))
+    for (int32_t i = 0; i < D; i++)
+        w->mask[i] = (uint32_t)w->tok[i];
+    if (w->mode == JT_MODE_ANAGRAM) { /* the first word of each mask: sort indices by mask */
+        w->family = malloc(sizeof(int32_t) * D);
+        uint64_t *key = malloc(sizeof(uint64_t) * D);
+        if (!w->family || !key) {
+            free(key);
+            goto fail;
+        }
+        for (int32_t i = 0; i < D; i++)
+            key[i] = (uint64_t)w->mask[i] << 32 | (uint32_t)i;
+        qsort(key, D, sizeof(uint64_t), cmp_u64);
+        for (int32_t k = 0, first = 0; k < D; k++) {
+            if (k == 0 || key[k] >> 32 != key[k - 1] >> 32)
+                first = (int32_t)(uint32_t)key[k];
+            w->family[(uint32_t)key[k]] = first;
+        }
+        free(key);
+    }
+    if (w->mode != JT_MODE_GENERAL && !build_letters(w))
         goto fail;
-    if (L >= 2 && L <= JT_TABLE_MAXL && !build_subset_ranks(w))
+    if (w->mode == JT_MODE_PAPER && L >= 2 && L <= JT_TABLE_MAXL && !build_subset_ranks(w))
         goto fail;
     if (!count_root(w))
         goto fail;
@@ -156,11 +180,105 @@ fail:
     return NULL;
 }
 
+jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L)
+{
+    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN || !masks_valid(masks, D, L))
+        return NULL;
+    jt_words *w = calloc(1, sizeof(jt_words));
+    if (!w)
+        return NULL;
+    w->D = D;
+    w->L = L;
+    w->mode = JT_MODE_PAPER;
+    w->tok = malloc(sizeof(uint64_t) * D);
+    if (!w->tok) {
+        free(w);
+        return NULL;
+    }
+    for (int32_t i = 0; i < D; i++)
+        w->tok[i] = masks[i];
+    return words_finish(w);
+}
+
+/* Whether some value occurs twice among the D keys (sorted in place). */
+static int has_repeat(uint64_t *key, int32_t D)
+{
+    qsort(key, D, sizeof(uint64_t), cmp_u64);
+    for (int32_t i = 1; i < D; i++)
+        if (key[i] == key[i - 1])
+            return 1;
+    return 0;
+}
+
+/* A spelling of L letters 1..26 in the low L bytes, zero above. */
+static int spelling_valid(uint64_t s, int32_t L)
+{
+    for (int p = 0; p < 8; p++) {
+        const unsigned b = (unsigned)(s >> (8 * p)) & 0xff;
+        if (p < L ? (b < 1 || b > 26) : b != 0)
+            return 0;
+    }
+    return 1;
+}
+
+jt_words *jt_words_new_rules(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
+                             int flags)
+{
+    const int positional = (flags & JT_POSITIONAL) != 0, keep_all = (flags & JT_KEEP_ALL) != 0;
+    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN || !tokens ||
+        (flags & ~(JT_KEEP_ALL | JT_POSITIONAL)) || positional != (spell != NULL) ||
+        (positional && L > JT_MAX_POS_LEN))
+        return NULL;
+    uint64_t *key = malloc(sizeof(uint64_t) * D);
+    jt_words *w = calloc(1, sizeof(jt_words));
+    if (!key || !w) {
+        free(key);
+        free(w);
+        return NULL;
+    }
+    w->D = D;
+    w->L = L;
+    w->keep_all = keep_all;
+    int ok = 1, narrow = 1; /* narrow: distinct-letter words, L letters of 26 each */
+    int32_t nfull = 0;
+    for (int32_t i = 0; i < D && ok; i++) {
+        const int n = jt_pc64(tokens[i]);
+        ok = n <= L && (!spell || spelling_valid(spell[i], L));
+        narrow &= n == L && !(tokens[i] >> 26);
+        if (n == L)
+            key[nfull++] = tokens[i];
+    }
+    /* equal full token sets would make a reply of L letters ambiguous without keep-all */
+    ok = ok && (keep_all || !has_repeat(key, nfull));
+    if (ok && spell) {
+        memcpy(key, spell, sizeof(uint64_t) * D);
+        ok = !has_repeat(key, D);
+    }
+    free(key);
+    w->tok = ok ? malloc(sizeof(uint64_t) * D) : NULL;
+    w->spell = ok && spell ? malloc(sizeof(uint64_t) * D) : NULL;
+    if (!w->tok || (spell && !w->spell)) {
+        jt_words_free(w);
+        return NULL;
+    }
+    memcpy(w->tok, tokens, sizeof(uint64_t) * D);
+    if (spell)
+        memcpy(w->spell, spell, sizeof(uint64_t) * D);
+    w->mode = spell || !narrow ? JT_MODE_GENERAL : keep_all ? JT_MODE_ANAGRAM : JT_MODE_PAPER;
+    return words_finish(w);
+}
+
+int32_t jt_words_classes(const jt_words *w) { return w->R; }
+int32_t jt_words_win(const jt_words *w) { return w->win; }
+
 void jt_words_free(jt_words *w)
 {
     if (!w)
         return;
     free(w->mask);
+    free(w->tok);
+    free(w->spell);
+    free(w->family);
     free(w->letters);
     free(w->subrank);
     free(w->root_cnt);

@@ -1,0 +1,72 @@
+"""CompNumGuesses under every rule set against the paper's variant on a dictionary of the same
+size (issue 11, part 5: every variant within 2x of the distinct-letter speed).
+
+ENABLE (bundled), 5 letters.  The paper's rules keep the fewest words (2780), so every preset is
+timed on the first 2780 words of its own list (source order, the rules' own selection: anagram
+families, repeated letters and all) and the paper's variant on its whole list: one size for all.
+Uniform hider, both rules, 1 thread, every kernel variant.  ``python bench/test_rules_speed.py``
+prints the ratio table (minimum of interleaved runs, so a busy machine hurts every column alike);
+``pytest bench/test_rules_speed.py --benchmark-only`` records each timing.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+import jotto
+from jotto import runtime
+from jotto.words import WordList
+
+PRESETS = list(jotto.PRESETS)
+
+
+def same_size_lists(length: int = 5) -> dict[str, WordList]:
+    """Every preset's ENABLE list cut to the size of the smallest (the paper's)."""
+    full = {name: jotto.load_words("enable", length=length, rules=name) for name in PRESETS}
+    n = min(len(w) for w in full.values())
+    return {name: WordList.from_words(w.words[:n], source=f"{w.source}[:{n}]", rules=w.rules)
+            for name, w in full.items()}
+
+
+@pytest.fixture(scope="session")
+def lists():
+    return same_size_lists()
+
+
+@pytest.mark.parametrize("rule", jotto.RULES)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_comp_num_guesses_per_rule_set(benchmark, lists, kernel, preset, rule):
+    words = lists[preset]
+    benchmark.group = f"CompNumGuesses ENABLE 5 letters, first {len(words)} words, {rule} rule"
+    benchmark.extra_info["rules"] = preset
+    counts = benchmark(jotto.comp_num_guesses, words, rule=rule, threads=1)
+    assert counts.shape == (len(words),)
+
+
+def main(rounds: int = 5) -> None:
+    lists = same_size_lists()
+    n = len(lists["paper"])
+    print(f"CompNumGuesses, ENABLE 5 letters, first {n} words of each preset's list, uniform "
+          f"hider, 1 thread; ms (minimum of {rounds}) and ratio to the paper's variant\n")
+    print("| kernel | rule | " + " | ".join(PRESETS) + " |")
+    print("|---|---|" + "---:|" * len(PRESETS))
+    for variant in runtime.available_kernel_variants():
+        runtime.select_kernel_variant(variant)
+        for rule in jotto.RULES:
+            best = {name: float("inf") for name in PRESETS}
+            for _ in range(rounds):
+                for name in PRESETS:
+                    t0 = time.perf_counter()
+                    jotto.comp_num_guesses(lists[name], rule=rule, threads=1)
+                    best[name] = min(best[name], time.perf_counter() - t0)
+            cells = [f"{best[name] * 1e3:.1f} ({best[name] / best['paper']:.1f}x)"
+                     for name in PRESETS]
+            print(f"| {variant} | {rule} | " + " | ".join(cells) + " |")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
