@@ -19,6 +19,7 @@ import pytest
 import jotto
 from jotto.interactive import Assist, YouGuess, YouHide, bundled_solution
 from jotto.players.specs import make_guesser
+from jotto.vocabulary import Vocabulary
 
 JOTTO = [sys.executable, "-m", "jotto"]
 GUESS_PROMPT, HIDE_PROMPT, ASSIST_PROMPT = "Your guess: ", "Your answer: ", "> "
@@ -80,8 +81,8 @@ def secret_of(words, hider_p, seed) -> str:
 
 def reply_line(guess: str, secret: str) -> str:
     n = jotto.reply(guess, secret)
-    if n == len(secret):
-        return (f"{guess}: all {n} letters in common, but it is not my word (an anagram of "
+    if n >= len(secret):  # an anagram: L letters in common, code L + 1
+        return (f"{guess}: all {len(secret)} letters in common, but it is not my word (an anagram of "
                 f"it)")
     return f"{guess}: {n}"
 
@@ -202,6 +203,11 @@ def guess_intro(words) -> str:
             f"words). Type 'help' for commands.")
 
 
+def secrets_intro(words) -> list[str]:
+    """The start-of-game lines on the secrets (their text is checked in test_play_rules.py)."""
+    return Vocabulary(words).intro()
+
+
 def hide_intro(words, name) -> str:
     return (f"Think of a {words.length}-letter word from {words.source} ({len(words)} words); I "
             f"will guess it with {name}. Type 'help' for commands.")
@@ -223,7 +229,7 @@ def test_you_guess_full_game_with_hint(term, words, solution):
     seed = 1
     secret = secret_of(words, solution.hider(), seed)
     t = term(["play", *GUESS, "--seed", seed], GUESS_PROMPT)
-    assert t.start() == [guess_intro(words)]
+    assert t.start() == [guess_intro(words), *secrets_intro(words)]
     history = []
     for g in three_guesses(words, secret):
         assert t.send(g) == [reply_line(g, secret)]
@@ -247,8 +253,9 @@ def test_you_guess_bad_input_is_explained_and_not_counted(term, words, solution)
     t.start()
     assert t.send("ab1de") == ["'ab1de' is not a word (letters only, please) (not counted)"]
     assert t.send("abc") == ["'abc' has 3 letters; this game uses 5-letter words (not counted)"]
-    assert t.send("apple") == [("'apple' repeats a letter; Jotto words have 5 different "
-                                "letters (not counted)")]
+    assert t.send("apple") == [("'apple' repeats a letter, and under these rules words have 5 "
+                                "different letters (play with --rules paper,repeats to allow "
+                                "repeated letters) (not counted)")]
     assert t.send("qzxvw") == ["'qzxvw' is not in my word list (enable) (not counted)"]
     assert t.send("") == []
     help_lines = t.send("help")
@@ -312,7 +319,7 @@ def test_you_guess_anagram_of_the_secret(term, sgb):
     assert other != secret and other not in sgb
     t = term(["play", *GUESS, "-w", "sgb", "--anagrams", "norvig", "--seed", seed],
              GUESS_PROMPT)
-    assert t.start() == [guess_intro(sgb)]
+    assert t.start() == [guess_intro(sgb), *secrets_intro(sgb)]
     assert t.send(other) == [reply_line(other, secret)]
     assert reply_line(other, secret) == (f"{other}: all 5 letters in common, but it is not my "
                                          f"word (an anagram of it)")
@@ -328,7 +335,8 @@ def test_you_hide_full_game(term, words, solution):
     secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 4)
     steps = hide_oracle(words, solution.guesser(seed=seed), secret)
     t = term(["play", *PLAIN, "--you", "hide", "--seed", seed], HIDE_PROMPT)
-    assert t.start() == [hide_intro(words, EQ_NAME), f"Guess 1: {steps[0][0]}"]
+    assert t.start() == [hide_intro(words, EQ_NAME), *secrets_intro(words),
+                         f"Guess 1: {steps[0][0]}"]
     history = []
     for k, (guess, answer, oracle_lines, done) in enumerate(steps[:-1]):
         assert not done
@@ -420,7 +428,8 @@ def test_you_hide_diagnoses_the_untrue_answer(term, words, solution):
 @pytest.mark.parametrize("word, why", [
     ("qzxvw", "'qzxvw' is not in my word list (enable)"),
     ("ab1de", "'ab1de' is not a word (letters only, please)"),
-    (None, "it can't be a secret word in this list (another word has the same letters)"),
+    (None, "it can't be a secret under these rules: another word has the same letters (play "
+           "with --rules eckler to keep anagrams)"),
 ])
 def test_you_hide_give_up_with_a_word_not_in_the_list(term, words, word, why):
     if word is None:
@@ -489,6 +498,7 @@ def test_assist_session(term, words, solution):
     assert t.start() == start
     assert start == [(f"Assisting with 5-letter words from enable ({len(words)} words); "
                       f"suggestions by {EQ_NAME}. Type 'help' for commands."),
+                     *secrets_intro(words),
                      *_status_lines(words, [], start[-1].split()[-1])]
     # bad lines first: nothing counted
     assert t.send("stare") == ["Enter a guess and its reply, e.g. 'stare 2' (or 'help')."]
@@ -548,12 +558,13 @@ def test_assist_counts_guesses_outside_the_list(term, words, sgb):
     assert lines[0] == f"{n} candidates left." and lines[1].startswith("Suggested guess: ")
     assert t.send("undo")[0] == f"{len(words)} candidates left."
     # the paper rule drops every word of an anagram group: nothing has all of its letters
-    assert fitting(words, [(dropped, 5)]) == []
+    # (a reply of 5 to a word with anagrams is the anagram's code, L + 1)
+    assert fitting(words, [(dropped, 6)]) == []
     assert t.send(f"{dropped} 5")[0].startswith("No word fits all these replies")
     t.finish("quit")
     # the norvig rule keeps one word of each group: it is the one candidate left
     other = next(w for w in sgb.dropped_words("anagram") if len(set(w)) == 5)
-    (kept,) = fitting(sgb, [(other, 5)])
+    (kept,) = fitting(sgb, [(other, 6)])
     assert kept != other
     t = term(["assist", "-w", "sgb", "--anagrams", "norvig", "--seed", 1], ASSIST_PROMPT)
     t.start()
@@ -611,7 +622,7 @@ def test_piped_you_guess_game(tmp_path, words, solution):
     history = [(g, jotto.reply(g, secret)) for g in guesses]
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.splitlines() == [
-        guess_intro(words), *[reply_line(g, secret) for g in guesses],
+        guess_intro(words), *secrets_intro(words), *[reply_line(g, secret) for g in guesses],
         of_my_list(len(fitting(words, history))),
         f"Yes! {secret} is my word. You found it in 3 guesses.",
         expected_line(solution, seed, secret, words)]
@@ -625,7 +636,8 @@ def test_piped_you_hide_game(tmp_path, words, solution):
     proc = piped(["play", *PLAIN, "--you", "hide", "--seed", seed],
                  "".join(a + "\n" for _, a, _, _ in steps), tmp_path)
     assert proc.returncode == 0 and proc.stderr == ""
-    expected = [hide_intro(words, EQ_NAME), f"Guess 1: {steps[0][0]}"]
+    expected = [hide_intro(words, EQ_NAME), *secrets_intro(words),
+                         f"Guess 1: {steps[0][0]}"]
     for _, _, lines, _ in steps:
         expected += lines
     assert proc.stdout.splitlines() == expected
@@ -683,7 +695,9 @@ def test_strategy_file_plays_its_own_list(term, strategy3, letters):
     seed = 4
     secret = secret_of(w3, sol.hider(), seed)
     t = term(["play", *GUESS, *letters, "--strategy", path, "--seed", seed], GUESS_PROMPT)
-    assert t.start() == [guess_intro(w3)]
+    # from the file, the list knows no dropped words: it says nothing about them
+    played = w3 if letters else jotto.Solution.load(str(path)).words
+    assert t.start() == [guess_intro(w3), *secrets_intro(played)]
     assert w3.length == 3 and len(w3) < 1000
     g = next(w for w in w3 if w != secret)
     assert t.send(g) == [reply_line(g, secret)]
@@ -702,7 +716,8 @@ def test_hide_without_a_strategy_uses_gbr(term, sgb):
     t = term(["play", *PLAIN, "-w", "sgb", "--anagrams", "norvig", "--you", "hide", "--seed",
               seed],
              HIDE_PROMPT)
-    assert t.start() == [hide_intro(sgb, GBR_NAME), f"Guess 1: {steps[0][0]}"]
+    assert t.start() == [hide_intro(sgb, GBR_NAME), *secrets_intro(sgb),
+                         f"Guess 1: {steps[0][0]}"]
     history = []
     for guess, answer, oracle_lines, _ in steps[:-1]:
         history.append((guess, int(answer)))
@@ -717,7 +732,8 @@ def test_hide_with_a_guesser_spec(term, words):
     secret = words[200]
     steps = hide_oracle(words, make_guesser("norvig:max", words), secret)
     t = term(["play", *PLAIN, "--you", "hide", "-g", "norvig:max", "--seed", seed], HIDE_PROMPT)
-    assert t.start() == [hide_intro(words, "norvig:max"), f"Guess 1: {steps[0][0]}"]
+    assert t.start() == [hide_intro(words, "norvig:max"), *secrets_intro(words),
+                         f"Guess 1: {steps[0][0]}"]
     for _, answer, oracle_lines, _ in steps[:-1]:
         assert t.send(answer) == oracle_lines
     lines, status = t.finish(steps[-1][1])

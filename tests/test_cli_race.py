@@ -23,6 +23,7 @@ from jotto.bundled import bundled_solution
 from jotto.interactive import Race, level_players
 from jotto.sheet import ALPHABET, Style, deduce_letters
 from jotto.stats import Stats, summarise
+from jotto.vocabulary import Vocabulary
 from tests.test_cli_play import (AGAIN_PROMPT, GUESS_PROMPT, HIDE_PROMPT, NO_WORD_FITS,
                                  _contradiction, _env, fitting, hide_oracle, piped,
                                  pick_hide_secret, reply_line, secret_of, still_fit, term)
@@ -195,7 +196,7 @@ def test_levels_hide_as_documented(tmp_path, words, solution, level):
     assert "My sheet" not in proc.stdout  # given up before the computer guessed: no sheet
     guess = piped(["play", "--you", "guess", "--level", level, "--seed", seed, "--no-save"],
                   "give up\n", tmp_path).stdout.splitlines()
-    assert guess[1] == f"My word was {secret_of(words, p, seed)}."
+    assert guess[1 + len(Vocabulary(words).intro())] == f"My word was {secret_of(words, p, seed)}."
     # an expectation only from a guesser that has one (the random guesser's would be one game)
     assert ("would expect to need" in guess[-1]) is (level == "hard")
 

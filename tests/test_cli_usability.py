@@ -4,9 +4,9 @@ listing only what play takes, Table 1 in one unit, and the solve progress bar's 
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
-import sys
 
 import pytest
 
@@ -108,7 +108,7 @@ def test_progress_bar_epsilon_follows_the_run(monkeypatch, stop):
     """Each step is made to take 1 s (a fake monotonic clock), so every step refreshes the
     epsilon shown; the last one shown is the run's last, however the run stopped.  (The bug: the
     clock was compared with tqdm's wall-clock time, so the epsilon never updated.)"""
-    module = sys.modules["jotto.solve"]
+    module = importlib.import_module("jotto.solve")  # the module (jotto.solve is the function)
     bar = _Bar()
     clock = iter(range(10**6))
     monkeypatch.setattr(module.time, "monotonic", lambda: float(next(clock)))

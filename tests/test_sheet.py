@@ -11,6 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from collections import Counter
+
+from jotto.rules import PRESETS
 from jotto.sheet import LetterSheet, Style, deduce_letters, sheet_lines
 
 
@@ -77,11 +80,75 @@ def test_matches_brute_force_with_five_letters(guesses, replies):
 
 
 def test_sheet_lines_plain_and_coloured():
-    plain = sheet_lines("Your sheet:", ["abc", "abd", "cde"], [1, 1, 1], 3, Style(False), 4)
+    plain = sheet_lines("Your sheet:", ["abc", "abd", "cde"], [1, 1, 1], PRESETS["paper"], 3,
+                        Style(False), 4)
     assert plain == ["Your sheet:", "   1  abc  1", "   2  abd  1", "   3  cde  1",
                      "      a b - - E f g h i j k l m n o p q r s t u v w x y z",
                      "      4 words fit"]
-    coloured = sheet_lines("Your sheet:", ["abc"], [0], 3, Style(True))
+    coloured = sheet_lines("Your sheet:", ["abc"], [0], PRESETS["paper"], 3, Style(True))
     assert "\x1b[2;9ma\x1b[0m" in coloured[-1] and "\x1b[" in coloured[1]
-    assert sheet_lines("S", ["abc"], [4], 3, Style(False))[-1].strip() == \
+    assert sheet_lines("S", ["abc", "abc"], [1, 2], PRESETS["paper"], 3, Style(False))[-1].strip() == \
         "no set of letters fits all these replies"
+
+
+# ---- other rules: repeated letters (multiset counting), positional and anagram replies ---------
+
+def brute_force_multiset(guesses, replies, length, alphabet=string.ascii_lowercase):
+    """Every multiset of ``length`` letters, kept when each reply is the multiset count."""
+    kept = []
+    for c in itertools.combinations_with_replacement(alphabet, length):
+        secret = Counter(c)
+        if all(sum(min(n, secret[ch]) for ch, n in Counter(g).items()) == r
+               for g, r in zip(guesses, replies)):
+            kept.append(set(c))
+    if not kept:
+        return None
+    return LetterSheet(frozenset(set.intersection(*kept)),
+                       frozenset(set(alphabet) - set.union(*kept)))
+
+
+def test_repeated_letters_the_perl_articles_examples():
+    """aaxyz replies 2 to aaghj (two a's in both), so a is present and only g, h, j can
+    complete it; abcde replies 1 to aaxyz."""
+    got = deduce_letters(["aaxyz"], [2], 5, repeats=True)
+    assert got == brute_force_multiset(["aaxyz"], [2], 5)
+    assert "a" not in got.absent and not got.present  # two a's, or one a with x, y or z
+    assert deduce_letters(["aaxyz", "xyzqq"], [2, 0], 5, repeats=True) == \
+        LetterSheet(frozenset("a"), frozenset("xyzq"))
+    # distinct-letter reasoning would be wrong here: aaxyz 2 does not prove two letters of xyz
+    assert deduce_letters(["aaxyz", "xyzqq"], [2, 0], 5, repeats=True) != \
+        deduce_letters(["aaxyz", "xyzqq"], [2, 0], 5)
+
+
+@pytest.mark.parametrize("length", [2, 3])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_repeated_letters_match_brute_force(length, data):
+    word = st.lists(st.sampled_from("abcdef"), min_size=length, max_size=length).map("".join)
+    secret = data.draw(word)
+    guesses = data.draw(st.lists(word, max_size=4))
+    truthful = data.draw(st.booleans())
+    if truthful:
+        replies = [sum(min(n, Counter(secret)[ch]) for ch, n in Counter(g).items())
+                   for g in guesses]
+    else:
+        replies = data.draw(st.lists(st.integers(0, length), min_size=len(guesses),
+                                     max_size=len(guesses)))
+    got = deduce_letters(guesses, replies, length, repeats=True)
+    assert got == brute_force_multiset(guesses, replies, length)
+    if truthful:
+        assert got.present <= set(secret) and not (got.absent & set(secret))
+
+
+def test_sheet_uses_letters_in_common_of_positional_and_anagram_replies():
+    positional, eckler = PRESETS["positional"], PRESETS["eckler"]
+    code = positional.reply("stare", "tears")  # 5 in common, a and r in place
+    lines = sheet_lines("S", ["stare"], [code], positional, 5, Style(False))
+    assert lines[1] == "   1  stare  5/2"
+    assert lines[2] == "      " + " ".join(c.upper() if c in "stare" else "-"
+                                          for c in string.ascii_lowercase)
+    anagram = eckler.reply("stare", "tears")
+    assert anagram == 6  # L + 1: not the win
+    lines = sheet_lines("S", ["stare"], [anagram], eckler, 5, Style(False))
+    assert lines[1] == "   1  stare  5" and lines[2] == \
+        sheet_lines("S", ["stare"], [5], PRESETS["paper"], 5, Style(False))[2]

@@ -1,6 +1,12 @@
 """Eckler's questions about a word list: how a guess splits the targets (its partition vector),
 which first guesses are best by each metric, how crowded each word's neighbourhood is, and which
-targets are hardest for a guesser (:meth:`jotto.evaluation.Evaluation.worst_targets`)."""
+targets are hardest for a guesser (:meth:`jotto.evaluation.Evaluation.worst_targets`).
+
+Partitions are over the reply codes of the list's rules (``words.classes`` of them; see
+:class:`jotto.rules.Rules`).  The compiled core counts them for the lists it holds
+(:func:`core_holds`: distinct letter sets, replies without letters in place); for the other rule
+sets they are counted here from :func:`jotto.game.replies`, one guess at a time.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +20,21 @@ from . import _core
 from .game import replies
 from .words import WordList
 
-__all__ = ["METRICS", "best_first_guesses", "neighbourhood", "neighbourhood_sizes",
-           "partition_vectors"]
+__all__ = ["METRICS", "best_first_guesses", "core_holds", "neighbourhood",
+           "neighbourhood_sizes", "partition_vectors"]
+
+
+def core_holds(words: WordList) -> bool:
+    """Whether the compiled core computes replies for ``words`` (it takes lists of distinct
+    letter sets and counts letters in common, not letters in place); where it does not, the
+    layers above count replies with :func:`jotto.game.replies` instead."""
+    if words.rules.positional:
+        return False
+    try:
+        words.core
+    except ValueError:
+        return False
+    return True
 
 
 def _expectation(counts: Sequence[int]) -> float:
@@ -39,12 +58,24 @@ METRICS: dict[str, Callable[[Sequence[int]], float]] = {
 
 def partition_vectors(words: WordList, guesses: ArrayLike | None = None,
                       targets: ArrayLike | None = None) -> np.ndarray:
-    """``[g, j]``: how many of ``targets`` (indices; all words if None) reply ``j`` to guess
-    ``g`` (indices; all words if None)."""
+    """``[g, j]``: how many of ``targets`` (indices; all words if None) reply code ``j`` to
+    guess ``g`` (indices; all words if None); ``words.classes`` columns."""
     S = np.arange(len(words), dtype=np.int32) if targets is None else \
         np.ascontiguousarray(targets, dtype=np.int32)
-    cand = None if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
-    return _core.class_sizes(words.core, S, cand).T.astype(np.int64)
+    if core_holds(words):
+        cand = None if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
+        counts = _core.class_sizes(words.core, S, cand).T.astype(np.int64)
+        return counts[:, :words.classes]
+    G = np.arange(len(words)) if guesses is None else np.asarray(guesses, dtype=np.intp)
+    out = np.zeros((len(G), words.classes), dtype=np.int64)
+    for i, g in enumerate(G.tolist()):
+        out[i] = np.bincount(replies(words, g, S), minlength=words.classes)
+    return out
+
+
+def _common_letters(words: WordList) -> np.ndarray:
+    """Letters in common of each reply code (:meth:`Rules.split`)."""
+    return np.array([words.rules.split(c, words.length)[0] for c in range(words.classes)])
 
 
 def best_first_guesses(words: WordList, metric: str = "entropy",
@@ -70,7 +101,8 @@ def neighbourhood_sizes(words: WordList, shared: int | None = None) -> np.ndarra
     if not 0 <= k <= L:
         raise ValueError(f"shared must be from 0 to {L}, not {k}")
     counts = partition_vectors(words)
-    return counts[:, k:].sum(axis=1) - 1  # minus the word itself (reply L)
+    near = _common_letters(words) >= k
+    return counts[:, near].sum(axis=1) - 1  # minus the word itself (the win)
 
 
 def neighbourhood(words: WordList, word: str, shared: int | None = None) -> list[str]:
@@ -81,5 +113,5 @@ def neighbourhood(words: WordList, word: str, shared: int | None = None) -> list
     if not 0 <= k <= L:
         raise ValueError(f"shared must be from 0 to {L}, not {k}")
     i = words.index(word)
-    share = replies(words, i)
+    share = _common_letters(words)[replies(words, i)]
     return [words[j] for j in np.flatnonzero(share >= k) if j != i]

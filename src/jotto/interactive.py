@@ -6,7 +6,7 @@ through a pseudo-terminal.
 
 - :class:`YouGuess`: the computer hides a word (drawn by the level's hider: the equilibrium
   hider at hard when a strategy is known, else uniformly) and answers your guesses with the
-  letters in common.
+  rules' reply.
 - :class:`YouHide`: you think of a word; the computer guesses (the equilibrium guesser by default)
   and you answer.  Contradictory answers are caught and can be taken back (``undo``) or
   corrected (``fix N R``), and the game goes on.
@@ -14,6 +14,15 @@ through a pseudo-terminal.
   find the other's word wins.  It is a :class:`YouGuess` and a :class:`YouHide` taking turns.
 - :class:`Assist`: for a game played elsewhere: you enter guesses and replies, it narrows down
   the candidates and suggests the next guess.
+
+Every session plays under the word list's :class:`~jotto.rules.Rules`: replies are the rules'
+codes (typed and shown as ``3`` or, with positional feedback, ``3/1``), the game is won when the
+guess is the secret word (so under ``keep-all`` an anagram of it is an ordinary reply, and a
+person hiding a word says ``yes`` when it is found), a person may guess any word the rules allow
+(:class:`~jotto.vocabulary.Vocabulary`: also words that cannot be secrets, like ``heart`` under
+the paper's rules), and under hard mode a person's guess that does not fit the replies so far is
+refused.  Every session starts by saying which words can be secrets and why an example word is
+not one.
 
 With ``sheet=True`` the playing sessions add the Jotto sheet (:mod:`jotto.sheet`) after each
 turn; ``result()`` gives a finished game's outcome for the statistics (:mod:`jotto.stats`).
@@ -25,23 +34,24 @@ import re
 from dataclasses import dataclass, field
 import numpy as np
 
+from .analysis import core_holds
 from .bundled import bundled_solution
 from .files import quote
-from .game import Guesser, popcount, replies
+from .game import Guesser, replies
 from .players.guessers import OffTree, RandomGuesser
 from .players.specs import make_guesser
 from .sheet import Style, sheet_lines
 from .solution import Solution
-from .words import WordList, letter_mask
+from .vocabulary import Vocabulary
+from .words import WordList
 
 __all__ = ["LEVELS", "Assist", "Race", "YouGuess", "YouHide", "bundled_solution",
            "default_guesser", "level_players", "strategy_for"]
 
 QUIT = {"quit", "exit", "q"}
-NUMBER = re.compile(r"[0-9]{1,3}")
 GIVE_UP = {"give up", "giveup", "reveal"}
 YES = {"y", "yes", "right", "correct", "got it", "yes!", "bingo"}
-FIX = re.compile(r"fix\s+([0-9]{1,3})\s+([0-9]{1,3})")
+FIX = re.compile(r"fix\s+([0-9]{1,3})\s+(\S.*)")
 
 #: The computer's strength: how it guesses and how it hides.
 LEVELS = {
@@ -58,11 +68,16 @@ def default_guesser(words: WordList, solution: Solution | None, spec: str | None
                     seed: int | None, level: str = "hard") -> tuple[Guesser, str]:
     """The computer's guesser: ``spec`` if given, else the ``level``'s: easy the random
     consistent guesser, medium GuesserGBR (exact rule), hard the equilibrium guesser of the
-    strategy (the bundled solve for the default list), else GuesserGBR under the exact rule."""
+    strategy (the bundled solve for the default list), else GuesserGBR under the exact rule.
+    Under rules the compiled core does not take yet (:func:`jotto.analysis.core_holds`),
+    medium and hard guess with Norvig's entropy guesser instead of GuesserGBR."""
     if spec is not None:
         return make_guesser(spec, words), spec
     if level == "easy":
         return RandomGuesser(words, seed), "a random word that fits (easy)"
+    if not core_holds(words):  # GuesserGBR runs in the core
+        return make_guesser("norvig:entropy", words), \
+            f"Norvig's entropy guesser (GuesserGBR does not take rules {words.rules.name} yet)"
     if level == "medium":
         return make_guesser("gbr:exact", words), "GuesserGBR (exact rule; medium)"
     if solution is not None:
@@ -93,35 +108,50 @@ class Reply:
 
 
 class _Session:
-    """What every session shares: the word list, guessable words, and word parsing."""
+    """What every session shares: the word list, its rules, the words a person may guess, and
+    reading words and replies."""
 
     help_text = ""
     prompt = "> "
 
     def __init__(self, words: WordList, style: Style | None = None, sheet: bool = False):
         self.words = words
+        self.rules = words.rules
+        self.vocab = Vocabulary(words)
         self.style = style or Style(False)
         self.sheet = sheet
         self.L = words.length
-        # Any distinct-letter word of the source list may be guessed; the anagram rule only
-        # decides which words can be the secret.
-        self.guessable = set(words.words) | set(words.dropped_words("anagram"))
 
     def check_word(self, text: str) -> str | None:
         """Why ``text`` cannot be a guess (None if it can); a long ``text`` is cut short."""
-        shown = quote(text)
-        if not text.isascii() or not text.isalpha():
-            return f"{shown} is not a word (letters only, please)"
-        if len(text) != self.L:
-            return f"{shown} has {len(text)} letters; this game uses {self.L}-letter words"
-        if len(set(text)) != self.L:
-            return f"{shown} repeats a letter; Jotto words have {self.L} different letters"
-        if text not in self.guessable:
-            return f"{shown} is not in my word list ({self.words.source})"
-        return None
+        return self.vocab.why_not_guess(text)
+
+    def show(self, code: int) -> str:
+        """A reply code as people read it (``3``, ``3/1``)."""
+        return self.vocab.show(code)
 
     def help(self) -> Reply:
-        return Reply().say(*self.help_text.strip("\n").replace("{L}", str(self.L)).splitlines())
+        if self.rules.positional:
+            answer = ("C/P  ", f"C letters in common with your word, P of them in place "
+                               f"(like {self.show(self.rules.code(min(3, self.L), 1, self.L))})")
+        else:
+            answer = (f"0..{self.L}", "how many letters my guess shares with your word")
+        text = self.help_text.strip("\n").replace("{L}", str(self.L)) \
+            .replace("{ANSWER}", answer[0]).replace("{MEANS}", answer[1])
+        return Reply().say(*text.splitlines())
+
+    def read_reply(self, text: str) -> int | None:
+        """The reply code a person typed (:meth:`Rules.parse_reply`), or None if it is not one."""
+        try:
+            return self.rules.parse_reply(text, self.L)
+        except ValueError:
+            return None
+
+    def reply_form(self) -> str:
+        """How to type a reply, for messages."""
+        if self.rules.positional:
+            return "two numbers like 3/1 (letters in common / in place)"
+        return f"a number from 0 to {self.L}"
 
     def result(self) -> dict | None:
         """The game's outcome for the statistics (None while it is not over, or if it was
@@ -133,7 +163,7 @@ class YouGuess(_Session):
     """You guess the computer's word."""
 
     help_text = """
-Type a guess to hear how many letters it shares with my word.
+Type a guess to hear how many letters it shares with my word{IN_PLACE}.
   hint     how many of my words are still consistent with your replies
   give up  show my word
   quit     stop (so do Ctrl-D and Ctrl-C)
@@ -160,9 +190,16 @@ crossed out ('-' without colour), letters proved present are capitals.
         self.board = True
         self.state = np.arange(len(words))
 
+    def help(self) -> Reply:
+        out = super().help()
+        where = " (and how many are in place: 3/1)" if self.rules.positional else ""
+        out.lines = [x.replace("{IN_PLACE}", where) for x in out.lines]
+        return out
+
     def start(self) -> Reply:
         return Reply().say(f"I am thinking of a {self.L}-letter word from {self.words.source} "
-                           f"({len(self.words)} words). Type 'help' for commands.")
+                           f"({len(self.words)} words). Type 'help' for commands.",
+                           *self.vocab.intro())
 
     def handle(self, line: str) -> Reply:
         text = line.strip().lower()
@@ -183,7 +220,11 @@ crossed out ('-' without colour), letters proved present are capitals.
             return Reply().say(problem + " (not counted)")
         if text in self.guesses:
             reply = self.replies[self.guesses.index(text)]
-            return Reply().say(f"You already guessed {text} (reply {reply}); not counted.")
+            return Reply().say(f"You already guessed {text} (reply {self.show(reply)}); not "
+                               f"counted.")
+        problem = self.vocab.hard_problem(text, list(zip(self.guesses, self.replies)))
+        if problem:
+            return Reply().say(problem + " (not counted)")
         self.guesses.append(text)
         n = len(self.guesses)
         if text == self.words[self.secret]:
@@ -192,19 +233,20 @@ crossed out ('-' without colour), letters proved present are capitals.
                 f"Yes! {text} is my word. You found it in {n} guess{'es' if n > 1 else ''}.",
                 *self._epilogue())
             if self.sheet and self.board:
-                out.say(*sheet_lines("Your sheet:", self.guesses, self.replies + [self.L],
-                                     self.L, self.style))
+                out.say(*sheet_lines("Your sheet:", self.guesses,
+                                     self.replies + [self.words.win_code], self.rules, self.L,
+                                     self.style))
             return out
-        mask = letter_mask(text)
-        common = bin(mask & int(self.words.masks[self.secret])).count("1")
-        self.replies.append(common)
-        self.state = self.state[popcount(self.words.masks[self.state] & mask) == common]
+        code = int(self.vocab.replies(text, [self.secret])[0])
+        self.replies.append(code)
+        self.state = self.state[self.vocab.replies(text, self.state) == code]
         out = Reply()
-        if common == self.L:
-            out.say(f"{text}: all {self.L} letters in common, but it is not my word (an "
+        if self.rules.split(code, self.L)[0] == self.L:
+            shown = f" {self.show(code)}:" if self.rules.positional else ""
+            out.say(f"{text}:{shown} all {self.L} letters in common, but it is not my word (an "
                     f"anagram of it)")
         else:
-            out.say(f"{text}: {common}")
+            out.say(f"{text}: {self.show(code)}")
         if self.sheet:
             out.say(*self.sheet_lines())
         elif self.hints:
@@ -214,7 +256,8 @@ crossed out ('-' without colour), letters proved present are capitals.
     def sheet_lines(self) -> list[str]:
         """Your sheet: your guesses (not the winning one), their replies, the letters proved."""
         return sheet_lines("Your sheet:", self.guesses[:len(self.replies)], self.replies,
-                           self.L, self.style, len(self.state) if self.hints else None)
+                           self.rules, self.L, self.style,
+                           len(self.state) if self.hints else None)
 
     def _left(self) -> str:
         n = len(self.state)
@@ -241,7 +284,7 @@ class YouHide(_Session):
 
     help_text = """
 Think of a word from the list; I guess it. After each guess, answer:
-  0..{L}       how many letters my guess shares with your word
+  {ANSWER}       {MEANS}
   yes          I guessed it
   undo         take back your last answer
   fix N R      change your answer to my guess N to R
@@ -269,8 +312,16 @@ Think of a word from the list; I guess it. After each guess, answer:
     def start(self) -> Reply:
         out = Reply().say(f"Think of a {self.L}-letter word from {self.words.source} "
                           f"({len(self.words)} words); I will guess it with "
-                          f"{self.guesser_name}. Type 'help' for commands.")
+                          f"{self.guesser_name}. Type 'help' for commands.",
+                          *self.vocab.intro(), *self.yes_note())
         return self._next(out)
+
+    def yes_note(self) -> list[str]:
+        """Under ``keep-all`` (without positional replies), how a person says they were found."""
+        if self.rules.positional or self.rules.anagrams != "keep-all":
+            return []
+        return [f"Answer 'yes' when I guess your word: {self.L} letters in common with another "
+                f"word of the same letters is an ordinary answer."]
 
     def guess_line(self) -> str:
         """Choose the next guess and say it."""
@@ -299,20 +350,22 @@ Think of a word from the list; I guess it. After each guess, answer:
             return self._undo()
         fix = FIX.fullmatch(text)
         if fix:
-            return self._fix(int(fix.group(1)), int(fix.group(2)))
+            return self._fix(int(fix.group(1)), fix.group(2))
         if text in GIVE_UP:
             self.asking_word = True
             return Reply().say("What was your word? (Enter to skip)")
-        answer = int(text) if NUMBER.fullmatch(text) else None
-        if text in YES or answer == self.L:
-            # no two words of a list share their letters, so L letters in common is the word
+        answer = self.read_reply(text)
+        if answer is not None:
+            # L letters in common is the win unless another word has the guess's letters
+            answer = self.vocab.answer_code(self.words[self.current], answer)
+        if text in YES or answer == self.words.win_code:
             self.found = True
             n = len(self.history) + 1
             return Reply(done=True).say(f"Got it: {self.words[self.current]} in {n} "
                                         f"guess{'es' if n > 1 else ''}.")
-        if answer is None or answer > self.L:
-            return Reply().say(f"Please answer with a number from 0 to {self.L}, 'yes' if I "
-                               f"guessed your word, or 'undo'.")
+        if answer is None:
+            return Reply().say(f"Please answer with {self.reply_form()}, 'yes' if I guessed "
+                               f"your word, or 'undo'.")
         if len(self.state) == 0:
             return Reply().say("No word fits your answers so far: 'undo' the last one or 'fix' "
                                "a wrong one first, or 'give up' and tell me your word.")
@@ -324,37 +377,60 @@ Think of a word from the list; I guess it. After each guess, answer:
         self._recompute()
         n = len(self.state)
         if n == 0:
-            return out.say("No word in my list fits all your answers. Type 'undo' to take back "
-                           "the last one, 'fix N R' to correct your answer to guess N, or 'give "
-                           "up' and tell me your word to see which answer ruled it out.")
+            out.say("No word in my list fits all your answers. Type 'undo' to take back "
+                    "the last one, 'fix N R' to correct your answer to guess N, or 'give "
+                    "up' and tell me your word to see which answer ruled it out.")
+            return out.say(*self._dropped_fitting())
         out.say(f"{n} word{'s' if n != 1 else ''} still fit{'' if n != 1 else 's'}.")
         if self.sheet:
             out.say(*self.sheet_lines())
         return self._next(out) if self.auto_next else out
 
+    def _dropped_fitting(self) -> list[str]:
+        """When no secret fits: the words the rules dropped that fit every answer (the word
+        the person is thinking of may be one), grouped by why they were dropped."""
+        fits = self.vocab.dropped_fitting(self._word_history())
+        by_reason: dict[str, list[str]] = {}
+        for w in fits:
+            by_reason.setdefault(self.vocab.dropped_reason(w), []).append(w)
+        lines = []
+        for reason, ws in by_reason.items():
+            shown = ", ".join(ws[:5]) + (f" and {len(ws) - 5} more" if len(ws) > 5 else "")
+            lines.append(f"But {shown} fit{'s' if len(ws) == 1 else ''} all your answers, and "
+                         f"these rules drop {'it' if len(ws) == 1 else 'them'}: {reason}.")
+        return lines
+
+    def _word_history(self) -> list[tuple[str, int]]:
+        return [(self.words[g], r) for g, r in self.history]
+
     def sheet_lines(self, title: str = "My sheet:") -> list[str]:
         """My sheet: my guesses, your answers, the letters they prove."""
         return sheet_lines(title, [self.words[g] for g, _ in self.history],
-                           [r for _, r in self.history], self.L, self.style)
+                           [r for _, r in self.history], self.rules, self.L, self.style)
 
     def _undo(self) -> Reply:
         if not self.history:
             return Reply().say("Nothing to undo.")
         g, r = self.history.pop()
         self._recompute()
-        out = Reply().say(f"Took back your answer {r} to {self.words[g]}.")
+        out = Reply().say(f"Took back your answer {self.show(r)} to {self.words[g]}.")
         return self._next(out)
 
-    def _fix(self, n: int, r: int) -> Reply:
+    def _fix(self, n: int, text: str) -> Reply:
         if not 1 <= n <= len(self.history):
             return Reply().say(f"There is no answered guess {n} (answered so far: "
                                f"{len(self.history)}).")
-        if r >= self.L:
-            return Reply().say(f"A corrected answer is from 0 to {self.L - 1}.")
         g, old = self.history[n - 1]
+        r = self.read_reply(text)
+        if r is None:
+            return Reply().say(f"A corrected answer is {self.reply_form()}.")
+        r = self.vocab.answer_code(self.words[g], r)
+        if r == self.words.win_code:
+            return Reply().say(f"A corrected answer cannot say I found your word (I would have "
+                               f"stopped at guess {n}).")
         self.history[n - 1] = (g, r)
-        out = Reply().say(f"Changed your answer to guess {n} ({self.words[g]}) from {old} to "
-                          f"{r}.")
+        out = Reply().say(f"Changed your answer to guess {n} ({self.words[g]}) from "
+                          f"{self.show(old)} to {self.show(r)}.")
         # guesses after it were chosen on the old answer; they and their answers stay (they are
         # still true facts about your word), and the next guess is chosen afresh
         return self._after_change(out)
@@ -366,16 +442,21 @@ Think of a word from the list; I guess it. After each guess, answer:
             return out.say("Bye.")
         if text not in self.words:
             problem = self.check_word(text)
-            return out.say(f"{quote(text)} could not be found: "
-                           + (problem if problem else "it can't be a secret word in this "
-                              "list (another word has the same letters)") + ".")
-        secret = self.words.index(text)
+            if problem:
+                return out.say(f"{quote(text)} could not be found: {problem}.")
+            fits = text in self.vocab.dropped_fitting(self._word_history())
+            return out.say(f"{quote(text)} could not be found: it can't be a secret under these "
+                           f"rules: {self.vocab.dropped_reason(text)}."
+                           + (" It fits all your answers." if fits and self.history else ""))
         for g, r in self.history:
-            actual = int(popcount(self.words.masks[g] & self.words.masks[secret]))
+            actual = self.rules.reply(self.words[g], text)
             if actual != r:
-                return out.say(f"Your answer to {self.words[g]} was {r}, but {self.words[g]} "
-                               f"and {text} share {actual} letter{'s' if actual != 1 else ''}: "
-                               f"that answer ruled {text} out.")
+                common, in_place = self.rules.split(actual, self.L)
+                where = f", {in_place} in place" if self.rules.positional else ""
+                return out.say(f"Your answer to {self.words[g]} was {self.show(r)}, but "
+                               f"{self.words[g]} and {text} share {common} "
+                               f"letter{'s' if common != 1 else ''}{where}: that answer ruled "
+                               f"{text} out.")
         return out.say(f"{text} fits all your answers; I had {len(self.state)} candidates left.")
 
     def result(self) -> dict | None:
@@ -399,7 +480,7 @@ When it is your guess:
   WORD        your guess; I say how many letters it shares with my word
   hint        how many of my words fit your replies
 When I guess, answer:
-  0..{L}        how many letters my guess shares with your word
+  {ANSWER}        {MEANS}
   yes         I guessed it
   undo        take back your last answer
   fix N R     change your answer to my guess N to R
@@ -429,7 +510,7 @@ Any time:
             f"Race: think of a {self.L}-letter word from {self.words.source} "
             f"({len(self.words)} words) and keep it secret; I have chosen mine. Each round you "
             f"guess first, then I do; I guess with {self.guesser_name}. Type 'help' for "
-            f"commands.")
+            f"commands.", *self.vocab.intro(), *self.theirs.yes_note())
 
     def handle(self, line: str) -> Reply:
         text = line.strip().lower()
@@ -497,7 +578,7 @@ class Assist(_Session):
     """Narrow down a game played elsewhere and suggest guesses."""
 
     help_text = """
-Enter each guess you made and the reply you got, e.g. 'stare 2'.
+Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
   list     show the candidates left
   undo     take back the last guess
   new      start a new game
@@ -516,13 +597,20 @@ Enter each guess you made and the reply you got, e.g. 'stare 2'.
     def start(self) -> Reply:
         return self._status(Reply().say(
             f"Assisting with {self.L}-letter words from {self.words.source} ({len(self.words)} "
-            f"words); suggestions by {self.guesser_name}. Type 'help' for commands."))
+            f"words); suggestions by {self.guesser_name}. Type 'help' for commands.",
+            *self.vocab.intro()))
+
+    def example(self) -> str:
+        """An example line: a guess and its reply."""
+        return "stare 3/1" if self.rules.positional else "stare 2"
+
+    def help(self) -> Reply:
+        out = super().help()
+        out.lines = [x.replace("{EXAMPLE}", self.example()) for x in out.lines]
+        return out
 
     def _state(self) -> np.ndarray:
-        S = np.arange(len(self.words))
-        for word, r in self.history:
-            S = S[popcount(self.words.masks[S] & letter_mask(word)) == r]
-        return S
+        return self.vocab.consistent(self.history)
 
     def _status(self, out: Reply) -> Reply:
         S = self._state()
@@ -560,15 +648,19 @@ Enter each guess you made and the reply you got, e.g. 'stare 2'.
             self.history.clear()
             self.guesser.new_game()
             return self._status(Reply().say("New game."))
-        if len(parts) != 2 or not NUMBER.fullmatch(parts[1]):
-            return Reply().say("Enter a guess and its reply, e.g. 'stare 2' (or 'help').")
-        word, r = parts[0], int(parts[1])
+        if len(parts) < 2 or not all(p.replace("/", "").isdigit() for p in parts[1:]):
+            return Reply().say(f"Enter a guess and its reply, e.g. '{self.example()}' (or "
+                               f"'help').")
+        word = parts[0]
         problem = self.check_word(word)
         if problem:
             return Reply().say(problem + " (not counted)")
-        if r > self.L:
-            return Reply().say(f"A reply is from 0 to {self.L} (not counted)")
-        self.history.append((word, r))
+        r = self.read_reply(" ".join(parts[1:]))
+        if r is None:
+            form = "two numbers like 3/1" if self.rules.positional else f"from 0 to {self.L}"
+            return Reply().say(f"A reply is {form} (not counted)")
+        # a reply of L letters in common to a word with anagrams: the game was not won
+        self.history.append((word, self.vocab.answer_code(word, r)))
         return self._status(Reply())
 
 

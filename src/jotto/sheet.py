@@ -1,17 +1,24 @@
 """The Jotto sheet: the guesses made with their replies, and what they prove about the letters.
 
-A letter is *proved present* when every set of L different letters that agrees with all replies
-contains it, and *proved absent* when none does.  The deduction runs over all letter sets, not
-over the words of the list: it is what a careful player can work out with a pencil, it holds for
-any word list (and for guesses from outside it), and it never gives away what the list would
-reveal; the number of the list's words that still fit is shown separately (hints).
+A letter is *proved present* when every secret spelling that agrees with all replies contains
+it, and *proved absent* when none does.  The deduction runs over all letter multisets of L
+letters (sets of L different letters unless the rules allow repeated letters), not over the
+words of the list: it is what a careful player can work out with a pencil, it holds for any word
+list (and for guesses from outside it), and it never gives away what the list would reveal; the
+number of the list's words that still fit is shown separately (hints).
 
-It is exact, not a set of rules of thumb: letters that every guess treats alike (in the same
-guesses) are interchangeable, so a letter set is a count per such class, and a search over the
-classes with memoised feasibility finds the least and most letters of each class any consistent
-set takes.  A zero reply crosses out its letters, but the replies also prove things together:
-with 3-letter words, ``abc 1``, ``abd 1`` and ``cde 1`` prove ``e`` present and ``c``, ``d``
-absent, though no reply is zero.
+It uses only the letters in common (:meth:`jotto.rules.Rules.split`): under positional replies
+the letters in place are shown but prove nothing here, and an anagram's reply under ``keep-all``
+counts as L letters in common.  With repeated letters a letter counts in a reply as often as it
+occurs in both words (multiset counting), so ``aaxyz`` replies 2 to a secret with two ``a`` and
+1 to one with a single ``a``.
+
+It is exact, not a set of rules of thumb: letters that every guess treats alike (occurring as
+often in each guess) are interchangeable, so a secret is, per such class, how many of its
+letters occur once, twice...; a search over the classes with memoised feasibility finds the
+least and most letters of each class any consistent secret holds.  A zero reply crosses out its
+letters, but the replies also prove things together: with 3-letter words, ``abc 1``, ``abd 1``
+and ``cde 1`` prove ``e`` present and ``c``, ``d`` absent, though no reply is zero.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ import string
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
+
+from .rules import Rules
 
 __all__ = ["LetterSheet", "Style", "deduce_letters", "sheet_lines"]
 
@@ -35,24 +44,58 @@ class LetterSheet:
     absent: frozenset[str]
 
 
-def deduce_letters(guesses: Sequence[str], replies: Sequence[int],
-                   length: int) -> LetterSheet | None:
+def _spreads(size: int, length: int, repeats: bool) -> list[tuple[int, ...]]:
+    """The ways a class of ``size`` interchangeable letters can take part in a secret of
+    ``length`` letters: ``m[x-1]`` letters of the class occurring x times, as tuples ``m``
+    (without repeats only ``(c,)``, c letters once)."""
+    if not repeats:
+        return [(c,) for c in range(min(size, length) + 1)]
+    out: list[tuple[int, ...]] = []
+
+    def grow(x: int, letters: int, total: int, m: tuple[int, ...]) -> None:
+        if x > length:
+            out.append(m)
+            return
+        n = 0
+        while letters + n <= size and total + n * x <= length:
+            grow(x + 1, letters + n, total + n * x, m + (n,))
+            n += 1
+
+    grow(1, 0, 0, ())
+    return out
+
+
+def deduce_letters(guesses: Sequence[str], replies: Sequence[int], length: int,
+                   repeats: bool = False) -> LetterSheet | None:
     """The letters proved present and absent by ``replies`` (letters in common) to ``guesses``,
-    over every set of ``length`` different letters; None if no letter set agrees with them all."""
+    over every secret of ``length`` letters (different letters, or with ``repeats`` any letters
+    scored by multiset counting); None if no secret agrees with them all."""
     if len(guesses) != len(replies):
         raise ValueError("one reply per guess")
-    signature: dict[tuple[bool, ...], list[str]] = {}
+    signature: dict[tuple[int, ...], list[str]] = {}
     for letter in ALPHABET:
-        signature.setdefault(tuple(letter in g for g in guesses), []).append(letter)
+        signature.setdefault(tuple(g.count(letter) for g in guesses), []).append(letter)
     classes = list(signature.items())
-    sizes = [len(letters) for _, letters in classes]
-    # each letter of a class adds its signature to the replies, and 1 to the letters chosen
-    steps = [tuple(int(b) for b in sig) + (1,) for sig, _ in classes]
+    # each way a class takes part: (letters of the class in the secret, what it adds to each
+    # reply and to the secret's length)
+    options: list[list[tuple[int, tuple[int, ...]]]] = []
+    for sig, letters in classes:
+        opts = []
+        for m in _spreads(len(letters), length, repeats):
+            step = tuple(sum(n * min(k, x) for x, n in enumerate(m, 1)) for k in sig)
+            opts.append((sum(m), step + (sum(x * n for x, n in enumerate(m, 1)),)))
+        options.append(opts)
     m = len(guesses) + 1
     # the most each coordinate can still grow from class k on: a quick bound that prunes
     caps = [[0] * m for _ in range(len(classes) + 1)]
     for k in range(len(classes) - 1, -1, -1):
-        caps[k] = [caps[k + 1][j] + sizes[k] * steps[k][j] for j in range(m)]
+        caps[k] = [caps[k + 1][j] + max(step[j] for _, step in options[k]) for j in range(m)]
+
+    def _choices(k: int, need: tuple[int, ...]):
+        for used, step in options[k]:
+            rest = tuple(n - s for n, s in zip(need, step))
+            if min(rest) >= 0:
+                yield used, rest
 
     @lru_cache(maxsize=None)
     def completes(k: int, need: tuple[int, ...]) -> bool:
@@ -61,13 +104,6 @@ def deduce_letters(guesses: Sequence[str], replies: Sequence[int],
         if any(n > c for n, c in zip(need, caps[k])):
             return False
         return any(completes(k + 1, rest) for _, rest in _choices(k, need))
-
-    def _choices(k: int, need: tuple[int, ...]):
-        for c in range(sizes[k] + 1):
-            rest = tuple(n - c * s for n, s in zip(need, steps[k]))
-            if min(rest) < 0:
-                return  # more letters of this class only overshoot further
-            yield c, rest
 
     start = tuple(replies) + (length,)
     if min(start) < 0 or not completes(0, start):
@@ -79,11 +115,11 @@ def deduce_letters(guesses: Sequence[str], replies: Sequence[int],
         counts: set[int] = set()
         nxt: set[tuple[int, ...]] = set()
         for need in states:
-            for c, rest in _choices(k, need):
+            for used, rest in _choices(k, need):
                 if completes(k + 1, rest):
-                    counts.add(c)
+                    counts.add(used)
                     nxt.add(rest)
-        if min(counts) == sizes[k]:
+        if min(counts) == len(letters):
             present.update(letters)
         if max(counts) == 0:
             absent.update(letters)
@@ -128,17 +164,18 @@ class Style:
         return self.unknown(letter)
 
 
-def sheet_lines(title: str, guesses: Sequence[str], replies: Sequence[int], length: int,
-                style: Style, fitting: int | None = None) -> list[str]:
-    """The sheet as lines: a title, each guess (numbered) with its reply, and the alphabet with
-    absent letters crossed out (``-`` in plain text) and present ones marked (capitals); then
-    how many words still fit if ``fitting`` is given.  Letters of the guesses are marked too
-    when there is colour."""
-    sheet = deduce_letters(guesses, replies, length)
+def sheet_lines(title: str, guesses: Sequence[str], replies: Sequence[int], rules: Rules,
+                length: int, style: Style, fitting: int | None = None) -> list[str]:
+    """The sheet as lines: a title, each guess (numbered) with its reply (a reply code of
+    ``rules``, shown as people read it), and the alphabet with absent letters crossed out
+    (``-`` in plain text) and present ones marked (capitals); then how many words still fit if
+    ``fitting`` is given.  Letters of the guesses are marked too when there is colour."""
+    common = [rules.split(r, length)[0] for r in replies]
+    sheet = deduce_letters(guesses, common, length, rules.repeats)
     lines = [title]
     for n, (g, r) in enumerate(zip(guesses, replies), 1):
         word = "".join(style.letter(c, sheet) for c in g) if style.colour else g
-        lines.append(f"  {n:>2}  {word}  {r}")
+        lines.append(f"  {n:>2}  {word}  {rules.format_reply(r, length)}")
     if sheet is None:
         lines.append("      no set of letters fits all these replies")
     else:

@@ -43,7 +43,8 @@ def first_guesses(words, letters, rules, skip_invalid, metric, top, as_json):
 @click.argument("guesses", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True)
 def partition(words, letters, rules, skip_invalid, guesses, as_json):
-    """How many targets give each reply (0..L) to each GUESS."""
+    """How many targets give each reply code to each GUESS: the letters in common (0..L), and
+    under positional rules common + (L+1) * in place; under keep-all, L+1 is an anagram."""
     wl = word_list(words, letters, rules, skip_invalid)
     vectors = partition_vectors(wl, [wl.index(g) for g in guesses])
     if as_json:

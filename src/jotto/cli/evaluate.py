@@ -76,14 +76,15 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
         ev.plot_histogram(plot)
     if as_json:
         echo_json({"words": {"source": wl.source, "size": len(wl), "length": wl.length,
+                             "rules": wl.rules.to_dict(), "rules_name": wl.rules.name,
                              "sha256": wl.sha256},
                    "evaluation": ev.as_dict(worst), "hider": hider.name,
                    "head_to_head": ex.value, "exploitability": ex.as_dict(),
                    "sampled_games": sampled})
         return
     exact = "exact" if ev.exact else "one game per target"
-    click.echo(f"{guesser_spec} on {wl.source} ({len(wl)} words of {wl.length} letters), "
-               f"{exact}:")
+    click.echo(f"{guesser_spec} on {wl.source} ({len(wl)} words of {wl.length} letters, rules "
+               f"{wl.rules.name}), {exact}:")
     click.echo(f"  {ev.summary()}")
     click.echo("  hardest targets: " + ", ".join(f"{w} ({g:.3g})"
                                                   for w, g in ev.worst_targets(worst)))
@@ -91,10 +92,14 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
     click.echo(f"Against hider {hider.name}: {ex.value:.4f} expected guesses")
     click.echo(f"  hider's best response (its worst targets): {ex.hider_br_value:.4f} "
                f"(gain {ex.hider_gain:.4f})")
-    click.echo(f"  guesser's greedy best response (GuesserGBR, {rule} rule): "
-               f"{ex.guesser_br_value:.4f} (gain {ex.guesser_gain:.4f})")
-    click.echo(f"  NashConv {ex.nash_conv:.4f}, exploitability {ex.exploitability:.4f} (against "
-               f"the greedy best response)")
+    if ex.guesser_br_value is None:
+        click.echo(f"  guesser's greedy best response: not computed (GuesserGBR runs in the "
+                   f"compiled core, which does not take rules {wl.rules.name} yet)")
+    else:
+        click.echo(f"  guesser's greedy best response (GuesserGBR, {rule} rule): "
+                   f"{ex.guesser_br_value:.4f} (gain {ex.guesser_gain:.4f})")
+        click.echo(f"  NashConv {ex.nash_conv:.4f}, exploitability {ex.exploitability:.4f} "
+                   f"(against the greedy best response)")
     if ex.best_response is not None:
         lo, hi = ex.best_response
         nc_lo, nc_hi = ex.true_nash_conv
