@@ -1,6 +1,7 @@
-"""jotto.best_response against the exhaustive twin (tests/reference.py): exact equality of the
-optimum on random tiny dictionaries and weights, proven bounds around it when a budget stops the
-search, and the interface: hider forms, trees over every word, errors."""
+"""jotto.best_response against the exhaustive twins (tests/reference.py, and under every rule set
+tests/reference_game.py): exact equality of the optimum on random tiny dictionaries and weights,
+proven bounds around it when a budget stops the search, and the interface: hider forms, trees
+over every word, errors."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 import jotto
+from jotto import _core
+from jotto.best_responses import search_flags
+from jotto.rules import ANAGRAMS, PRESETS, Rules
 
-from . import reference
+from . import reference, reference_game
 from .strategies import dictionaries, float_weights, int_weights
 
 
@@ -174,3 +178,138 @@ def test_time_budget_returns_proven_bounds(twl06):
     assert res.upper <= Fraction(int(greedy.sum()), len(twl06[3]))
     assert Fraction(2404, 421) <= res.lower <= res.upper  # at least the counting bound
     assert jotto.expected_guesses(res.tree) == res.upper
+
+
+# ---- every rule set, through the core search (tokens and spellings from Rules) ----------------
+
+ANY_RULES = st.one_of(st.sampled_from(list(PRESETS.values())),
+                      st.builds(Rules, repeats=st.booleans(), anagrams=st.sampled_from(ANAGRAMS),
+                                positional=st.booleans(), hard=st.booleans()))
+
+
+@st.composite
+def rule_cases(draw, max_size=8, rules=ANY_RULES):
+    """(rules, words, integer weights): a tiny dictionary playable under the rules, built from a
+    few letter multisets (repeated letters or not) each spelt once or twice, so that anagram
+    families are common, then filtered as the rules say (repeats, the anagram rule)."""
+    rules = draw(rules)
+    L = draw(st.integers(2, 4))
+    alphabet = "etaoinsh"[:draw(st.integers(L + 1, L + 4))]
+    words = []
+    for _ in range(draw(st.integers(2, 10))):
+        base = draw(st.one_of(st.permutations(alphabet).map(lambda p: p[:L]),
+                              st.lists(st.sampled_from(alphabet), min_size=L, max_size=L)))
+        for _ in range(draw(st.sampled_from([1, 1, 1, 2]))):
+            words.append("".join(draw(st.permutations(base))))
+    words = [w for w in dict.fromkeys(words) if rules.why_not_secret(w) is None]
+    words = rules.select(words)[0][:max_size]
+    assume(len(words) >= 1)
+    v = draw(st.lists(st.one_of(st.integers(0, 3), st.integers(0, 2**40)), min_size=len(words),
+                      max_size=len(words)))
+    assume(sum(v) > 0)
+    return rules, words, v
+
+
+def core_search(rules, words, v, memory=2**22):
+    return _core.BestResponseSearch(rules.tokens(words), len(words[0]),
+                                    np.array(v, dtype=np.int64), memory,
+                                    rules.spellings(words), search_flags(rules))
+
+
+def check_core_tree(rules, words, v, search, top_k, total):
+    """The search's tree is a tree of the rules (hard mode: consistent guesses) and is worth
+    ``total``."""
+    value, guess, _, _, children = search.tree(top_k, -1)
+    assert children.shape[1] == rules.classes(len(words[0])) == search.classes
+    counts = reference_game.tree_counts(words, rules, guess.tolist(), children.tolist())
+    assert value == total == sum(a * b for a, b in zip(v, counts))
+
+
+@pytest.mark.parametrize("name", [*PRESETS, "any"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_core_optimum_matches_exhaustive_twin_under_every_rule_set(name, data):
+    rules = ANY_RULES if name == "any" else st.just(PRESETS[name])
+    rules, words, v = data.draw(rule_cases(rules=rules))
+    true = reference_game.best_response_total(words, v, rules)
+    search = core_search(rules, words, v)
+    value, exact, stop, best, _, _ = search.run(0, _core.BS_INF, 0.0, 0)
+    assert exact and stop == "done" and value == best == true
+    check_core_tree(rules, words, v, search, 0, value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=rule_cases(), nodes=st.integers(1, 30), top_k=st.integers(0, 3),
+       beta=st.integers(0, 40), by_size=st.booleans())
+def test_core_bounds_are_proven_under_every_rule_set(case, nodes, top_k, beta, by_size):
+    """Budgeted, beta-limited and top-K passes: a finished full pass below beta is exact, every
+    other value a lower bound; top-K values and every tree found are upper bounds."""
+    rules, words, v = case
+    true = reference_game.best_response_total(words, v, rules)
+    search = core_search(rules, words, v)
+    assert search.root_bound() <= true
+    beta = true - 20 + beta  # around the optimum
+    value, exact, stop, best, guess, _ = search.run(top_k, max(beta, 1), 0.0, nodes, by_size)
+    if top_k:
+        assert not exact or value >= true  # the best restricted tree
+    else:
+        assert value == true if exact else value <= true
+        assert exact == (stop == "done" and true < beta)
+    if best is not None:
+        assert best >= true
+        tree_total, *_ = search.tree(top_k, guess if not exact else -1)
+        assert tree_total == best
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=rule_cases(max_size=6))
+def test_recursion_twin_agrees_with_the_enumeration_of_trees(case):
+    """The two twins: the recursion over states and the minimum over every tree."""
+    rules, words, v = case
+    assert Fraction(reference_game.best_response_total(words, v, rules), sum(v)) == \
+        reference_game.best_response_value(words, v, rules)
+
+
+def test_hard_mode_may_guess_a_word_of_weight_zero():
+    """Under the hard rules a word the hider never picks may still be the best consistent guess:
+    the search keeps weight-0 words in its states (leaving them out would be no best response)."""
+    words = ["ab", "ac", "ad", "bc", "bd", "cd"]
+    rules = PRESETS["hard"]
+    for k in range(len(words)):
+        v = [0 if i == k else 1 for i in range(len(words))]
+        true = reference_game.best_response_total(words, v, rules)
+        value, exact, *_ = core_search(rules, words, v).run(0, _core.BS_INF, 0.0, 0)
+        assert exact and value == true
+
+
+def test_eckler_stare_family():
+    """Eckler's STARE family: all five anagrams are secrets, each reply L+1 to the others; one
+    guess in S splits off the rest by the anagram's reply, so F = 1 + 2 + 3 + 4 + 5 with the
+    family alone, and the search's tree uses the anagram code's branch."""
+    words = ["stare", "aster", "tares", "tears", "rates"]
+    rules = PRESETS["eckler"]
+    search = core_search(rules, words, [1] * 5)
+    value, exact, *_ = search.run(0, _core.BS_INF, 0.0, 0)
+    assert exact and value == reference_game.best_response_total(words, [1] * 5, rules) == 15
+    _, guess, _, _, children = search.tree(0, -1)
+    assert (children[:, 6] >= 0).sum() == 4 and (children[:, :5] < 0).all()
+    assert sorted(reference_game.tree_counts(words, rules, guess, children)) == [1, 2, 3, 4, 5]
+    positional = PRESETS["positional"]
+    true = reference_game.best_response_total(words, [1] * 5, positional)
+    value, exact, *_ = core_search(positional, words, [1] * 5).run(0, _core.BS_INF, 0.0, 0)
+    assert exact and value == true < 15
+
+
+@pytest.mark.parametrize("tokens, spell, flags", [
+    ([0b11, 0b11], None, 0),                      # the same letters twice: each would win
+    ([0b11, 0b101], [0x0201, 0x0201], 2),         # the same spelling twice
+    ([0b11, 0b101], None, 2),                     # positional without spellings
+    ([0b111, 0b101], None, 0),                    # more tokens than letters
+    ([0b11, 0b101], None, 8),                     # an unknown flag
+])
+def test_core_refuses_inconsistent_words(tokens, spell, flags):
+    with pytest.raises(ValueError, match="invalid"):
+        _core.BestResponseSearch(np.array(tokens, dtype=np.uint64), 2,
+                                 np.ones(2, dtype=np.int64), 2**20,
+                                 None if spell is None else np.array(spell, dtype=np.uint64),
+                                 flags)
