@@ -548,7 +548,7 @@ PAYLOAD_CASES = [
     ("exact", _set("words.length", "3"), "words.length: not a whole number"),
     ("exact", _set("words.words", ["ab"] * (jotto._core.MAX_WORDS + 1)), "words.words: "),
     ("exact", _set("words.source", "x" * 10_000), "words.source: longer than 4096"),
-    ("exact", _set("words.sha256", "0" * 64), "does not match its own SHA-256"),
+    ("exact", _set("words.sha256", "0" * 64), "does not match its sha256"),
     ("exact", _set("best_epsilon", [1, 3]), "best_epsilon: does not match the history's"),
     ("exact", _set("best_epsilon", [1, 0]), "best_epsilon: not a fraction"),
     ("exact", _set("best_epsilon", "1/3"), "best_epsilon: not a fraction"),

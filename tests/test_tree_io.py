@@ -49,7 +49,9 @@ def test_tiny_json_is_exactly_the_nested_document(tiny):
         "format": "jotto-tree",
         "version": 1,
         "guesser": "gbr-exact",
-        "words": {"words": ["cab", "dog", "fit"], "length": 3, "anagrams": "given",
+        "words": {"words": ["cab", "dog", "fit"], "length": 3,
+                  "rules": {"repeats": False, "anagrams": "drop", "positional": False,
+                            "hard": False},
                   "source": "<words>", "sha256": TINY_SHA256},
         "tree": {"guess": "cab", "size": 3, "branches": {
             "0": {"guess": "dog", "size": 2, "branches": {
@@ -77,7 +79,7 @@ def test_tiny_json_round_trip(tiny):
     assert_same_tree(tiny, back)
     assert back.guesses_needed().tolist() == [1, 2, 3]
     assert [back.path(t) for t in range(3)] == [[0], [0, 1], [0, 1, 2]]
-    assert (back.words.source, back.words.anagrams, back.words.length) == ("<words>", "given", 3)
+    assert (back.words.source, back.words.rules.name, back.words.length) == ("<words>", "paper", 3)
 
 
 def test_sgb_norvig_tree_round_trip(sgb_tree, tmp_path):
@@ -85,7 +87,7 @@ def test_sgb_norvig_tree_round_trip(sgb_tree, tmp_path):
     assert (len(words), words[sgb_tree.guess[0]], len(sgb_tree)) == (2845, "raved", 3174)
     back = DecisionTree.from_json(sgb_tree.to_json())
     assert_same_tree(sgb_tree, back)
-    assert (back.words.source, back.words.anagrams) == ("sgb", "norvig")
+    assert (back.words.source, back.words.rules.name) == ("sgb", "norvig")
     for t in (0, 1000, 2844):
         assert back.path(t) == sgb_tree.path(t)
     path = tmp_path / "sgb.json"
@@ -174,9 +176,11 @@ EDITS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
      "the document has unknown keys 'comment'"),
     ("guesser", lambda d: put(d, "guesser", 3), "guesser 3 is neither a name nor null"),
     ("words-edited", lambda d: d["words"]["words"].reverse(),
-     "the word list does not match its sha256 (the file is corrupt or was edited)"),
+     "words: the word list does not match its sha256 (the file is corrupt or was edited)"),
     ("words-unplayable", lambda d: put(d["words"], "words", ["cab", "bac"]),
-     "bad word list: <words>: 'bac' and 'cab' share a letter set"),
+     "words.words: <words>: 'bac' and 'cab' share their letters (rules paper)"),
+    ("words-rules", lambda d: put(d["words"], "rules", {"anagrams": "some"}),
+     "words.rules: anagrams must be one of drop, keep-one, keep-all, not 'some'"),
     ("words-length", lambda d: put(d["words"], "length", 5),
      "words.length is 5 but the words have 3 letters"),
     ("guess-not-a-word", lambda d: put(dog_node(d), "guess", "hum"),

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import jotto
+from jotto.rules import PRESETS
 from jotto.words import WordListError, letter_mask
 
 
@@ -72,8 +73,7 @@ def test_masks_length_rules_and_immutability():
     assert got.masks.dtype == np.uint32
     assert got.masks.tolist() == [0b111, (1 << 3) | (1 << 6) | (1 << 14)]
     assert letter_mask("cab") == 0b111
-    assert got.length == 3 and got.anagrams == "paper"
-    assert got.rules["anagrams"] == "paper"
+    assert got.length == 3 and got.rules == PRESETS["paper"] and got.rules.name == "paper"
     with pytest.raises(ValueError):
         got.masks[0] = 1
     with pytest.raises(AttributeError):
@@ -129,6 +129,8 @@ def test_undecodable_file(tmp_path):
     ({"length": 27}, "length must be from 1 to 26 letters, not 27"),
     ({"length": "5"}, "length must be an integer"),
     ({"anagrams": "keep"}, "unknown anagram rule 'keep'"),
+    ({"rules": "scrabble"}, "unknown rules 'scrabble'; presets: paper, norvig"),
+    ({"rules": "paper,loud"}, "unknown option 'loud'"),
     ({"invalid": "ignore"}, "invalid must be 'error' or 'skip'"),
 ])
 def test_bad_arguments(kwargs, message):
@@ -158,10 +160,10 @@ def test_empty_results_are_errors(tmp_path):
 
 def test_from_words_takes_a_list_as_given_or_says_why_not():
     wl = jotto.WordList.from_words(["Dog", "cab"])
-    assert wl.words == ("dog", "cab") and wl.anagrams == "given"
+    assert wl.words == ("dog", "cab") and wl.rules.name == "paper"
     for words, message in [(["dog", "cabs"], "'cabs' is not a word of 3"),
                            (["dog", "odd"], "'odd' repeats a letter"),
-                           (["dog", "god"], "'god' and 'dog' share a letter set"),
+                           (["dog", "god"], "'god' and 'dog' share their letters"),
                            ([], "no words")]:
         with pytest.raises(WordListError, match=message):
             jotto.WordList.from_words(words)

@@ -26,6 +26,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "comp_num_guesses": "gbr", "gbr_tree": "gbr", "guesser_gbr": "gbr",
     "reply": "game",
+    "PRESETS": "rules", "Rules": "rules", "RulesError": "rules", "parse_rules": "rules",
     "openmp_enabled": "runtime", "resolve_threads": "runtime",
     "BestResponse": "best_responses", "best_response": "best_responses",
     "expected_guesses": "best_responses",
@@ -41,6 +42,7 @@ _EXPORTS = {
 
 if TYPE_CHECKING:
     from .game import reply
+    from .rules import PRESETS, Rules, RulesError, parse_rules
     from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
     from .runtime import openmp_enabled, resolve_threads
     from .best_responses import BestResponse, best_response, expected_guesses
@@ -87,12 +89,15 @@ sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [
+    "PRESETS",
     "RULES",
     "BestResponse",
     "DecisionTree",
     "DoubleOracleSolution",
     "EquilibriumGuesser",
     "FictitiousPlaySolution",
+    "Rules",
+    "RulesError",
     "Solution",
     "SolveInterrupted",
     "StrategyFileError",
@@ -107,6 +112,7 @@ __all__ = [
     "integer_weights",
     "load_words",
     "openmp_enabled",
+    "parse_rules",
     "reply",
     "resolve_threads",
     "solve",

@@ -1,8 +1,10 @@
-"""The rules of Jotto: replies, and the targets consistent with what the guesser has heard.
+"""Playing Jotto: replies to guesses, and the targets consistent with what the guesser has heard.
 
-The reply to a guess is the number of letters it shares with the secret word (the paper's
-NumCommLetts); the guesser's state is the set of targets consistent with every reply so far
-(the paper's S; UpdateState, Algorithm 7, keeps the targets whose reply to the guess matches).
+The reply to a guess is a reply code of the word list's :class:`~jotto.rules.Rules` (under the
+paper's rules, the number of letters the guess shares with the secret word: NumCommLetts); the
+guesser's state is the set of targets consistent with every reply so far (the paper's S;
+UpdateState, Algorithm 7, keeps the targets whose reply to the guess matches).  A game is won
+when the guess is the secret word.
 """
 
 from __future__ import annotations
@@ -12,39 +14,54 @@ from typing import Iterable, Protocol, Sequence, runtime_checkable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .words import WordList, letter_mask
+from .rules import Rules, parse_rules
+from .words import WordList
 
 __all__ = ["Guesser", "Hider", "consistent", "play", "popcount", "replies", "reply"]
 
-#: A game so far: (guess index, reply) pairs in order.
+#: A game so far: (guess index, reply code) pairs in order.
 History = Sequence[tuple[int, int]]
 
-_BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+
+_BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.int32)
 
 
 def popcount(x: ArrayLike) -> np.ndarray:
-    """Bits set in each element of an unsigned 32-bit array."""
-    a = np.asarray(x, dtype=np.uint32)
+    """Bits set in each element of an unsigned integer array (as ``int32``; NumPy before 2.0
+    has no ``bitwise_count``)."""
+    a = np.asarray(x)
     flat = np.ascontiguousarray(a.reshape(-1))
-    bits = _BYTE_BITS[flat.view(np.uint8)].reshape(-1, 4).sum(axis=1, dtype=np.int32)
+    bits = _BYTE_BITS[flat.view(np.uint8)].reshape(-1, a.itemsize).sum(axis=1, dtype=np.int32)
     return bits.reshape(a.shape)
 
 
-def reply(guess: str, target: str) -> int:
-    """Letters the two words share (each word has distinct letters)."""
-    return bin(letter_mask(guess.lower()) & letter_mask(target.lower())).count("1")
+def reply(guess: str, target: str, rules: "Rules | str | None" = None) -> int:
+    """The reply code to ``guess`` when the secret is ``target`` under ``rules`` (default the
+    paper's: the letters the two words share); see :meth:`Rules.reply`."""
+    return parse_rules(rules).reply(guess.lower(), target.lower())
 
 
 def replies(words: WordList, guess: int, targets: ArrayLike | None = None) -> np.ndarray:
-    """Reply to word index ``guess`` of every target index (all words if ``targets`` is None)."""
-    masks = words.masks if targets is None else words.masks[np.asarray(targets, dtype=np.intp)]
-    return popcount(masks & words.masks[guess])
+    """Reply code to word index ``guess`` of every target index (all words if ``targets`` is
+    None), under the list's rules: the same codes as :meth:`Rules.reply`, computed from the
+    token masks and spellings the core uses."""
+    T = np.arange(len(words)) if targets is None else np.asarray(targets, dtype=np.intp)
+    L = words.length
+    codes = popcount(words.tokens[T] & words.tokens[guess])
+    if words.spell is not None:
+        diff = words.spell[T] ^ words.spell[guess]
+        in_place = sum(((diff >> np.uint64(8 * p)) & np.uint64(0xFF)) == 0 for p in range(L))
+        codes = codes + (L + 1) * in_place.astype(np.int32)
+    elif words.rules.anagrams == "keep-all":
+        codes[codes == L] = L + 1
+    codes[T == guess] = words.win_code
+    return codes
 
 
 def consistent(words: WordList, history: Iterable[tuple[int, int]],
                state: ArrayLike | None = None) -> np.ndarray:
-    """Indices of the targets consistent with ``history``, (guess index, reply) pairs, starting
-    from ``state`` (all words if None); increasing."""
+    """Indices of the targets consistent with ``history``, (guess index, reply code) pairs,
+    starting from ``state`` (all words if None); increasing."""
     S = np.arange(len(words)) if state is None else np.asarray(state, dtype=np.intp)
     for guess, r in history:
         S = S[replies(words, guess, S) == r]
@@ -74,9 +91,9 @@ class Hider(Protocol):
 
 def play(words: WordList, guesser: Guesser, target: int,
          max_guesses: int | None = None) -> list[tuple[int, int]]:
-    """One game of ``guesser`` against the secret word ``target`` (index): the (guess, reply)
-    pairs, the last reply being L if it found the target within ``max_guesses`` (default: D)."""
-    L = words.length
+    """One game of ``guesser`` against the secret word ``target`` (index): the (guess, reply
+    code) pairs, the last one being the target itself (reply ``words.win_code``) if it was found
+    within ``max_guesses`` (default: D)."""
     limit = len(words) if max_guesses is None else max_guesses
     guesser.new_game()
     state = np.arange(len(words))
@@ -85,9 +102,9 @@ def play(words: WordList, guesser: Guesser, target: int,
         g = int(guesser.next_guess(state, history))
         if not 0 <= g < len(words):
             raise ValueError(f"the guesser returned {g}, not a word index")
-        r = int(popcount(words.masks[g] & words.masks[target]))
+        r = int(replies(words, g, [target])[0])
         history.append((g, r))
-        if r == L:
+        if g == target:
             break
         state = state[replies(words, g, state) == r]
     return history

@@ -144,9 +144,10 @@ class Rules:
         """The reply code to ``guess`` when the secret is ``target`` (same length, lower case).
 
         Letters in common (multiset counting with repeated letters), plus ``(L + 1) *`` letters
-        in place under positional feedback.  Without positional feedback, an anagram of the
-        secret that is not the secret (only under ``keep-all``) gets the code L + 1: it shares
-        all L letters but does not win."""
+        in place under positional feedback.  Without positional feedback, under ``keep-all`` an
+        anagram of the secret that is not the secret gets the code L + 1: it shares all L
+        letters but does not win, and the code keeps it apart from the win (under the other
+        anagram rules no two words of a list share all their letters, so the code stays L)."""
         L = len(guess)
         if self.repeats:
             a, b = Counter(guess), Counter(target)
@@ -155,7 +156,9 @@ class Rules:
             common = len(set(guess) & set(target))
         if self.positional:
             return common + (L + 1) * sum(x == y for x, y in zip(guess, target))
-        return L + 1 if common == L and guess != target else common
+        if self.anagrams == "keep-all" and common == L and guess != target:
+            return L + 1
+        return common
 
     def split(self, code: int, length: int) -> tuple[int, int]:
         """(letters in common, letters in place) of a reply code (in place 0 without

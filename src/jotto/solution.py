@@ -25,7 +25,7 @@ import numpy as np
 
 from . import strategy_file
 from .strategy_file import StrategyFileError
-from .words import WordList
+from .words import WordList, WordListError
 
 __all__ = ["EquilibriumHider", "Solution", "StrategyFileError", "Strength"]
 
@@ -181,27 +181,29 @@ def read_payload(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def words_payload(words: WordList) -> dict[str, Any]:
-    """A word list as the strategy file records it."""
-    return {"words": list(words.words), "length": words.length, "anagrams": words.anagrams,
-            "source": words.source, "sha256": words.sha256}
+    """A word list as the strategy file records it (:meth:`WordList.to_record`)."""
+    return words.to_record()
 
 
 def check_same_words(stored: WordList, given: WordList) -> None:
-    """:class:`StrategyFileError` unless ``given`` is the list a file was made for."""
+    """:class:`StrategyFileError` unless ``given`` is the list, under the same rules, a file was
+    made for."""
     if given.sha256 != stored.sha256:
         raise StrategyFileError(
             f"made for another word list ({len(stored)} words of {stored.length} letters from "
             f"{stored.source}, sha256 {stored.sha256[:12]}…), not {given.source} "
             f"({len(given)} words of {given.length} letters, sha256 {given.sha256[:12]}…)")
+    if given.rules != stored.rules:
+        raise StrategyFileError(f"made for the rules {stored.rules.name}, not "
+                                f"{given.rules.name}")
 
 
 def words_from_payload(payload: dict[str, Any]) -> WordList:
     """The word list a strategy file records, checked against its own SHA-256."""
-    d = payload["words"]
-    wl = WordList.from_words(d["words"], source=str(d["source"]), anagrams=str(d["anagrams"]))
-    if wl.sha256 != d["sha256"] or wl.length != d["length"]:
-        raise StrategyFileError("its word list does not match its own SHA-256")
-    return wl
+    try:
+        return WordList.from_record(payload["words"], "words")
+    except WordListError as exc:
+        raise StrategyFileError(str(exc)) from None
 
 
 class EquilibriumHider:

@@ -23,6 +23,7 @@ from .fictitious_play import (MODES, ExactPlay, FictitiousPlay, OraclePlay, Pape
 from .files import check_writable, output_lock, quote
 from .interrupts import deferred_interrupts
 from .oracles import Oracle, parse_oracle
+from .rules import Rules, parse_rules
 from .runtime import resolve_threads
 from .fp_solution import FictitiousPlaySolution
 from .solution import (Solution, check_same_words, read_payload, words_from_payload,
@@ -47,12 +48,15 @@ class SolveInterrupted(KeyboardInterrupt):
         self.path = path
 
 
-def _word_list(letters: int, words: Any, anagrams: str) -> WordList:
+def _word_list(letters: int, words: Any, rules: "Rules | str | None") -> WordList:
     if isinstance(words, WordList):
         if words.length != letters:
             raise ValueError(f"the word list has {words.length}-letter words, not {letters}")
+        if rules is not None and parse_rules(rules) != words.rules:
+            raise ValueError(f"the word list is played under the rules {words.rules.name}, not "
+                             f"{parse_rules(rules).name}")
         return words
-    return load_words(words, length=letters, anagrams=anagrams)
+    return load_words(words, length=letters, rules=rules)
 
 
 def _positive(name: str, value: Any, kind: type) -> None:
@@ -66,7 +70,7 @@ def _positive(name: str, value: Any, kind: type) -> None:
         raise ValueError(f"{name} must be a {what}, not {quote(value)}")
 
 
-def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper",
+def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = None,
           method: str = "fictitious-play", mode: str = "exact", oracle: str | None = None,
           iterations: int | None = None, target_epsilon: float | None = None,
           time_budget: float | None = None, threads: int | None = None,
@@ -78,7 +82,9 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper",
         letters: word length.
         words: a :class:`~jotto.words.WordList` or any source :func:`jotto.load_words` takes
             (default: the bundled ENABLE list).
-        anagrams: the anagram rule for loading ``words``.
+        rules: the rules to load ``words`` under (a preset name such as ``"eckler"``, fine
+            options, or a :class:`~jotto.rules.Rules`; default: the paper's, or the rules of
+            ``words`` if it is a word list).
         method: ``"fictitious-play"`` (SolveJotto, Algorithm 13; a
             :class:`~jotto.FictitiousPlaySolution`) or ``"double-oracle"`` (the guesser's
             strategy as a mixture of trees, with certified bounds on the game's value; a
@@ -127,7 +133,7 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper",
     if resume and out is None:
         raise ValueError("resume needs the strategy file to continue (out)")
     path = Path(out) if out is not None else None
-    args = (letters, words, anagrams, method, mode, the_oracle, iterations, target_epsilon,
+    args = (letters, words, rules, method, mode, the_oracle, iterations, target_epsilon,
             time_budget, threads, path, resume, progress, checkpoint_seconds)
     if path is None:
         return _solve(*args)
@@ -136,7 +142,8 @@ def solve(letters: int = 5, words: Any = None, *, anagrams: str = "paper",
         return _solve(*args)
 
 
-def _solve(letters: int, words: Any, anagrams: str, method: str, mode: str, the_oracle: Oracle,
+def _solve(letters: int, words: Any, rules: "Rules | str | None", method: str, mode: str,
+           the_oracle: Oracle,
            iterations: int | None, target_epsilon: float | None, time_budget: float | None,
            threads: int | None, path: Path | None, resume: bool, progress: bool,
            checkpoint_seconds: float) -> Solution:
@@ -144,14 +151,14 @@ def _solve(letters: int, words: Any, anagrams: str, method: str, mode: str, the_
     nthreads = resolve_threads(threads)
     payload = read_payload(path) if resume and path and path.exists() else None
     if payload is not None:
-        wl = _resumed_words(path, payload, letters, words, anagrams)
+        wl = _resumed_words(path, payload, letters, words, rules)
         solver = payload.get("solver", FictitiousPlaySolution.solver)
         if solver != method:
             raise StrategyFileError(f"{path}: made by the {solver} solver, not {method}")
         if method == "fictitious-play" and payload.get("mode") != mode:
             raise StrategyFileError(f"{path}: made in {payload.get('mode')} mode, not {mode}")
     else:
-        wl = _word_list(letters, words, anagrams)
+        wl = _word_list(letters, words, rules)
     if method == "double-oracle":
         return _double_oracle(wl, the_oracle, iterations, target_epsilon, time_budget,
                               nthreads, payload, path, progress, checkpoint_seconds)
@@ -261,7 +268,7 @@ def describe_file(path: str | os.PathLike[str]) -> StoredRun:
 
 
 def _resumed_words(path: Path, payload: dict[str, Any], letters: int, words: Any,
-                   anagrams: str) -> WordList:
+                   rules: "Rules | str | None") -> WordList:
     try:
         stored = words_from_payload(payload)
     except (KeyError, TypeError) as exc:
@@ -271,7 +278,7 @@ def _resumed_words(path: Path, payload: dict[str, Any], letters: int, words: Any
     if words is None and letters == stored.length:
         return stored
     try:
-        check_same_words(stored, _word_list(letters, words, anagrams))
+        check_same_words(stored, _word_list(letters, words, rules))
     except StrategyFileError as exc:
         raise StrategyFileError(f"{path}: {exc}") from None
     return stored

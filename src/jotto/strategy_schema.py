@@ -29,6 +29,7 @@ import numpy as np
 from . import _core, strategy_file
 from .fictitious_play import MODES
 from .files import quote
+from .rules import Rules, RulesError
 from .strategy_file import StrategyFileError, decode_array
 
 __all__ = ["MAX_ITERATIONS", "check_payload", "load_payload"]
@@ -154,7 +155,7 @@ def check_payload(payload: Any, name: str) -> None:
 def _check_words(c: _Checker, payload: dict[str, Any]) -> int:
     """The stored word list's fields (the words themselves are checked when it is rebuilt);
     its size D."""
-    d = c.obj(payload, "words", "words", ("words", "length", "anagrams", "source", "sha256"))
+    d = c.obj(payload, "words", "words", ("words", "length", "source", "sha256"))
     words = d["words"]
     if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
         raise c.fail("words.words", "not a non-empty list of words")
@@ -162,8 +163,15 @@ def _check_words(c: _Checker, payload: dict[str, Any]) -> int:
         raise c.fail("words.words", f"{len(words)} words; the core takes at most "
                                     f"{_core.MAX_WORDS}")
     c.integer(d["length"], "words.length", 1, 26)
-    for key in ("anagrams", "source", "sha256"):
+    for key in ("source", "sha256"):
         c.text(d[key], f"words.{key}")
+    if "rules" in d:
+        try:
+            Rules.from_dict(d["rules"], "words.rules")
+        except RulesError as exc:
+            raise StrategyFileError(f"{c.name}: {exc}") from None
+    elif d.get("anagrams") not in ("paper", "given", "norvig"):
+        raise c.fail("words.rules", "missing")
     return len(words)
 
 

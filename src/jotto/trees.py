@@ -10,7 +10,7 @@ list it was made for), as GraphViz DOT, or as an indented text outline.  The JSO
 way Norvig's notebook does, a guess and its branches by reply::
 
     {"format": "jotto-tree", "version": 1, "guesser": "<name>" or null,
-     "words": {"words": [...], "length": L, "anagrams": ..., "source": ..., "sha256": ...},
+     "words": {"words": [...], "length": L, "rules": {...}, "source": ..., "sha256": ...},
      "tree": {"guess": "<word>", "size": <targets>, "branches": {"<reply>": <node>, ...}}}
 
 ``branches`` is left out of a node without children; its keys are replies as strings, increasing.
@@ -138,9 +138,7 @@ class DecisionTree:
         guesser whose tree this is."""
         words = self.words
         doc = {"format": _FORMAT, "version": _VERSION, "guesser": guesser,
-               "words": {"words": list(words.words), "length": words.length,
-                         "anagrams": words.anagrams, "source": words.source,
-                         "sha256": words.sha256},
+               "words": words.to_record(),
                "tree": self.to_nodes()}
         return json.dumps(doc, separators=(",", ":")) + "\n"
 
@@ -301,22 +299,14 @@ class _TreeReader:
         return obj
 
     def word_list(self, d: object) -> WordList:
-        """The stored word list, rebuilt and checked against its length and SHA-256."""
-        d = self.keys(d, {"words", "length", "anagrams", "source", "sha256"}, set(), "words")
-        if not isinstance(d["words"], list) or not all(isinstance(w, str) for w in d["words"]):
-            raise self.fail("words.words is not a list of words")
-        if not all(isinstance(d[k], str) for k in ("anagrams", "source", "sha256")):
-            raise self.fail("words.anagrams, words.source and words.sha256 must be strings")
+        """The stored word list and its rules (:meth:`WordList.from_record`), checked against
+        its length and SHA-256."""
+        d = self.keys(d, {"words", "length", "source", "sha256"}, {"rules", "anagrams"},
+                      "words")
         try:
-            wl = WordList.from_words(d["words"], source=d["source"], anagrams=d["anagrams"])
+            wl = WordList.from_record(d, "words")
         except WordListError as exc:
-            raise self.fail(f"bad word list: {exc}") from None
-        if d["length"] != wl.length or not _is_int(d["length"]):
-            raise self.fail(f"words.length is {quote(d['length'])} but the words have {wl.length} "
-                            f"letters")
-        if d["sha256"] != wl.sha256:
-            raise self.fail("the word list does not match its sha256 (the file is corrupt or "
-                            "was edited)")
+            raise self.fail(str(exc)) from None
         return wl
 
     def node(self, obj: object, d: int, trail: str) -> tuple[int, int, dict[int, Any]]:

@@ -1,10 +1,11 @@
 """Jotto word lists: reading, the rules that make a list playable, and letter masks.
 
-A Jotto word list holds words of one length with no repeated letter, no two of them sharing a
-letter set (otherwise a reply of L would not end the game).  :func:`load_words` reads any source,
-applies those rules in one of two documented ways and returns an immutable :class:`WordList`: the
-words in source order, their 26-bit letter masks (bit k is the letter ``'a' + k``), what was
-dropped and why, and a SHA-256 that strategy files bind to.
+A Jotto word list holds words of one length, played under one :class:`~jotto.rules.Rules`: the
+rules say whether words may repeat letters and what happens to words sharing their letters
+(anagrams).  :func:`load_words` reads any source, keeps the words the rules allow and returns an
+immutable :class:`WordList`: the words in source order, their 26-bit letter sets (bit k is the
+letter ``'a' + k``), the rules with the core's view of the words (token masks, spellings), what
+was dropped and why, and a SHA-256 that strategy files bind to.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ import numpy as np
 
 from . import _core
 from .files import gunzip, input_limit, quote, read_bytes
+from .rules import Rules, RulesError, anagram_rule, parse_rules
 
 __all__ = [
-    "ANAGRAM_RULES",
     "BUNDLED",
     "DEFAULT_SOURCE",
     "WordList",
@@ -41,18 +42,14 @@ BUNDLED: Mapping[str, tuple[str, str]] = {
 }
 DEFAULT_SOURCE = "enable"
 
-#: How words sharing a letter set are resolved.
-#: ``paper``: drop every word whose letter set another word of that length has (Ganzfried 2011);
-#: ``norvig``: keep one word per letter set, the last one seen, at the position where the set was
-#: first seen, exactly as Norvig's notebook does with ``{frozenset(w): w for w in words}``.
-ANAGRAM_RULES = ("paper", "norvig")
-
 #: Why words were dropped, in the order the rules apply.
 DROP_REASONS = ("invalid", "other_length", "duplicate", "repeated_letter", "anagram")
 
-_WHY_DROPPED = {"repeated_letter": "it repeats a letter",
-                "anagram": "another word has the same letters (the anagram rule)",
+_WHY_DROPPED = {"repeated_letter": "it repeats a letter, and these rules play words with "
+                                   "distinct letters",
+                "anagram": "another word has the same letters, and these rules keep {kept}",
                 "invalid": "it is not a word of ASCII letters"}
+_ANAGRAMS_KEPT = {"drop": "no such word", "keep-one": "one of them"}
 
 Source = Union[None, str, "os.PathLike[str]", IO[str], IO[bytes], Iterable[str]]
 
@@ -75,9 +72,9 @@ class WordList:
 
     Attributes:
         words: the words, lower case, in source order.
-        masks: their letter masks (read-only ``uint32`` array).
+        masks: their letter sets (read-only ``uint32`` array, bit k is ``'a' + k``).
         length: letters per word.
-        anagrams: the anagram rule applied (see :data:`ANAGRAM_RULES`).
+        rules: the rules the list is played under (they chose its words).
         source: where the words came from (bundled name, path, or a description).
         dropped: how many tokens each rule dropped, by reason (see :data:`DROP_REASONS`).
         sha256: hex SHA-256 of the words in order, one per line (``"\\n".join(words) + "\\n"``).
@@ -86,7 +83,7 @@ class WordList:
     words: tuple[str, ...]
     masks: np.ndarray = field(repr=False)
     length: int
-    anagrams: str
+    rules: Rules
     source: str
     dropped: Mapping[str, int] = field(repr=False)
     sha256: str = field(repr=False)
@@ -107,14 +104,15 @@ class WordList:
 
     def __repr__(self) -> str:
         return (f"WordList({len(self.words)} words of {self.length} letters from "
-                f"{self.source}, anagrams={self.anagrams!r}, sha256={self.sha256[:12]}…)")
+                f"{self.source}, rules={self.rules.name!r}, sha256={self.sha256[:12]}…)")
 
     def index(self, word: str) -> int:
         """Position of ``word`` (any case); :class:`KeyError` naming it if it is not here."""
         try:
             return self._index[word.lower()]
         except KeyError:
-            why = next((f"; {_WHY_DROPPED[reason]}" for reason, dropped
+            kept = _ANAGRAMS_KEPT.get(self.rules.anagrams, "")
+            why = next((f"; {_WHY_DROPPED[reason].format(kept=kept)}" for reason, dropped
                         in self._dropped_words.items()
                         if reason in _WHY_DROPPED and word.lower() in dropped), "")
             raise KeyError(f"{quote(word)} is not in this word list ({self.source}, "
@@ -132,6 +130,33 @@ class WordList:
         return self._dropped_words.get(reason, ())
 
     @cached_property
+    def tokens(self) -> np.ndarray:
+        """The core's token masks (read-only ``uint64``): letters in common between two
+        different words are the popcount of their AND (see :meth:`Rules.tokens`)."""
+        out = self.rules.tokens(self.words)
+        out.flags.writeable = False
+        return out
+
+    @cached_property
+    def spell(self) -> np.ndarray | None:
+        """The words packed one letter per byte for positional replies, else None (see
+        :meth:`Rules.spellings`)."""
+        out = self.rules.spellings(self.words)
+        if out is not None:
+            out.flags.writeable = False
+        return out
+
+    @property
+    def classes(self) -> int:
+        """How many reply codes there are (:meth:`Rules.classes`)."""
+        return self.rules.classes(self.length)
+
+    @property
+    def win_code(self) -> int:
+        """The reply code of a guess that is the secret (:meth:`Rules.win_code`)."""
+        return self.rules.win_code(self.length)
+
+    @cached_property
     def core(self) -> _core.Words:
         """The list as the compiled core holds it (built once, on first use)."""
         if len(self.words) > _core.MAX_WORDS:
@@ -139,48 +164,101 @@ class WordList:
                                 f"{_core.MAX_WORDS}")
         return _core.Words(np.ascontiguousarray(self.masks), self.length)
 
-    @property
-    def rules(self) -> dict[str, object]:
-        """The rules that made this list: length, anagram rule, and the fixed ones."""
-        return {"length": self.length, "anagrams": self.anagrams,
-                "repeated_letters": "dropped", "case": "lower"}
+    def to_record(self) -> dict[str, object]:
+        """The list as strategy and tree files record it: words, length, rules, source, SHA-256
+        (:meth:`from_record` reads it back)."""
+        return {"words": list(self.words), "length": self.length, "rules": self.rules.to_dict(),
+                "source": self.source, "sha256": self.sha256}
+
+    @classmethod
+    def from_record(cls, d: Mapping[str, object], where: str) -> "WordList":
+        """The list a file records (:meth:`to_record`), checked against its own SHA-256.  Files
+        written before rule sets existed carry ``anagrams`` (``paper``, ``norvig`` or ``given``)
+        instead of ``rules``: the paper's rules, or Norvig's.  :class:`WordListError` naming
+        ``where`` and the field otherwise."""
+        if not isinstance(d, Mapping):
+            raise WordListError(f"{where}: not an object")
+        for key in ("words", "length", "source", "sha256"):
+            if key not in d:
+                raise WordListError(f"{where}.{key}: missing")
+        if "rules" in d:
+            try:
+                rules = Rules.from_dict(d["rules"], f"{where}.rules")  # type: ignore[arg-type]
+            except RulesError as exc:
+                raise WordListError(str(exc)) from None
+        elif d.get("anagrams") in ("paper", "given", "norvig"):
+            rules = parse_rules("norvig" if d["anagrams"] == "norvig" else "paper")
+        else:
+            raise WordListError(f"{where}.rules: missing")
+        words = d["words"]
+        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            raise WordListError(f"{where}.words: not a list of words")
+        try:
+            wl = cls.from_words(words, source=str(d["source"]), rules=rules)
+        except WordListError as exc:
+            raise WordListError(f"{where}.words: {exc}") from None
+        if wl.length != d["length"]:
+            raise WordListError(f"{where}.length is {quote(d['length'])} but the words have "
+                                f"{wl.length} letters")
+        if wl.sha256 != d["sha256"]:
+            raise WordListError(f"{where}: the word list does not match its sha256 (the file is "
+                                f"corrupt or was edited)")
+        return wl
 
     @classmethod
     def from_words(cls, words: Sequence[str], *, source: str = "<words>",
-                   anagrams: str = "given") -> "WordList":
-        """A list taken as given: every word must already be playable (same length, ASCII
-        letters, no repeated letter, no shared letter set); nothing is dropped."""
+                   rules: "Rules | str | None" = None) -> "WordList":
+        """A list taken as given: every word must already be playable under ``rules`` (same
+        length, ASCII letters, repeated letters only if the rules allow them, words sharing
+        their letters only under ``keep-all``); nothing is dropped."""
+        the_rules = _rules_of(rules, None)
         words = tuple(w.lower() for w in words)
         if not words:
             raise WordListError(f"{source}: no words")
         length = len(words[0])
-        seen: dict[int, str] = {}
+        seen: dict[str, str] = {}
         for w in words:
             if len(w) != length or not _is_ascii_word(w):
                 raise WordListError(f"{source}: {quote(w)} is not a word of {length} ASCII "
                                     f"letters")
-            if len(set(w)) != length:
-                raise WordListError(f"{source}: {quote(w)} repeats a letter")
-            m = letter_mask(w)
-            if m in seen:
-                raise WordListError(f"{source}: {quote(w)} and {quote(seen[m])} share a letter "
-                                    f"set")
-            seen[m] = w
-        return _make(words, length, anagrams, source, dict.fromkeys(DROP_REASONS, 0), {})
+            why = the_rules.why_not_secret(w)
+            if why:
+                raise WordListError(f"{source}: {quote(w)} {why.removeprefix('it ')} (rules "
+                                    f"{the_rules.name})")
+            key = the_rules.letter_key(w)
+            if key in seen and (w == seen[key] or the_rules.anagrams != "keep-all"):
+                raise WordListError(f"{source}: {quote(w)} and {quote(seen[key])} share their "
+                                    f"letters (rules {the_rules.name})")
+            seen[key] = w
+        return _make(words, length, the_rules, source, dict.fromkeys(DROP_REASONS, 0), {})
 
 
 def _is_ascii_word(token: str) -> bool:
     return token.isascii() and token.isalpha()
 
 
-def _make(words: tuple[str, ...], length: int, anagrams: str, source: str,
+def _rules_of(rules: "Rules | str | None", anagrams: str | None) -> Rules:
+    """The rules named by ``rules`` (a preset, fine options, or Rules), with ``anagrams`` (if
+    given) replacing their anagram rule; :class:`ValueError` naming a bad one."""
+    the_rules = parse_rules(rules)
+    if anagrams is not None:
+        the_rules = Rules(**{**the_rules.to_dict(), "anagrams": anagram_rule(anagrams)})
+    return the_rules
+
+
+def _make(words: tuple[str, ...], length: int, rules: Rules, source: str,
           dropped: dict[str, int], dropped_words: dict[str, tuple[str, ...]]) -> WordList:
     masks = np.fromiter((letter_mask(w) for w in words), dtype=np.uint32, count=len(words))
     masks.flags.writeable = False
     digest = hashlib.sha256(("\n".join(words) + "\n").encode("ascii")).hexdigest()
-    return WordList(words=words, masks=masks, length=length, anagrams=anagrams, source=source,
-                    dropped=dict(dropped), sha256=digest, _dropped_words=dropped_words,
-                    _index={w: i for i, w in enumerate(words)})
+    wl = WordList(words=words, masks=masks, length=length, rules=rules, source=source,
+                  dropped=dict(dropped), sha256=digest, _dropped_words=dropped_words,
+                  _index={w: i for i, w in enumerate(words)})
+    try:
+        wl.tokens, wl.spell  # noqa: B018 -- the core's limits, checked while the source is known
+    except RulesError as exc:
+        raise WordListError(f"{source}: {exc}") from None
+    return wl
 
 
 def _lines(source: Source) -> tuple[str, Iterable[tuple[int, str]]]:
@@ -237,12 +315,12 @@ def _decode(raw: bytes, name: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def _load_bundled(name: str, length: int, anagrams: str, invalid: str) -> WordList:
-    return _load(name, length, anagrams, invalid)
+def _load_bundled(name: str, length: int, rules: Rules, invalid: str) -> WordList:
+    return _load(name, length, rules, invalid)
 
 
-def load_words(source: Source = None, *, length: int = 5, anagrams: str = "paper",
-               invalid: str = "error") -> WordList:
+def load_words(source: Source = None, *, length: int = 5, rules: "Rules | str | None" = None,
+               anagrams: str | None = None, invalid: str = "error") -> WordList:
     """Read a Jotto word list.
 
     Args:
@@ -252,33 +330,37 @@ def load_words(source: Source = None, *, length: int = 5, anagrams: str = "paper
             with ``#`` (comments, or the markers some TWL06 copies put on a few long words)
             are skipped.
         length: letters per word, 1 to 26.
-        anagrams: ``"paper"`` or ``"norvig"``, see :data:`ANAGRAM_RULES`.
+        rules: the rules to play under: a :class:`~jotto.rules.Rules`, a preset name
+            (``"paper"``, the default; ``"norvig"``, ``"perl"``, ``"eckler"``, ``"positional"``,
+            ``"hard"``) or a preset with fine options (``"eckler,hard"``), see
+            :func:`~jotto.rules.parse_rules`.
+        anagrams: replaces the rules' anagram rule: ``"drop"``, ``"keep-one"``, ``"keep-all"``
+            (or the older names ``"paper"`` = drop, ``"norvig"`` = keep-one).
         invalid: what to do with a token that is not ASCII letters: ``"error"`` (raise, naming
             file, line and token) or ``"skip"`` (drop it and count it under ``invalid``).
 
     Words are compared case-insensitively and stored in lower case.  A word given twice is kept
-    once (counted under ``duplicate``); words with a repeated letter are dropped; then the
-    anagram rule resolves words that share a letter set.
+    once (counted under ``duplicate``); words with a repeated letter are dropped unless the rules
+    allow them; then the anagram rule resolves words that share their letters.
 
     Raises:
         WordListError: unreadable source, invalid token, or no playable word of that length.
-        ValueError: a bad ``length``, ``anagrams`` or ``invalid`` argument.
+        ValueError: a bad ``length``, ``rules``, ``anagrams`` or ``invalid`` argument
+            (:class:`~jotto.rules.RulesError` for the rules).
     """
     if isinstance(length, bool) or not isinstance(length, (int, np.integer)):
         raise ValueError(f"length must be an integer from 1 to 26, not {quote(length)}")
     if not 1 <= length <= 26:
         raise ValueError(f"length must be from 1 to 26 letters, not {length}")
-    if anagrams not in ANAGRAM_RULES:
-        raise ValueError(f"unknown anagram rule {quote(anagrams)}; use one of "
-                         f"{', '.join(map(repr, ANAGRAM_RULES))}")
+    the_rules = _rules_of(rules, anagrams)
     if invalid not in ("error", "skip"):
         raise ValueError(f"invalid must be 'error' or 'skip', not {quote(invalid)}")
     if source is None or (isinstance(source, str) and source in BUNDLED):
-        return _load_bundled(source or DEFAULT_SOURCE, int(length), anagrams, invalid)
-    return _load(source, int(length), anagrams, invalid)
+        return _load_bundled(source or DEFAULT_SOURCE, int(length), the_rules, invalid)
+    return _load(source, int(length), the_rules, invalid)
 
 
-def _load(source: Source, length: int, anagrams: str, invalid: str) -> WordList:
+def _load(source: Source, length: int, rules: Rules, invalid: str) -> WordList:
     name, lines = _lines(source)
     dropped = dict.fromkeys(DROP_REASONS, 0)
     dropped_words: dict[str, list[str]] = {r: [] for r in DROP_REASONS if r != "other_length"}
@@ -301,7 +383,7 @@ def _load(source: Source, length: int, anagrams: str, invalid: str) -> WordList:
             elif word in seen:
                 dropped["duplicate"] += 1
                 dropped_words["duplicate"].append(word)
-            elif len(set(word)) != length:
+            elif rules.why_not_secret(word):
                 seen.add(word)
                 dropped["repeated_letter"] += 1
                 dropped_words["repeated_letter"].append(word)
@@ -309,22 +391,11 @@ def _load(source: Source, length: int, anagrams: str, invalid: str) -> WordList:
                 seen.add(word)
                 candidates.append(word)
 
-    if anagrams == "paper":
-        sets: dict[frozenset[str], int] = {}
-        for w in candidates:
-            key = frozenset(w)
-            sets[key] = sets.get(key, 0) + 1
-        kept = [w for w in candidates if sets[frozenset(w)] == 1]
-        removed = [w for w in candidates if sets[frozenset(w)] > 1]
-    else:  # norvig
-        by_set = {frozenset(w): w for w in candidates}
-        kept = list(by_set.values())
-        survivors = set(kept)
-        removed = [w for w in candidates if w not in survivors]
+    kept, removed = rules.select(candidates)
     dropped["anagram"] = len(removed)
     dropped_words["anagram"] = removed
     if not kept:
-        raise WordListError(f"{name}: no playable {length}-letter words (distinct letters, "
-                            f"anagram rule {anagrams!r})")
-    return _make(tuple(kept), length, anagrams, name, dropped,
+        raise WordListError(f"{name}: no playable {length}-letter words under the rules "
+                            f"{rules.name}")
+    return _make(tuple(kept), length, rules, name, dropped,
                  {r: tuple(ws) for r, ws in dropped_words.items()})

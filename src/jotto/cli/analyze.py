@@ -24,9 +24,9 @@ def analyze() -> None:
                    "are minimised, the entropy (bits) maximised.")
 @click.option("-k", "--top", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
-def first_guesses(words, letters, anagrams, skip_invalid, metric, top, as_json):
+def first_guesses(words, letters, rules, skip_invalid, metric, top, as_json):
     """The best first guesses by a metric, with their partition vectors."""
-    wl = word_list(words, letters, anagrams, skip_invalid)
+    wl = word_list(words, letters, rules, skip_invalid)
     best = best_first_guesses(wl, metric, top)
     vectors = partition_vectors(wl, [wl.index(w) for w, _ in best])
     if as_json:
@@ -42,9 +42,9 @@ def first_guesses(words, letters, anagrams, skip_invalid, metric, top, as_json):
 @word_list_options
 @click.argument("guesses", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True)
-def partition(words, letters, anagrams, skip_invalid, guesses, as_json):
+def partition(words, letters, rules, skip_invalid, guesses, as_json):
     """How many targets give each reply (0..L) to each GUESS."""
-    wl = word_list(words, letters, anagrams, skip_invalid)
+    wl = word_list(words, letters, rules, skip_invalid)
     vectors = partition_vectors(wl, [wl.index(g) for g in guesses])
     if as_json:
         echo_json({g: v.tolist() for g, v in zip(guesses, vectors)})
@@ -61,10 +61,10 @@ def partition(words, letters, anagrams, skip_invalid, guesses, as_json):
 @click.option("-k", "--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Without WORD: list the most and least crowded words.")
 @click.option("--json", "as_json", is_flag=True)
-def neighbours(words, letters, anagrams, skip_invalid, word, shared, top, as_json):
+def neighbours(words, letters, rules, skip_invalid, word, shared, top, as_json):
     """WORD's neighbours (words sharing at least L-1 letters with it), or, without WORD, the
     most and least crowded words of the list."""
-    wl = word_list(words, letters, anagrams, skip_invalid)
+    wl = word_list(words, letters, rules, skip_invalid)
     if word is not None:
         near = neighbourhood(wl, word, shared)
         if as_json:

@@ -48,14 +48,14 @@ MAX_GAMES = 10**6
 @click.option("--force", is_flag=True, help="Overwrite --plot if it exists.")
 @threads_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def evaluate_command(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec, games,
+def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_spec, games,
                      seed, rule, best_response, worst, plot, force, threads, as_json):
     """Evaluate a guesser: one game against every target (mean ± sd, worst case, hardest
     targets, histogram), the head-to-head payoff against a hider, and the profile's
     exploitability (OpenSpiel's NashConv and exploitability, with the guesser's best response
     greedy)."""
     check_plot_output(plot, force)
-    wl = resolve_words(words, letters, anagrams, skip_invalid, guesser_spec, hider_spec)
+    wl = resolve_words(words, letters, rules, skip_invalid, guesser_spec, hider_spec)
     guesser_spec = guesser_spec or default_guesser_spec(wl)
     guesser = make_guesser(guesser_spec, wl, threads)
     ev = evaluate(wl, guesser)

@@ -14,7 +14,8 @@ import click
 from ..files import check_new_output, quote
 from ..plots import check_plot_path
 from ..players.specs import GUESSER_HELP, SPEC_HELP
-from ..words import ANAGRAM_RULES, BUNDLED, DEFAULT_SOURCE, WordList, load_words
+from ..rules import ANAGRAMS, PRESETS, Rules, RulesError, anagram_rule, parse_rules
+from ..words import BUNDLED, DEFAULT_SOURCE, WordList, load_words
 from .main import BadInput
 
 __all__ = ["GUESSER_SPECS_EPILOG", "POSITIVE_FINITE", "SPECS_EPILOG", "check_plot_output",
@@ -44,29 +45,64 @@ class PositiveFinite(click.ParamType):
 POSITIVE_FINITE = PositiveFinite()
 
 
+class RulesType(click.ParamType):
+    """A preset name with fine options (``eckler,hard``), read into :class:`Rules` when the
+    option is parsed, so a bad one is refused before any work."""
+
+    name = "rules"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Rules:
+        try:
+            return parse_rules(value)
+        except RulesError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+RULES_HELP = ("Rule set: a preset (" + ", ".join(PRESETS) + "; default paper) with fine options "
+              "after commas, e.g. eckler,hard or paper,repeats,anagrams=keep-all.  paper: "
+              "distinct letters, words sharing their letters dropped (Ganzfried 2011); norvig: "
+              "one of them kept; perl: repeated letters counted as often as they occur, every "
+              "word kept; eckler: anagrams kept, only the exact word wins; positional: replies "
+              "also give letters in place; hard: every guess must fit all replies so far.")
+
+
 def word_list_options(f: Callable) -> Callable:
-    """--words, --letters, --anagrams and --skip-invalid."""
+    """--words, --letters, --rules (with --anagrams, --repeats, --positional, --hard) and
+    --skip-invalid; the command gets ``rules`` (a :class:`Rules`) for all of the rule options."""
     @click.option("-w", "--words", "words", metavar="LIST", default=None,
                   help=f"Word list: a bundled name ({', '.join(BUNDLED)}; default "
                        f"{DEFAULT_SOURCE}) or a file, one word per line.")
     @click.option("-n", "--letters", type=click.IntRange(1, 26), default=None,
                   help="Letters per word (default 5).")
-    @click.option("--anagrams", type=click.Choice(ANAGRAM_RULES), default="paper",
-                  show_default=True,
-                  help="paper: drop words whose letters another word has; norvig: keep the "
-                       "last such word, as Norvig's notebook does.")
+    @click.option("-r", "--rules", "rules", type=RulesType(), default=None, metavar="NAME",
+                  help=RULES_HELP)
+    @click.option("--anagrams", type=click.Choice([*ANAGRAMS, "paper", "norvig"]), default=None,
+                  help="Replace the rules' anagram rule (paper = drop, norvig = keep-one).")
+    @click.option("--repeats/--no-repeats", default=None,
+                  help="Allow words with repeated letters (multiset counting), or not.")
+    @click.option("--positional/--no-positional", default=None,
+                  help="Replies also give the letters in the right place, or not.")
+    @click.option("--hard/--no-hard", default=None,
+                  help="Every guess must fit all replies so far (hard mode), or not.")
     @click.option("--skip-invalid", is_flag=True,
                   help="Skip (and count) tokens that are not ASCII letters instead of failing.")
     @functools.wraps(f)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, anagrams: str | None, repeats: bool | None,
+                positional: bool | None, hard: bool | None, **kwargs: Any) -> Any:
+        fields = parse_rules(kwargs["rules"]).to_dict()
+        for name, value in (("repeats", repeats), ("positional", positional), ("hard", hard),
+                            ("anagrams", anagrams and anagram_rule(anagrams))):
+            if value is not None:
+                fields[name] = value
+        kwargs["rules"] = Rules.from_dict(fields)
         return f(*args, **kwargs)
-
     return wrapper
 
 
-def word_list(words: str | None, letters: int | None, anagrams: str,
+def word_list(words: str | None, letters: int | None, rules: Rules,
               skip_invalid: bool) -> WordList:
-    return load_words(words, length=letters or 5, anagrams=anagrams,
+    return load_words(words, length=letters or 5, rules=rules,
                       invalid="skip" if skip_invalid else "error")
 
 

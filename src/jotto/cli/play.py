@@ -132,7 +132,7 @@ LEVEL_HELP = "The computer's strength. " + " ".join(f"{k}: {v}." for k, v in LEV
 @click.option("--save/--no-save", default=True, show_default=True,
               help="Record finished games in the statistics (jotto stats), kept in the user "
                    "data directory (JOTTO_DATA_DIR overrides it).")
-def play_command(words, letters, anagrams, skip_invalid, strategy, guesser_spec, seed, you,
+def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, seed, you,
                  level, hints, sheet, save):
     """Play Jotto against the computer.
 
@@ -141,7 +141,7 @@ def play_command(words, letters, anagrams, skip_invalid, strategy, guesser_spec,
     replies and the letters they prove in or out.  Type 'help' in a game for its commands.
     """
     with ctrl_c_says_bye():
-        wl = resolve_words(words, letters, anagrams, skip_invalid,
+        wl = resolve_words(words, letters, rules, skip_invalid,
                            f"equilibrium:{strategy}" if strategy else None)
         solution = strategy_for(wl, strategy)
         style = Style.for_stream(sys.stdout)
@@ -171,11 +171,11 @@ def play_command(words, letters, anagrams, skip_invalid, strategy, guesser_spec,
 
 @main.command("assist", epilog=GUESSER_SPECS_EPILOG)
 @_common
-def assist_command(words, letters, anagrams, skip_invalid, strategy, guesser_spec, seed):
+def assist_command(words, letters, rules, skip_invalid, strategy, guesser_spec, seed):
     """Help with a game played elsewhere: enter guesses and replies, get the candidates left
     and the next guess to make."""
     with ctrl_c_says_bye():
-        wl = resolve_words(words, letters, anagrams, skip_invalid,
+        wl = resolve_words(words, letters, rules, skip_invalid,
                            f"equilibrium:{strategy}" if strategy else None)
         guesser, name, _ = level_players(wl, strategy_for(wl, strategy), guesser_spec, seed,
                                          "hard")

@@ -7,7 +7,7 @@ from ..words import WordList
 from .options import word_list
 
 
-def resolve_words(words, letters, anagrams, skip_invalid, *specs: str | None) -> WordList:
+def resolve_words(words, letters, rules, skip_invalid, *specs: str | None) -> WordList:
     """The word list: from --words/--letters if either is given, else from the first spec that
     carries a file with its own list (a strategy or tree file), else the default list."""
     if words is None and letters is None:
@@ -16,4 +16,4 @@ def resolve_words(words, letters, anagrams, skip_invalid, *specs: str | None) ->
                 wl = spec_word_list(spec)
                 if wl is not None:
                     return wl
-    return word_list(words, letters, anagrams, skip_invalid)
+    return word_list(words, letters, rules, skip_invalid)

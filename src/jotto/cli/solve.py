@@ -98,7 +98,7 @@ def default_out(letters: int, method: str, mode: str) -> Path:
                    "the hider (branch and bound, exact or within SECONDS) and the guesser's "
                    "exact worst case.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def solve_command(words, letters, anagrams, skip_invalid, method, oracle, mode, iterations,
+def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, iterations,
                   target_epsilon, time_budget, threads, out, resume, force, checkpoint_every,
                   progress, plot, certify, as_json):
     """Compute an equilibrium: by fictitious play (SolveJotto, Algorithm 13; prints Table 1's
@@ -119,12 +119,12 @@ def solve_command(words, letters, anagrams, skip_invalid, method, oracle, mode, 
     out = out or default_out(letters or 5, method or "fictitious-play", mode or "exact")
     check_writable(out)
     with output_lock(out):  # held from the first look at --out to the last write
-        _solve_into(out, words, letters, anagrams, skip_invalid, method, oracle, mode,
+        _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode,
                     iterations, target_epsilon, time_budget, threads, resume, force,
                     checkpoint_every, progress, plot, certify, certify_seconds, as_json)
 
 
-def _solve_into(out, words, letters, anagrams, skip_invalid, method, oracle, mode, iterations,
+def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, iterations,
                 target_epsilon, time_budget, threads, resume, force, checkpoint_every, progress,
                 plot, certify, certify_seconds, as_json):
     """The solve command once --out is locked: resume, reuse or compute, then report."""
@@ -145,7 +145,7 @@ def _solve_into(out, words, letters, anagrams, skip_invalid, method, oracle, mod
     mode = mode or "exact"
     letters = letters or 5
     wl = None if (resumed and words is None) else \
-        word_list(words, letters, anagrams, skip_invalid)
+        word_list(words, letters, rules, skip_invalid)
     if out.exists() and not resume and not force:
         done = _finished(out, wl, method, mode, iterations, oracle)
         if done is None:
@@ -156,7 +156,7 @@ def _solve_into(out, words, letters, anagrams, skip_invalid, method, oracle, mod
     if progress is None:
         progress = sys.stderr.isatty()
     try:
-        solution = solve(letters, wl, anagrams=anagrams, method=method, mode=mode,
+        solution = solve(letters, wl, rules=rules, method=method, mode=mode,
                          oracle=oracle, iterations=iterations,
                          target_epsilon=target_epsilon, time_budget=time_budget,
                          threads=threads, out=out, resume=resume, progress=progress,

@@ -25,12 +25,12 @@ from .players import resolve_words
                    "goes to standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the -o files if they exist.")
 @threads_option
-def tree_command(words, letters, anagrams, skip_invalid, guesser_spec, outs, force, threads):
+def tree_command(words, letters, rules, skip_invalid, guesser_spec, outs, force, threads):
     """Build the decision tree a deterministic guesser plays against every target."""
     for out in outs:  # before any work: a format, a file not to be replaced, a writable place
         tree_format(out)
         check_new_output(out, force)
-    wl = resolve_words(words, letters, anagrams, skip_invalid, guesser_spec)
+    wl = resolve_words(words, letters, rules, skip_invalid, guesser_spec)
     guesser = make_guesser(guesser_spec, wl, threads)
     if not getattr(guesser, "deterministic", False):
         raise BadInput(f"{guesser_spec} is not deterministic: it has no single decision tree")
