@@ -9,15 +9,15 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import jotto
 from jotto import _core
 from jotto.best_responses import search_flags
-from jotto.rules import ANAGRAMS, PRESETS, Rules
+from jotto.rules import PRESETS
 
 from . import reference, reference_game
-from .strategies import dictionaries, float_weights, int_weights
+from .strategies import ANY_RULES, dictionaries, float_weights, int_weights, rule_cases
 
 
 def tiny():
@@ -182,60 +182,19 @@ def test_time_budget_returns_proven_bounds(twl06):
 
 # ---- every rule set, through the core search (tokens and spellings from Rules) ----------------
 
-ANY_RULES = st.one_of(st.sampled_from(list(PRESETS.values())),
-                      st.builds(Rules, repeats=st.booleans(), anagrams=st.sampled_from(ANAGRAMS),
-                                positional=st.booleans(), hard=st.booleans()))
-
-
-@st.composite
-def rule_cases(draw, max_size=8, rules=ANY_RULES):
-    """(rules, words, integer weights): a tiny dictionary playable under the rules, built from a
-    few letter multisets (repeated letters or not) each spelt once or twice, so that anagram
-    families are common, then filtered as the rules say (repeats, the anagram rule)."""
-    rules = draw(rules)
-    L = draw(st.integers(2, 4))
-    alphabet = "etaoinsh"[:draw(st.integers(L + 1, L + 4))]
-    words = []
-    for _ in range(draw(st.integers(2, 10))):
-        base = draw(st.one_of(st.permutations(alphabet).map(lambda p: p[:L]),
-                              st.lists(st.sampled_from(alphabet), min_size=L, max_size=L)))
-        for _ in range(draw(st.sampled_from([1, 1, 1, 2]))):
-            words.append("".join(draw(st.permutations(base))))
-    words = [w for w in dict.fromkeys(words) if rules.why_not_secret(w) is None]
-    words = rules.select(words)[0][:max_size]
-    assume(len(words) >= 1)
-    v = draw(st.lists(st.one_of(st.integers(0, 3), st.integers(0, 2**40)), min_size=len(words),
-                      max_size=len(words)))
-    assume(sum(v) > 0)
-    return rules, words, v
-
-
 def core_search(rules, words, v, memory=2**22):
     return _core.BestResponseSearch(rules.tokens(words), len(words[0]),
                                     np.array(v, dtype=np.int64), memory,
                                     rules.spellings(words), search_flags(rules))
 
 
-def check_core_tree(rules, words, v, search, top_k, total):
-    """The search's tree is a tree of the rules (hard mode: consistent guesses) and is worth
-    ``total``."""
-    value, guess, _, _, children = search.tree(top_k, -1)
+def check_core_tree(rules, words, v, search, top_k, root, total):
+    """The search's tree (of mode top_k, first guess root or the memo's) is a tree of the rules
+    (hard mode: consistent guesses) and is worth ``total``."""
+    value, guess, _, _, children = search.tree(top_k, root)
     assert children.shape[1] == rules.classes(len(words[0])) == search.classes
     counts = reference_game.tree_counts(words, rules, guess.tolist(), children.tolist())
     assert value == total == sum(a * b for a, b in zip(v, counts))
-
-
-@pytest.mark.parametrize("name", [*PRESETS, "any"])
-@settings(max_examples=60, deadline=None)
-@given(data=st.data())
-def test_core_optimum_matches_exhaustive_twin_under_every_rule_set(name, data):
-    rules = ANY_RULES if name == "any" else st.just(PRESETS[name])
-    rules, words, v = data.draw(rule_cases(rules=rules))
-    true = reference_game.best_response_total(words, v, rules)
-    search = core_search(rules, words, v)
-    value, exact, stop, best, _, _ = search.run(0, _core.BS_INF, 0.0, 0)
-    assert exact and stop == "done" and value == best == true
-    check_core_tree(rules, words, v, search, 0, value)
 
 
 @settings(max_examples=200, deadline=None)
@@ -257,8 +216,47 @@ def test_core_bounds_are_proven_under_every_rule_set(case, nodes, top_k, beta, b
         assert exact == (stop == "done" and true < beta)
     if best is not None:
         assert best >= true
-        tree_total, *_ = search.tree(top_k, guess if not exact else -1)
-        assert tree_total == best
+        check_core_tree(rules, words, v, search, top_k, guess if not exact else -1, best)
+
+
+def check_rules_tree(rules, words, v, res):
+    """The tree of a best response under ``rules`` is a tree of the rules, worth ``res.upper``."""
+    counts = reference_game.tree_counts(words, rules, res.tree.guess.tolist(),
+                                        res.tree.children.tolist())
+    assert res.upper == Fraction(sum(a * b for a, b in zip(v, counts)), sum(v))
+
+
+@pytest.mark.parametrize("name", [*PRESETS, "any"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_optimum_matches_exhaustive_twin_under_every_rule_set(name, data):
+    """The word list's rules are the search's: the exact optimum equals the rules-aware twin's,
+    and the tree is a tree of the rules (in hard mode, consistent guesses only)."""
+    rules = ANY_RULES if name == "any" else st.just(PRESETS[name])
+    rules, words, v = data.draw(rule_cases(rules=rules))
+    wl = jotto.WordList.from_words(words, rules=rules)
+    true = Fraction(reference_game.best_response_total(words, v, rules), sum(v))
+    res = jotto.best_response(wl, np.array(v, dtype=np.int64))
+    assert res.exact and res.lower == res.upper == true
+    assert res.tree.children.shape[1] == wl.classes
+    check_rules_tree(rules, words, v, res)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=rule_cases(), nodes=st.integers(1, 30), top_k=st.one_of(st.none(), st.integers(1, 3)),
+       data=st.data())
+def test_best_response_bounds_under_every_rule_set(case, nodes, top_k, data):
+    """Node budgets, top-K and upper_bound under every rule set: lower <= true <= upper."""
+    rules, words, v = case
+    wl = jotto.WordList.from_words(words, rules=rules)
+    true = Fraction(reference_game.best_response_total(words, v, rules), sum(v))
+    bound = true + Fraction(data.draw(st.integers(-20, 20)), 10)
+    res = jotto.best_response(wl, np.array(v, dtype=np.int64), nodes=nodes, top_k=top_k,
+                              upper_bound=bound)
+    assert res.lower <= true <= res.upper
+    if res.stopped == "upper_bound":
+        assert res.lower >= bound
+    check_rules_tree(rules, words, v, res)
 
 
 @settings(max_examples=100, deadline=None)

@@ -9,9 +9,11 @@ over every word g of the list (also words already ruled out; in hard mode only t
 consistent), where S is the state (targets still consistent), W(S) its weight and S_j(g) the
 targets giving reply code j to g; the win is g itself, whatever the rules call its reply.  The
 expected number of guesses is F(all) / W(all).  The rules are the word list's
-(:class:`jotto.rules.Rules`): replies, anagrams kept or not, positional replies, hard mode.  The compiled core finds it by depth-first branch and bound (search.c): exact
-integer arithmetic, admissible counting bounds, a memo of exact values and proven lower bounds per
-state, greedy move ordering, cut-offs while summing reply classes.
+(:class:`jotto.rules.Rules`): replies, anagrams kept or not, positional replies, hard mode.
+
+The compiled core finds it by depth-first branch and bound (search.c): exact integer arithmetic,
+admissible counting bounds, a memo of exact values and proven lower bounds per state, greedy move
+ordering, cut-offs while summing reply classes.
 
 The search is anytime: it first builds the greedy tree (an upper bound), then raises a proven lower
 bound pass by pass (each pass either finds the optimum below a target or proves there is none)
@@ -119,11 +121,8 @@ def search_flags(rules: Rules) -> int:
 
 def _core_search(words: WordList, v: np.ndarray, memory: int) -> _core.BestResponseSearch:
     """The core search over ``words`` under their rules."""
-    rules = getattr(words, "rules", None)
-    if not isinstance(rules, Rules):  # a word list of the paper's rules only
-        return _core.BestResponseSearch(words.masks, words.length, v, int(memory))
     return _core.BestResponseSearch(words.tokens, words.length, v, int(memory), words.spell,
-                                    search_flags(rules))
+                                    search_flags(words.rules))
 
 
 def _positive_number(name: str, x, integer: bool = False):
