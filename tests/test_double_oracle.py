@@ -165,7 +165,9 @@ def test_greedy_oracle_gives_a_valid_upper_bound_only():
     wl = jotto.WordList.from_words(["ab", "cd", "ac", "bd", "ef", "ae", "cf"])
     exact = jotto.solve(2, wl, method="double-oracle", progress=False)
     greedy = jotto.solve(2, wl, method="double-oracle", oracle="greedy", progress=False)
-    assert greedy.value_bounds[0] == 1
+    # no search proves anything: the lower bound is the uniform hider's counting bound,
+    # (7 + 6 + 4) / 7 with at most 1, 2, 4 targets found by the first, second, third guess
+    assert greedy.value_bounds[0] == Fraction(17, 7) <= exact.value_bounds[0]
     assert greedy.value_bounds[1] >= exact.value_bounds[0]
 
 

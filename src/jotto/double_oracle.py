@@ -13,7 +13,8 @@ Bounds, all exact rationals:
 - upper: the guesser's mixture (its float probabilities made exact rationals) has a worst case
   over all targets; the least seen so far is an upper bound on the game's value.
 - lower: the best response's proved lower bound against the hider's mixture (made integer weights
-  by :func:`jotto.integer_weights`) is a lower bound on the value; the greatest seen is kept.
+  by :func:`jotto.integer_weights`) is a lower bound on the value; the greatest seen is kept,
+  starting from the uniform hider's counting bound (:mod:`jotto.bounds`), which needs no search.
 
 When no tree improves on the restricted value, the restricted game's exact rational equilibrium is
 recovered from the LP's supports (:func:`jotto.matrix_game.exact_equilibrium`) and the exact best
@@ -30,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from .bounds import counting_bound
 from .do_solution import SOLVER_VERSION, DoubleOracleSolution, encode_fraction
 from .gbr import gbr_tree
 from .matrix_game import exact_equilibrium, solve_matrix_game
@@ -88,7 +90,9 @@ class DoubleOracle:
         if not self.trees:
             self._add(gbr_tree(self.words, None, rule="exact", threads=self.threads))
         if self.hider_int is None:
+            # the uniform hider's counting bound: a value bound before any search
             self.hider_int = np.ones(D, dtype=object)
+            self.lower = max(self.lower, counting_bound(self.words))
 
     # ---- columns -------------------------------------------------------------------------------
 

@@ -136,6 +136,16 @@ class Rules:
             return (length + 1) ** 2
         return length + 2 if self.anagrams == "keep-all" else length + 1
 
+    def branches(self, length: int) -> int:
+        """The most non-winning replies one guess can split the targets into: L under the
+        paper's anagram rules (0..L-1; only the guess itself shares all L letters), L+1 under
+        keep-all (0..L-1 and the anagram code), and with positional feedback every (in common,
+        in place) pair with in place <= in common but L/L (the win) and L/L-1 (L letters in
+        common with L-1 in place leaves the last letter in place too)."""
+        if self.positional:
+            return (length + 1) * (length + 2) // 2 - 2
+        return length + 1 if self.anagrams == "keep-all" else length
+
     def win_code(self, length: int) -> int:
         """The code of a guess that is the secret: L in common (and in place)."""
         return self.code(length, length, length)
