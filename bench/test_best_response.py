@@ -48,3 +48,19 @@ def test_three_letters_uniform_interval(benchmark, twl06):
     print(f"\n3 letters uniform, {seconds:.0f} s budget: [{float(res.lower):.4f}, "
           f"{float(res.upper):.4f}] width {float(res.gap):.4f}, {res.nodes} nodes")
     assert res.lower <= res.upper
+
+
+@pytest.mark.parametrize("rules", ["paper", "norvig", "perl", "eckler", "positional", "hard"])
+def test_two_letters_uniform_exact_by_rules(benchmark, rules):
+    """The exact best response to the uniform hider under every preset (TWL06, 2 letters):
+    dictionary sizes differ (51 to 101 words), so times are not comparable across presets."""
+    from pathlib import Path
+
+    benchmark.group = "best response 2 letters by rules"
+    path = Path(__file__).resolve().parents[2] / "shared" / "wordlists" / "TWL06.txt"
+    wl = jotto.load_words(path, length=2, rules=rules)
+    res = benchmark.pedantic(jotto.best_response, (wl,), rounds=1)
+    assert res.exact
+    print(f"\n{rules}: {len(wl)} words, {wl.classes} reply codes, optimum "
+          f"{res.upper.numerator}/{res.upper.denominator} = {float(res.upper):.4f}, "
+          f"{res.nodes} nodes, {res.seconds:.2f} s")

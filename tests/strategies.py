@@ -1,11 +1,13 @@
-"""Hypothesis strategies: small Jotto dictionaries over small alphabets (to force ties) and hider
-weights from zeros to huge ranges."""
+"""Hypothesis strategies: small Jotto dictionaries over small alphabets (to force ties), under the
+paper's rules or any rule set, and hider weights from zeros to huge ranges."""
 
 from __future__ import annotations
 
 import itertools
 
-from hypothesis import strategies as st
+from hypothesis import assume, strategies as st
+
+from jotto.rules import ANAGRAMS, PRESETS, Rules
 
 LETTERS = "etaoinshrdlu"
 
@@ -66,3 +68,31 @@ def rules_dictionaries(draw, max_size=40, lengths=(2, 3, 4)):
                 words.append(w)
     kept = rules.select(words[:max_size])[0]
     return rules, kept if kept else words[:1]
+
+#: Every preset, and any combination of the fine options.
+ANY_RULES = st.one_of(st.sampled_from(list(PRESETS.values())),
+                      st.builds(Rules, repeats=st.booleans(), anagrams=st.sampled_from(ANAGRAMS),
+                                positional=st.booleans(), hard=st.booleans()))
+
+
+@st.composite
+def rule_cases(draw, max_size=8, rules=ANY_RULES):
+    """(rules, words, integer weights): a tiny dictionary playable under the rules, built from a
+    few letter multisets (repeated letters or not) each spelt once or twice, so that anagram
+    families are common, then filtered as the rules say (repeats, the anagram rule)."""
+    rules = draw(rules)
+    L = draw(st.integers(2, 4))
+    alphabet = "etaoinsh"[:draw(st.integers(L + 1, L + 4))]
+    words = []
+    for _ in range(draw(st.integers(2, 10))):
+        base = draw(st.one_of(st.permutations(alphabet).map(lambda p: p[:L]),
+                              st.lists(st.sampled_from(alphabet), min_size=L, max_size=L)))
+        for _ in range(draw(st.sampled_from([1, 1, 1, 2]))):
+            words.append("".join(draw(st.permutations(base))))
+    words = [w for w in dict.fromkeys(words) if rules.why_not_secret(w) is None]
+    words = rules.select(words)[0][:max_size]
+    assume(len(words) >= 1)
+    v = draw(st.lists(st.one_of(st.integers(0, 3), st.integers(0, 2**40)), min_size=len(words),
+                      max_size=len(words)))
+    assume(sum(v) > 0)
+    return rules, words, v

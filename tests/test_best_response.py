@@ -1,6 +1,7 @@
-"""jotto.best_response against the exhaustive twin (tests/reference.py): exact equality of the
-optimum on random tiny dictionaries and weights, proven bounds around it when a budget stops the
-search, and the interface: hider forms, trees over every word, errors."""
+"""jotto.best_response against the exhaustive twins (tests/reference.py, and under every rule set
+tests/reference_game.py): exact equality of the optimum on random tiny dictionaries and weights,
+proven bounds around it when a budget stops the search, and the interface: hider forms, trees
+over every word, errors."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import jotto
+from jotto import _core
+from jotto.best_responses import search_flags
+from jotto.rules import PRESETS
 
-from . import reference
-from .strategies import dictionaries, float_weights, int_weights
+from . import reference, reference_game
+from .strategies import ANY_RULES, dictionaries, float_weights, int_weights, rule_cases
 
 
 def tiny():
@@ -174,3 +178,136 @@ def test_time_budget_returns_proven_bounds(twl06):
     assert res.upper <= Fraction(int(greedy.sum()), len(twl06[3]))
     assert Fraction(2404, 421) <= res.lower <= res.upper  # at least the counting bound
     assert jotto.expected_guesses(res.tree) == res.upper
+
+
+# ---- every rule set, through the core search (tokens and spellings from Rules) ----------------
+
+def core_search(rules, words, v, memory=2**22):
+    return _core.BestResponseSearch(rules.tokens(words), len(words[0]),
+                                    np.array(v, dtype=np.int64), memory,
+                                    rules.spellings(words), search_flags(rules))
+
+
+def check_core_tree(rules, words, v, search, top_k, root, total):
+    """The search's tree (of mode top_k, first guess root or the memo's) is a tree of the rules
+    (hard mode: consistent guesses) and is worth ``total``."""
+    value, guess, _, _, children = search.tree(top_k, root)
+    assert children.shape[1] == rules.classes(len(words[0])) == search.classes
+    counts = reference_game.tree_counts(words, rules, guess.tolist(), children.tolist())
+    assert value == total == sum(a * b for a, b in zip(v, counts))
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=rule_cases(), nodes=st.integers(1, 30), top_k=st.integers(0, 3),
+       beta=st.integers(0, 40), by_size=st.booleans())
+def test_core_bounds_are_proven_under_every_rule_set(case, nodes, top_k, beta, by_size):
+    """Budgeted, beta-limited and top-K passes: a finished full pass below beta is exact, every
+    other value a lower bound; top-K values and every tree found are upper bounds."""
+    rules, words, v = case
+    true = reference_game.best_response_total(words, v, rules)
+    search = core_search(rules, words, v)
+    assert search.root_bound() <= true
+    beta = true - 20 + beta  # around the optimum
+    value, exact, stop, best, guess, _ = search.run(top_k, max(beta, 1), 0.0, nodes, by_size)
+    if top_k:
+        assert not exact or value >= true  # the best restricted tree
+    else:
+        assert value == true if exact else value <= true
+        assert exact == (stop == "done" and true < beta)
+    if best is not None:
+        assert best >= true
+        check_core_tree(rules, words, v, search, top_k, guess if not exact else -1, best)
+
+
+def check_rules_tree(rules, words, v, res):
+    """The tree of a best response under ``rules`` is a tree of the rules, worth ``res.upper``."""
+    counts = reference_game.tree_counts(words, rules, res.tree.guess.tolist(),
+                                        res.tree.children.tolist())
+    assert res.upper == Fraction(sum(a * b for a, b in zip(v, counts)), sum(v))
+
+
+@pytest.mark.parametrize("name", [*PRESETS, "any"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_optimum_matches_exhaustive_twin_under_every_rule_set(name, data):
+    """The word list's rules are the search's: the exact optimum equals the rules-aware twin's,
+    and the tree is a tree of the rules (in hard mode, consistent guesses only)."""
+    rules = ANY_RULES if name == "any" else st.just(PRESETS[name])
+    rules, words, v = data.draw(rule_cases(rules=rules))
+    wl = jotto.WordList.from_words(words, rules=rules)
+    true = Fraction(reference_game.best_response_total(words, v, rules), sum(v))
+    res = jotto.best_response(wl, np.array(v, dtype=np.int64))
+    assert res.exact and res.lower == res.upper == true
+    assert res.tree.children.shape[1] == wl.classes
+    check_rules_tree(rules, words, v, res)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=rule_cases(), nodes=st.integers(1, 30), top_k=st.one_of(st.none(), st.integers(1, 3)),
+       data=st.data())
+def test_best_response_bounds_under_every_rule_set(case, nodes, top_k, data):
+    """Node budgets, top-K and upper_bound under every rule set: lower <= true <= upper."""
+    rules, words, v = case
+    wl = jotto.WordList.from_words(words, rules=rules)
+    true = Fraction(reference_game.best_response_total(words, v, rules), sum(v))
+    bound = true + Fraction(data.draw(st.integers(-20, 20)), 10)
+    res = jotto.best_response(wl, np.array(v, dtype=np.int64), nodes=nodes, top_k=top_k,
+                              upper_bound=bound)
+    assert res.lower <= true <= res.upper
+    if res.stopped == "upper_bound":
+        assert res.lower >= bound
+    check_rules_tree(rules, words, v, res)
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=rule_cases(max_size=6))
+def test_recursion_twin_agrees_with_the_enumeration_of_trees(case):
+    """The two twins: the recursion over states and the minimum over every tree."""
+    rules, words, v = case
+    assert Fraction(reference_game.best_response_total(words, v, rules), sum(v)) == \
+        reference_game.best_response_value(words, v, rules)
+
+
+def test_hard_mode_may_guess_a_word_of_weight_zero():
+    """Under the hard rules a word the hider never picks may still be the best consistent guess:
+    the search keeps weight-0 words in its states (leaving them out would be no best response)."""
+    words = ["ab", "ac", "ad", "bc", "bd", "cd"]
+    rules = PRESETS["hard"]
+    for k in range(len(words)):
+        v = [0 if i == k else 1 for i in range(len(words))]
+        true = reference_game.best_response_total(words, v, rules)
+        value, exact, *_ = core_search(rules, words, v).run(0, _core.BS_INF, 0.0, 0)
+        assert exact and value == true
+
+
+def test_eckler_stare_family():
+    """Eckler's STARE family: all five anagrams are secrets, each reply L+1 to the others; one
+    guess in S splits off the rest by the anagram's reply, so F = 1 + 2 + 3 + 4 + 5 with the
+    family alone, and the search's tree uses the anagram code's branch."""
+    words = ["stare", "aster", "tares", "tears", "rates"]
+    rules = PRESETS["eckler"]
+    search = core_search(rules, words, [1] * 5)
+    value, exact, *_ = search.run(0, _core.BS_INF, 0.0, 0)
+    assert exact and value == reference_game.best_response_total(words, [1] * 5, rules) == 15
+    _, guess, _, _, children = search.tree(0, -1)
+    assert (children[:, 6] >= 0).sum() == 4 and (children[:, :5] < 0).all()
+    assert sorted(reference_game.tree_counts(words, rules, guess, children)) == [1, 2, 3, 4, 5]
+    positional = PRESETS["positional"]
+    true = reference_game.best_response_total(words, [1] * 5, positional)
+    value, exact, *_ = core_search(positional, words, [1] * 5).run(0, _core.BS_INF, 0.0, 0)
+    assert exact and value == true < 15
+
+
+@pytest.mark.parametrize("tokens, spell, flags", [
+    ([0b11, 0b11], None, 0),                      # the same letters twice: each would win
+    ([0b11, 0b101], [0x0201, 0x0201], 2),         # the same spelling twice
+    ([0b11, 0b101], None, 2),                     # positional without spellings
+    ([0b111, 0b101], None, 0),                    # more tokens than letters
+    ([0b11, 0b101], None, 8),                     # an unknown flag
+])
+def test_core_refuses_inconsistent_words(tokens, spell, flags):
+    with pytest.raises(ValueError, match="invalid"):
+        _core.BestResponseSearch(np.array(tokens, dtype=np.uint64), 2,
+                                 np.ones(2, dtype=np.int64), 2**20,
+                                 None if spell is None else np.array(spell, dtype=np.uint64),
+                                 flags)

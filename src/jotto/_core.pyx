@@ -414,8 +414,10 @@ cdef extern from "jotto_search.h" nogil:
         int32_t best_guess
         int64_t nodes
     uint64_t JT_BS_INF
-    jt_bsearch *jt_bs_new(const uint32_t *masks, int32_t D, int32_t L, const int64_t *v,
-                          size_t memo_bytes, int *status)
+    int JT_BS_KEEP_ALL, JT_BS_POSITIONAL, JT_BS_HARD
+    jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
+                          int32_t flags, const int64_t *v, size_t memo_bytes, int *status)
+    int32_t jt_bs_classes(const jt_bsearch *s)
     void jt_bs_free(jt_bsearch *s)
     int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     uint64_t jt_bs_root_bound(jt_bsearch *s)
@@ -426,6 +428,10 @@ cdef extern from "jotto_search.h" nogil:
     void jt_bs_memo_stats(const jt_bsearch *s, int64_t *states, int64_t *bytes)
 
 BS_INF = JT_BS_INF
+#: Rule flags of BestResponseSearch (jotto_search.h).
+BS_KEEP_ALL = JT_BS_KEEP_ALL
+BS_POSITIONAL = JT_BS_POSITIONAL
+BS_HARD = JT_BS_HARD
 BS_STOPS = ("done", "time", "nodes", "interrupted")
 
 
@@ -441,22 +447,38 @@ cdef int _signalled(void *ctx) noexcept nogil:
 
 cdef class BestResponseSearch:
     """A branch-and-bound search for the guesser's best response to integer weights ``v``; its
-    memo (at most ``memo_bytes``) persists across passes.  See jotto_search.h."""
+    memo (at most ``memo_bytes``) persists across passes.  See jotto_search.h.
+
+    ``tokens``: the words' token masks (``Rules.tokens``; 26-bit letter masks for the paper's
+    words, any unsigned integer array), ``spell``: their spellings (``Rules.spellings``) with
+    positional replies, else None; ``flags``: ``BS_KEEP_ALL | BS_POSITIONAL | BS_HARD`` as the
+    rules say (:func:`jotto.best_responses.search_flags`).  Trees have ``classes`` children per
+    node, indexed by the rules' reply codes."""
 
     cdef jt_bsearch *ptr
     cdef readonly int size
     cdef readonly int length
+    cdef readonly int classes
 
-    def __cinit__(self, const uint32_t[::1] masks not None, int length,
-                  const int64_t[::1] v not None, size_t memo_bytes):
+    def __cinit__(self, tokens, int length, const int64_t[::1] v not None, size_t memo_bytes,
+                  spell=None, int flags=0):
         cdef int status = JT_OK
-        if masks.shape[0] != v.shape[0] or masks.shape[0] < 1:
+        cdef const uint64_t[::1] tk = np.ascontiguousarray(tokens, dtype=np.uint64)
+        cdef const uint64_t[::1] sp
+        cdef const uint64_t *spp = NULL
+        if tk.shape[0] != v.shape[0] or tk.shape[0] < 1:
             raise ValueError("one weight per word is needed")
-        self.ptr = jt_bs_new(&masks[0], <int32_t>masks.shape[0], length, &v[0], memo_bytes,
-                             &status)
+        if spell is not None:
+            sp = np.ascontiguousarray(spell, dtype=np.uint64)
+            if sp.shape[0] != tk.shape[0]:
+                raise ValueError("one spelling per word is needed")
+            spp = &sp[0]
+        self.ptr = jt_bs_new(&tk[0], spp, <int32_t>tk.shape[0], length, flags, &v[0],
+                             memo_bytes, &status)
         _check(status)
-        self.size = <int>masks.shape[0]
+        self.size = <int>tk.shape[0]
         self.length = length
+        self.classes = jt_bs_classes(self.ptr)
 
     def __dealloc__(self):
         if self.ptr != NULL:
@@ -505,7 +527,7 @@ cdef class BestResponseSearch:
         guess = np.empty(n, dtype=np.int32)
         depth = np.empty(n, dtype=np.int32)
         size = np.empty(n, dtype=np.int32)
-        children = np.empty((n, self.length + 1), dtype=np.int32)
+        children = np.empty((n, self.classes), dtype=np.int32)
         cdef int32_t[::1] g = guess, d = depth, s = size
         cdef int32_t[:, ::1] c = children
         jt_bs_tree_export(self.ptr, &g[0], &d[0], &s[0], &c[0, 0])

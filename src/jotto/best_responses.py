@@ -3,13 +3,17 @@
 GuesserGBR (:mod:`jotto.gbr`) is greedy: it maximises the targets eliminated by the next guess.
 The true best response to a hider minimises the expected number of guesses of the whole game,
 
-    F(S) = W(S) + min_g sum_{j < L} F(S_j(g)),   F({i}) = v_i,
+    F(S) = W(S) + min_g sum_{j != win} F(S_j(g)),   F({i}) = v_i,
 
-over every word g of the list (also words already ruled out), where S is the state (targets still
-consistent), W(S) its weight and S_j(g) the targets replying j to g; the expected number of guesses
-is F(all) / W(all).  The compiled core finds it by depth-first branch and bound (search.c): exact
-integer arithmetic, admissible counting bounds, a memo of exact values and proven lower bounds per
-state, greedy move ordering, cut-offs while summing reply classes.
+over every word g of the list (also words already ruled out; in hard mode only the words still
+consistent), where S is the state (targets still consistent), W(S) its weight and S_j(g) the
+targets giving reply code j to g; the win is g itself, whatever the rules call its reply.  The
+expected number of guesses is F(all) / W(all).  The rules are the word list's
+(:class:`jotto.rules.Rules`): replies, anagrams kept or not, positional replies, hard mode.
+
+The compiled core finds it by depth-first branch and bound (search.c): exact integer arithmetic,
+admissible counting bounds, a memo of exact values and proven lower bounds per state, greedy move
+ordering, cut-offs while summing reply classes.
 
 The search is anytime: it first builds the greedy tree (an upper bound), then raises a proven lower
 bound pass by pass (each pass either finds the optimum below a target or proves there is none)
@@ -31,12 +35,13 @@ from numpy.typing import ArrayLike
 
 from . import _core
 from .gbr import as_word_list
+from .rules import Rules
 from .runtime import resolve_threads
 from .trees import DecisionTree
 from .weights import exact_weights
 from .words import WordList
 
-__all__ = ["BestResponse", "best_response", "expected_guesses"]
+__all__ = ["BestResponse", "best_response", "expected_guesses", "search_flags"]
 
 Words = Union[WordList, Sequence[str]]
 Hider = Union[None, ArrayLike, Sequence[Fraction]]
@@ -105,6 +110,21 @@ def expected_guesses(tree: DecisionTree, hider: Hider = None) -> Fraction:
     return Fraction(int((v.astype(object) * g).sum()), total)
 
 
+def search_flags(rules: Rules) -> int:
+    """The core search's rule flags (``_core.BS_*``) for ``rules``: the anagram's own reply
+    under ``keep-all``, positional replies, hard mode.  Repeated letters need no flag: they are
+    in the tokens."""
+    return ((_core.BS_KEEP_ALL if rules.anagrams == "keep-all" else 0) |
+            (_core.BS_POSITIONAL if rules.positional else 0) |
+            (_core.BS_HARD if rules.hard else 0))
+
+
+def _core_search(words: WordList, v: np.ndarray, memory: int) -> _core.BestResponseSearch:
+    """The core search over ``words`` under their rules."""
+    return _core.BestResponseSearch(words.tokens, words.length, v, int(memory), words.spell,
+                                    search_flags(words.rules))
+
+
 def _positive_number(name: str, x, integer: bool = False):
     if x is None:
         return None
@@ -163,7 +183,7 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         raise ValueError(f"upper_bound must be a number or None, not {upper_bound!r}")
     if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 2**20:
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
-    search = _core.BestResponseSearch(np.ascontiguousarray(wl.masks), wl.length, v, int(memory))
+    search = _core_search(wl, v, memory)
     return _Driver(wl, v, total, search, t0, budget, nodes, upper_bound).run(top_k)
 
 

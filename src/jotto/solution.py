@@ -43,7 +43,7 @@ def register_solver(cls: type["Solution"]) -> type["Solution"]:
 def _solver_class(name: Any) -> type["Solution"]:
     from . import do_solution, fp_solution  # noqa: F401  (they register themselves)
 
-    if name not in _SOLVERS:
+    if not isinstance(name, str) or name not in _SOLVERS:
         raise StrategyFileError(f"unknown solver {name!r}")
     return _SOLVERS[name]
 

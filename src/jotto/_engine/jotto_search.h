@@ -2,10 +2,17 @@
  * expected number of guesses against a hider's integer weights, by depth-first branch and bound.
  *
  * The value of a state S (the targets still consistent, all of positive weight) is
- *   F(S) = W(S) + min_g sum_{j < L} F(S_j(g)),   F({i}) = v_i,
- * where W(S) is the weight of S, g ranges over every word of the list (consistent or not) that
- * narrows S down, and S_j(g) are the targets giving reply j to g (reply L wins: no further cost).
- * The expected number of guesses of the best tree is F(all targets) / W(all targets).
+ *   F(S) = W(S) + min_g sum_{j != win} F(S_j(g)),   F({i}) = v_i,
+ * where W(S) is the weight of S, g ranges over the candidate guesses that narrow S down (every
+ * word of the list, consistent or not; in hard mode only the members of S) and S_j(g) are the
+ * targets giving reply j to g.  The win is identity: g itself is the only target giving the win
+ * code, and it costs nothing further.  The expected number of guesses of the best tree is
+ * F(all targets) / W(all targets).  In hard mode a state holds every word still consistent,
+ * also those of weight 0 (they may be guessed), and F of a state of weight 0 is 0.
+ *
+ * Replies follow the rules contract (rules.py): a = popcount(tokens[g] & tokens[t]) letters in
+ * common; code a, except an anagram (a == L, g != t, only under JT_BS_KEEP_ALL) gets L + 1; with
+ * JT_BS_POSITIONAL the code is a + (L+1) b, b = letters in place counted from the spellings.
  *
  * Every number is an exact integer: the caller guarantees sum(v) * D < 2^63 (as jotto's integer
  * weights do), so no value or bound reaches 2^64 - 1, which stands for infinity.  Results never depend on timing unless a budget stops a pass. */
@@ -31,12 +38,23 @@ enum jt_bs_stop {
     JT_BS_INTERRUPTED = 3  /* the interrupt callback asked to stop */
 };
 
-/* A search over D distinct masks of L letters (checked) with weights v (>= 0; targets of weight 0 are left
- * out of the search and only placed in the tree).  The memo of exact values and proven lower
- * bounds per state lives as long as the search and takes at most memo_bytes (then it stops
- * growing).  Returns NULL on bad input (*status JT_EINVAL) or lack of memory (JT_ENOMEM). */
-jt_bsearch *jt_bs_new(const uint32_t *masks, int32_t D, int32_t L, const int64_t *v,
-                      size_t memo_bytes, int *status);
+/* Rule flags of a search. */
+#define JT_BS_KEEP_ALL 1   /* anagrams are kept: an anagram of the guess gets reply L + 1 */
+#define JT_BS_POSITIONAL 2 /* replies also count letters in place (spell needed, L <= 8) */
+#define JT_BS_HARD 4       /* every guess is a word still consistent (a member of the state) */
+
+/* A search over D words of L letters given as token masks (at most L tokens each), spellings
+ * (JT_BS_POSITIONAL only, else NULL: byte p = letter p as 1..26) and rule flags, with weights v
+ * (>= 0; outside hard mode targets of weight 0 are left out of the search and only placed in
+ * the tree).  Checked: no two words are the same word (equal spellings, or equal full token sets
+ * outside JT_BS_KEEP_ALL and JT_BS_POSITIONAL, where they would reply the win to each other).
+ * The memo of exact values and proven lower bounds per state lives as long as the search and
+ * takes at most memo_bytes (then it stops growing).  Returns NULL on bad input (*status
+ * JT_EINVAL) or lack of memory (JT_ENOMEM). */
+jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
+                      int32_t flags, const int64_t *v, size_t memo_bytes, int *status);
+/* Reply codes of the search's rules: L + 1, L + 2 (keep-all) or (L + 1)^2 (positional). */
+int32_t jt_bs_classes(const jt_bsearch *s);
 void jt_bs_free(jt_bsearch *s);
 
 /* One pass of the search. */
@@ -75,7 +93,8 @@ uint64_t jt_bs_root_bound(jt_bsearch *s);
  * remain in their state, then the exact greedy rule with equal weights.  Returns the number of
  * nodes (negative status on failure) and the tree's total sum_i v_i guesses_i in *total. */
 int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint64_t *total);
-/* The tree last built, in jt_tree_export's layout (depth-first, children by increasing reply). */
+/* The tree last built, in jt_tree_export's layout (depth-first, children by increasing reply
+ * code, jt_bs_classes of them per node). */
 void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,
                        int32_t *children);
 

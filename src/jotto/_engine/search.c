@@ -1,13 +1,15 @@
 /* search.c -- the guesser's true best response by depth-first branch and bound (jotto_search.h).
  *
  * search(S, beta) returns F(S) exactly if F(S) < beta, else a proven lower bound >= beta.  At a
- * state it splits S by every word that can differ from the others there (one pass over S per
- * word, class sizes in packed counters) and bounds each guess g from below by
- *   lb(g) = W(S) + sum_{j<L} B(S_j),
+ * state it splits S by every candidate word that can differ from the others there (one pass over
+ * S per word, class sizes in packed counters) and bounds each guess g from below by
+ *   lb(g) = W(S) + sum_{j != win} B(S_j),
  * with B the best bound known for the class:
- *  - the counting bound (at most 1 + L + ... + L^(k-1) targets are found within k guesses,
- *    since a node has at most L non-winning replies; heaviest targets first), exact for classes
- *    of one or two targets;
+ *  - the counting bound (at most N_k = 1 + B + ... + B^(k-1) targets are found within k
+ *    guesses, since a node has at most B non-winning replies: B = L for the paper's rules, L + 1
+ *    with anagrams kept, (L+1)(L+2)/2 - 2 with positional replies; heaviest targets first),
+ *    exact for classes of one or two targets (a member found first wins on itself: the win is
+ *    identity under every rule set, and in hard mode it is a candidate);
  *  - the memo's proven bound or exact value for S_j (bounds cached per state);
  *  - for small classes the member bound (member_bound): it sees lopsided splits.
  * Guesses are tried in the greedy order (least sum_i v_i n_{reply(g,i)}, then words of S, then
@@ -15,7 +17,11 @@
  * searched in rounds, each asked to rise by its share of what the guess still needs to reach the
  * best value found; the guess is dropped as soon as its classes' values summed reach it.  Every
  * return value is a proven lower bound, also when a budget stops the pass, and the memo keeps
- * exact values and bounds per state (keyed by the state's Zobrist key, members compared in full).
+ * exact values and bounds per state (keyed by the state's Zobrist key, members compared in full;
+ * one search has one rule set, so the key needs no more).
+ *
+ * Hard mode: the candidates of S are its members (every one narrows S down), the member bound
+ * drops its term for other words, and states keep their words of weight 0 (candidates too).
  *
  * In top-K mode a state considers only the first K guesses of distinct splits in that order: its
  * values are those of the best restricted tree, upper bounds of the optimum.
@@ -28,8 +34,12 @@
 #include "jotto_engine.h"
 #include "jotto_search.h"
 
-#define MAXR (JT_MAX_LEN + 1)
+/* Reply codes: (8 + 1)^2 with positional replies (L <= 8), else at most JT_MAX_LEN + 2. */
+#define MAXR 81
 #define INF JT_BS_INF
+
+/* A set of reply codes (bit r: code r). */
+typedef unsigned __int128 codeset;
 
 /* A memo slot (24 bytes: the memo is most of the search's memory). */
 typedef struct {
@@ -56,7 +66,9 @@ typedef struct {
 
 /* Scratch of one depth of the recursion (every array sized for all D words). */
 typedef struct {
-    uint32_t *sm;       /* [D] masks of S */
+    const int32_t *S;   /* the state's members (while the level is in use) */
+    uint32_t *sm;       /* [D] masks of S (paper words) */
+    uint64_t *st, *ssp; /* [D] tokens and spellings of S (other rules) */
     uint64_t *sv, *sz;  /* [D] weights and Zobrist keys of S */
     uint8_t *in_s;      /* [D] membership of S */
     uint8_t *prog;      /* [D] the word narrows S down */
@@ -75,6 +87,8 @@ typedef struct {
     int32_t *cid;       /* [D] one word per distinct letter set within S's letters */
     int32_t nc;
     uint64_t *pkey;     /* [dcap] those letter sets, hashed: stamp << 32 | letters */
+    uint64_t *gtok, *gsp; /* [dcap] the same for token masks and spellings (other rules) */
+    uint32_t *gstamp;   /* [dcap] gtok/gsp slot in use if equal to the level's stamp */
     uint32_t *dstamp;   /* [dcap] dkey/dval slot in use if equal to the level's stamp */
     uint32_t stamp;     /* bumped for every use of the two tables */
     uint64_t *skey;     /* [D] sort keys */
@@ -83,13 +97,19 @@ typedef struct {
 
 struct jt_bsearch {
     int32_t D, L, R;
-    uint32_t *mask;     /* [D] */
+    int32_t win;        /* the win's code inside the search: R - 1 (see reply codes below) */
+    int32_t branch;     /* non-winning replies a guess can get from different targets, at most */
+    int gen;            /* 0: paper words (26-bit masks of L letters, the win is reply L); 1:
+                           tokens; 2: tokens and spellings */
+    int keep_all, positional, hard;
+    uint32_t *mask;     /* [D] paper words (gen 0) */
+    uint64_t *tok, *spell; /* [D] tokens, spellings (gen 2) */
     uint64_t *v;        /* [D] */
     uint64_t *z;        /* [D] Zobrist keys */
     int32_t *pos;       /* targets of positive weight, increasing */
     int32_t npos;
     uint64_t Wpos, keypos;
-    uint64_t capN[64];  /* N_k = 1 + L + ... + L^(k-1), while below D */
+    uint64_t capN[64];  /* N_k = 1 + B + ... + B^(k-1) (B = branch), while below D */
     int ncap;
     uint64_t *cb;       /* [D+1] counting bound of n unit-weight targets */
     size_t memo_bytes;
@@ -115,6 +135,8 @@ struct jt_bsearch {
 /* ---- small helpers ------------------------------------------------------------------------- */
 
 static inline int pc(uint32_t x) { return __builtin_popcount(x); }
+
+static inline int pc64(uint64_t x) { return __builtin_popcountll(x); }
 
 static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? INF : a + b; }
 
@@ -144,6 +166,76 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- replies ------------------------------------------------------------------------------- */
+
+/* Reply codes inside the search are the contract's (rules.py) with one change that puts the win
+ * last, code R - 1, so that the non-winning codes are 0..R-2 under every rule set: under
+ * keep-all without positional replies an anagram gets L and the win L + 1 (the contract's L + 1
+ * and L; contract_code swaps them back for trees).  Paper words (gen 0) reply the popcount of
+ * their masks, L only to themselves; otherwise the win is tested as identity, never counted.
+ * Every function taking `gen` is inlined with it constant, so each word kind gets its own loops
+ * and the paper's are the same as before. */
+#define LO7 0x7F7F7F7F7F7F7F7Full
+#define HI1 0x8080808080808080ull
+
+/* The code of a word (tokens ct, spelling cs) to a different target (tt, ts). */
+static inline __attribute__((always_inline)) int code_of(const jt_bsearch *s, const int gen,
+                                                         uint64_t ct, uint64_t cs, uint64_t tt,
+                                                         uint64_t ts)
+{
+    const int a = pc64(ct & tt);
+    if (gen < 2)
+        return a;
+    const uint64_t x = cs ^ ts;
+    const uint64_t differ = (((x & LO7) + LO7) | x) & HI1;  /* bytes (letters) not in place */
+    return a + (s->L + 1) * (s->L - pc64(differ));
+}
+
+/* The code of word c to word t. */
+static inline __attribute__((always_inline)) int reply_ix(const jt_bsearch *s, const int gen,
+                                                          int32_t c, int32_t t)
+{
+    if (gen == 0)
+        return pc(s->mask[c] & s->mask[t]);
+    if (c == t)
+        return s->win;
+    return code_of(s, gen, s->tok[c], gen == 2 ? s->spell[c] : 0, s->tok[t],
+                   gen == 2 ? s->spell[t] : 0);
+}
+
+/* The code of word c (mask cm, tokens ct, spelling cs) to member k of a level's state. */
+#define REPLY_K(s, lv, gen, c, cm, ct, cs, k)                                                    \
+    ((gen) == 0 ? pc((cm) & (lv)->sm[k])                                                       \
+                : (lv)->S[k] == (c) ? (s)->win                                                 \
+                                    : code_of(s, gen, ct, cs, (lv)->st[k],                     \
+                                              (gen) == 2 ? (lv)->ssp[k] : 0))
+
+/* A word's mask, tokens and spelling, for REPLY_K. */
+#define WORD_OF(s, gen, c)                                                                      \
+    const uint32_t cm = (gen) == 0 ? (s)->mask[c] : 0;                                          \
+    const uint64_t ct = (gen) == 0 ? 0 : (s)->tok[c];                                           \
+    const uint64_t cs = (gen) == 2 ? (s)->spell[c] : 0;                                         \
+    (void)cm; (void)ct; (void)cs
+
+/* Call body(..., gen) with gen constant. */
+#define BY_GEN(s, body, ...)                                                                    \
+    do {                                                                                        \
+        if ((s)->gen == 0)                                                                      \
+            body(__VA_ARGS__, 0);                                                               \
+        else if ((s)->gen == 1)                                                                 \
+            body(__VA_ARGS__, 1);                                                               \
+        else                                                                                    \
+            body(__VA_ARGS__, 2);                                                               \
+    } while (0)
+
+/* The contract's code (rules.py) of a code inside the search. */
+static inline int contract_code(const jt_bsearch *s, int r)
+{
+    if (s->keep_all && !s->positional && r >= s->L)
+        return r == s->L ? s->L + 1 : s->L;
+    return r;
 }
 
 /* ---- the counting bound -------------------------------------------------------------------- */
@@ -214,12 +306,14 @@ static entry *memo_find(const memo *mm, uint64_t key, int32_t m, const int32_t *
     return e && e->m ? e : NULL;
 }
 
-/* The entry of class j of word mask cm over the state whose members are flagged in in_s: a
- * stored state of the class's size and key is the class if all its members are in S and give
- * reply j (then it is a subset of the same size). */
-static const entry *memo_find_class(const jt_bsearch *s, const memo *mm, uint64_t key,
-                                    int32_t m, uint32_t cm, int j, const uint8_t *in_s)
+/* The entry of class j of word c over the state whose members are flagged in in_s: a stored
+ * state of the class's size and key is the class if all its members are in S and give reply j
+ * (then it is a subset of the same size). */
+static inline __attribute__((always_inline)) const entry *
+memo_find_class_body(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t m, int32_t c,
+                     int j, const uint8_t *in_s, const entry **out, const int gen)
 {
+    *out = NULL;
     if (!mm->cap)
         return NULL;
     for (uint64_t h = key & (mm->cap - 1);; h = (h + 1) & (mm->cap - 1)) {
@@ -229,12 +323,20 @@ static const entry *memo_find_class(const jt_bsearch *s, const memo *mm, uint64_
         if (e->key == key && e->m == m) {
             const uint16_t *a = mm->arena + e->off;
             int32_t k = 0;
-            while (k < m && in_s[a[k]] && pc(cm & s->mask[a[k]]) == j)
+            while (k < m && in_s[a[k]] && reply_ix(s, gen, c, a[k]) == j)
                 k++;
             if (k == m)
-                return e;
+                return *out = e;
         }
     }
+}
+
+static const entry *memo_find_class(const jt_bsearch *s, const memo *mm, uint64_t key,
+                                    int32_t m, int32_t c, int j, const uint8_t *in_s)
+{
+    const entry *e;
+    BY_GEN(s, memo_find_class_body, s, mm, key, m, c, j, in_s, &e);
+    return e;
 }
 
 static int memo_grow(jt_bsearch *s, memo *mm)
@@ -345,6 +447,8 @@ static void level_free(level *lv)
     if (!lv)
         return;
     free(lv->sm);
+    free(lv->st);
+    free(lv->ssp);
     free(lv->sv);
     free(lv->sz);
     free(lv->in_s);
@@ -363,6 +467,9 @@ static void level_free(level *lv)
     free(lv->dval);
     free(lv->cid);
     free(lv->pkey);
+    free(lv->gtok);
+    free(lv->gsp);
+    free(lv->gstamp);
     free(lv->dstamp);
     free(lv->skey);
     free(lv->tmp);
@@ -382,6 +489,8 @@ static level *get_level(jt_bsearch *s, int32_t depth)
         dcap *= 2;
     lv->dcap = dcap;
     lv->sm = malloc(D * sizeof(uint32_t));
+    lv->st = malloc(D * sizeof(uint64_t));
+    lv->ssp = malloc(D * sizeof(uint64_t));
     lv->sv = malloc(D * sizeof(uint64_t));
     lv->sz = malloc(D * sizeof(uint64_t));
     lv->in_s = calloc(D, 1);
@@ -400,12 +509,16 @@ static level *get_level(jt_bsearch *s, int32_t depth)
     lv->dval = malloc((size_t)dcap * sizeof(int32_t));
     lv->cid = malloc(D * sizeof(int32_t));
     lv->pkey = calloc((size_t)dcap, sizeof(uint64_t));
+    lv->gtok = malloc((size_t)dcap * sizeof(uint64_t));
+    lv->gsp = malloc((size_t)dcap * sizeof(uint64_t));
+    lv->gstamp = calloc((size_t)dcap, sizeof(uint32_t));
     lv->dstamp = calloc((size_t)dcap, sizeof(uint32_t));
     lv->skey = malloc(D * sizeof(uint64_t));
     lv->tmp = malloc(D * sizeof(cand));
     if (!lv->sm || !lv->sv || !lv->sz || !lv->in_s || !lv->prog || !lv->cnt || !lv->cw ||
         !lv->cmax || !lv->cmin || !lv->lbc || !lv->hz || !lv->lb || !lv->q || !lv->list ||
-        !lv->cls || !lv->dkey || !lv->dval || !lv->cid || !lv->pkey ||
+        !lv->cls || !lv->dkey || !lv->dval || !lv->cid || !lv->pkey || !lv->st || !lv->ssp ||
+        !lv->gtok || !lv->gsp || !lv->gstamp ||
         !lv->dstamp || !lv->skey || !lv->tmp) {
         level_free(lv);
         return NULL;
@@ -416,14 +529,13 @@ static level *get_level(jt_bsearch *s, int32_t depth)
 
 /* ---- splitting a state by every word ------------------------------------------------------- */
 
-/* Class sizes of every word over the m targets of S (masks sm), counted in a 64-bit word of
- * L+1 packed fields of b bits (flushed before a field can overflow) when L <= 15. */
+/* Class sizes of every word over the m targets of S, counted in a 64-bit word of R packed
+ * fields of b bits (flushed before a field can overflow) when R <= 16. */
 static inline __attribute__((always_inline)) void
-count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
+count_sizes_body(const jt_bsearch *s, level *lv, int32_t m, const int gen)
 {
-    const int L = s->L, R = s->R;
-    const uint32_t *sm = lv->sm;
-    if (L <= 15) {
+    const int R = s->R;
+    if (R <= 16) {
         const int b = 64 / R;
         const uint64_t F = ((uint64_t)1 << b) - 1;
         uint64_t one[MAXR];
@@ -432,7 +544,7 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
         const int32_t step = (int32_t)(F < 65535 ? F : 65535);
         for (int32_t t = 0; t < lv->nc; t++) {
             const int32_t c = lv->cid[t];
-            const uint32_t cm = s->mask[c];
+            WORD_OF(s, gen, c);
             uint32_t *n = lv->cnt + (size_t)c * R;
             for (int r = 0; r < R; r++)
                 n[r] = 0;
@@ -440,7 +552,7 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
                 const int32_t k1 = m - k0 < step ? m : k0 + step;
                 uint64_t acc = 0;
                 for (int32_t k = k0; k < k1; k++)
-                    acc += one[pc(cm & sm[k])];
+                    acc += one[REPLY_K(s, lv, gen, c, cm, ct, cs, k)];
                 for (int r = 0; r < R; r++)
                     n[r] += (uint32_t)((acc >> (b * r)) & F);
             }
@@ -448,26 +560,26 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m)
     } else {
         for (int32_t t = 0; t < lv->nc; t++) {
             const int32_t c = lv->cid[t];
-            const uint32_t cm = s->mask[c];
+            WORD_OF(s, gen, c);
             uint32_t *n = lv->cnt + (size_t)c * R;
             for (int r = 0; r < R; r++)
                 n[r] = 0;
             for (int32_t k = 0; k < m; k++)
-                n[pc(cm & sm[k])]++;
+                n[REPLY_K(s, lv, gen, c, cm, ct, cs, k)]++;
         }
     }
 }
 
 static void count_sizes_plain(const jt_bsearch *s, level *lv, int32_t m)
 {
-    count_sizes_body(s, lv, m);
+    BY_GEN(s, count_sizes_body, s, lv, m);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("popcnt"))) static void count_sizes_popcnt(const jt_bsearch *s, level *lv,
                                                                  int32_t m)
 {
-    count_sizes_body(s, lv, m);
+    BY_GEN(s, count_sizes_body, s, lv, m);
 }
 #endif
 
@@ -497,12 +609,14 @@ static void count_sizes(const jt_bsearch *s, level *lv, int32_t m)
 }
 
 /* Class weights, heaviest and lightest targets of every word (non-uniform weights). */
-static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
+static inline __attribute__((always_inline)) void class_weights_body(const jt_bsearch *s,
+                                                                    level *lv, int32_t m,
+                                                                    const int gen)
 {
     const int R = s->R;
     for (int32_t t = 0; t < lv->nc; t++) {
         const int32_t c = lv->cid[t];
-        const uint32_t cm = s->mask[c];
+        WORD_OF(s, gen, c);
         uint64_t *w = lv->cw + (size_t)c * R, *mx = lv->cmax + (size_t)c * R;
         uint64_t *mn = lv->cmin + (size_t)c * R;
         for (int r = 0; r < R; r++) {
@@ -511,7 +625,7 @@ static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
             mn[r] = INF;
         }
         for (int32_t k = 0; k < m; k++) {
-            const int r = pc(cm & lv->sm[k]);
+            const int r = REPLY_K(s, lv, gen, c, cm, ct, cs, k);
             const uint64_t x = lv->sv[k];
             w[r] += x;
             mx[r] = x > mx[r] ? x : mx[r];
@@ -520,14 +634,19 @@ static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
     }
 }
 
+static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
+{
+    BY_GEN(s, class_weights_body, s, lv, m);
+}
+
 /* The words worth splitting S by: a word's replies from S depend only on its letters within
  * U, the union of S's letters, so of the words with the same letters within U only the first
  * (lowest index) is kept; words sharing no letter with U do not narrow S down.  A state inside
  * another (a reply class) needs only the words its parent kept, base[0..nbase), increasing:
  * words alike within the parent's letters are alike within its own, and each kept word is the
  * first of its kind. */
-static void distinct_words(const jt_bsearch *s, level *lv, int32_t m, const int32_t *base,
-                           int32_t nbase)
+static void distinct_words_paper(const jt_bsearch *s, level *lv, int32_t m,
+                                 const int32_t *base, int32_t nbase)
 {
     uint32_t U = 0;
     for (int32_t k = 0; k < m; k++)
@@ -550,12 +669,73 @@ static void distinct_words(const jt_bsearch *s, level *lv, int32_t m, const int3
     }
 }
 
+/* The same for tokens and spellings.  A non-member's replies from S depend on its tokens within
+ * U and, with positional replies, on its letters at the positions where some target of S has
+ * the same letter; members are always kept (a member wins on itself, so no other word splits S
+ * as it does).  Words kept by the parent as alike within its state are non-members there, so
+ * they are alike within the class too. */
+static void distinct_words_general(const jt_bsearch *s, level *lv, int32_t m,
+                                   const int32_t *base, int32_t nbase)
+{
+    uint64_t U = 0;
+    uint32_t at[8] = {0};  /* letters (bit l-1 for letter l) at each position among S */
+    for (int32_t k = 0; k < m; k++) {
+        U |= lv->st[k];
+        if (s->positional)
+            for (int p = 0; p < s->L; p++)
+                at[p] |= 1u << (((lv->ssp[k] >> (8 * p)) & 0xFF) - 1);
+    }
+    const uint32_t mask = (uint32_t)lv->dcap - 1;
+    const uint32_t stamp = ++lv->stamp;
+    lv->nc = 0;
+    for (int32_t t = 0; t < nbase; t++) {
+        const int32_t c = base ? base[t] : t;
+        if (lv->in_s[c]) {
+            lv->cid[lv->nc++] = c;
+            continue;
+        }
+        const uint64_t p = s->tok[c] & U;
+        uint64_t sp = 0;
+        if (s->positional)
+            for (int q = 0; q < s->L; q++) {
+                const uint64_t l = (s->spell[c] >> (8 * q)) & 0xFF;
+                if ((at[q] >> (l - 1)) & 1)
+                    sp |= l << (8 * q);
+            }
+        if (!p && !sp)
+            continue;
+        uint32_t h = (uint32_t)(((p ^ mix(sp)) * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+        while (lv->gstamp[h] == stamp && (lv->gtok[h] != p || lv->gsp[h] != sp))
+            h = (h + 1) & mask;
+        if (lv->gstamp[h] == stamp)
+            continue;
+        lv->gstamp[h] = stamp;
+        lv->gtok[h] = p;
+        lv->gsp[h] = sp;
+        lv->cid[lv->nc++] = c;
+    }
+}
+
+/* The candidate guesses of S: in hard mode its members, else the words of distinct splits. */
+static void distinct_words(const jt_bsearch *s, level *lv, int32_t m, const int32_t *base,
+                           int32_t nbase)
+{
+    if (s->hard) {
+        memcpy(lv->cid, lv->S, sizeof(int32_t) * (size_t)m);
+        lv->nc = m;
+    } else if (s->gen == 0) {
+        distinct_words_paper(s, lv, m, base, nbase);
+    } else {
+        distinct_words_general(s, lv, m, base, nbase);
+    }
+}
+
 /* Split S (in lv) by the distinct words: class sizes (and weights), whether the word narrows S
  * down, the greedy metric q and the bound lb of every word. */
 static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform,
                       const int32_t *base, int32_t nbase)
 {
-    const int L = s->L, R = s->R;
+    const int R = s->R, V = s->win;  /* the win; codes 0..V-1 do not win */
     distinct_words(s, lv, m, base, nbase);
     count_sizes(s, lv, m);
     if (!uniform)
@@ -565,25 +745,25 @@ static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int
         const int32_t c = lv->cid[t];
         const uint32_t *n = lv->cnt + (size_t)c * R;
         const uint64_t *w = lv->cw + (size_t)c * R;
-        int progress = n[L] > 0;
+        int progress = n[V] > 0;
         uint64_t lb = W, q = 0;
         if (uniform) {
             uint64_t b = 0, sq = 0;
-            for (int r = 0; r < L; r++) {
+            for (int r = 0; r < V; r++) {
                 progress |= n[r] > 0 && n[r] < (uint32_t)m;
                 b += s->cb[n[r]];
                 sq += (uint64_t)n[r] * n[r];
             }
             lb += u * b;
-            q = u * (sq + (uint64_t)n[L] * n[L]);
+            q = u * (sq + (uint64_t)n[V] * n[V]);
         } else {
-            for (int r = 0; r < L; r++) {
+            for (int r = 0; r < V; r++) {
                 progress |= n[r] > 0 && n[r] < (uint32_t)m;
                 lb += count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
                                   lv->cmin[(size_t)c * R + r]);
                 q += (uint64_t)n[r] * w[r];
             }
-            q += (uint64_t)n[L] * w[L];
+            q += (uint64_t)n[V] * w[V];
         }
         lv->prog[c] = (uint8_t)progress;
         lv->lb[c] = lb;
@@ -591,42 +771,49 @@ static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int
     }
 }
 
-/* Class weights (uniform weights) and bounds of word c, for the words tried. */
 /* Classes up to this size get the member bound. */
 #define SMALL 12
 
-/* A lower bound on F of a small state T (masks tm, weights tv, n >= 3 targets, weight W,
- * heaviest vmax) from its first guess: a member x finds x and splits the rest into classes
- * whose counting bounds follow from the members' replies to x; any other word finds nothing at
- * the first guess, and its at most L children find at most L N_k targets within k more
- * guesses.  Stronger than the counting bound when no member splits T evenly. */
-static uint64_t member_bound(const jt_bsearch *s, const uint32_t *tm, const uint64_t *tv, int n,
-                             uint64_t W, uint64_t vmax)
+/* A lower bound on F of a small state T (n >= 3 targets: word indices ti, paper masks tm,
+ * weights tv; weight W, heaviest vmax) from its first guess: a member x finds x and splits the
+ * rest into classes whose counting bounds follow from the members' replies to x; any other word
+ * (not a candidate in hard mode) finds nothing at the first guess, and its at most B children
+ * find at most B N_k targets within k more guesses.  Stronger than the counting bound when no
+ * member splits T evenly. */
+static inline __attribute__((always_inline)) uint64_t
+member_bound_body(const jt_bsearch *s, const int32_t *ti, const uint32_t *tm, const uint64_t *tv,
+                  int n, uint64_t W, uint64_t vmax, const int gen)
 {
-    const int L = s->L;
-    uint64_t best = W;
-    for (int k = 0; k < s->ncap; k++) {
-        const uint64_t top = (uint64_t)L * s->capN[k] * vmax;
-        if (top >= W)
-            break;
-        best += W - top;
+    const int V = s->win;
+    uint64_t best = INF;
+    if (!s->hard) {
+        best = W;
+        for (int k = 0; k < s->ncap; k++) {
+            const uint64_t top = (uint64_t)s->branch * s->capN[k] * vmax;
+            if (top >= W)
+                break;
+            best += W - top;
+        }
     }
     for (int x = 0; x < n; x++) {
-        uint32_t cnt[MAXR] = {0};
-        uint64_t cw[MAXR] = {0}, mx[MAXR] = {0}, mn[MAXR];
-        for (int r = 0; r < L; r++)
+        uint32_t cnt[MAXR];
+        uint64_t cw[MAXR], mx[MAXR], mn[MAXR];
+        for (int r = 0; r <= V; r++) {
+            cnt[r] = 0;
+            cw[r] = mx[r] = 0;
             mn[r] = INF;
+        }
         for (int y = 0; y < n; y++) {
             if (y == x)
                 continue;
-            const int r = pc(tm[x] & tm[y]);
+            const int r = gen == 0 ? pc(tm[x] & tm[y]) : reply_ix(s, gen, ti[x], ti[y]);
             cnt[r]++;
             cw[r] += tv[y];
             mx[r] = tv[y] > mx[r] ? tv[y] : mx[r];
             mn[r] = tv[y] < mn[r] ? tv[y] : mn[r];
         }
         uint64_t b = W;
-        for (int r = 0; r < L && b < best; r++)
+        for (int r = 0; r < V && b < best; r++)
             b += count_bound(s, cnt[r], cw[r], mx[r], mn[r]);
         best = b < best ? b : best;
     }
@@ -636,7 +823,7 @@ static uint64_t member_bound(const jt_bsearch *s, const uint32_t *tm, const uint
 /* Class weights (uniform weights) and counting bounds of word c, for the words tried. */
 static void class_bounds(const jt_bsearch *s, level *lv, int32_t c, int uniform)
 {
-    const int L = s->L, R = s->R;
+    const int V = s->win, R = s->R;
     const uint32_t *n = lv->cnt + (size_t)c * R;
     uint64_t *w = lv->cw + (size_t)c * R, *lbc = lv->lbc + (size_t)c * R;
     const uint64_t *cmax = lv->cmax + (size_t)c * R, *cmin = lv->cmin + (size_t)c * R;
@@ -644,82 +831,110 @@ static void class_bounds(const jt_bsearch *s, level *lv, int32_t c, int uniform)
     for (int r = 0; r < R; r++) {
         if (uniform)
             w[r] = u * n[r];
-        if (r < L)
+        if (r < V)
             lbc[r] = uniform ? u * s->cb[n[r]] : count_bound(s, n[r], w[r], cmax[r], cmin[r]);
     }
 }
 
 /* Raise the bounds of the small classes of word c flagged in `which` (bit r: class r) to their
- * member bounds; returns by how much in all. */
-static uint64_t member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
-                              uint32_t which)
+ * member bounds; *gain gets by how much in all. */
+static inline __attribute__((always_inline)) void
+member_bounds_body(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
+                   codeset which, uint64_t *gain_out, const int gen)
 {
-    const int L = s->L, R = s->R;
+    const int V = s->win, R = s->R;
     const uint32_t *n = lv->cnt + (size_t)c * R;
     const uint64_t *w = lv->cw + (size_t)c * R, *cmax = lv->cmax + (size_t)c * R;
     uint64_t *lbc = lv->lbc + (size_t)c * R;
+    int32_t ti[MAXR][SMALL];
     uint32_t tm[MAXR][SMALL];
     uint64_t tv[MAXR][SMALL];
-    int fill[MAXR] = {0};
-    const uint32_t cm = s->mask[c];
+    int fill[MAXR];
+    for (int r = 0; r < R; r++)
+        fill[r] = 0;
+    WORD_OF(s, gen, c);
     for (int32_t k = 0; k < m; k++) {
-        const int r = pc(cm & lv->sm[k]);
+        const int r = REPLY_K(s, lv, gen, c, cm, ct, cs, k);
         if ((which >> r) & 1) {
-            tm[r][fill[r]] = lv->sm[k];
+            if (gen == 0)
+                tm[r][fill[r]] = lv->sm[k];
+            else
+                ti[r][fill[r]] = lv->S[k];
             tv[r][fill[r]++] = lv->sv[k];
         }
     }
     uint64_t gain = 0;
-    for (int r = 0; r < L; r++) {
+    for (int r = 0; r < V; r++) {
         if (!((which >> r) & 1))
             continue;
-        const uint64_t b = member_bound(s, tm[r], tv[r], (int)n[r], w[r],
-                                        uniform ? lv->sv[0] : cmax[r]);
+        const uint64_t b = member_bound_body(s, ti[r], tm[r], tv[r], (int)n[r], w[r],
+                                             uniform ? lv->sv[0] : cmax[r], gen);
         if (b > lbc[r]) {
             gain += b - lbc[r];
             lbc[r] = b;
         }
     }
+    *gain_out = gain;
+}
+
+static uint64_t member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
+                              codeset which)
+{
+    uint64_t gain;
+    BY_GEN(s, member_bounds_body, s, lv, m, c, uniform, which, &gain);
     return gain;
 }
 
 /* Zobrist keys of the classes of word c. */
-static void class_keys(const jt_bsearch *s, level *lv, int32_t m, int32_t c)
+static inline __attribute__((always_inline)) void class_keys_body(const jt_bsearch *s, level *lv,
+                                                                 int32_t m, int32_t c,
+                                                                 const int gen)
 {
     const int R = s->R;
-    const uint32_t cm = s->mask[c];
+    WORD_OF(s, gen, c);
     uint64_t *h = lv->hz + (size_t)c * R;
     for (int r = 0; r < R; r++)
         h[r] = 0;
     for (int32_t k = 0; k < m; k++)
-        h[pc(cm & lv->sm[k])] += lv->sz[k];
+        h[REPLY_K(s, lv, gen, c, cm, ct, cs, k)] += lv->sz[k];
+}
+
+static void class_keys(const jt_bsearch *s, level *lv, int32_t m, int32_t c)
+{
+    BY_GEN(s, class_keys_body, s, lv, m, c);
 }
 
 /* A key of the split of S by word c: the same for words splitting S into the same classes (the
  * winning class marked apart). */
 static uint64_t split_key(const jt_bsearch *s, const level *lv, int32_t c)
 {
-    const int L = s->L, R = s->R;
+    const int V = s->win, R = s->R;
     const uint64_t *h = lv->hz + (size_t)c * R;
     const uint32_t *n = lv->cnt + (size_t)c * R;
-    uint64_t key = n[L] ? mix(h[L] ^ 0x5bd1e995u) : 0;
-    for (int r = 0; r < L; r++)
+    uint64_t key = n[V] ? mix(h[V] ^ 0x5bd1e995u) : 0;
+    for (int r = 0; r < V; r++)
         if (n[r])
             key += mix(h[r]);
     return key;
 }
 
 /* Whether words a and b split S into the same classes. */
-static int same_split(const jt_bsearch *s, const level *lv, int32_t m, int32_t a, int32_t b)
+static inline __attribute__((always_inline)) int same_split_body(const jt_bsearch *s,
+                                                                const level *lv, int32_t m,
+                                                                int32_t a, int32_t b,
+                                                                const int gen)
 {
     int8_t fwd[MAXR], bwd[MAXR];
     memset(fwd, -1, sizeof fwd);
     memset(bwd, -1, sizeof bwd);
-    const uint32_t ma = s->mask[a], mb = s->mask[b];
-    const int L = s->L;
+    const uint32_t ma = gen == 0 ? s->mask[a] : 0, mb = gen == 0 ? s->mask[b] : 0;
+    const uint64_t ta = gen == 0 ? 0 : s->tok[a], tb = gen == 0 ? 0 : s->tok[b];
+    const uint64_t pa = gen == 2 ? s->spell[a] : 0, pb = gen == 2 ? s->spell[b] : 0;
+    const int V = s->win;
     for (int32_t k = 0; k < m; k++) {
-        const int ra = pc(ma & lv->sm[k]), rb = pc(mb & lv->sm[k]);
-        if ((ra == L) != (rb == L))
+        const int ra = REPLY_K(s, lv, gen, a, ma, ta, pa, k);
+        const int rb = REPLY_K(s, lv, gen, b, mb, tb, pb, k);
+        if ((ra == V) != (rb == V))
             return 0;
         if (fwd[ra] < 0 && bwd[rb] < 0) {
             fwd[ra] = (int8_t)rb;
@@ -729,6 +944,15 @@ static int same_split(const jt_bsearch *s, const level *lv, int32_t m, int32_t a
         }
     }
     return 1;
+}
+
+static int same_split(const jt_bsearch *s, const level *lv, int32_t m, int32_t a, int32_t b)
+{
+    if (s->gen == 0)
+        return same_split_body(s, lv, m, a, b, 0);
+    if (s->gen == 1)
+        return same_split_body(s, lv, m, a, b, 1);
+    return same_split_body(s, lv, m, a, b, 2);
 }
 
 static int cand_cmp(const void *pa, const void *pb)
@@ -843,6 +1067,22 @@ static int out_of_budget(jt_bsearch *s)
     return 0;
 }
 
+/* The members of S class after class into lv->cls, class r from fill[r] on. */
+static inline __attribute__((always_inline)) void list_classes_body(const jt_bsearch *s,
+                                                                   level *lv, int32_t m,
+                                                                   int32_t c, int32_t *fill,
+                                                                   const int gen)
+{
+    WORD_OF(s, gen, c);
+    for (int32_t k = 0; k < m; k++)
+        lv->cls[fill[REPLY_K(s, lv, gen, c, cm, ct, cs, k)]++] = lv->S[k];
+}
+
+static void list_classes(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int32_t *fill)
+{
+    BY_GEN(s, list_classes_body, s, lv, m, c, fill);
+}
+
 static void clear_members(level *lv, const int32_t *S, int32_t m)
 {
     for (int32_t k = 0; k < m; k++)
@@ -865,6 +1105,8 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         *guess_out = S[first];
         return 2 * W - s->v[S[first]];
     }
+    if (W == 0)  /* hard mode: only words of weight 0 remain */
+        return 0;
     if (out_of_budget(s))
         return 0;
     s->nodes++;
@@ -886,10 +1128,16 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         s->stop = JT_BS_INTERRUPTED;
         return known;
     }
-    const int L = s->L, R = s->R;
+    const int V = s->win, R = s->R;
     int uniform = 1;
+    lv->S = S;
     for (int32_t k = 0; k < m; k++) {
-        lv->sm[k] = s->mask[S[k]];
+        if (s->gen == 0) {
+            lv->sm[k] = s->mask[S[k]];
+        } else {
+            lv->st[k] = s->tok[S[k]];
+            lv->ssp[k] = s->gen == 2 ? s->spell[S[k]] : 0;
+        }
         lv->sv[k] = s->v[S[k]];
         lv->sz[k] = s->z[S[k]];
         lv->in_s[S[k]] = 1;
@@ -932,7 +1180,7 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         for (int32_t i = 0; i < nl; i++) {
             const uint32_t *n = lv->cnt + (size_t)lv->list[i].c * R;
             const uint64_t *hz = lv->hz + (size_t)lv->list[i].c * R;
-            for (int r = 0; r < L; r++)
+            for (int r = 0; r < V; r++)
                 if (n[r] >= 3)
                     __builtin_prefetch(&mm->tab[hz[r] & (mm->cap - 1)]);
         }
@@ -942,18 +1190,17 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         const uint32_t *n = lv->cnt + (size_t)cd->c * R;
         uint64_t *lbc = lv->lbc + (size_t)cd->c * R;
         const uint64_t *hz = lv->hz + (size_t)cd->c * R;
-        uint32_t unknown_small = 0;
-        for (int r = 0; r < L && cd->lb < beta; r++) {
+        codeset unknown_small = 0;
+        for (int r = 0; r < V && cd->lb < beta; r++) {
             if (n[r] < 3)
                 continue;
-            const entry *ce = memo_find_class(s, mm, hz[r], (int32_t)n[r], s->mask[cd->c], r,
-                                              lv->in_s);
+            const entry *ce = memo_find_class(s, mm, hz[r], (int32_t)n[r], cd->c, r, lv->in_s);
             if (ce && ce->val > lbc[r]) {
                 cd->lb += ce->val - lbc[r];
                 lbc[r] = ce->val;
             }
             if (!ce && n[r] <= SMALL)
-                unknown_small |= 1u << r;
+                unknown_small |= (codeset)1 << r;
         }
         if (unknown_small && cd->lb < beta)
             cd->lb += member_bounds(s, lv, m, cd->c, uniform, unknown_small);
@@ -973,7 +1220,6 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
             continue;
         }
         const int32_t c = cd->c;
-        const uint32_t cm = s->mask[c];
         const uint32_t *n = lv->cnt + (size_t)c * R;
         const uint64_t *lbc = lv->lbc + (size_t)c * R, *cw = lv->cw + (size_t)c * R;
         const uint64_t *hz = lv->hz + (size_t)c * R;
@@ -984,9 +1230,8 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
             off[r] = fill[r] = acc;
             acc += (int32_t)n[r];
         }
-        for (int32_t k = 0; k < m; k++)
-            lv->cls[fill[pc(cm & lv->sm[k])]++] = S[k];
-        for (int r = 0; r < L; r++) {
+        list_classes(s, lv, m, c, fill);
+        for (int r = 0; r < V; r++) {
             if (n[r] < 3)
                 continue;
             int p = no++;
@@ -1082,6 +1327,8 @@ void jt_bs_free(jt_bsearch *s)
     memo_clear(&s->memo[0]);
     memo_clear(&s->memo[1]);
     free(s->mask);
+    free(s->tok);
+    free(s->spell);
     free(s->v);
     free(s->z);
     free(s->pos);
@@ -1093,65 +1340,120 @@ void jt_bs_free(jt_bsearch *s)
     free(s);
 }
 
-static int cmp_mask(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
 
-/* Masks of L letters each, all distinct (a guess wins only against its own target). */
-static int masks_ok(const uint32_t *masks, int32_t D, int32_t L)
+/* Whether a sorted copy of x[0..D) has two equal values holding L tokens (>= L: any). */
+static int has_equal(const uint64_t *x, int32_t D, int L, int *bad)
 {
-    uint32_t *sorted = malloc(sizeof(uint32_t) * (size_t)D);
-    if (!sorted)
-        return 0;
-    int ok = 1;
-    for (int32_t i = 0; i < D && ok; i++) {
-        ok = !(masks[i] >> 26) && pc(masks[i]) == L;
-        sorted[i] = masks[i];
+    uint64_t *sorted = malloc(sizeof(uint64_t) * (size_t)D);
+    if (!sorted) {
+        *bad = JT_ENOMEM;
+        return 1;
     }
-    if (ok) {
-        qsort(sorted, (size_t)D, sizeof(uint32_t), cmp_mask);
-        for (int32_t i = 1; i < D && ok; i++)
-            ok = sorted[i] != sorted[i - 1];
-    }
+    memcpy(sorted, x, sizeof(uint64_t) * (size_t)D);
+    qsort(sorted, (size_t)D, sizeof(uint64_t), cmp_u64);
+    int eq = 0;
+    for (int32_t i = 1; i < D && !eq; i++)
+        eq = sorted[i] == sorted[i - 1] && (L < 0 || pc64(sorted[i]) == L);
     free(sorted);
-    return ok;
+    return eq;
 }
 
-jt_bsearch *jt_bs_new(const uint32_t *masks, int32_t D, int32_t L, const int64_t *v,
-                      size_t memo_bytes, int *status)
+/* Check the words: at most L tokens each; spellings of L letters 1..26 when positional; no two
+ * words the same word.  Two words of equal full token sets reply L to each other, which is the
+ * win unless anagrams are kept (then it is the anagram's reply) or replies are positional (then
+ * the spellings tell them apart).  Returns JT_OK or JT_EINVAL (JT_ENOMEM). */
+static int words_ok(const uint64_t *tok, const uint64_t *spell, int32_t D, int32_t L, int flags)
+{
+    const int positional = (flags & JT_BS_POSITIONAL) != 0;
+    if (positional != (spell != NULL) || (positional && L > 8))
+        return JT_EINVAL;
+    for (int32_t i = 0; i < D; i++) {
+        if (pc64(tok[i]) > L)
+            return JT_EINVAL;
+        for (int p = 0; positional && p < 8; p++) {
+            const uint64_t l = (spell[i] >> (8 * p)) & 0xFF;
+            if (p < L ? l < 1 || l > 26 : l != 0)
+                return JT_EINVAL;
+        }
+    }
+    int bad = JT_EINVAL;
+    if (positional ? has_equal(spell, D, -1, &bad)
+                   : !(flags & JT_BS_KEEP_ALL) && has_equal(tok, D, L, &bad))
+        return bad;
+    return JT_OK;
+}
+
+/* The most non-winning replies one guess can get: codes 0..L-1, and the anagram's L under
+ * keep-all; with positional replies every (a, b), 0 <= b <= a <= L, but the win (L, L) and
+ * (L, L-1) (all letters shared and all but one in place puts the last one in place too). */
+static int32_t branching(int32_t L, int flags)
+{
+    if (flags & JT_BS_POSITIONAL)
+        return (L + 1) * (L + 2) / 2 - 2;
+    return flags & JT_BS_KEEP_ALL ? L + 1 : L;
+}
+
+jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
+                      int32_t flags, const int64_t *v, size_t memo_bytes, int *status)
 {
     *status = JT_EINVAL;
-    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN || !masks_ok(masks, D, L))
+    if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN || !tokens ||
+        (flags & ~(JT_BS_KEEP_ALL | JT_BS_POSITIONAL | JT_BS_HARD)))
         return NULL;
     for (int32_t i = 0; v && i < D; i++)
         if (v[i] < 0)
             return NULL;
+    const int ok = words_ok(tokens, spell, D, L, flags);
+    if (ok != JT_OK) {
+        *status = ok;
+        return NULL;
+    }
     *status = JT_ENOMEM;
     jt_bsearch *s = calloc(1, sizeof(jt_bsearch));
     if (!s)
         return NULL;
     s->D = D;
     s->L = L;
-    s->R = L + 1;
+    s->keep_all = (flags & JT_BS_KEEP_ALL) != 0;
+    s->positional = (flags & JT_BS_POSITIONAL) != 0;
+    s->hard = (flags & JT_BS_HARD) != 0;
+    s->R = s->positional ? (L + 1) * (L + 1) : s->keep_all ? L + 2 : L + 1;
+    s->win = s->R - 1;
+    s->branch = branching(L, flags);
+    /* Paper words: L letters each in 26 bits, no two alike (checked above unless keep-all). */
+    int paper = !s->positional && !s->keep_all;
+    for (int32_t i = 0; i < D && paper; i++)
+        paper = !(tokens[i] >> 26) && pc64(tokens[i]) == L;
+    s->gen = paper ? 0 : s->positional ? 2 : 1;
     s->memo_bytes = memo_bytes;
     s->mask = malloc(sizeof(uint32_t) * (size_t)D);
+    s->tok = malloc(sizeof(uint64_t) * (size_t)D);
+    s->spell = s->positional ? malloc(sizeof(uint64_t) * (size_t)D) : NULL;
     s->v = malloc(sizeof(uint64_t) * (size_t)D);
     s->z = malloc(sizeof(uint64_t) * (size_t)D);
     s->pos = malloc(sizeof(int32_t) * (size_t)D);
     s->cb = malloc(sizeof(uint64_t) * ((size_t)D + 1));
     s->lv = calloc((size_t)D + 2, sizeof(level *));
-    if (!s->mask || !s->v || !s->z || !s->pos || !s->cb || !s->lv) {
+    if (!s->mask || !s->tok || (s->positional && !s->spell) || !s->v || !s->z || !s->pos ||
+        !s->cb || !s->lv) {
         jt_bs_free(s);
         return NULL;
     }
     uint64_t seed = 0x6a6f74746f000000ull;
     for (int32_t i = 0; i < D; i++) {
-        s->mask[i] = masks[i];
+        s->mask[i] = (uint32_t)tokens[i];
+        s->tok[i] = tokens[i];
+        if (s->positional)
+            s->spell[i] = spell[i];
         s->v[i] = v ? (uint64_t)v[i] : 1;
         s->z[i] = splitmix(&seed);
-        if (s->v[i]) {
+        /* Hard mode keeps words of weight 0 in the states: they may be guessed. */
+        if (s->v[i] || s->hard) {
             s->pos[s->npos++] = i;
             s->Wpos += s->v[i];
             s->keypos += s->z[i];
@@ -1161,7 +1463,7 @@ jt_bsearch *jt_bs_new(const uint32_t *masks, int32_t D, int32_t L, const int64_t
     s->ncap = 0;
     while (N < (uint64_t)D && s->ncap < 64) {
         s->capN[s->ncap++] = N;
-        N = N * (uint64_t)L + 1;
+        N = N * (uint64_t)s->branch + 1;
     }
     for (int32_t n = 0; n <= D; n++) {
         uint64_t b = 0;
@@ -1171,6 +1473,11 @@ jt_bsearch *jt_bs_new(const uint32_t *masks, int32_t D, int32_t L, const int64_t
     }
     *status = JT_OK;
     return s;
+}
+
+int32_t jt_bs_classes(const jt_bsearch *s)
+{
+    return s->R;
 }
 
 /* Make the top-K memo hold top_k's values. */
@@ -1248,7 +1555,7 @@ void jt_bs_memo_stats(const jt_bsearch *s, int64_t *states, int64_t *bytes)
 /* ---- trees --------------------------------------------------------------------------------- */
 
 /* The exact greedy rule with equal weights: least sum of squared class sizes, then a word of T,
- * then the lowest index (for states holding only targets of weight 0). */
+ * then the lowest index (for states holding only targets of weight 0; in hard mode among T). */
 static int32_t greedy_equal(const jt_bsearch *s, const int32_t *T, int32_t m)
 {
     if (m == 1)
@@ -1256,11 +1563,12 @@ static int32_t greedy_equal(const jt_bsearch *s, const int32_t *T, int32_t m)
     int32_t best = -1;
     uint64_t bq = INF;
     int bin = 0;
-    for (int32_t c = 0; c < s->D; c++) {
+    for (int32_t i = 0; i < (s->hard ? m : s->D); i++) {
+        const int32_t c = s->hard ? T[i] : i;
         uint32_t n[MAXR] = {0};
         int in = 0;
         for (int32_t k = 0; k < m; k++) {
-            n[pc(s->mask[c] & s->mask[T[k]])]++;
+            n[reply_ix(s, s->gen, c, T[k])]++;
             in |= T[k] == c;
         }
         uint64_t q = 0;
@@ -1311,7 +1619,7 @@ static int32_t tree_node(jt_bsearch *s, const int32_t *T, int32_t mt, int32_t de
     int32_t mp = 0;
     uint64_t W = 0, key = 0;
     for (int32_t k = 0; k < mt; k++)
-        if (s->v[T[k]]) {
+        if (s->v[T[k]] || s->hard) {
             P[mp++] = T[k];
             W += s->v[T[k]];
             key += s->z[T[k]];
@@ -1319,7 +1627,7 @@ static int32_t tree_node(jt_bsearch *s, const int32_t *T, int32_t mt, int32_t de
     int32_t g = -1;
     if (depth == 0 && root_guess >= 0)
         g = root_guess;
-    else if (mp == 0)
+    else if (W == 0)
         g = greedy_equal(s, T, mt);
     else
         search(s, 0, P, mp, key, W, INF, &g);
@@ -1331,20 +1639,20 @@ static int32_t tree_node(jt_bsearch *s, const int32_t *T, int32_t mt, int32_t de
     s->tg[node] = g;
     s->td[node] = depth;
     s->ts[node] = mt;
-    const int L = s->L, R = s->R;
+    const int V = s->win, R = s->R;
     for (int r = 0; r < R; r++)
         s->tc[(size_t)node * R + r] = -1;
     int32_t n[MAXR] = {0};
     for (int32_t k = 0; k < mt; k++) {
-        const int r = pc(s->mask[g] & s->mask[T[k]]);
+        const int r = reply_ix(s, s->gen, g, T[k]);
         n[r]++;
-        if (r == L)
+        if (r == V)
             *total += s->v[T[k]] * (uint64_t)(depth + 1);
     }
     int32_t *C = malloc(sizeof(int32_t) * (size_t)mt);
     if (!C)
         return JT_ENOMEM;
-    for (int r = 0; r < L; r++) {
+    for (int r = 0; r < V; r++) {
         if (!n[r])
             continue;
         if (n[r] == mt) {  /* the guess does not narrow T down: cannot happen */
@@ -1353,14 +1661,14 @@ static int32_t tree_node(jt_bsearch *s, const int32_t *T, int32_t mt, int32_t de
         }
         int32_t mc = 0;
         for (int32_t k = 0; k < mt; k++)
-            if (pc(s->mask[g] & s->mask[T[k]]) == r)
+            if (reply_ix(s, s->gen, g, T[k]) == r)
                 C[mc++] = T[k];
         const int32_t child = tree_node(s, C, mc, depth + 1, -1, total);
         if (child < 0) {
             free(C);
             return child;
         }
-        s->tc[(size_t)node * R + r] = child;
+        s->tc[(size_t)node * R + contract_code(s, r)] = child;
     }
     free(C);
     return node;
