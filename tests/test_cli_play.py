@@ -558,13 +558,12 @@ def test_assist_counts_guesses_outside_the_list(term, words, sgb):
     assert lines[0] == f"{n} candidates left." and lines[1].startswith("Suggested guess: ")
     assert t.send("undo")[0] == f"{len(words)} candidates left."
     # the paper rule drops every word of an anagram group: nothing has all of its letters
-    # (a reply of 5 to a word with anagrams is the anagram's code, L + 1)
-    assert fitting(words, [(dropped, 6)]) == []
+    assert fitting(words, [(dropped, 5)]) == []
     assert t.send(f"{dropped} 5")[0].startswith("No word fits all these replies")
     t.finish("quit")
     # the norvig rule keeps one word of each group: it is the one candidate left
     other = next(w for w in sgb.dropped_words("anagram") if len(set(w)) == 5)
-    (kept,) = fitting(sgb, [(other, 6)])
+    (kept,) = fitting(sgb, [(other, 5)])
     assert kept != other
     t = term(["assist", "-w", "sgb", "--anagrams", "norvig", "--seed", 1], ASSIST_PROMPT)
     t.start()

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jotto
-from jotto.analysis import core_holds, neighbourhood, partition_vectors
+from jotto.analysis import neighbourhood, partition_vectors
 from jotto.evaluation import evaluate, sample_games
 from jotto.interactive import Assist, YouGuess, YouHide
 from jotto.players.guessers import NorvigGuesser, RandomGuesser
@@ -260,17 +260,6 @@ def test_hard_mode_refuses_a_guess_that_does_not_fit():
 
 # ---- Norvig's guessers and evaluation under the rules --------------------------------------------
 
-def test_norvig_decisions_in_python_match_the_core():
-    words = jotto.load_words("sgb", anagrams="norvig")
-    rng = np.random.default_rng(1)
-    for metric in ("max", "expectation", "entropy"):
-        for inconsistent in (False, True):
-            g = NorvigGuesser(words, metric, inconsistent)
-            for size in (2, 5, 40, 300):
-                S = np.sort(rng.choice(len(words), size, replace=False)).astype(np.int32)
-                assert g._decide_here(S) == g.decide(S)
-
-
 def test_norvig_guessers_guess_consistently_in_hard_mode():
     words = jotto.load_words("sgb", rules="hard")
     g = NorvigGuesser(words, "max", inconsistent=True)
@@ -279,7 +268,6 @@ def test_norvig_guessers_guess_consistently_in_hard_mode():
 
 def test_partitions_and_evaluation_under_eckler():
     words = jotto.load_words("sgb", rules="eckler")
-    assert not core_holds(words)
     some = [words.index(w) for w in ("stare", "tears", "pudgy")]
     counts = partition_vectors(words, some)
     assert counts.shape == (3, 7)

@@ -3,9 +3,7 @@ which first guesses are best by each metric, how crowded each word's neighbourho
 targets are hardest for a guesser (:meth:`jotto.evaluation.Evaluation.worst_targets`).
 
 Partitions are over the reply codes of the list's rules (``words.classes`` of them; see
-:class:`jotto.rules.Rules`).  The compiled core counts them for the lists it holds
-(:func:`core_holds`: distinct letter sets, replies without letters in place); for the other rule
-sets they are counted here from :func:`jotto.game.replies`, one guess at a time.
+:class:`jotto.rules.Rules`), counted by the compiled core.
 """
 
 from __future__ import annotations
@@ -20,21 +18,8 @@ from . import _core
 from .game import replies
 from .words import WordList
 
-__all__ = ["METRICS", "best_first_guesses", "core_holds", "neighbourhood",
+__all__ = ["METRICS", "best_first_guesses", "neighbourhood",
            "neighbourhood_sizes", "partition_vectors"]
-
-
-def core_holds(words: WordList) -> bool:
-    """Whether the compiled core computes replies for ``words`` (it takes lists of distinct
-    letter sets and counts letters in common, not letters in place); where it does not, the
-    layers above count replies with :func:`jotto.game.replies` instead."""
-    if words.rules.positional:
-        return False
-    try:
-        words.core
-    except ValueError:
-        return False
-    return True
 
 
 def _expectation(counts: Sequence[int]) -> float:
@@ -62,15 +47,8 @@ def partition_vectors(words: WordList, guesses: ArrayLike | None = None,
     guess ``g`` (indices; all words if None); ``words.classes`` columns."""
     S = np.arange(len(words), dtype=np.int32) if targets is None else \
         np.ascontiguousarray(targets, dtype=np.int32)
-    if core_holds(words):
-        cand = None if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
-        counts = _core.class_sizes(words.core, S, cand).T.astype(np.int64)
-        return counts[:, :words.classes]
-    G = np.arange(len(words)) if guesses is None else np.asarray(guesses, dtype=np.intp)
-    out = np.zeros((len(G), words.classes), dtype=np.int64)
-    for i, g in enumerate(G.tolist()):
-        out[i] = np.bincount(replies(words, g, S), minlength=words.classes)
-    return out
+    cand = None if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
+    return _core.class_sizes(words.core, S, cand).T.astype(np.int64)
 
 
 def _common_letters(words: WordList) -> np.ndarray:

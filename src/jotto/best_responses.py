@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
+from .bounds import counting_total
 from .gbr import as_word_list
 from .rules import Rules
 from .runtime import resolve_threads
@@ -208,7 +209,9 @@ class _Driver:
         greedy = self.search.run(1, _core.BS_INF, 0.0, 0)
         self.nodes += greedy[5]
         self.improve(1, -1, greedy)
-        self.lower = self.search.root_bound()
+        # the search's own root bound, or the sorted counting bound where it is stronger
+        self.lower = max(self.search.root_bound(), counting_total(
+            (int(x) for x in self.v), self.words.rules.branches(self.words.length)))
         if top_k is not None and top_k > 1:
             out = self.pass_(top_k, _core.BS_INF)
             self.stopped = self.why_stopped() if out is None else (

@@ -16,22 +16,27 @@ from typing import Iterable
 
 from .words import WordList
 
-__all__ = ["counting_bound"]
+__all__ = ["counting_bound", "counting_total"]
 
 
 def counting_bound(words: WordList, weights: Iterable[int] | None = None) -> Fraction:
     """The counting lower bound on any tree's expected guesses against the hider with
     non-negative integer ``weights`` (None: uniform), under the list's rules."""
-    w = sorted((int(x) for x in weights), reverse=True) if weights is not None \
-        else [1] * len(words)
-    if len(w) != len(words) or (w and w[-1] < 0) or not any(w):
+    w = [int(x) for x in weights] if weights is not None else [1] * len(words)
+    if len(w) != len(words) or min(w, default=0) < 0 or not any(w):
         raise ValueError(f"weights must be {len(words)} non-negative integers, not all zero")
-    branches = words.rules.branches(words.length)
+    return Fraction(counting_total(w, words.rules.branches(words.length)), sum(w))
+
+
+def counting_total(weights: Iterable[int], branches: int) -> int:
+    """``sum_i weights_i guesses_i`` that no tree goes below when each node has at most
+    ``branches`` children: the heaviest targets found first, one at the root, ``branches`` at
+    the next depth, and so on."""
+    w = sorted(weights, reverse=True)
     total, found, heaviest, width, guesses = sum(w), 0, 0, 1, 0
     while heaviest < total:
         guesses += total - heaviest  # the weight not yet found after this many guesses
-        for x in w[found:found + width]:
-            heaviest += x
+        heaviest += sum(w[found:found + width])
         found += width
         width *= branches
-    return Fraction(guesses, total)
+    return guesses

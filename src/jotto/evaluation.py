@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from .analysis import core_holds
 from .game import Guesser, play
 from .gbr import comp_num_guesses
 from .players.hiders import worst_targets
@@ -122,22 +121,22 @@ def _histogram(counts: np.ndarray) -> np.ndarray:
 
 
 def evaluate(words: WordList, guesser: Guesser) -> Evaluation:
-    """Guesses against every target: exact for deterministic guessers (their decision tree, or
-    where the core does not hold the list's rules one game per target) and for mixtures that
-    give their ``moments()`` (the equilibrium guessers), else one played game per target."""
+    """Guesses against every target: exact for deterministic guessers (their decision tree) and
+    for mixtures that give their ``moments()`` (the equilibrium guessers), else one played game
+    per target."""
     name = getattr(guesser, "name", type(guesser).__name__)
     moments = getattr(guesser, "moments", None)
     if moments is not None:  # a mixture of deterministic guessers that knows its distribution
         expected, second, hist = moments()
         return Evaluation(words, name, expected, second, hist, True)
     tree = getattr(guesser, "tree", None)
-    deterministic = bool(getattr(guesser, "deterministic", False))
-    if deterministic and tree is not None and core_holds(words):
+    if getattr(guesser, "deterministic", False) and tree is not None:
         counts = tree().guesses_needed()
-    else:  # one game per target: exact for a deterministic guesser, a sample otherwise
-        counts = sample_games(words, guesser, np.arange(len(words)))
+        return Evaluation(words, name, counts.astype(np.float64),
+                          counts.astype(np.float64) ** 2, _histogram(counts), True)
+    counts = sample_games(words, guesser, np.arange(len(words)))
     return Evaluation(words, name, counts.astype(np.float64), counts.astype(np.float64) ** 2,
-                      _histogram(counts), deterministic)
+                      _histogram(counts), False)
 
 
 def sample_games(words: WordList, guesser: Guesser, targets: np.ndarray) -> np.ndarray:
@@ -168,7 +167,7 @@ class Exploitability:
 
     value: float
     hider_br_value: float
-    guesser_br_value: float | None
+    guesser_br_value: float
     best_response: tuple[Fraction, Fraction] | None = None
 
     @property
@@ -176,20 +175,16 @@ class Exploitability:
         return self.hider_br_value - self.value
 
     @property
-    def guesser_gain(self) -> float | None:
-        """None when the greedy best response was not computed (``guesser_br_value`` None: the
-        compiled core does not hold the list's rules, see :func:`jotto.analysis.core_holds`)."""
-        return None if self.guesser_br_value is None else self.value - self.guesser_br_value
+    def guesser_gain(self) -> float:
+        return self.value - self.guesser_br_value
 
     @property
-    def nash_conv(self) -> float | None:
-        gain = self.guesser_gain
-        return None if gain is None else self.hider_gain + gain
+    def nash_conv(self) -> float:
+        return self.hider_gain + self.guesser_gain
 
     @property
-    def exploitability(self) -> float | None:
-        nc = self.nash_conv
-        return None if nc is None else nc / 2
+    def exploitability(self) -> float:
+        return self.nash_conv / 2
 
     @property
     def true_nash_conv(self) -> tuple[float, float] | None:
@@ -220,20 +215,16 @@ def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
                    threads: int | None = None, best_response: bool = False,
                    budget: float | None = None) -> Exploitability:
     """The profile (hider ``p``, evaluated guesser): see :class:`Exploitability`.  The guesser's
-    greedy best response is GuesserGBR against ``p`` under ``rule`` (None where the compiled
-    core does not hold the list's rules: GuesserGBR runs in the core); with ``best_response`` the
+    greedy best response is GuesserGBR against ``p`` under ``rule``; with ``best_response`` the
     true best response is searched for too (for at most ``budget`` seconds; exact when None),
     against ``p`` made integer weights by :func:`jotto.integer_weights`."""
     p = np.asarray(p, dtype=np.float64)
-    greedy = None
-    if core_holds(evaluation.words):
-        greedy = float(np.dot(p, comp_num_guesses(evaluation.words, p, rule=rule,
-                                                  threads=threads)))
+    gbr = comp_num_guesses(evaluation.words, p, rule=rule, threads=threads)
     bounds = None
     if best_response:
         from .best_responses import best_response as search
 
         br = search(evaluation.words, p, budget=budget, threads=threads)
         bounds = (br.lower, br.upper)
-    return Exploitability(evaluation.against(p), float(evaluation.expected.max()), greedy,
-                          bounds)
+    return Exploitability(evaluation.against(p), float(evaluation.expected.max()),
+                          float(np.dot(p, gbr)), bounds)

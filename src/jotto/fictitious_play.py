@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _core
+from .gbr import candidate_rule
 from .oracles import Oracle
 from .strategy_file import StrategyFileError, decode_array, encode_array
 from .trees import DecisionTree, TreeFileError
@@ -263,8 +264,8 @@ class ExactPlay(FictitiousPlay):
         return self.w.copy()
 
     def _build(self, weights: np.ndarray):
-        return _core.build_tree(self.words.core, _core.RULE_EXACT, _core.CAND_ALL, weights,
-                                None, 0.0, 0.0, self.threads)
+        return _core.build_tree(self.words.core, _core.RULE_EXACT, candidate_rule(self.words),
+                                weights, None, 0.0, 0.0, self.threads)
 
     def _first(self) -> None:
         self.tree = self._build(self.w)
@@ -426,13 +427,13 @@ class PaperPlay(FictitiousPlay):
 
     def _build(self, weights: np.ndarray):
         if self._exact_ok():
-            return _core.build_tree(self.words.core, _core.RULE_PAPER, _core.CAND_ALL, self.v,
-                                    weights, 0.0, self.err_rel, self.threads)
+            return _core.build_tree(self.words.core, _core.RULE_PAPER, candidate_rule(self.words),
+                                    self.v, weights, 0.0, self.err_rel, self.threads)
         # The exact weights outgrew 64 bits: screen with a rounded copy of s (always correct,
         # only slower since every iteration then rebuilds the tree).
         v, err = _core.integer_weights(weights)
-        return _core.build_tree(self.words.core, _core.RULE_PAPER, _core.CAND_ALL, v, weights,
-                                err, 0.0, self.threads)
+        return _core.build_tree(self.words.core, _core.RULE_PAPER, candidate_rule(self.words),
+                                v, weights, err, 0.0, self.threads)
 
     def _first(self) -> None:
         self.tree = self._build(self.s)

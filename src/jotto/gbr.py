@@ -33,7 +33,7 @@ from .trees import DecisionTree
 from .weights import check_rule, core_weights
 from .words import WordList
 
-__all__ = ["as_word_list", "comp_num_guesses", "gbr_tree", "guesser_gbr", "state_indices"]
+__all__ = ["as_word_list", "candidate_rule", "comp_num_guesses", "gbr_tree", "guesser_gbr", "state_indices"]
 
 Words = Union[WordList, Sequence[str]]
 
@@ -71,11 +71,11 @@ def state_indices(words: WordList, state: ArrayLike) -> np.ndarray:
 def _tree(words: WordList, weights: ArrayLike | None, rule: str, threads: int | None):
     code = check_rule(rule)
     w = core_weights(weights, len(words), rule)
-    return _core.build_tree(words.core, code, _candidates(words), w.v, w.h, w.err_abs, 0.0,
+    return _core.build_tree(words.core, code, candidate_rule(words), w.v, w.h, w.err_abs, 0.0,
                             resolve_threads(threads))
 
 
-def _candidates(words: WordList) -> int:
+def candidate_rule(words: WordList) -> int:
     """The words GuesserGBR may guess: all of them, or under hard rules (every guess consistent
     with the replies so far) the targets still consistent."""
     return _core.CAND_CONSISTENT if words.rules.hard else _core.CAND_ALL
@@ -123,4 +123,4 @@ def guesser_gbr(words: Words, weights: ArrayLike | None, state: ArrayLike, *,
     code = check_rule(rule)
     S = state_indices(wl, state)
     w = core_weights(weights, len(wl), rule)
-    return _core.decide(wl.core, code, _candidates(wl), w.v, w.h, w.err_abs, 0.0, S)
+    return _core.decide(wl.core, code, candidate_rule(wl), w.v, w.h, w.err_abs, 0.0, S)

@@ -34,7 +34,6 @@ import re
 from dataclasses import dataclass, field
 import numpy as np
 
-from .analysis import core_holds
 from .bundled import bundled_solution
 from .files import quote
 from .game import Guesser, replies
@@ -68,16 +67,11 @@ def default_guesser(words: WordList, solution: Solution | None, spec: str | None
                     seed: int | None, level: str = "hard") -> tuple[Guesser, str]:
     """The computer's guesser: ``spec`` if given, else the ``level``'s: easy the random
     consistent guesser, medium GuesserGBR (exact rule), hard the equilibrium guesser of the
-    strategy (the bundled solve for the default list), else GuesserGBR under the exact rule.
-    Under rules the compiled core does not take yet (:func:`jotto.analysis.core_holds`),
-    medium and hard guess with Norvig's entropy guesser instead of GuesserGBR."""
+    strategy (the bundled solve for the default list), else GuesserGBR under the exact rule."""
     if spec is not None:
         return make_guesser(spec, words), spec
     if level == "easy":
         return RandomGuesser(words, seed), "a random word that fits (easy)"
-    if not core_holds(words):  # GuesserGBR runs in the core
-        return make_guesser("norvig:entropy", words), \
-            f"Norvig's entropy guesser (GuesserGBR does not take rules {words.rules.name} yet)"
     if level == "medium":
         return make_guesser("gbr:exact", words), "GuesserGBR (exact rule; medium)"
     if solution is not None:

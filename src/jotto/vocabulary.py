@@ -150,10 +150,12 @@ class Vocabulary:
 
     def answer_code(self, guess: str, code: int) -> int:
         """The reply code a person means by ``code`` (:meth:`Rules.parse_reply`) to ``guess``
-        when they did not say it is their word: L letters in common to a guess that has an
-        anagram is the anagram's reply (L + 1), not the win."""
+        when they did not say it is their word: under keep-all, L letters in common to a guess
+        that has an anagram is the anagram's reply (L + 1), not the win (under the other anagram
+        rules the code stays L, see :meth:`Rules.reply`)."""
         L = self.length
-        if not self.rules.positional and code == L and self.has_anagram(guess):
+        if self.rules.anagrams == "keep-all" and not self.rules.positional and code == L \
+                and self.has_anagram(guess):
             return L + 1
         return code
 

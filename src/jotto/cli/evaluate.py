@@ -92,14 +92,10 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
     click.echo(f"Against hider {hider.name}: {ex.value:.4f} expected guesses")
     click.echo(f"  hider's best response (its worst targets): {ex.hider_br_value:.4f} "
                f"(gain {ex.hider_gain:.4f})")
-    if ex.guesser_br_value is None:
-        click.echo(f"  guesser's greedy best response: not computed (GuesserGBR runs in the "
-                   f"compiled core, which does not take rules {wl.rules.name} yet)")
-    else:
-        click.echo(f"  guesser's greedy best response (GuesserGBR, {rule} rule): "
-                   f"{ex.guesser_br_value:.4f} (gain {ex.guesser_gain:.4f})")
-        click.echo(f"  NashConv {ex.nash_conv:.4f}, exploitability {ex.exploitability:.4f} "
-                   f"(against the greedy best response)")
+    click.echo(f"  guesser's greedy best response (GuesserGBR, {rule} rule): "
+               f"{ex.guesser_br_value:.4f} (gain {ex.guesser_gain:.4f})")
+    click.echo(f"  NashConv {ex.nash_conv:.4f}, exploitability {ex.exploitability:.4f} (against "
+               f"the greedy best response)")
     if ex.best_response is not None:
         lo, hi = ex.best_response
         nc_lo, nc_hi = ex.true_nash_conv

@@ -12,7 +12,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import _core
-from ..analysis import METRICS, core_holds, partition_vectors
 from ..game import History
 from ..gbr import gbr_tree, guesser_gbr
 from ..runtime import resolve_threads
@@ -87,13 +86,7 @@ class NorvigGuesser(TreeGuesser):
     list order.  Consistent: only consistent targets are guessed; inconsistent: any word while
     more than 3 targets remain (as in the notebook's ``make_tree``), except in hard mode, where
     every guess must be consistent.  The metrics are computed as his Python computes them, so
-    his trees are reproduced exactly.
-
-    The compiled core builds the tree for the lists it holds (:func:`jotto.analysis.core_holds`);
-    for the other rule sets each decision is computed here from the partitions
-    (:func:`jotto.analysis.partition_vectors`), remembered per state, and there is no tree:
-    :func:`jotto.evaluation.evaluate` plays every target instead, which is as exact for a
-    deterministic guesser."""
+    his trees are reproduced exactly."""
 
     def __init__(self, words: WordList, metric: str = "entropy", inconsistent: bool = False,
                  threads: int | None = None):
@@ -107,12 +100,6 @@ class NorvigGuesser(TreeGuesser):
         self.threads = threads
         self.name = f"norvig:{metric}:{'inconsistent' if self.inconsistent else 'consistent'}"
         self._tree: DecisionTree | None = None
-        self._decided: dict[bytes, int] = {}
-
-    def next_guess(self, state: np.ndarray, history: History) -> int:
-        if core_holds(self.words):
-            return super().next_guess(state, history)
-        return self.decide(state)
 
     @property
     def _args(self) -> tuple[int, int]:
@@ -129,20 +116,8 @@ class NorvigGuesser(TreeGuesser):
 
     def decide(self, state: np.ndarray) -> int:
         S = np.ascontiguousarray(state, dtype=np.int32)
-        if core_holds(self.words):
-            rule, cand = self._args
-            return _core.decide(self.words.core, rule, cand, None, None, 0.0, 0.0, S)
-        return self._decide_here(S)
-
-    def _decide_here(self, S: np.ndarray) -> int:
-        """The decision computed in Python from the partitions (any rules)."""
-        key = S.tobytes()
-        if key not in self._decided:
-            cands = np.arange(len(self.words)) if self.inconsistent and len(S) > 3 else S
-            f = METRICS[self.metric]
-            scores = [f(row.tolist()) for row in partition_vectors(self.words, cands, S)]
-            self._decided[key] = int(cands[int(np.argmin(scores))])  # ties: the first
-        return self._decided[key]
+        rule, cand = self._args
+        return _core.decide(self.words.core, rule, cand, None, None, 0.0, 0.0, S)
 
 
 class GBRGuesser(TreeGuesser):

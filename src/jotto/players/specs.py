@@ -35,7 +35,6 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis import core_holds
 from ..bundled import bundled_solution
 from ..files import quote, read_bytes
 from ..solution import EquilibriumHider, Solution
@@ -208,12 +207,11 @@ def _solution_for(spec: str, rest: list[str], words: WordList) -> Solution:
 
 def default_guesser_spec(words: WordList) -> str:
     """The strongest guesser the package has for ``words`` without being told more: the
-    equilibrium guesser of its bundled solve, else GuesserGBR under the exact rule, else (rules
-    the compiled core does not take yet, which GuesserGBR needs) Norvig's entropy guesser.
+    equilibrium guesser of its bundled solve, else GuesserGBR under the exact rule.
     ``play``, ``assist`` and ``evaluate`` all default to it."""
     if bundled_solution(words) is not None:
         return "equilibrium"
-    return "gbr:exact" if core_holds(words) else "norvig:entropy"
+    return "gbr:exact"
 
 
 def make_guesser(spec: str, words: WordList, threads: int | None = None):
