@@ -57,10 +57,9 @@ def _columns_and_mix(sol):
     return columns, q
 
 
-@settings(max_examples=25)
-@given(words=dictionaries(min_size=2, max_size=6, lengths=(2, 3)))
-def test_double_oracle_solves_tiny_games_exactly(words):
-    wl = jotto.WordList.from_words(words)
+def _assert_solved_exactly(wl: jotto.WordList) -> None:
+    """The double oracle's value is exact, and its mixtures are an equilibrium of the whole game
+    (every tree of reference_game under the list's rules)."""
     sol = jotto.solve(wl.length, wl, method="double-oracle", progress=False)
     lo, hi = sol.value_bounds
     assert sol.exact and lo == hi
@@ -68,6 +67,13 @@ def test_double_oracle_solves_tiny_games_exactly(words):
     total = int(sol.hider_int.sum())
     p = [Fraction(int(x), total) for x in sol.hider_int]
     assert is_equilibrium(columns, p, q, lo)
+
+
+@settings(max_examples=25)
+@given(words=dictionaries(min_size=2, max_size=6, lengths=(2, 3)))
+def test_double_oracle_solves_tiny_games_exactly(words):
+    wl = jotto.WordList.from_words(words)
+    _assert_solved_exactly(wl)
 
 
 @pytest.mark.parametrize("name", ["eckler", "perl", "positional", "hard"])
@@ -80,13 +86,7 @@ def test_double_oracle_solves_tiny_games_exactly_under_rules(name, data):
     rules = PRESETS[name]
     _, words, _ = data.draw(rule_cases(max_size=5, rules=st.just(rules)))
     wl = jotto.WordList.from_words(words, rules=rules)
-    sol = jotto.solve(wl.length, wl, method="double-oracle", progress=False)
-    lo, hi = sol.value_bounds
-    assert sol.exact and lo == hi
-    columns, q = _columns_and_mix(sol)
-    total = int(sol.hider_int.sum())
-    p = [Fraction(int(x), total) for x in sol.hider_int]
-    assert is_equilibrium(columns, p, q, lo)
+    _assert_solved_exactly(wl)
 
 
 def test_strength_of_a_fictitious_play_solution_brackets_the_value():
