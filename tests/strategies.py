@@ -47,14 +47,19 @@ def int_weights(D):
     return st.lists(element, min_size=D, max_size=D)
 
 
-@st.composite
-def rules_dictionaries(draw, max_size=40, lengths=(2, 3, 4)):
-    """(rules, words) for a preset of :data:`jotto.rules.PRESETS`: words of one length over a few
-    letters, with anagram families (several spellings of one letter multiset) and, where the rules
-    allow, repeated letters; the anagram rule applied as :meth:`Rules.select` applies it."""
-    from jotto.rules import PRESETS
+#: Every preset, and any combination of the fine options.
+ANY_RULES = st.one_of(st.sampled_from(list(PRESETS.values())),
+                      st.builds(Rules, repeats=st.booleans(), anagrams=st.sampled_from(ANAGRAMS),
+                                positional=st.booleans(), hard=st.booleans()))
 
-    rules = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
+
+@st.composite
+def rules_dictionaries(draw, max_size=40, lengths=(2, 3, 4),
+                       rules=st.sampled_from(list(PRESETS.values()))):
+    """(rules, words): words of one length over a few letters, with anagram families (several
+    spellings of one letter multiset) and, where the rules allow, repeated letters; the anagram
+    rule applied as :meth:`Rules.select` applies it."""
+    rules = draw(rules)
     L = draw(st.sampled_from(lengths))
     alphabet = LETTERS[:draw(st.integers(min_value=L + 1, max_value=L + 4))]
     letters = st.lists(st.sampled_from(alphabet), min_size=L, max_size=L,
@@ -69,29 +74,12 @@ def rules_dictionaries(draw, max_size=40, lengths=(2, 3, 4)):
     kept = rules.select(words[:max_size])[0]
     return rules, kept if kept else words[:1]
 
-#: Every preset, and any combination of the fine options.
-ANY_RULES = st.one_of(st.sampled_from(list(PRESETS.values())),
-                      st.builds(Rules, repeats=st.booleans(), anagrams=st.sampled_from(ANAGRAMS),
-                                positional=st.booleans(), hard=st.booleans()))
-
 
 @st.composite
 def rule_cases(draw, max_size=8, rules=ANY_RULES):
-    """(rules, words, integer weights): a tiny dictionary playable under the rules, built from a
-    few letter multisets (repeated letters or not) each spelt once or twice, so that anagram
-    families are common, then filtered as the rules say (repeats, the anagram rule)."""
-    rules = draw(rules)
-    L = draw(st.integers(2, 4))
-    alphabet = "etaoinsh"[:draw(st.integers(L + 1, L + 4))]
-    words = []
-    for _ in range(draw(st.integers(2, 10))):
-        base = draw(st.one_of(st.permutations(alphabet).map(lambda p: p[:L]),
-                              st.lists(st.sampled_from(alphabet), min_size=L, max_size=L)))
-        for _ in range(draw(st.sampled_from([1, 1, 1, 2]))):
-            words.append("".join(draw(st.permutations(base))))
-    words = [w for w in dict.fromkeys(words) if rules.why_not_secret(w) is None]
-    words = rules.select(words)[0][:max_size]
-    assume(len(words) >= 1)
+    """(rules, words, integer weights): a tiny dictionary of :func:`rules_dictionaries` under
+    any rules, with weights from zeros to 2**40."""
+    rules, words = draw(rules_dictionaries(max_size=max_size, rules=rules))
     v = draw(st.lists(st.one_of(st.integers(0, 3), st.integers(0, 2**40)), min_size=len(words),
                       max_size=len(words)))
     assume(sum(v) > 0)
