@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "jotto_engine.h"
+#include "jotto_reply.h"
 
 /* Words up to this length get subset-count tables (2^L - 2 subsets per word). */
 #define JT_TABLE_MAXL 6
@@ -66,20 +67,25 @@ static inline int jt_pc64(uint64_t x)
 #endif
 }
 
+/* Letters in common of tokens tg and tt, plus (L+1) times letters in place of spellings sg and st
+ * when ``positional``: a guess's code to a different target, before the keep-all anagram code. */
+static inline __attribute__((always_inline)) int jt_code_values(const jt_words *w, uint64_t tg,
+                                                                uint64_t sg, uint64_t tt,
+                                                                uint64_t st, const int positional)
+{
+    const int a = jt_pc64(tg & tt);
+    return positional ? a + (w->L + 1) * jt_pc64(jt_same_letters(sg, st, w->place)) : a;
+}
+
 /* The reply code of guess g to target t (jotto_engine.h, jt_words_new_rules): the one definition
  * the GENERAL kernels, tree building and updates share. */
 static inline int jt_code(const jt_words *w, int32_t g, int32_t t)
 {
     if (g == t)
         return w->win;
-    const int a = jt_pc64(w->tok[g] & w->tok[t]);
-    if (w->spell) {
-        /* letters in place: zero bytes of the XOR (bit 7 of a byte is set after the add unless
-         * the byte is 0) */
-        const uint64_t x = w->spell[g] ^ w->spell[t], low7 = 0x7f7f7f7f7f7f7f7fu;
-        const uint64_t zero = ~(((x & low7) + low7) | x) & w->place;
-        return a + (w->L + 1) * jt_pc64(zero);
-    }
+    if (w->spell)
+        return jt_code_values(w, w->tok[g], w->spell[g], w->tok[t], w->spell[t], 1);
+    const int a = jt_code_values(w, w->tok[g], 0, w->tok[t], 0, 0);
     return a == w->L && w->keep_all ? w->L + 1 : a;
 }
 

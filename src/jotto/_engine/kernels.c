@@ -82,18 +82,6 @@ typedef uint64_t slice_t;
 typedef struct { const slice_t *row; } slice_tab;
 #define SLICE_TAB_BYTES (32 * sizeof(slice_t))
 
-static inline __attribute__((always_inline)) uint32_t pc64(uint64_t x)
-{
-#if defined(__POPCNT__) || defined(__aarch64__)
-    return (uint32_t)__builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555u);
-    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-    return (uint32_t)((x * 0x0101010101010101u) >> 56);
-#endif
-}
-
 static inline void slice_set(void *tabs, int32_t k, int letter)
 {
     ((slice_t *)tabs)[(k >> 6) * 32 + letter] |= (slice_t)1 << (k & 63);
@@ -310,7 +298,7 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
             for (int p = 0; p < L; p++)
                 ripple(pl, row[lt[p]], p, np);
             for (int j = 1; j <= L; j++)
-                P[j] += pc64(with_bits(pl, j, np));
+                P[j] += (uint32_t)jt_pc64(with_bits(pl, j, np));
         }
         uint16_t sizes[JT_MAX_LEN + 1];
         mobius(sizes, P, mseg, L);
@@ -718,18 +706,6 @@ static void evaluate(const jt_eval *ev, int32_t c0, int32_t c1)
  * counted there as the code its tokens give it, is then moved to the win (jt_code's identity
  * rule; popcount(tokens) may be below L).  Then q = vmin sum_j n_j^2 + the heavier targets'
  * excess times the size of their class. */
-static inline __attribute__((always_inline)) int code_of(const jt_words *w, uint64_t tg,
-                                                         uint64_t sg, uint64_t tt, uint64_t st,
-                                                         const int positional)
-{
-    const int a = jt_pc64(tg & tt);
-    if (positional) {
-        const uint64_t x = sg ^ st, low7 = 0x7f7f7f7f7f7f7f7fu;
-        return a + (w->L + 1) * jt_pc64(~(((x & low7) + low7) | x) & w->place);
-    }
-    return a;
-}
-
 static inline __attribute__((always_inline)) void
 codes_range(const jt_eval *ev, int32_t c0, int32_t c1, const uint64_t *tt, const uint64_t *st,
             const int positional)
@@ -754,10 +730,10 @@ codes_range(const jt_eval *ev, int32_t c0, int32_t c1, const uint64_t *tt, const
             if (nb == 4)
                 for (; k + 4 <= m; k += 4)
                     for (int u = 0; u < 4; u++)
-                        bank[u][code_of(w, tg, sg, tt[k + u], positional ? st[k + u] : 0,
+                        bank[u][jt_code_values(w, tg, sg, tt[k + u], positional ? st[k + u] : 0,
                                         positional)]++;
             for (; k < m; k++)
-                bank[0][code_of(w, tg, sg, tt[k], positional ? st[k] : 0, positional)]++;
+                bank[0][jt_code_values(w, tg, sg, tt[k], positional ? st[k] : 0, positional)]++;
             for (k = 0; k < m; k++)
                 self += ev->sid[k] == g;
             for (int j = 0; j < R; j++)
@@ -767,7 +743,7 @@ codes_range(const jt_eval *ev, int32_t c0, int32_t c1, const uint64_t *tt, const
                 n[L] = 0;
             }
             if (self) { /* its own reply, counted as a pair of two words, is the win */
-                const int own = code_of(w, tg, sg, tg, sg, positional);
+                const int own = jt_code_values(w, tg, sg, tg, sg, positional);
                 n[!positional && w->keep_all && own == L ? L + 1 : own] -= (uint32_t)self;
                 n[w->win] += (uint32_t)self;
             }

@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "jotto_engine.h"
+#include "jotto_reply.h"
 #include "jotto_search.h"
 
 /* Reply codes: (8 + 1)^2 with positional replies (L <= 8), else at most JT_MAX_LEN + 2. */
@@ -177,7 +178,6 @@ static double now(void)
  * their masks, L only to themselves; otherwise the win is tested as identity, never counted.
  * Every function taking `gen` is inlined with it constant, so each word kind gets its own loops
  * and the paper's are the same as before. */
-#define LO7 0x7F7F7F7F7F7F7F7Full
 #define HI1 0x8080808080808080ull
 
 /* The code of a word (tokens ct, spelling cs) to a different target (tt, ts). */
@@ -188,9 +188,7 @@ static inline __attribute__((always_inline)) int code_of(const jt_bsearch *s, co
     const int a = pc64(ct & tt);
     if (gen < 2)
         return a;
-    const uint64_t x = cs ^ ts;
-    const uint64_t differ = (((x & LO7) + LO7) | x) & HI1;  /* bytes (letters) not in place */
-    return a + (s->L + 1) * (s->L - pc64(differ));
+    return a + (s->L + 1) * pc64(jt_same_letters(cs, ts, HI1 >> (64 - 8 * s->L)));
 }
 
 /* The code of word c to word t. */
