@@ -326,6 +326,17 @@ candidate_letters(const jt_eval *ev, int p, int32_t c, int32_t n, int width, uin
         out[i] = JT_NO_LETTER;
 }
 
+/* The shuffle indices of the L letters of candidates c .. c+n-1 (one register each). */
+static inline __attribute__((always_inline)) void
+candidate_indices(const jt_eval *ev, int32_t c, int32_t n, const int L, slice_idx *idx)
+{
+    for (int p = 0; p < L; p++) {
+        vb lt;
+        candidate_letters(ev, p, c, n, VW, (uint8_t *)&lt);
+        idx[p] = idx_of(lt);
+    }
+}
+
 /* The same; with q not NULL (uniform weights, mseg <= 255, one segment) it writes
  * q = vmin sum_j n_j^2 there instead of the class sizes (n_j^2 and their sum fit 16 bits). */
 static inline __attribute__((always_inline)) void
@@ -337,11 +348,7 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_LEN];
-        for (int p = 0; p < L; p++) {
-            vb lt;
-            candidate_letters(ev, p, c0 + v0, nv, VW, (uint8_t *)&lt);
-            idx[p] = idx_of(lt);
-        }
+        candidate_indices(ev, c0 + v0, nv, L, idx);
         vh tot[2][JT_MAX_LEN + 1];
         for (int j = 1; j <= L; j++)
             tot[0][j] = tot[1][j] = (vh){0};
@@ -445,11 +452,7 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_LEN];
-        for (int p = 0; p < L; p++) {
-            vb lt;
-            candidate_letters(ev, p, c0 + v0, nv, VW, (uint8_t *)&lt);
-            idx[p] = idx_of(lt);
-        }
+        candidate_indices(ev, c0 + v0, nv, L, idx);
         vb acc[JT_MAX_LEN + 1], wacc[JT_MAX_LEN + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = wacc[j] = (vb){0};
