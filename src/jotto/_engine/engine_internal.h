@@ -26,19 +26,32 @@
  *  - GENERAL: every other list (repeated-letter tokens, positional): jt_code per pair. */
 enum jt_mode { JT_MODE_PAPER = 0, JT_MODE_ANAGRAM = 1, JT_MODE_GENERAL = 2 };
 
+/* How the GENERAL kernels count (kernels.c, evaluate_codes):
+ *  - TOKENS: no positional reply and some token index no word holds (jt_words.pad): bit-sliced
+ *    like PAPER over 64-entry token tables, then each candidate's own reply moved to the win and,
+ *    under keep-all, class L to L+1 (perl: multiset counting, 62 tokens at 5 letters).
+ *  - PLACE: positional replies on distinct-letter words: bit-sliced sums of the letters in
+ *    common out of place and of the letters in place, counted together (positional).
+ *  - PAIRS: anything else (64 tokens in use, positional with repeated letters): code per pair. */
+enum jt_slicing { JT_SLICE_PAIRS = 0, JT_SLICE_TOKENS = 1, JT_SLICE_PLACE = 2 };
+
 struct jt_words {
     int32_t D, L;
     int32_t R;          /* reply codes: L+1, L+2 (keep-all), (L+1)^2 (positional) */
     int32_t win;        /* the win's code */
     int mode;           /* enum jt_mode */
     int keep_all;       /* JT_KEEP_ALL given */
+    int slicing;        /* GENERAL mode: enum jt_slicing */
+    uint8_t pad;        /* TOKENS: a token index no word holds (its table entries stay 0) */
     uint32_t *mask;     /* [D] the 26-bit masks (PAPER, ANAGRAM), else the tokens' low 32 bits */
     uint64_t *tok;      /* [D] token sets */
     uint64_t *spell;    /* [D] spellings (positional) or NULL */
     uint64_t place;     /* 0x80 in each of the low L bytes: the bytes spell compares */
     int32_t *family;    /* [D] ANAGRAM: the first word with the same mask */
     /* The letters of every word, by position: letters[p * lstride + i] is the p-th smallest
-     * letter (0..25) of word i; each row is padded with JT_NO_LETTER to lstride = D + 64. */
+     * letter (0..25) of word i; each row is padded with JT_NO_LETTER to lstride = D + 64.
+     * TOKENS: the p-th smallest token index (0..63), pad past the word's tokens; PLACE: the
+     * letter at position p of the spelling. */
     uint8_t *letters;
     int32_t lstride;
     /* Subset tables (2 <= L <= JT_TABLE_MAXL): the rank of every proper non-empty subset of

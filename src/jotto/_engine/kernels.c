@@ -79,17 +79,14 @@ static inline __attribute__((always_inline)) int planes_for(const int L)
 /* ---- scalar level: 64 targets per word, one candidate at a time ---- */
 #define SLICE_T 64
 typedef uint64_t slice_t;
-typedef struct { const slice_t *row; } slice_tab;
-#define SLICE_TAB_BYTES (32 * sizeof(slice_t))
-
-static inline void slice_set(void *tabs, int32_t k, int letter)
+/* Set target k's bit in entry e of its chunk's table (W entries a chunk). */
+static inline void slice_set(void *tabs, int32_t k, int e, const int W)
 {
-    ((slice_t *)tabs)[(k >> 6) * 32 + letter] |= (slice_t)1 << (k & 63);
+    ((slice_t *)tabs)[(size_t)(k >> 6) * W + e] |= (slice_t)1 << (k & 63);
 }
 #else
 /* ---- vector levels: one candidate per byte, 8 targets per chunk ---- */
 #define SLICE_T 8
-#define SLICE_TAB_BYTES 32
 #if defined(__AVX512VBMI__) && defined(__AVX512BITALG__) && defined(__AVX512BW__)
 #define VW 64
 #elif defined(__AVX2__)
@@ -103,24 +100,31 @@ typedef uint16_t vh __attribute__((vector_size(VW)));
 typedef uint16_t vhu __attribute__((vector_size(VW), aligned(2), may_alias));
 typedef vb slice_t;
 
-static inline void slice_set(void *tabs, int32_t k, int letter)
+static inline void slice_set(void *tabs, int32_t k, int e, const int W)
 {
-    ((uint8_t *)tabs)[(k >> 3) * 32 + letter] |= (uint8_t)(1u << (k & 7));
+    ((uint8_t *)tabs)[(size_t)(k >> 3) * W + e] |= (uint8_t)(1u << (k & 7));
 }
 
-/* Per level: the 26-letter table of a chunk in registers (tab_load), the letter codes of the
- * candidates in the form the shuffle wants (idx_of), the look-up (look), bytewise popcount, and
- * 16-entry byte tables (nib_load, nib_look: indices 0..15). */
+/* Per level: the TW-entry table of a chunk in registers (tab_load; TW = 32: letters, 64:
+ * tokens), the letter or token codes of the candidates in the form the shuffle wants (idx_of),
+ * the look-up (look), bytewise popcount, and 16-entry byte tables (nib_load, nib_look: indices
+ * 0..15). */
 #if VW == 64
 typedef __m512i slice_tab;
 typedef vb slice_idx;
-static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t)
+static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t, const int TW)
 {
-    return _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)t));
+    return TW == 64 ? _mm512_loadu_si512(t)
+                    : _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)t));
 }
-static inline __attribute__((always_inline)) slice_idx idx_of(vb letters) { return letters; }
-static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
+static inline __attribute__((always_inline)) slice_idx idx_of(vb letters, const int TW)
 {
+    (void)TW;
+    return letters;
+}
+static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i, const int TW)
+{
+    (void)TW;
     return (vb)_mm512_permutexvar_epi8((__m512i)i, t);
 }
 static inline __attribute__((always_inline)) vb pc8(vb x)
@@ -142,17 +146,25 @@ static inline __attribute__((always_inline)) vh widen(vb x, int half)
                                          : _mm512_castsi512_si256((__m512i)x));
 }
 #elif defined(__ARM_NEON)
-typedef uint8x16x2_t slice_tab;
+typedef uint8x16x4_t slice_tab;
 typedef vb slice_idx;
-static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t)
+static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t, const int TW)
 {
-    const uint8x16x2_t r = {{vld1q_u8(t), vld1q_u8(t + 16)}};
+    const uint8x16x4_t r = {{vld1q_u8(t), vld1q_u8(t + 16), vld1q_u8(t + (TW == 64 ? 32 : 0)),
+                             vld1q_u8(t + (TW == 64 ? 48 : 16))}};
     return r;
 }
-static inline __attribute__((always_inline)) slice_idx idx_of(vb letters) { return letters; }
-static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
+static inline __attribute__((always_inline)) slice_idx idx_of(vb letters, const int TW)
 {
-    return (vb)vqtbl2q_u8(t, (uint8x16_t)i); /* codes >= 32 give 0 */
+    (void)TW;
+    return letters;
+}
+static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i, const int TW)
+{
+    if (TW == 64)
+        return (vb)vqtbl4q_u8(t, (uint8x16_t)i);
+    const uint8x16x2_t h = {{t.val[0], t.val[1]}};
+    return (vb)vqtbl2q_u8(h, (uint8x16_t)i); /* codes >= 32 give 0 */
 }
 static inline __attribute__((always_inline)) vb pc8(vb x) { return (vb)vcntq_u8((uint8x16_t)x); }
 typedef uint8x16_t nib_tab;
@@ -190,20 +202,31 @@ static inline __attribute__((always_inline)) vh widen(vb x, int half)
                      : _mm_unpacklo_epi8((__m128i)x, _mm_setzero_si128()));
 }
 #endif
-typedef struct { vreg lo, hi; } slice_tab;
-typedef vb slice_idx;
-static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t)
+/* 64 entries: four look-ups of 16, the index of each with bit 7 set unless it is the index's
+ * quarter. */
+typedef struct { vreg q[4]; } slice_tab;
+typedef struct { vb q[4]; } slice_idx;
+static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t, const int TW)
 {
-    slice_tab r = {BCAST16(t), BCAST16(t + 16)};
+    slice_tab r;
+    for (int k = 0; k < 4; k++)
+        r.q[k] = BCAST16(t + 16 * (k < TW / 16 ? k : 0));
     return r;
 }
-static inline __attribute__((always_inline)) slice_idx idx_of(vb letters)
+static inline __attribute__((always_inline)) slice_idx idx_of(vb letters, const int TW)
 {
-    return letters | ((vb)(letters > 15) & 0x80);
+    slice_idx r;
+    for (int k = 0; k < 4; k++)
+        r.q[k] = TW == 64 ? (letters & 15) | ((vb)((letters >> 4) != (uint8_t)k) & 0x80)
+                          : letters | ((vb)(letters > 15) & 0x80);
+    return r;
 }
-static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i)
+static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i, const int TW)
 {
-    return (vb)SHUF(t.lo, (vreg)i) | (vb)SHUF(t.hi, (vreg)(i ^ 0x80));
+    if (TW == 64)
+        return (vb)SHUF(t.q[0], (vreg)i.q[0]) | (vb)SHUF(t.q[1], (vreg)i.q[1]) |
+               (vb)SHUF(t.q[2], (vreg)i.q[2]) | (vb)SHUF(t.q[3], (vreg)i.q[3]);
+    return (vb)SHUF(t.q[0], (vreg)i.q[0]) | (vb)SHUF(t.q[1], (vreg)(i.q[0] ^ 0x80));
 }
 typedef vreg nib_tab;
 static inline __attribute__((always_inline)) nib_tab nib_load(const uint8_t *t)
@@ -268,21 +291,32 @@ mobius(uint16_t *n, const uint32_t *P, int32_t m, const int L)
     n[0] = (uint16_t)rest;
 }
 
-/* The chunk tables of targets [s0, s1) of sm. */
-static inline void slice_tables(const uint32_t *sm, int32_t s0, int32_t s1, void *tabs)
+/* Bytes of a chunk's table of W entries, and the targets a segment takes in the tables' buffer
+ * (SEG at W = 32). */
+#define TAB_BYTES(W) ((size_t)(W) * (SLICE_T / 8))
+#define TABS_BUF (SEG / SLICE_T * TAB_BYTES(32))
+static inline __attribute__((always_inline)) int32_t seg_of(const int W)
+{
+    return (int32_t)(TABS_BUF / TAB_BYTES(W)) * SLICE_T;
+}
+
+/* The chunk tables of targets [s0, s1): of the letters of masks sm (TW = 32) or the tokens st
+ * (TW = 64). */
+static inline void slice_tables(const uint32_t *sm, const uint64_t *st, int32_t s0, int32_t s1,
+                                void *tabs, const int TW)
 {
     const int32_t nch = (s1 - s0 + SLICE_T - 1) / SLICE_T;
-    memset(tabs, 0, (size_t)nch * SLICE_TAB_BYTES);
+    memset(tabs, 0, (size_t)nch * TAB_BYTES(TW));
     for (int32_t k = s0; k < s1; k++)
-        for (uint32_t x = sm[k]; x; x &= x - 1)
-            slice_set(tabs, k - s0, __builtin_ctz(x));
+        for (uint64_t x = TW == 64 ? st[k] : sm[k]; x; x &= x - 1)
+            slice_set(tabs, k - s0, __builtin_ctzll(x), TW);
 }
 
 #if SLICE_T == 64
 /* Class sizes of candidates [c0, c0 + n) over the nch chunks of tabs (mseg targets) into dst. */
 static inline __attribute__((always_inline)) void
 slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
-            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L)
+            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, const int TW)
 {
     const int np = planes_for(L);
     const slice_t *T = tabs;
@@ -293,7 +327,7 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
             lt[p] = ev->w->letters[(size_t)p * ev->w->lstride + word];
         uint32_t P[JT_MAX_LEN + 1] = {0};
         for (int32_t k = 0; k < nch; k++) {
-            const slice_t *row = T + (size_t)k * 32;
+            const slice_t *row = T + (size_t)k * TW;
             slice_t pl[5];
             for (int p = 0; p < L; p++)
                 ripple(pl, row[lt[p]], p, np);
@@ -326,29 +360,32 @@ candidate_letters(const jt_eval *ev, int p, int32_t c, int32_t n, int width, uin
         out[i] = JT_NO_LETTER;
 }
 
-/* The shuffle indices of the L letters of candidates c .. c+n-1 (one register each). */
+/* The shuffle indices of the L letters (or tokens) of candidates c .. c+n-1. */
 static inline __attribute__((always_inline)) void
-candidate_indices(const jt_eval *ev, int32_t c, int32_t n, const int L, slice_idx *idx)
+candidate_indices(const jt_eval *ev, int32_t c, int32_t n, const int L, slice_idx *idx,
+                  const int TW)
 {
     for (int p = 0; p < L; p++) {
         vb lt;
         candidate_letters(ev, p, c, n, VW, (uint8_t *)&lt);
-        idx[p] = idx_of(lt);
+        idx[p] = idx_of(lt, TW);
     }
 }
 
 /* The same; with q not NULL (uniform weights, mseg <= 255, one segment) it writes
- * q = vmin sum_j n_j^2 there instead of the class sizes (n_j^2 and their sum fit 16 bits). */
+ * q = vmin sum_j n_j^2 there instead of the class sizes (n_j^2 and their sum fit 16 bits),
+ * corrected by sel (not NULL: TOKENS, self_classes) for candidates whose own reply is the win. */
 static inline __attribute__((always_inline)) void
 slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
-              int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, uint64_t *q)
+              int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, uint64_t *q,
+              const uint8_t *sel, const int TW)
 {
     const int np = planes_for(L);
     const uint8_t *T = tabs;
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_LEN];
-        candidate_indices(ev, c0 + v0, nv, L, idx);
+        candidate_indices(ev, c0 + v0, nv, L, idx, TW);
         vh tot[2][JT_MAX_LEN + 1];
         for (int j = 1; j <= L; j++)
             tot[0][j] = tot[1][j] = (vh){0};
@@ -359,10 +396,10 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
             for (int j = 1; j <= L; j++)
                 acc[j] = (vb){0};
             for (int32_t k = k0; k < k1; k++) {
-                const slice_tab t = tab_load(T + (size_t)k * 32);
+                const slice_tab t = tab_load(T + (size_t)k * TW, TW);
                 vb pl[5];
                 for (int p = 0; p < L; p++)
-                    ripple(pl, look(t, idx[p]), p, np);
+                    ripple(pl, look(t, idx[p], TW), p, np);
                 for (int j = 1; j <= L; j++)
                     acc[j] += pc8(with_bits(pl, j, np));
             }
@@ -392,6 +429,13 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
                 vh sq = (vh){0};
                 for (int j = 0; j <= L; j++)
                     sq += nj[j] * nj[j];
+                if (sel) { /* the own reply moves from class s to an empty one: 2 - 2 n_s */
+                    vb sb;
+                    memcpy(&sb, sel + v0, sizeof sb);
+                    const vh s = widen(sb, h);
+                    for (int j = 0; j <= L; j++)
+                        sq += (vh)(s == (uint16_t)j) & ((uint16_t)2 - nj[j] - nj[j]);
+                }
                 uint16_t lanes[VW / 2];
                 memcpy(lanes, &sq, sizeof lanes);
                 const uint64_t vmin = ev->vmin;
@@ -418,9 +462,9 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
 
 static inline __attribute__((always_inline)) void
 slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
-            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L)
+            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, const int TW)
 {
-    slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, NULL);
+    slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, NULL, NULL, TW);
 }
 
 /* Nibble tables of the units of targets in chunks of 8, 32 bytes a chunk: lo[x] (hi[x]) sums the
@@ -452,24 +496,24 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_LEN];
-        candidate_indices(ev, c0 + v0, nv, L, idx);
+        candidate_indices(ev, c0 + v0, nv, L, idx, 32);
         vb acc[JT_MAX_LEN + 1], wacc[JT_MAX_LEN + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = wacc[j] = (vb){0};
         for (int32_t k = 0; k < nch; k++) {
-            const slice_tab t = tab_load(tabs + (size_t)k * 32);
+            const slice_tab t = tab_load(tabs + (size_t)k * 32, 32);
             vb pl[5];
             for (int p = 0; p < L; p++)
-                ripple(pl, look(t, idx[p]), p, np);
+                ripple(pl, look(t, idx[p], 32), p, np);
             for (int j = 1; j <= L; j++)
                 acc[j] += pc8(with_bits(pl, j, np));
         }
         for (int32_t k = 0; k < nsch; k++) {
-            const slice_tab t = tab_load(stabs + (size_t)k * 32);
+            const slice_tab t = tab_load(stabs + (size_t)k * 32, 32);
             const nib_tab lo = nib_load(nib + (size_t)k * 32), hi = nib_load(nib + (size_t)k * 32 + 16);
             vb pl[5];
             for (int p = 0; p < L; p++)
-                ripple(pl, look(t, idx[p]), p, np);
+                ripple(pl, look(t, idx[p], 32), p, np);
             for (int j = 1; j <= L; j++) {
                 const vb x = with_bits(pl, j, np);
                 wacc[j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
@@ -592,7 +636,7 @@ weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0
     }
     if (!ev->nspec)
         return;
-    _Alignas(64) uint8_t tabs[SEG / SLICE_T * SLICE_TAB_BYTES];
+    _Alignas(64) uint8_t tabs[TABS_BUF];
     uint16_t G[(JT_MAX_LEN + 1) * BLOCK];
     for (int32_t b0 = c0; b0 < c1; b0 += BLOCK) {
         const int32_t n = c1 - b0 < BLOCK ? c1 - b0 : BLOCK;
@@ -611,9 +655,9 @@ weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0
             }
             for (int32_t s0 = g0; s0 < g1; s0 += SEG) {
                 const int32_t s1 = g1 - s0 < SEG ? g1 : s0 + SEG;
-                slice_tables(ev->spec_mask, s0, s1, tabs);
+                slice_tables(ev->spec_mask, NULL, s0, s1, tabs, 32);
                 slice_sweep(ev, b0, n, tabs, (s1 - s0 + SLICE_T - 1) / SLICE_T, s1 - s0, G, BLOCK,
-                            s0 == g0, L);
+                            s0 == g0, L, 32);
             }
             for (int32_t c = 0; c < n; c++) {
                 uint32_t x = 0;
@@ -625,32 +669,110 @@ weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0
     }
 }
 
-/* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
- * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets SEG at a time.  When
- * only q is wanted and S is small, the vector levels compute q in registers, in one pass. */
-static inline __attribute__((always_inline)) void
-counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+/* ---- reply codes (GENERAL mode) from class sizes ---------------------------------------------- */
+
+/* q of candidate word g from its class sizes by reply code n[0..R): vmin sum_j n_j^2 plus each
+ * heavier target's excess times the size of its class (wrapping uint64, as everywhere). */
+static inline uint64_t code_q(const jt_eval *ev, int32_t g, const uint32_t *n)
 {
-    _Alignas(64) uint8_t tabs[SEG / SLICE_T * SLICE_TAB_BYTES];
-    uint16_t local[(JT_MAX_LEN + 1) * BLOCK];
-    const int32_t m = ev->m;
+    const jt_words *w = ev->w;
+    uint64_t sq = 0;
+    for (int j = 0; j < w->R; j++)
+        sq += (uint64_t)n[j] * n[j];
+    uint64_t q = ev->vmin * sq;
+    for (int32_t k = 0; k < ev->nspec; k++)
+        q += ev->spec_delta[k] * n[jt_code(w, g, ev->spec_id[k])];
+    return q;
+}
+
+/* q of candidates [c0, c1) from their class sizes by reply code, cnt[j * stride + c - c0]. */
+static void codes_q(const jt_eval *ev, const uint16_t *cnt, size_t stride, int32_t c0, int32_t c1)
+{
+    for (int32_t c = c0; c < c1; c++) {
+        uint32_t n[JT_MAX_R];
+        for (int j = 0; j < ev->w->R; j++)
+            n[j] = cnt[(size_t)j * stride + (c - c0)];
+        ev->q[c] = code_q(ev, ev->cid ? ev->cid[c] : c, n);
+    }
+}
+
+/* TOKENS: the raw class (popcount of its tokens) in which the bit-sliced count puts candidate
+ * c's reply to itself, when c is in S and that class is not already the win's (not L without
+ * keep-all, where class L holds c alone), else 0xff: sel[c - c0] for c in [c0, c1), and 0xff
+ * for 64 bytes more (vector loads). */
+static void self_classes(const jt_eval *ev, int32_t c0, int32_t c1, uint8_t *sel)
+{
+    const jt_words *w = ev->w;
+    memset(sel, 0xff, (size_t)(c1 - c0) + 64);
+#define OWN(g) (jt_pc64(w->tok[g]) == w->L && !w->keep_all ? 0xff : jt_pc64(w->tok[g]))
+    if (!ev->cid) { /* candidate c is word c */
+        for (int32_t k = 0; k < ev->m; k++) {
+            const int32_t g = ev->sid[k];
+            if (g >= c0 && g < c1)
+                sel[g - c0] = (uint8_t)OWN(g);
+        }
+        return;
+    }
+    uint64_t in_s[(JT_MAX_WORDS + 63) / 64];
+    memset(in_s, 0, sizeof(uint64_t) * (size_t)((w->D + 63) / 64));
+    for (int32_t k = 0; k < ev->m; k++)
+        in_s[ev->sid[k] >> 6] |= (uint64_t)1 << (ev->sid[k] & 63);
+    for (int32_t c = c0; c < c1; c++) {
+        const int32_t g = ev->cid[c];
+        if ((in_s[g >> 6] >> (g & 63)) & 1)
+            sel[c - c0] = (uint8_t)OWN(g);
+    }
+#undef OWN
+}
+
+/* TOKENS: raw popcount classes 0..L of n candidates (dst[j * stride + c]) to reply codes: under
+ * keep-all, L letters in common is L+1 (an anagram); a candidate's own reply (sel) is the win. */
+static void tokens_fix(const jt_words *w, uint16_t *dst, size_t stride, int32_t n,
+                       const uint8_t *sel)
+{
+    const int L = w->L;
+    for (int32_t c = 0; c < n; c++) {
+        if (w->keep_all) {
+            dst[(L + 1) * stride + c] = dst[L * stride + c];
+            dst[L * stride + c] = 0;
+        }
+        if (sel[c] != 0xff) {
+            dst[(w->keep_all && sel[c] == L ? L + 1 : sel[c]) * stride + c]--;
+            dst[L * stride + c]++;
+        }
+    }
+}
+
+/* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
+ * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets a segment at a time.
+ * When only q is wanted and S is small, the vector levels compute q in registers, in one pass.
+ * TW = 32: letters of masks (PAPER, ANAGRAM); 64: tokens (TOKENS), then fixed to reply codes by
+ * sel (self_classes). */
+static inline __attribute__((always_inline)) void
+counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int TW,
+              const uint8_t *sel)
+{
+    _Alignas(64) uint8_t tabs[TABS_BUF];
+    uint16_t local[(JT_MAX_LEN + 2) * BLOCK];
+    const int32_t m = ev->m, seg = seg_of(TW);
     const int32_t step = ev->cnt ? c1 - c0 : BLOCK;
+    const uint64_t *st = TW == 64 ? ev->stok : NULL;
     int32_t built = -1; /* the segment whose tables are in tabs */
 #if SLICE_T == 8
     if (!ev->cnt && !ev->nspec && m <= 255) { /* q only, straight from the registers */
-        slice_tables(ev->sm, 0, m, tabs);
+        slice_tables(ev->sm, st, 0, m, tabs, TW);
         slice_sweep_q(ev, c0, c1 - c0, tabs, (m + SLICE_T - 1) / SLICE_T, m, NULL, 0, 1, L,
-                      ev->q + c0);
+                      ev->q + c0, sel, TW);
         return;
     }
-    if (!ev->cnt && ev->nspec) { /* q only, weighted: one pass when the weights allow */
+    if (TW == 32 && !ev->cnt && ev->nspec) { /* q only, weighted: one pass when the weights allow */
         uint8_t unit[248];
         uint64_t g;
         const int32_t utot = weighted_units(ev, &g, unit);
         if (utot >= 0) {
             _Alignas(64) uint8_t stabs[248 / 8 * 32 + 32], nib[248 / 8 * 32 + 32];
-            slice_tables(ev->sm, 0, m, tabs);
-            slice_tables(ev->spec_mask, 0, ev->nspec, stabs);
+            slice_tables(ev->sm, NULL, 0, m, tabs, 32);
+            slice_tables(ev->spec_mask, NULL, 0, ev->nspec, stabs, 32);
             unit_tables(unit, ev->nspec, nib);
             slice_q_weighted(ev, c0, c1 - c0, tabs, (m + 7) / 8, stabs, nib,
                              (ev->nspec + 7) / 8, (uint32_t)utot, g, L);
@@ -662,19 +784,24 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
         const int32_t n = c1 - b0 < step ? c1 - b0 : step;
         uint16_t *dst = block_dst(ev, b0, local);
         const size_t stride = block_stride(ev, BLOCK);
-        for (int32_t s0 = 0; s0 < m; s0 += SEG) {
-            const int32_t s1 = m - s0 < SEG ? m : s0 + SEG;
+        for (int32_t s0 = 0; s0 < m; s0 += seg) {
+            const int32_t s1 = m - s0 < seg ? m : s0 + seg;
             if (built != s0) {
-                slice_tables(ev->sm, s0, s1, tabs);
+                slice_tables(ev->sm, st, s0, s1, tabs, TW);
                 built = s0;
             }
             slice_sweep(ev, b0, n, tabs, (s1 - s0 + SLICE_T - 1) / SLICE_T, s1 - s0, dst,
-                        stride, s0 == 0, L);
+                        stride, s0 == 0, L, TW);
         }
-        if (!ev->cnt)
+        if (TW == 64)
+            tokens_fix(ev->w, dst, stride, n, sel + (b0 - c0));
+        if (!ev->cnt && TW == 64)
+            codes_q(ev, local, BLOCK, b0, b0 + n);
+        else if (!ev->cnt)
             weigh(ev, local, BLOCK, b0, b0 + n, L);
     }
 }
+
 static inline __attribute__((always_inline)) void
 evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
@@ -683,24 +810,41 @@ evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     else if (ev->method == JT_M_TABLE && L <= JT_TABLE_MAXL)
         counts_table(ev, c0, c1, L <= JT_TABLE_MAXL ? L : 2);
     else
-        counts_sliced(ev, c0, c1, L);
+        counts_sliced(ev, c0, c1, L, 32, NULL);
     if (ev->q && ev->cnt)
         weigh(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1, L);
 }
 
+/* TOKENS mode: the reply codes' class sizes bit-sliced over the tokens, and q from them. */
+static inline __attribute__((always_inline)) void
+tokens_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+{
+    if (!ev->counted) {
+        uint8_t sel[JT_MAX_WORDS + 64];
+        self_classes(ev, c0, c1, sel);
+        counts_sliced(ev, c0, c1, L, 64, sel);
+    }
+    if (ev->q && ev->cnt)
+        codes_q(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1);
+}
+
 /* ---- the kernels ------------------------------------------------------------------------------ */
+
+/* fn(ev, c0, c1, L) with L a constant for the usual lengths (the loops over letters unroll). */
+#define BY_LENGTH(fn, ev, c0, c1)                                                                \
+    switch ((ev)->w->L) {                                                                         \
+    case 2: fn(ev, c0, c1, 2); break;                                                             \
+    case 3: fn(ev, c0, c1, 3); break;                                                             \
+    case 4: fn(ev, c0, c1, 4); break;                                                             \
+    case 5: fn(ev, c0, c1, 5); break;                                                             \
+    case 6: fn(ev, c0, c1, 6); break;                                                             \
+    case 7: fn(ev, c0, c1, 7); break;                                                             \
+    default: fn(ev, c0, c1, (ev)->w->L); break;                                                   \
+    }
 
 static void evaluate(const jt_eval *ev, int32_t c0, int32_t c1)
 {
-    switch (ev->w->L) {
-    case 2: evaluate_len(ev, c0, c1, 2); break;
-    case 3: evaluate_len(ev, c0, c1, 3); break;
-    case 4: evaluate_len(ev, c0, c1, 4); break;
-    case 5: evaluate_len(ev, c0, c1, 5); break;
-    case 6: evaluate_len(ev, c0, c1, 6); break;
-    case 7: evaluate_len(ev, c0, c1, 7); break;
-    default: evaluate_len(ev, c0, c1, ev->w->L); break;
-    }
+    BY_LENGTH(evaluate_len, ev, c0, c1)
 }
 
 /* GENERAL mode: reply codes counted pair by pair, from the targets' tokens (and spellings)
@@ -753,24 +897,20 @@ codes_range(const jt_eval *ev, int32_t c0, int32_t c1, const uint64_t *tt, const
             for (int j = 0; ev->cnt && j < R; j++)
                 ev->cnt[(size_t)j * nc + c] = (uint16_t)n[j];
         }
-        if (!ev->q)
-            continue;
-        uint64_t sq = 0;
-        for (int j = 0; j < R; j++)
-            sq += (uint64_t)n[j] * n[j];
-        uint64_t q = ev->vmin * sq;
-        for (int32_t k = 0; k < ev->nspec; k++)
-            q += ev->spec_delta[k] * n[jt_code(w, g, ev->spec_id[k])];
-        ev->q[c] = q;
+        if (ev->q)
+            ev->q[c] = code_q(ev, g, n);
     }
 }
 
 static void evaluate_codes(const jt_eval *ev, int32_t c0, int32_t c1)
 {
-    if (ev->w->spell)
+    if (ev->w->slicing == JT_SLICE_TOKENS) {
+        BY_LENGTH(tokens_len, ev, c0, c1)
+    } else if (ev->w->spell) {
         codes_range(ev, c0, c1, ev->stok, ev->sspell, 1);
-    else
+    } else {
         codes_range(ev, c0, c1, ev->stok, NULL, 0);
+    }
 }
 
 static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)

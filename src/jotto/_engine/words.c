@@ -93,7 +93,8 @@ static int build_subset_ranks(jt_words *w)
     return 1;
 }
 
-/* Every word's letters by position, for the bit-sliced kernels (engine_internal.h). */
+/* Every word's letters (or token indices, or spelling) by position, for the bit-sliced kernels
+ * (engine_internal.h). */
 static int build_letters(jt_words *w)
 {
     w->lstride = w->D + JT_LETTER_PAD;
@@ -103,10 +104,44 @@ static int build_letters(jt_words *w)
     memset(w->letters, JT_NO_LETTER, (size_t)w->lstride * w->L);
     for (int32_t i = 0; i < w->D; i++) {
         int p = 0;
-        for (uint32_t x = w->mask[i]; x; x &= x - 1)
-            w->letters[(size_t)p++ * w->lstride + i] = (uint8_t)__builtin_ctz(x);
+        if (w->slicing == JT_SLICE_PLACE) {
+            for (; p < w->L; p++)
+                w->letters[(size_t)p * w->lstride + i] = (uint8_t)((w->spell[i] >> (8 * p)) - 1);
+            continue;
+        }
+        for (uint64_t x = w->slicing == JT_SLICE_TOKENS ? w->tok[i] : w->mask[i]; x; x &= x - 1)
+            w->letters[(size_t)p++ * w->lstride + i] = (uint8_t)__builtin_ctzll(x);
+        for (; w->slicing == JT_SLICE_TOKENS && p < w->L; p++)
+            w->letters[(size_t)p * w->lstride + i] = w->pad;
     }
     return 1;
+}
+
+/* Whether every word's tokens are the letters of its spelling (bit k: letter k+1), each once:
+ * then letters in common are counted from the spellings alone (PLACE). */
+static int tokens_spell_letters(const jt_words *w)
+{
+    for (int32_t i = 0; i < w->D; i++) {
+        uint64_t letters = 0;
+        for (int p = 0; p < w->L; p++)
+            letters |= (uint64_t)1 << (((w->spell[i] >> (8 * p)) & 0xff) - 1);
+        if (letters != w->tok[i] || jt_pc64(letters) != w->L)
+            return 0;
+    }
+    return 1;
+}
+
+/* GENERAL mode: which bit-sliced counting fits the list (enum jt_slicing). */
+static void choose_slicing(jt_words *w)
+{
+    uint64_t used = 0;
+    for (int32_t i = 0; i < w->D; i++)
+        used |= w->tok[i];
+    if (w->spell)
+        w->slicing = tokens_spell_letters(w) ? JT_SLICE_PLACE : JT_SLICE_PAIRS;
+    else
+        w->slicing = ~used ? JT_SLICE_TOKENS : JT_SLICE_PAIRS;
+    w->pad = (uint8_t)(~used ? __builtin_ctzll(~used) : 0);
 }
 
 /* The root's class sizes: by subset tables where the words have them, bit-sliced for lists
@@ -168,7 +203,7 @@ static jt_words *words_finish(jt_words *w)
         }
         free(key);
     }
-    if (w->mode != JT_MODE_GENERAL && !build_letters(w))
+    if ((w->mode != JT_MODE_GENERAL || w->slicing != JT_SLICE_PAIRS) && !build_letters(w))
         goto fail;
     if (w->mode == JT_MODE_PAPER && L >= 2 && L <= JT_TABLE_MAXL && !build_subset_ranks(w))
         goto fail;
@@ -265,6 +300,8 @@ jt_words *jt_words_new_rules(const uint64_t *tokens, const uint64_t *spell, int3
     if (spell)
         memcpy(w->spell, spell, sizeof(uint64_t) * D);
     w->mode = spell || !narrow ? JT_MODE_GENERAL : keep_all ? JT_MODE_ANAGRAM : JT_MODE_PAPER;
+    if (w->mode == JT_MODE_GENERAL)
+        choose_slicing(w);
     return words_finish(w);
 }
 
