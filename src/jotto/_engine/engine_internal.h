@@ -22,7 +22,7 @@
  *    tables as they are.
  *  - ANAGRAM: keep-all lists of distinct-letter words (eckler): the kernels count the popcount
  *    replies of the 26-bit masks ("raw": an anagram family's members all land in class L), and
- *    fix_anagrams (tree.c) moves the family's other members to class L+1, exactly, weights too.
+ *    fix_anagrams (node_eval.c) moves the family's other members to class L+1, exactly, weights too.
  *  - GENERAL: every other list (repeated-letter tokens, positional): jt_code per pair. */
 enum jt_mode { JT_MODE_PAPER = 0, JT_MODE_ANAGRAM = 1, JT_MODE_GENERAL = 2 };
 

@@ -146,7 +146,7 @@ static void choose_slicing(jt_words *w)
 
 /* The root's class sizes: by subset tables where the words have them, bit-sliced for lists
  * small enough (|S| D pairs), else left to each build.  Raw popcount classes in ANAGRAM mode
- * (tree.c corrects them per tree); none in GENERAL mode. */
+ * (node_eval.c corrects them per tree); none in GENERAL mode. */
 static int count_root(jt_words *w)
 {
     const size_t D = (size_t)w->D;

@@ -1,0 +1,276 @@
+/* decision_rules.c -- choosing a node's guess from its evaluated candidates: GuesserGBR under
+ * the exact rule (least q, ties to words of S, then the lowest index) and the paper rule (the
+ * literal IEEE-double formula over the window of words that may be its maximum), the decisions
+ * that never depend on the weights, and Norvig's metrics. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree_internal.h"
+
+/* ---- the paper rule's rounding distance ------------------------------------------------------ */
+
+/* Largest q(c) - min q for which c may still have the largest ExpNumElims when the formula is
+ * evaluated in IEEE double with weights h_i = s (v_i + a_i)(1 + r_i), |a_i| <= err_abs,
+ * |r_i| <= err_rel.  With p = h/sum h and p' = v/V over S:
+ *  - |p - p'|_1 <= tau = 2 err_rel/(1 - err_rel) + 2 err_abs m/(V - err_abs m), and since
+ *    ExpNumElims = m - sum_i p_i n_{jt_reply(c,i)}, the exact values under p and p' differ by at most
+ *    tau m;
+ *  - the literal evaluation (|S| and n_j-term sums, one division, one product, R additions, all
+ *    of non-negative terms) has relative error below (2m + L + 3) u, u = 2^-53; gamma doubles it.
+ * A candidate beats or ties the exact best b only if its exact value is within 2 (gamma + tau) m
+ * of b's, that is q(c) <= q(b) + 2 (gamma + tau) m V.  q is an integer, so the floor of the bound
+ * suffices; the factor and the +1 cover the rounding of this computation itself. */
+static uint64_t paper_slack(int32_t m, int R, uint64_t V, double err_abs, double err_rel)
+{
+    if (V == 0)
+        return UINT64_MAX;
+    const double u = 0x1p-53;
+    const double gamma = 2.0 * (2.0 * m + R + 3) * u;
+    double tau = 2.0 * err_rel / (1.0 - err_rel);
+    if (err_abs > 0) {
+        const double d = (double)V - err_abs * m;
+        tau += d > 0 ? 2.0 * err_abs * m / d : 2.0;
+    }
+    if (tau > 2.0)
+        tau = 2.0;
+    const double s = 2.0 * (gamma + tau) * (double)m * (double)V * 1.0001 + 1.0;
+    return s >= 1.8e19 ? UINT64_MAX : (uint64_t)s;
+}
+
+/* States of one or two targets: the decision never depends on the weights. */
+void jt_decide_tiny(const jt_tree *t, jt_node *nd)
+{
+    const jt_words *w = t->w;
+    nd->fixed = 1;
+    if (nd->m == 1 || t->rule != JT_RULE_PAPER || t->candidates != JT_CAND_ALL) {
+        /* One target: guess it.  Two: every word of S splits them (q = V, the least possible),
+         * so the exact rule and Norvig's (ties to list order) take the first. */
+        nd->guess = nd->S[0];
+        return;
+    }
+    /* Paper rule, S = {a, b}: a splitter's ExpNumElims is h_a/H + h_b/H whatever the order of
+     * the two terms, a non-splitter's is 0, so GuesserGBR takes the first word that splits. */
+    const int32_t a = nd->S[0], b = nd->S[1];
+    for (int32_t c = 0; c <= a; c++) {
+        if (jt_reply(w, c, a) != jt_reply(w, c, b)) {
+            nd->guess = c;
+            return;
+        }
+    }
+}
+
+/* Exact rule, positive weights, |S| <= R: a word of S leaving every target alone reaches the
+ * least possible q (= V) whatever the weights, and the earliest such word wins the tie-break. */
+int jt_exact_early_stop(const jt_words *w, jt_node *nd)
+{
+    for (int32_t k = 0; k < nd->m; k++) {
+        uint64_t seen[(JT_MAX_R + 63) / 64] = {0};
+        int alone = 1;
+        for (int32_t i = 0; i < nd->m && alone; i++) {
+            const int r = jt_reply(w, nd->S[k], nd->S[i]);
+            const uint64_t bit = (uint64_t)1 << (r & 63);
+            alone = !(seen[r >> 6] & bit);
+            seen[r >> 6] |= bit;
+        }
+        if (alone) {
+            nd->guess = nd->S[k];
+            nd->fixed = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int jt_all_h_zero(const jt_tree *t, const jt_node *nd)
+{
+    for (int32_t k = 0; k < nd->m; k++)
+        if (t->h[nd->S[k]] != 0.0)
+            return 0;
+    return 1;
+}
+
+void jt_gather_h(const jt_tree *t, const jt_node *nd, int hones, double *hs)
+{
+    for (int32_t k = 0; k < nd->m; k++)
+        hs[k] = hones ? 1.0 : t->h[nd->S[k]];
+}
+
+/* Exact rule: the least q, then a word of S, then the lowest index.  Candidates are all words,
+ * or (cid, hard mode) the words of S. */
+static int32_t exact_pick(const jt_node *nd, const uint64_t *q, int32_t D, const int32_t *cid)
+{
+    int32_t first;
+    const uint64_t qmin = jt_kernels_current()->min_q(q, D, &first);
+    if (cid)
+        return cid[first];
+    for (int32_t k = 0; k < nd->m; k++)
+        if (q[nd->S[k]] == qmin)
+            return nd->S[k];
+    return first;
+}
+
+/* Paper rule: the window of words that may be the literal maximum. */
+static int paper_window(const jt_tree *t, jt_node *nd, const uint64_t *q, uint64_t qmin,
+                        uint64_t V, const int32_t *cid)
+{
+    const uint64_t slack = paper_slack(nd->m, t->w->R, V, t->err_abs, t->err_rel);
+    const int32_t D = cid ? nd->m : t->w->D; /* candidates: the words of S (cid) or all */
+    const uint64_t lim = qmin + slack < qmin ? UINT64_MAX : qmin + slack;
+    free(nd->win);
+    nd->win = malloc(sizeof(int32_t) * ((size_t)D + 16));
+    if (!nd->win)
+        return JT_ENOMEM;
+    nd->nwin = jt_kernels_current()->select_le(q, D, lim, nd->win);
+    for (int32_t i = 0; cid && i < nd->nwin; i++)
+        nd->win[i] = cid[nd->win[i]];
+    int32_t *fit = realloc(nd->win, sizeof(int32_t) * (size_t)nd->nwin);
+    nd->win = fit ? fit : nd->win;
+    return JT_OK;
+}
+
+/* Paper rule: the first word of the window with the largest literal ExpNumElims, with h over S
+ * in s->hs.  When every target of S weighs the same, a class of n targets sums to
+ * ((h + h) + ...) + h, n terms added in order, whichever targets they are; so its term of the
+ * sum over j is a function term[n] of n alone, computed once per node with the literal
+ * operations, and a value is L+1 look-ups added in order of j: bit-identical to the literal
+ * evaluation.  The window's class sizes then come from the vector kernel, and words whose class
+ * sizes were already seen (the same value, at a higher index) are skipped. */
+int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
+                          jt_scratch *s)
+{
+    if (nd->nwin == 1)
+        return nd->win[0];
+    const jt_kernels *K = jt_kernels_current();
+    const int32_t m = nd->m, nwin = nd->nwin;
+    const jt_words *w = t->w;
+    const int R = w->R;
+    const double *hs = s->hs;
+    int same = 1;
+    for (int32_t k = 1; k < m && same; k++)
+        same = hs[k] == hs[0];
+    double total = 0.0;
+    for (int32_t k = 0; k < m; k++)
+        total += hs[k];
+    int bits = 1;
+    while (((int32_t)1 << bits) <= m)
+        bits++;
+    const int pack = R * bits <= 64;
+    if (same) {
+        double acc = 0.0;
+        for (int32_t n = 0; n <= m; n++) {
+            s->term[n] = (acc / total) * (double)(m - n);
+            acc += hs[0];
+        }
+        jt_eval ev = jt_eval_of(w, m, sm, nd->S, nwin, nd->win, s->wmask, s->wcnt, NULL);
+        for (int32_t i = 0; i < nwin; i++)
+            s->wmask[i] = w->mask[nd->win[i]];
+        if (w->mode == JT_MODE_ANAGRAM)
+            jt_families_set(w, &ev, nd->S, m, s->fam_n, s->fam_v, s->in_s);
+        if (w->mode == JT_MODE_GENERAL)
+            jt_gather_s(&ev, nd->S, m, s->stok, s->sspell);
+        jt_evaluate_range(&ev, 0, nwin);
+        if (w->mode == JT_MODE_ANAGRAM)
+            jt_families_clear(w, nd->S, m, s->fam_n, s->fam_v, s->in_s);
+    }
+    /* class sizes seen, packed into a key (never 0: they sum to m >= 1), in an open-addressed
+     * table that stops growing when three quarters full */
+    enum { SEEN = 128 };
+    uint64_t seen[SEEN] = {0};
+    int nseen = 0;
+    int32_t best = -1;
+    double be = 0.0;
+    for (int32_t i = 0; i < nwin; i++) {
+        const int32_t c = nd->win[i];
+        double e = 0.0;
+        if (same) {
+            uint64_t key = 0;
+            for (int j = 0; j < R; j++)
+                key = key << bits | s->wcnt[(size_t)j * nwin + i];
+            if (pack) {
+                unsigned slot = (unsigned)((key * 0x9e3779b97f4a7c15u) >> 57);
+                while (seen[slot] && seen[slot] != key)
+                    slot = (slot + 1) % SEEN;
+                if (seen[slot])
+                    continue; /* the same value at a higher index: never strictly better */
+                if (nseen < SEEN * 3 / 4) {
+                    seen[slot] = key;
+                    nseen++;
+                }
+            }
+            for (int j = 0; j < R; j++)
+                e += s->term[s->wcnt[(size_t)j * nwin + i]];
+        } else if (w->mode == JT_MODE_PAPER) {
+            e = K->exp_num_elims(w->mask[c], sm, hs, m, w->L, total);
+        } else {
+            e = jt_exp_num_elims_codes(w, c, nd->S, hs, m, total);
+        }
+        if (best < 0 || e > be) {
+            best = c;
+            be = e;
+        }
+    }
+    return best;
+}
+
+/* Norvig's metrics, computed as his Python computes them (ties: first in list order). */
+static double norvig_metric(int rule, const uint16_t *cnt, int32_t nc, int R, int32_t m,
+                            double log2v)
+{
+    const double scale = 1.0 / (double)m;
+    if (rule == JT_RULE_NORVIG_MAX) {
+        int mx = 0;
+        for (int j = 0; j < R; j++)
+            mx = cnt[(size_t)j * nc] > mx ? cnt[(size_t)j * nc] : mx;
+        return (double)mx;
+    }
+    double s = 0.0;
+    for (int j = 0; j < R; j++) {
+        const uint16_t n = cnt[(size_t)j * nc];
+        if (rule == JT_RULE_NORVIG_EXPECTATION) {
+            s += (scale * n) * n;
+        } else if (n) {
+            const double p = scale * n;
+            s += p * (log(p) / log2v); /* minus the entropy */
+        }
+    }
+    return s;
+}
+
+static int32_t norvig_pick(const jt_tree *t, const jt_eval *ev)
+{
+    volatile double two = 2.0; /* log(2) as Python computes it, not folded */
+    const double log2v = log(two);
+    int32_t best = -1;
+    double bm = 0.0;
+    for (int32_t c = 0; c < ev->nc; c++) {
+        const double x = norvig_metric(t->rule, ev->cnt + c, ev->nc, t->w->R, ev->m, log2v);
+        if (best < 0 || x < bm) {
+            best = ev->cid ? ev->cid[c] : c;
+            bm = x;
+        }
+    }
+    return best;
+}
+
+/* Choose the guess of an evaluated node, in scratch s. */
+int jt_choose(const jt_tree *t, jt_job *job, jt_scratch *s)
+{
+    jt_node *nd = job->node;
+    const jt_eval *ev = &job->ev;
+    if (t->rule > JT_RULE_EXACT) {
+        nd->guess = norvig_pick(t, ev);
+        return JT_OK;
+    }
+    if (t->rule == JT_RULE_EXACT) {
+        nd->guess = exact_pick(nd, ev->q, ev->nc, ev->cid);
+        return JT_OK;
+    }
+    const uint64_t qmin = jt_kernels_current()->min_q(ev->q, ev->nc, NULL);
+    const int st = paper_window(t, nd, ev->q, qmin, job->V, ev->cid);
+    if (st)
+        return st;
+    jt_gather_h(t, nd, job->hones, s->hs);
+    nd->guess = jt_paper_pick(t, nd, ev->sm, s);
+    return JT_OK;
+}

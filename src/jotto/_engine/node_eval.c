@@ -1,0 +1,234 @@
+/* node_eval.c -- evaluating a node's candidates: describing its state S (masks, the uniform
+ * part of the weights and the heavier targets by their excess, the candidates) and counting the
+ * class sizes and q of candidates with the kernels, in every mode of the word list (the anagram
+ * correction of keep-all lists, reply codes in GENERAL mode). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree_internal.h"
+
+/* Sort the heavier targets by their excess (heapsort of the two arrays together), so that the
+ * kernels weigh each excess once; the order within a group does not matter. */
+static inline void swap3(uint32_t *mask, uint64_t *delta, int32_t *id, int32_t a, int32_t b)
+{
+    const uint64_t d = delta[a];
+    const uint32_t x = mask[a];
+    const int32_t i = id[a];
+    delta[a] = delta[b];
+    mask[a] = mask[b];
+    id[a] = id[b];
+    delta[b] = d;
+    mask[b] = x;
+    id[b] = i;
+}
+
+static void sort_by_delta(uint32_t *mask, uint64_t *delta, int32_t *id, int32_t n)
+{
+    for (int32_t end = n, start = n / 2; end > 1;) {
+        if (start > 0) {
+            start--;
+        } else {
+            end--;
+            swap3(mask, delta, id, 0, end);
+        }
+        for (int32_t root = start;;) { /* sift down */
+            int32_t child = 2 * root + 1;
+            if (child >= end)
+                break;
+            if (child + 1 < end && delta[child + 1] > delta[child])
+                child++;
+            if (delta[root] >= delta[child])
+                break;
+            swap3(mask, delta, id, root, child);
+            root = child;
+        }
+    }
+}
+
+/* Fill job->ev's description of S (masks, weights, candidates) into the arrays given; returns 1
+ * if the node was decided on the spot. */
+int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask,
+                    uint64_t *spec_delta, int32_t *spec_id)
+{
+    const jt_words *w = t->w;
+    jt_node *nd = job->node;
+    jt_eval *ev = &job->ev;
+    const int32_t m = nd->m;
+    memset(ev, 0, sizeof *ev);
+    ev->w = w;
+    ev->m = m;
+    ev->sm = sm;
+    ev->sid = nd->S;
+    uint64_t vmin = UINT64_MAX, V = 0;
+    for (int32_t k = 0; k < m; k++) {
+        sm[k] = w->mask[nd->S[k]];
+        const uint64_t vi = (uint64_t)t->v[nd->S[k]];
+        V += vi;
+        vmin = vi < vmin ? vi : vmin;
+    }
+    job->hones = t->rule == JT_RULE_PAPER && jt_all_h_zero(t, nd);
+    if ((V == 0 && (t->rule == JT_RULE_EXACT || job->hones)) || t->rule > JT_RULE_EXACT) {
+        /* No weight on S: its targets are equally likely.  Norvig's guessers count targets. */
+        vmin = 1;
+        V = (uint64_t)m;
+    }
+    job->V = V;
+    ev->vmin = vmin;
+    ev->spec_mask = spec_mask;
+    ev->spec_delta = spec_delta;
+    ev->spec_id = spec_id;
+    if (V != (uint64_t)m * vmin) {
+        for (int32_t k = 0; k < m; k++) {
+            const uint64_t d = (uint64_t)t->v[nd->S[k]] - vmin;
+            if (d) {
+                spec_mask[ev->nspec] = sm[k];
+                spec_id[ev->nspec] = nd->S[k];
+                spec_delta[ev->nspec++] = d;
+            }
+        }
+        sort_by_delta(spec_mask, spec_delta, spec_id, ev->nspec);
+    }
+    ev->wv = ev->nspec ? t->v : NULL; /* the weights the anagram fix-up takes */
+    if (t->rule == JT_RULE_EXACT && vmin > 0 && m <= w->R && jt_exact_early_stop(w, nd))
+        return 1;
+    const int consistent = t->candidates == JT_CAND_CONSISTENT ||
+                           (t->candidates == JT_CAND_NORVIG && m <= 3);
+    ev->nc = consistent ? m : w->D;
+    ev->cid = consistent ? nd->S : NULL;
+    ev->cm = consistent ? sm : w->mask;
+    ev->method = !consistent && w->subrank && m > jt_t_table ? JT_M_TABLE : JT_M_SLICED;
+    return 0;
+}
+
+/* ---- evaluating candidates, in every mode of the word list ------------------------------------ */
+
+/* ANAGRAM mode: the members of S of every anagram family and their weight (wv, or vmin each),
+ * in arrays that are zero between uses (families_clear), for fix_anagrams. */
+void jt_families_set(const jt_words *w, jt_eval *ev, const int32_t *S, int32_t m,
+                         int32_t *fam_n, uint64_t *fam_v, uint8_t *in_s)
+{
+    for (int32_t k = 0; k < m; k++) {
+        const int32_t f = w->family[S[k]];
+        fam_n[f]++;
+        fam_v[f] += ev->wv ? (uint64_t)ev->wv[S[k]] : ev->vmin;
+        in_s[S[k]] = 1;
+    }
+    ev->fam_n = fam_n;
+    ev->fam_v = fam_v;
+    ev->in_s = in_s;
+}
+
+void jt_families_clear(const jt_words *w, const int32_t *S, int32_t m, int32_t *fam_n,
+                           uint64_t *fam_v, uint8_t *in_s)
+{
+    for (int32_t k = 0; k < m; k++) {
+        fam_n[w->family[S[k]]] = 0;
+        fam_v[w->family[S[k]]] = 0;
+        in_s[S[k]] = 0;
+    }
+}
+
+/* ANAGRAM mode: the kernels counted popcount classes, in which the nF members of S sharing the
+ * candidate's letters (its family F, weighing VF) all reply L.  By the rules only the candidate
+ * itself (if in S, s = 1, weighing vg) replies L, the win; the other nF - s reply L+1.  So
+ * n_L = s, n_{L+1} = nF - s, and q, which counted VF nF for them, gets
+ * vg + (VF - vg)(nF - s) instead: exact in wrapping uint64 arithmetic, like q itself. */
+static void fix_anagrams(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    const jt_words *w = ev->w;
+    const int L = w->L;
+    const size_t nc = (size_t)ev->nc;
+    for (int32_t c = c0; c < c1; c++) {
+        const int32_t g = ev->cid ? ev->cid[c] : c, f = w->family[g];
+        const uint32_t nF = (uint32_t)ev->fam_n[f], s = ev->in_s[g];
+        if (ev->cnt) {
+            ev->cnt[(L + 1) * nc + c] = (uint16_t)(nF - s);
+            ev->cnt[L * nc + c] = (uint16_t)s;
+        }
+        if (ev->q && nF) {
+            const uint64_t VF = ev->fam_v[f];
+            const uint64_t vg = s ? (ev->wv ? (uint64_t)ev->wv[g] : ev->vmin) : 0;
+            ev->q[c] = ev->q[c] - VF * nF + (VF - vg) * (nF - s) + vg;
+        }
+    }
+}
+
+/* Class sizes by reply code (and q if ev->q) of candidates [c0, c1), whatever the list's mode;
+ * in ANAGRAM mode the caller has set the families of S (families_set). */
+void jt_evaluate_range(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    const jt_kernels *K = jt_kernels_current();
+    if (ev->w->mode == JT_MODE_GENERAL) {
+        K->evaluate_codes(ev, c0, c1);
+        return;
+    }
+    K->evaluate(ev, c0, c1);
+    if (ev->w->mode == JT_MODE_ANAGRAM)
+        fix_anagrams(ev, c0, c1);
+}
+
+/* The paper's ExpNumElims of candidate c over S, literally, by reply codes (every mode but
+ * PAPER, whose kernels do it on masks): AnswerProbs summed in dictionary order, then the sum over
+ * codes in increasing order (codes no target gives add 0). */
+double jt_exp_num_elims_codes(const jt_words *w, int32_t c, const int32_t *S,
+                                  const double *hs, int32_t m, double total)
+{
+    double acc[JT_MAX_R];
+    int32_t n[JT_MAX_R];
+    for (int j = 0; j < w->R; j++) {
+        acc[j] = 0.0;
+        n[j] = 0;
+    }
+    for (int32_t k = 0; k < m; k++) {
+        const int r = jt_reply(w, c, S[k]);
+        acc[r] += hs[k];
+        n[r]++;
+    }
+    double e = 0.0;
+    for (int j = 0; j < w->R; j++)
+        e += (acc[j] / total) * (double)(m - n[j]);
+    return e;
+}
+
+int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t *cand,
+                   int32_t nc, uint16_t *out)
+{
+    if (m < 1 || nc < 1)
+        return JT_EINVAL;
+    for (int32_t k = 0; k < m; k++)
+        if (S[k] < 0 || S[k] >= w->D)
+            return JT_EINVAL;
+    for (int32_t c = 0; cand && c < nc; c++)
+        if (cand[c] < 0 || cand[c] >= w->D)
+            return JT_EINVAL;
+    const int anagram = w->mode == JT_MODE_ANAGRAM;
+    const size_t D = (size_t)w->D;
+    uint32_t *sm = malloc(sizeof(uint32_t) * (size_t)m);
+    uint32_t *cm = cand ? malloc(sizeof(uint32_t) * (size_t)nc + 64) : NULL;
+    int32_t *fam_n = anagram ? calloc(D, sizeof(int32_t)) : NULL;
+    uint64_t *fam_v = anagram ? calloc(D, sizeof(uint64_t)) : NULL;
+    uint8_t *in_s = anagram ? calloc(D, 1) : NULL;
+    uint64_t *stok = w->mode == JT_MODE_GENERAL ? malloc(sizeof(uint64_t) * 2 * (size_t)m) : NULL;
+    int st = sm && (!cand || cm) && (!anagram || (fam_n && fam_v && in_s)) &&
+             (w->mode != JT_MODE_GENERAL || stok) ? JT_OK : JT_ENOMEM;
+    if (!st) {
+        for (int32_t k = 0; k < m; k++)
+            sm[k] = w->mask[S[k]];
+        for (int32_t c = 0; cand && c < nc; c++)
+            cm[c] = w->mask[cand[c]];
+        jt_eval ev = jt_eval_of(w, m, sm, S, nc, cand, cand ? cm : w->mask, out, NULL);
+        if (anagram)
+            jt_families_set(w, &ev, S, m, fam_n, fam_v, in_s);
+        if (stok)
+            jt_gather_s(&ev, S, m, stok, stok + m);
+        jt_evaluate_range(&ev, 0, nc);
+    }
+    free(stok);
+    free(sm);
+    free(cm);
+    free(fam_n);
+    free(fam_v);
+    free(in_s);
+    return st;
+}

@@ -1,0 +1,153 @@
+/* tree_internal.h -- what the files of the decision-tree builder share: the tree and its nodes,
+ * per-thread scratch, the description of one node being decided, and the functions each file
+ * offers the others.
+ *
+ *   tree_nodes.c      a tree's memory: nodes, scratch, weights, life cycle, reading it out
+ *   node_eval.c       describing a node's state and counting its candidates' replies, every mode
+ *   decision_rules.c  choosing a node's guess: GuesserGBR's exact and paper rules, Norvig's
+ *   tree.c            building: deciding nodes and growing subtrees in OpenMP tasks
+ *   tree_update.c     incremental updates after a change of weights (fictitious play)
+ *
+ * The algorithm and the exactness arguments are in tree.c's opening comment. */
+#ifndef JOTTO_TREE_INTERNAL_H
+#define JOTTO_TREE_INTERNAL_H
+
+#include "engine_internal.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Nodes of at least jt_t_shared targets split their candidates over threads and keep their
+ * values; above jt_t_table targets they count with subset tables (whose cost does not grow with
+ * |S|).  Tests move both (jt_set_thresholds) to reach every path on small word lists. */
+extern int32_t jt_t_shared, jt_t_table;
+
+typedef struct jt_node {
+    int32_t *S;         /* targets consistent here, increasing */
+    int32_t m;
+    int32_t depth;      /* guesses made before this node */
+    int32_t guess;
+    int32_t pending;    /* during an update: the guess re-decided here, else -1 */
+    uint8_t fixed;      /* the decision holds for all positive weights: never re-decided */
+    uint8_t dirty;      /* the weight of some word of S changed since the last decision */
+    struct jt_node *parent;
+    struct jt_node **child; /* [R] or NULL for leaves */
+    uint16_t *cnt;      /* big nodes of updatable rules: class sizes of every word ... */
+    uint64_t *q;        /* ... and its q, kept for updates */
+    int32_t *win;       /* paper rule: words within rounding distance of the best, increasing */
+    int32_t nwin;
+} jt_node;
+
+struct jt_tree {
+    const jt_words *w;
+    int rule, candidates;
+    int64_t *v;         /* [D] */
+    double *h;          /* [D], paper rule only */
+    double err_abs, err_rel;
+    jt_node *root;
+    int32_t *counts;    /* [D] guesses needed per target */
+    int32_t nnodes;
+    int64_t decided, evaluated;
+    struct jt_scratch *scr; /* per-thread scratch of the build or update under way */
+    int nscr;
+};
+
+/* Per-thread scratch (every array sized for all D words): small nodes are evaluated in it, and
+ * every node chooses its guess in it. */
+typedef struct jt_scratch {
+    uint32_t *sm;        /* masks of S */
+    uint32_t *spec_mask; /* targets heavier than the lightest ... */
+    uint64_t *spec_delta;/* ... and by how much */
+    int32_t *spec_id;    /* ... and which words they are */
+    int32_t *fam_n;      /* ANAGRAM mode: members of S per anagram family (zero between uses) */
+    uint64_t *fam_v;     /* ... their weight */
+    uint8_t *in_s;       /* ... membership of S */
+    uint64_t *stok;      /* GENERAL mode: tokens ... */
+    uint64_t *sspell;    /* ... and spellings of S */
+    uint16_t *cnt;       /* class sizes of the candidates */
+    uint64_t *q;
+    double *hs;          /* paper rule: h over S */
+    double *term;        /* paper rule: [m+1] terms of ExpNumElims by class size */
+    uint32_t *wmask;     /* paper rule: masks of the window's words (+16) */
+    uint16_t *wcnt;      /* paper rule: their class sizes */
+} jt_scratch;
+
+/* What deciding one node needs besides its evaluation. */
+typedef struct {
+    jt_node *node;
+    jt_eval ev;
+    uint64_t V;         /* sum of the (effective) weights over S */
+    int hones;          /* paper rule, all h of S zero: every target weighs 1.0 */
+    void *own[10];      /* arrays a big node allocated for itself */
+} jt_job;
+
+/* The reply code of guess a to target b (jt_code; the popcount itself for PAPER lists). */
+static inline int jt_reply(const jt_words *w, int32_t a, int32_t b)
+{
+    return w->mode == JT_MODE_PAPER ? jt_pc64(w->mask[a] & w->mask[b]) : jt_code(w, a, b);
+}
+
+/* Threads to use: the count asked for (<= 0: OpenMP's default), never more than the CPUs,
+ * since every thread gets scratch memory the size of the word list. */
+static inline int jt_num_threads(int threads)
+{
+#ifdef _OPENMP
+    const int n = threads > 0 ? threads : omp_get_max_threads();
+    const int procs = omp_get_num_procs();
+    return n < procs ? n : procs > 0 ? procs : 1;
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+static inline int jt_thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/* The greedy rules keep their values on big nodes and can be updated; Norvig's cannot. */
+static inline int jt_updatable(const jt_tree *t) { return t->rule <= JT_RULE_EXACT; }
+
+/* tree_nodes.c */
+jt_node *jt_node_new(jt_tree *t, int32_t *S, int32_t m, int32_t depth, jt_node *parent);
+void jt_node_free(jt_tree *t, jt_node *nd);
+void jt_free_children(jt_tree *t, jt_node *nd);
+void jt_scratch_free(jt_scratch *scr, int n);
+int jt_ensure_scratch(jt_tree *t, int nt);
+int jt_check_weights(const jt_words *w, const jt_weights *wt);
+void jt_set_weights(jt_tree *t, const int64_t *v, const double *h);
+jt_tree *jt_tree_new(const jt_words *w, const jt_weights *wt, int *status);
+void jt_drop_root(jt_tree *t);
+
+/* node_eval.c */
+int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask,
+                uint64_t *spec_delta, int32_t *spec_id);
+void jt_families_set(const jt_words *w, jt_eval *ev, const int32_t *S, int32_t m,
+                     int32_t *fam_n, uint64_t *fam_v, uint8_t *in_s);
+void jt_families_clear(const jt_words *w, const int32_t *S, int32_t m, int32_t *fam_n,
+                       uint64_t *fam_v, uint8_t *in_s);
+void jt_evaluate_range(const jt_eval *ev, int32_t c0, int32_t c1);
+double jt_exp_num_elims_codes(const jt_words *w, int32_t c, const int32_t *S, const double *hs,
+                              int32_t m, double total);
+
+/* decision_rules.c */
+void jt_decide_tiny(const jt_tree *t, jt_node *nd);
+int jt_exact_early_stop(const jt_words *w, jt_node *nd);
+int jt_all_h_zero(const jt_tree *t, const jt_node *nd);
+void jt_gather_h(const jt_tree *t, const jt_node *nd, int hones, double *hs);
+int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm, jt_scratch *s);
+int jt_choose(const jt_tree *t, jt_job *job, jt_scratch *s);
+
+/* tree.c */
+int jt_decide_small(jt_tree *t, jt_node *nd, jt_scratch *s);
+int jt_threads_for(int threads, int64_t pairs);
+int jt_grow_all(jt_tree *t, jt_node **nodes, int32_t n, int decided, int threads);
+int jt_build_all(jt_tree *t, int threads);
+
+#endif

@@ -1,0 +1,245 @@
+/* tree_nodes.c -- a decision tree's memory: its nodes, the per-thread scratch its builds and
+ * updates work in, its weights (checked before anything is allocated), its life cycle, and reading
+ * it out (guess counts per target, the nodes in preorder). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree_internal.h"
+
+jt_node *jt_node_new(jt_tree *t, int32_t *S, int32_t m, int32_t depth, jt_node *parent)
+{
+    jt_node *nd = calloc(1, sizeof(jt_node));
+    if (!nd)
+        return NULL;
+    nd->S = S;
+    nd->m = m;
+    nd->depth = depth;
+    nd->parent = parent;
+    nd->guess = -1;
+    nd->pending = -1;
+#pragma omp atomic
+    t->nnodes += 1;
+    return nd;
+}
+
+void jt_node_free(jt_tree *t, jt_node *nd)
+{
+    free(nd->S);
+    free(nd->cnt);
+    free(nd->q);
+    free(nd->win);
+    free(nd->child);
+    free(nd);
+    t->nnodes--;
+}
+
+/* Free the subtrees below nd (not nd itself). */
+void jt_free_children(jt_tree *t, jt_node *nd)
+{
+    if (!nd->child)
+        return;
+    const int R = t->w->R;
+    for (int j = 0; j < R; j++) {
+        jt_node *c = nd->child[j];
+        if (c) {
+            jt_free_children(t, c);
+            jt_node_free(t, c);
+        }
+    }
+    free(nd->child);
+    nd->child = NULL;
+}
+
+void jt_scratch_free(jt_scratch *scr, int n)
+{
+    for (int i = 0; scr && i < n; i++) {
+        free(scr[i].sm);
+        free(scr[i].spec_mask);
+        free(scr[i].spec_delta);
+        free(scr[i].spec_id);
+        free(scr[i].fam_n);
+        free(scr[i].fam_v);
+        free(scr[i].in_s);
+        free(scr[i].stok);
+        free(scr[i].sspell);
+        free(scr[i].cnt);
+        free(scr[i].q);
+        free(scr[i].hs);
+        free(scr[i].term);
+        free(scr[i].wmask);
+        free(scr[i].wcnt);
+    }
+    free(scr);
+}
+
+static jt_scratch *jt_scratch_new(int n, const jt_words *w)
+{
+    jt_scratch *scr = calloc((size_t)n, sizeof(jt_scratch));
+    if (!scr)
+        return NULL;
+    const size_t D = (size_t)w->D;
+    for (int i = 0; i < n; i++) {
+        scr[i].sm = malloc(sizeof(uint32_t) * D);
+        scr[i].spec_mask = malloc(sizeof(uint32_t) * D);
+        scr[i].spec_delta = malloc(sizeof(uint64_t) * D);
+        scr[i].spec_id = malloc(sizeof(int32_t) * D);
+        scr[i].fam_n = calloc(D, sizeof(int32_t));
+        scr[i].fam_v = calloc(D, sizeof(uint64_t));
+        scr[i].in_s = calloc(D, 1);
+        scr[i].stok = malloc(sizeof(uint64_t) * D);
+        scr[i].sspell = malloc(sizeof(uint64_t) * D);
+        scr[i].cnt = malloc(sizeof(uint16_t) * D * w->R);
+        scr[i].q = malloc(sizeof(uint64_t) * D);
+        scr[i].hs = malloc(sizeof(double) * D);
+        scr[i].term = malloc(sizeof(double) * (D + 1));
+        scr[i].wmask = malloc(sizeof(uint32_t) * (D + 16));
+        scr[i].wcnt = malloc(sizeof(uint16_t) * D * w->R);
+        if (!scr[i].sm || !scr[i].spec_mask || !scr[i].spec_delta || !scr[i].spec_id ||
+            !scr[i].fam_n || !scr[i].fam_v || !scr[i].in_s || !scr[i].stok || !scr[i].sspell ||
+            !scr[i].cnt || !scr[i].q ||
+            !scr[i].hs || !scr[i].term || !scr[i].wmask || !scr[i].wcnt) {
+            jt_scratch_free(scr, n);
+            return NULL;
+        }
+    }
+    return scr;
+}
+
+/* Per-thread scratch for nt threads, kept on the tree between calls. */
+int jt_ensure_scratch(jt_tree *t, int nt)
+{
+    if (t->scr && t->nscr >= nt)
+        return JT_OK;
+    jt_scratch_free(t->scr, t->nscr);
+    t->scr = jt_scratch_new(nt, t->w);
+    t->nscr = t->scr ? nt : 0;
+    return t->scr ? JT_OK : JT_ENOMEM;
+}
+
+int jt_check_weights(const jt_words *w, const jt_weights *wt)
+{
+    if (wt->rule < JT_RULE_PAPER || wt->rule > JT_RULE_NORVIG_ENTROPY)
+        return JT_EINVAL;
+    if (wt->candidates < JT_CAND_ALL || wt->candidates > JT_CAND_NORVIG)
+        return JT_EINVAL;
+    if (wt->rule <= JT_RULE_EXACT && wt->candidates == JT_CAND_NORVIG)
+        return JT_EINVAL;
+    if (!(wt->err_abs >= 0) || !(wt->err_rel >= 0) || !(wt->err_rel < 0.5))
+        return JT_EINVAL;
+    if (wt->v) {
+        uint64_t total = 0;
+        for (int32_t i = 0; i < w->D; i++) {
+            if (wt->v[i] < 0)
+                return JT_EINVAL;
+            total += (uint64_t)wt->v[i];
+            if (total > (UINT64_C(1) << 63) / (uint64_t)w->D)
+                return JT_EINVAL;
+        }
+    }
+    if (wt->h)
+        for (int32_t i = 0; i < w->D; i++)
+            if (!(wt->h[i] >= 0) || !isfinite(wt->h[i]))
+                return JT_EINVAL;
+    return JT_OK;
+}
+
+void jt_set_weights(jt_tree *t, const int64_t *v, const double *h)
+{
+    const int32_t D = t->w->D;
+    for (int32_t i = 0; i < D; i++)
+        t->v[i] = v ? v[i] : 1;
+    if (t->h)
+        for (int32_t i = 0; i < D; i++)
+            t->h[i] = h ? h[i] : 1.0 / (double)D;
+}
+
+jt_tree *jt_tree_new(const jt_words *w, const jt_weights *wt, int *status)
+{
+    *status = jt_check_weights(w, wt);
+    if (*status)
+        return NULL;
+    *status = JT_ENOMEM;
+    jt_tree *t = calloc(1, sizeof(jt_tree));
+    if (!t)
+        return NULL;
+    const int32_t D = w->D;
+    t->w = w;
+    t->rule = wt->rule;
+    t->candidates = wt->candidates;
+    t->err_abs = wt->err_abs;
+    t->err_rel = wt->err_rel;
+    t->v = malloc(sizeof(int64_t) * D);
+    t->counts = calloc((size_t)D, sizeof(int32_t));
+    t->h = t->rule == JT_RULE_PAPER ? malloc(sizeof(double) * D) : NULL;
+    if (!t->v || !t->counts || (t->rule == JT_RULE_PAPER && !t->h)) {
+        jt_tree_free(t);
+        return NULL;
+    }
+    jt_set_weights(t, wt->v, wt->h);
+    *status = JT_OK;
+    return t;
+}
+
+void jt_drop_root(jt_tree *t)
+{
+    if (t->root) {
+        jt_free_children(t, t->root);
+        jt_node_free(t, t->root);
+        t->root = NULL;
+    }
+}
+
+void jt_tree_free(jt_tree *t)
+{
+    if (!t)
+        return;
+    jt_drop_root(t);
+    jt_scratch_free(t->scr, t->nscr);
+    free(t->v);
+    free(t->h);
+    free(t->counts);
+    free(t);
+}
+
+/* ---- reading a tree ---------------------------------------------------------------------------- */
+
+void jt_tree_guess_counts(const jt_tree *t, int32_t *out)
+{
+    memcpy(out, t->counts, sizeof(int32_t) * t->w->D);
+}
+
+int32_t jt_tree_node_count(const jt_tree *t) { return t->nnodes; }
+
+void jt_tree_stats(const jt_tree *t, int64_t *decided, int64_t *evaluated)
+{
+    *decided = t->decided;
+    *evaluated = t->evaluated;
+}
+
+static void export_node(const jt_tree *t, const jt_node *x, int32_t *next, int32_t *guess,
+                        int32_t *depth, int32_t *size, int32_t *children)
+{
+    const int R = t->w->R;
+    const int32_t id = (*next)++;
+    guess[id] = x->guess;
+    depth[id] = x->depth;
+    size[id] = x->m;
+    for (int j = 0; j < R; j++)
+        children[(size_t)id * R + j] = -1;
+    if (!x->child)
+        return;
+    for (int j = 0; j < R; j++) {
+        if (x->child[j]) {
+            children[(size_t)id * R + j] = *next;
+            export_node(t, x->child[j], next, guess, depth, size, children);
+        }
+    }
+}
+
+void jt_tree_export(const jt_tree *t, int32_t *guess, int32_t *depth, int32_t *size,
+                    int32_t *children)
+{
+    int32_t next = 0;
+    export_node(t, t->root, &next, guess, depth, size, children);
+}

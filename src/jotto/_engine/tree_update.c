@@ -1,0 +1,177 @@
+/* tree_update.c -- updating a built tree after a change of weights (fictitious play adds weight
+ * to a few targets per iteration): q is corrected in place on the paths of the changed targets,
+ * the dirty nodes are re-decided, and only the subtrees whose guess changed are grown again. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree_internal.h"
+
+/* The nodes of the tree in breadth-first order. */
+static jt_node **all_nodes(const jt_tree *t, int32_t *n)
+{
+    jt_node **out = malloc(sizeof(jt_node *) * (size_t)(t->nnodes ? t->nnodes : 1));
+    if (!out)
+        return NULL;
+    int32_t head = 0, tail = 0;
+    out[tail++] = t->root;
+    while (head < tail) {
+        const jt_node *x = out[head++];
+        if (x->child)
+            for (int j = 0; j < t->w->R; j++)
+                if (x->child[j])
+                    out[tail++] = x->child[j];
+    }
+    *n = tail;
+    return out;
+}
+
+/* Re-decide node x after a weight change: from its kept values if it has them, else whole. */
+static int redecide(jt_tree *t, jt_node *x, jt_scratch *s, int32_t *guess)
+{
+    const jt_words *w = t->w;
+    if (!x->dirty) { /* paper rule, weights of S unchanged: h moved, the window did not */
+        for (int32_t k = 0; k < x->m; k++)
+            s->sm[k] = w->mask[x->S[k]];
+        jt_gather_h(t, x, jt_all_h_zero(t, x), s->hs);
+        *guess = jt_paper_pick(t, x, s->sm, s);
+        return JT_OK;
+    }
+    x->dirty = 0;
+    if (!x->q) {
+        const int32_t old = x->guess;
+        const int st = jt_decide_small(t, x, s);
+        *guess = x->guess;
+        x->guess = old;
+        return st;
+    }
+    jt_job job;
+    job.node = x;
+    if (jt_describe(t, &job, s->sm, s->spec_mask, s->spec_delta, s->spec_id)) /* never: big nodes
+                                                                              are > R */
+        return JT_EINVAL;
+    job.ev.cnt = x->cnt;
+    job.ev.q = x->q;
+    const int32_t old = x->guess;
+    const int st = jt_choose(t, &job, s);
+    *guess = x->guess;
+    x->guess = old;
+    return st;
+}
+
+int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
+{
+    const jt_words *w = t->w;
+    const int32_t D = w->D;
+    if (!jt_updatable(t))
+        return JT_EINVAL;
+    const jt_weights wt = {t->rule, t->candidates, v, h, t->err_abs, t->err_rel};
+    int err = jt_check_weights(w, &wt);
+    if (err)
+        return err;
+    t->decided = t->evaluated = 0;
+
+    int32_t changed = 0, zeros_changed = 0;
+    for (int32_t i = 0; i < D; i++) {
+        const int64_t vi = v ? v[i] : 1;
+        changed += vi != t->v[i];
+        zeros_changed |= (vi == 0) != (t->v[i] == 0);
+    }
+    if (zeros_changed || changed > D / 8) {
+        /* The zero-weight conventions assume fixed zeros, and many changes touch every node
+         * anyway: build afresh. */
+        jt_set_weights(t, v, h);
+        jt_drop_root(t);
+        memset(t->counts, 0, sizeof(int32_t) * D);
+        return jt_build_all(t, threads);
+    }
+
+    /* q(c) += delta_b n_{jt_reply(c, b)} on the path of every changed word b. */
+    const jt_kernels *K = jt_kernels_current();
+    for (int32_t b = 0; b < D; b++) {
+        const int64_t vb = v ? v[b] : 1;
+        if (vb == t->v[b])
+            continue;
+        const uint64_t delta = (uint64_t)vb - (uint64_t)t->v[b]; /* wraps; sums stay exact */
+        for (jt_node *nd = t->root; nd;) {
+            if (!nd->fixed) {
+                if (nd->q && w->mode == JT_MODE_PAPER) {
+                    const jt_eval ev =
+                        jt_eval_of(w, nd->m, NULL, NULL, D, NULL, w->mask, nd->cnt, nd->q);
+                    K->add_weight(&ev, w->mask[b], delta);
+                } else if (nd->q) { /* by reply codes */
+                    for (int32_t c = 0; c < D; c++)
+                        nd->q[c] += delta * nd->cnt[(size_t)jt_reply(w, c, b) * D + c];
+                }
+                nd->dirty = 1;
+            }
+            const int r = jt_reply(w, nd->guess, b);
+            nd = r != w->win && nd->child ? nd->child[r] : NULL;
+        }
+    }
+    jt_set_weights(t, v, h);
+
+    /* Re-decide the dirty nodes and, for the paper rule, every node with a real choice left. */
+    int32_t n = 0;
+    jt_node **nodes = all_nodes(t, &n);
+    int32_t *redo = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
+    int32_t *newguess = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
+    err = nodes && redo && newguess ? JT_OK : JT_ENOMEM;
+    int32_t nredo = 0;
+    int64_t pairs = 0;
+    for (int32_t i = 0; i < n && !err; i++) {
+        const jt_node *x = nodes[i];
+        if (!x->fixed && (x->dirty || (t->rule == JT_RULE_PAPER && x->nwin > 1))) {
+            redo[nredo++] = i;
+            pairs += (int64_t)(x->q ? 1 : x->m) * D; /* kept values: a pass over q */
+        }
+    }
+    const int nt = jt_threads_for(threads, pairs);
+    err = err ? err : jt_ensure_scratch(t, nt);
+    jt_scratch *scr = t->scr;
+    if (!err) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+        for (int32_t k = 0; k < nredo; k++) {
+            const int st = redecide(t, nodes[redo[k]], &scr[jt_thread_id()], &newguess[k]);
+            if (st) {
+#pragma omp atomic write
+                err = st;
+            }
+        }
+    }
+    t->decided += nredo;
+
+    /* Rebuild below the highest nodes whose guess changed: walking breadth-first (parents
+     * first), skip nodes under one already being rebuilt, since they leave the tree. */
+    int32_t nrebuild = 0;
+    if (!err) {
+        for (int32_t k = 0; k < nredo; k++)
+            nodes[redo[k]]->pending = newguess[k];
+        for (int32_t i = 0; i < n; i++) {
+            jt_node *x = nodes[i];
+            const int32_t g = x->pending;
+            x->pending = -1;
+            if (x->parent && x->parent->pending == -2) {
+                x->pending = -2; /* gone with its ancestor; its descendants see it */
+                continue;
+            }
+            if (g >= 0 && g != x->guess) {
+                x->pending = -2;
+                x->guess = g;
+                nodes[nrebuild++] = x; /* nodes[0..i) are no longer needed */
+            }
+        }
+        for (int32_t k = 0; k < nrebuild; k++) {
+            jt_node *x = nodes[k];
+            x->pending = -1;
+            jt_free_children(t, x);
+            for (int32_t i = 0; i < x->m; i++)
+                t->counts[x->S[i]] = 0;
+        }
+        err = jt_grow_all(t, nodes, nrebuild, 1, threads);
+    }
+    free(nodes);
+    free(redo);
+    free(newguess);
+    return err;
+}
