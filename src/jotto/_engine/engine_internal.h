@@ -62,9 +62,9 @@ struct jt_words {
     int32_t table_size; /* number of distinct ranks */
     /* n_j = sum_s incl[s][j] E_s (inclusion-exclusion from subset sums E_s) */
     int64_t incl[JT_TABLE_MAXL + 1][JT_TABLE_MAXL + 1];
-    /* Class sizes of every word over all words ([(L+1)*D], structure-of-arrays, raw popcount
-     * classes in ANAGRAM mode), the root's of every tree whatever the weights; NULL when too
-     * costly to make up front, and in GENERAL mode. */
+    /* Class sizes of every word over all words ([R*D], structure-of-arrays, raw popcount
+     * classes 0..L in ANAGRAM mode), the root's of every tree whatever the weights; NULL when
+     * too costly to make up front, and in GENERAL mode counted pair by pair (JT_SLICE_PAIRS). */
     uint16_t *root_cnt;
 };
 

@@ -685,9 +685,21 @@ static inline uint64_t code_q(const jt_eval *ev, int32_t g, const uint32_t *n)
     return q;
 }
 
-/* q of candidates [c0, c1) from their class sizes by reply code, cnt[j * stride + c - c0]. */
+/* q of candidates [c0, c1) from their class sizes by reply code, cnt[j * stride + c - c0]
+ * (uniform weights: a sum of squares that vectorises). */
 static void codes_q(const jt_eval *ev, const uint16_t *cnt, size_t stride, int32_t c0, int32_t c1)
 {
+    if (!ev->nspec) {
+        uint64_t *restrict q = ev->q + c0;
+        for (int32_t c = 0; c < c1 - c0; c++)
+            q[c] = 0;
+        for (int j = 0; j < ev->w->R; j++)
+            for (int32_t c = 0; c < c1 - c0; c++)
+                q[c] += (uint32_t)cnt[(size_t)j * stride + c] * cnt[(size_t)j * stride + c];
+        for (int32_t c = 0; c < c1 - c0 && ev->vmin != 1; c++)
+            q[c] *= ev->vmin;
+        return;
+    }
     for (int32_t c = c0; c < c1; c++) {
         uint32_t n[JT_MAX_R];
         for (int j = 0; j < ev->w->R; j++)
@@ -731,11 +743,11 @@ static void tokens_fix(const jt_words *w, uint16_t *dst, size_t stride, int32_t 
                        const uint8_t *sel)
 {
     const int L = w->L;
+    if (w->keep_all) {
+        memcpy(dst + (L + 1) * stride, dst + L * stride, sizeof(uint16_t) * (size_t)n);
+        memset(dst + L * stride, 0, sizeof(uint16_t) * (size_t)n);
+    }
     for (int32_t c = 0; c < n; c++) {
-        if (w->keep_all) {
-            dst[(L + 1) * stride + c] = dst[L * stride + c];
-            dst[L * stride + c] = 0;
-        }
         if (sel[c] != 0xff) {
             dst[(w->keep_all && sel[c] == L ? L + 1 : sel[c]) * stride + c]--;
             dst[L * stride + c]++;

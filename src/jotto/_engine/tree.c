@@ -106,7 +106,7 @@ static int big_prepare(jt_tree *t, jt_job *job)
     ev->q = q;
     if (nd->m == w->D && !ev->cid && w->root_cnt) { /* the root: its class sizes are known */
         /* (raw popcount classes in ANAGRAM mode, which evaluate_range corrects) */
-        memcpy(nd->cnt, w->root_cnt, sizeof(uint16_t) * (size_t)ev->nc * (w->L + 1));
+        memcpy(nd->cnt, w->root_cnt, sizeof(uint16_t) * (size_t)ev->nc * w->R);
         ev->counted = 1;
     } else if (ev->method == JT_M_TABLE) {
         uint16_t *table = calloc((size_t)w->table_size, sizeof(uint16_t));

@@ -144,20 +144,26 @@ static void choose_slicing(jt_words *w)
     w->pad = (uint8_t)(~used ? __builtin_ctzll(~used) : 0);
 }
 
-/* The root's class sizes: by subset tables where the words have them, bit-sliced for lists
- * small enough (|S| D pairs), else left to each build.  Raw popcount classes in ANAGRAM mode
- * (node_eval.c corrects them per tree); none in GENERAL mode. */
+/* The root's class sizes over every reply code (R rows; the raw popcount classes 0..L in ANAGRAM
+ * mode, which the tree builder corrects per tree): by subset tables where the words have them,
+ * bit-sliced for lists small enough (|S| D pairs), else left to each build; none when counted
+ * pair by pair. */
 static int count_root(jt_words *w)
 {
     const size_t D = (size_t)w->D;
-    if ((!w->subrank && D > 8192) || w->mode == JT_MODE_GENERAL)
+    const int general = w->mode == JT_MODE_GENERAL;
+    if ((!w->subrank && D > 8192) || (general && w->slicing == JT_SLICE_PAIRS))
         return 1;
-    w->root_cnt = malloc(sizeof(uint16_t) * D * (w->L + 1));
+    w->root_cnt = calloc(D * w->R, sizeof(uint16_t));
     uint16_t *table = w->subrank ? calloc((size_t)w->table_size, sizeof(uint16_t)) : NULL;
     uint8_t *in_s = w->subrank ? malloc(D) : NULL;
-    const int ok = w->root_cnt && (!w->subrank || (table && in_s));
+    int32_t *all = general ? malloc(sizeof(int32_t) * D) : NULL;
+    uint64_t *stok = general ? malloc(sizeof(uint64_t) * 2 * D) : NULL;
+    const int ok = w->root_cnt && (!w->subrank || (table && in_s)) && (!general || (all && stok));
     if (ok) {
-        jt_eval ev = jt_eval_of(w, w->D, w->mask, NULL, w->D, NULL, w->mask, w->root_cnt, NULL);
+        for (int32_t i = 0; general && i < w->D; i++)
+            all[i] = i;
+        jt_eval ev = jt_eval_of(w, w->D, w->mask, all, w->D, NULL, w->mask, w->root_cnt, NULL);
         if (w->subrank) {
             ev.method = JT_M_TABLE;
             for (size_t i = 0; i < D * (size_t)w->nsub; i++)
@@ -166,10 +172,17 @@ static int count_root(jt_words *w)
             ev.table = table;
             ev.in_s = in_s;
         }
-        jt_kernels_current()->evaluate(&ev, 0, w->D);
+        if (general) {
+            jt_gather_s(&ev, all, w->D, stok, stok + D);
+            jt_kernels_current()->evaluate_codes(&ev, 0, w->D);
+        } else {
+            jt_kernels_current()->evaluate(&ev, 0, w->D);
+        }
     }
     free(table);
     free(in_s);
+    free(all);
+    free(stok);
     return ok;
 }
 
