@@ -312,6 +312,75 @@ static inline void slice_tables(const uint32_t *sm, const uint64_t *st, int32_t 
             slice_set(tabs, k - s0, __builtin_ctzll(x), TW);
 }
 
+/* ---- PLACE: positional replies on distinct-letter words ---------------------------------------
+ * A target shares a candidate's letter either at the candidate's position of it (in place, b)
+ * or elsewhere (out of place, a' = a - b).  Per chunk and position p a table of 64 entries:
+ * entry l says which targets hold letter l but not at p, entry 32 + l which hold it at p; a
+ * candidate's L look-ups of each kind ripple into the planes of a' and of b.  Classes are the
+ * pairs (a', b) with a' + b <= L, the reply code a' + b + (L+1) b; P_{j,k} = popcount of the AND
+ * of a''s planes of j's bits and b's of k's counts the targets with a' >= j and b >= k bitwise
+ * (j + k <= L, else none), and the class sizes follow by Mobius inversion in both. */
+
+#define PAIRS ((JT_MAX_POS_LEN + 1) * (JT_MAX_POS_LEN + 1)) /* pair (j, k) at j * (L+1) + k */
+
+/* The chunk tables (64 L entries a chunk) of the targets [s0, s1) of spellings sp. */
+static inline void place_tables(const uint64_t *sp, int32_t s0, int32_t s1, void *tabs,
+                                const int L)
+{
+    const int32_t nch = (s1 - s0 + SLICE_T - 1) / SLICE_T;
+    memset(tabs, 0, (size_t)nch * TAB_BYTES(64 * L));
+    for (int32_t k = s0; k < s1; k++)
+        for (int p = 0; p < L; p++) {
+            const int l = (int)((sp[k] >> (8 * p)) & 0xff) - 1;
+            for (int r = 0; r < L; r++)
+                slice_set(tabs, k - s0, 64 * r + (r == p ? 32 : 0) + l, 64 * L);
+        }
+}
+
+/* Targets whose a' has j's bits and whose b has k's ((j, k) != (0, 0)). */
+static inline __attribute__((always_inline)) slice_t
+pair_bits(const slice_t *pa, const slice_t *pb, int j, int k, const int np)
+{
+    if (!j)
+        return with_bits(pb, k, np);
+    if (!k)
+        return with_bits(pa, j, np);
+    return with_bits(pa, j, np) & with_bits(pb, k, np);
+}
+
+/* The class sizes n[A * (L+1) + B] (A + B <= L) of mseg targets from their P (same indices) by
+ * Mobius inversion in both coordinates, for T a scalar or a vector of 16-bit lanes (wrapping
+ * arithmetic is exact: every class size is in [0, mseg]). */
+#define DEFINE_MOBIUS2(name, T)                                                                  \
+    static inline __attribute__((always_inline)) void name(T *n, const T *P, int32_t mseg,      \
+                                                           const int L)                         \
+    {                                                                                            \
+        T rest = (T){0} + (uint16_t)mseg;                                                         \
+        for (int A = 0; A <= L; A++)                                                             \
+            for (int B = 0; A + B <= L; B++) {                                                   \
+                if (!A && !B)                                                                    \
+                    continue;                                                                    \
+                T x = (T){0};                                                                    \
+                for (int j = A; j <= L; j++)                                                     \
+                    for (int k = B; j + k <= L; k++) {                                           \
+                        if ((j & A) != A || (k & B) != B)                                        \
+                            continue;                                                            \
+                        const int odd = __builtin_popcount((unsigned)((j ^ A) << 8 | (k ^ B))) & 1; \
+                        x = odd ? x - P[j * (L + 1) + k] : x + P[j * (L + 1) + k];               \
+                    }                                                                            \
+                n[A * (L + 1) + B] = x;                                                          \
+                rest -= x;                                                                       \
+            }                                                                                    \
+        n[0] = rest;                                                                             \
+    }
+
+/* The pair of reply code r's class (its index in n), or -1 for codes no reply has (b > a). */
+static inline __attribute__((always_inline)) int place_pair(int r, const int L)
+{
+    const int a = r % (L + 1), b = r / (L + 1);
+    return b <= a ? (a - b) * (L + 1) + b : -1;
+}
+
 #if SLICE_T == 64
 /* Class sizes of candidates [c0, c0 + n) over the nch chunks of tabs (mseg targets) into dst. */
 static inline __attribute__((always_inline)) void
@@ -339,6 +408,45 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
         for (int j = 0; j <= L; j++) {
             uint16_t *o = dst + (size_t)j * stride + c;
             *o = (uint16_t)(first ? sizes[j] : *o + sizes[j]);
+        }
+    }
+}
+
+DEFINE_MOBIUS2(mobius2, uint32_t)
+
+/* PLACE: class sizes by reply code of candidates [c0, c0 + n) over the nch chunks of tabs
+ * (place_tables, mseg targets) into dst. */
+static inline __attribute__((always_inline)) void
+place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
+            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, uint64_t *q)
+{
+    const int np = planes_for(L), W = 64 * L;
+    const slice_t *T = tabs;
+    (void)q; /* the scalar level computes q from the class sizes */
+    for (int32_t c = 0; c < n; c++) {
+        const int32_t word = ev->cid ? ev->cid[c0 + c] : c0 + c;
+        uint8_t lt[JT_MAX_POS_LEN];
+        for (int p = 0; p < L; p++)
+            lt[p] = ev->w->letters[(size_t)p * ev->w->lstride + word];
+        uint32_t P[PAIRS] = {0};
+        for (int32_t k = 0; k < nch; k++) {
+            const slice_t *row = T + (size_t)k * W;
+            slice_t pa[4], pb[4];
+            for (int p = 0; p < L; p++) {
+                ripple(pa, row[64 * p + lt[p]], p, np);
+                ripple(pb, row[64 * p + 32 + lt[p]], p, np);
+            }
+            for (int j = 0; j <= L; j++)
+                for (int kk = !j; j + kk <= L; kk++)
+                    P[j * (L + 1) + kk] += (uint32_t)jt_pc64(pair_bits(pa, pb, j, kk, np));
+        }
+        uint32_t sizes[PAIRS];
+        mobius2(sizes, P, mseg, L);
+        for (int r = 0; r < (L + 1) * (L + 1); r++) {
+            const int pi = place_pair(r, L);
+            const uint32_t x = pi < 0 ? 0 : sizes[pi];
+            uint16_t *o = dst + (size_t)r * stride + c;
+            *o = (uint16_t)(first ? x : *o + x);
         }
     }
 }
@@ -465,6 +573,80 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
             int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, const int TW)
 {
     slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, NULL, NULL, TW);
+}
+
+DEFINE_MOBIUS2(mobius2, vh)
+
+/* PLACE: class sizes by reply code of candidates [c0, c0 + n) over the nch chunks of tabs
+ * (place_tables, mseg targets) into dst, or, with q not NULL (uniform weights, mseg <= 255, one
+ * segment), q = vmin sum n^2 there. */
+static inline __attribute__((always_inline)) void
+place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
+            int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, uint64_t *q)
+{
+    const int np = planes_for(L), W = 64 * L, L1 = L + 1;
+    const uint8_t *T = tabs;
+    for (int32_t v0 = 0; v0 < n; v0 += VW) {
+        const int nv = n - v0 < VW ? (int)(n - v0) : VW;
+        slice_idx idx[JT_MAX_POS_LEN];
+        candidate_indices(ev, c0 + v0, nv, L, idx, 32);
+        vh tot[2][PAIRS];
+        for (int i = 0; i < L1 * L1; i++)
+            tot[0][i] = tot[1][i] = (vh){0};
+        for (int32_t k0 = 0; k0 < nch; k0 += 31) { /* 31 chunks fit byte counters */
+            const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
+            vb acc[PAIRS];
+            for (int i = 0; i < L1 * L1; i++)
+                acc[i] = (vb){0};
+            for (int32_t k = k0; k < k1; k++) {
+                vb pa[4], pb[4];
+                for (int p = 0; p < L; p++) {
+                    const uint8_t *t = T + (size_t)k * W + 64 * p;
+                    ripple(pa, look(tab_load(t, 32), idx[p], 32), p, np);
+                    ripple(pb, look(tab_load(t + 32, 32), idx[p], 32), p, np);
+                }
+                for (int j = 0; j <= L; j++)
+                    for (int kk = !j; j + kk <= L; kk++)
+                        acc[j * L1 + kk] += pc8(pair_bits(pa, pb, j, kk, np));
+            }
+            for (int i = 1; i < L1 * L1; i++) {
+                tot[0][i] += widen(acc[i], 0);
+                tot[1][i] += widen(acc[i], 1);
+            }
+        }
+        for (int h = 0; h < 2; h++) {
+            vh nn[PAIRS];
+            mobius2(nn, tot[h], mseg, L);
+            const int lo = h * (VW / 2);
+            const int nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
+            if (q) {
+                vh sq = (vh){0};
+                for (int A = 0; A <= L; A++)
+                    for (int B = 0; A + B <= L; B++)
+                        sq += nn[A * L1 + B] * nn[A * L1 + B];
+                uint16_t lanes[VW / 2];
+                memcpy(lanes, &sq, sizeof lanes);
+                for (int i = 0; i < nh; i++)
+                    q[v0 + lo + i] = ev->vmin * lanes[i];
+                continue;
+            }
+            for (int r = 0; r < L1 * L1 && nh > 0; r++) {
+                const int pi = place_pair(r, L);
+                const vh x = pi < 0 ? (vh){0} : nn[pi];
+                uint16_t *o = dst + (size_t)r * stride + v0 + lo;
+                if (nh == VW / 2 && first) {
+                    *(vhu *)o = x;
+                } else if (nh == VW / 2) {
+                    *(vhu *)o += x;
+                } else {
+                    uint16_t lanes[VW / 2];
+                    memcpy(lanes, &x, sizeof lanes);
+                    for (int i = 0; i < nh; i++)
+                        o[i] = (uint16_t)(first ? lanes[i] : o[i] + lanes[i]);
+                }
+            }
+        }
+    }
 }
 
 /* Nibble tables of the units of targets in chunks of 8, 32 bytes a chunk: lo[x] (hi[x]) sums the
@@ -755,29 +937,65 @@ static void tokens_fix(const jt_words *w, uint16_t *dst, size_t stride, int32_t 
     }
 }
 
+/* What counts_sliced counts: letters of 26-bit masks (PAPER, ANAGRAM), tokens (TOKENS), letters
+ * out of and in place (PLACE). */
+enum { K_LETTERS, K_TOKENS, K_PLACE };
+
+/* The chunk tables of the targets [s0, s1) of S for kind K. */
+static inline __attribute__((always_inline)) void
+kind_tables(const jt_eval *ev, int32_t s0, int32_t s1, void *tabs, const int K, const int L)
+{
+    if (K == K_PLACE)
+        place_tables(ev->sspell, s0, s1, tabs, L);
+    else
+        slice_tables(ev->sm, ev->stok, s0, s1, tabs, K == K_TOKENS ? 64 : 32);
+}
+
+/* Class sizes of candidates [c0, c1) into dst, over one segment of tables, for kind K; or q
+ * there (q not NULL: vector levels, uniform weights, mseg <= 255). */
+static inline __attribute__((always_inline)) void
+kind_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t mseg,
+           uint16_t *dst, size_t stride, int first, const int L, uint64_t *q, const uint8_t *sel,
+           const int K)
+{
+    const int32_t nch = (mseg + SLICE_T - 1) / SLICE_T;
+#if SLICE_T == 8
+    if (K != K_PLACE) {
+        slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, q, sel,
+                      K == K_TOKENS ? 64 : 32);
+        return;
+    }
+#else
+    (void)sel;
+    if (K != K_PLACE) {
+        slice_sweep(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, K == K_TOKENS ? 64 : 32);
+        return;
+    }
+#endif
+    place_sweep(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, q);
+}
+
 /* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
  * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets a segment at a time.
  * When only q is wanted and S is small, the vector levels compute q in registers, in one pass.
- * TW = 32: letters of masks (PAPER, ANAGRAM); 64: tokens (TOKENS), then fixed to reply codes by
- * sel (self_classes). */
+ * K: what is counted; TOKENS counts are then fixed to reply codes by sel (self_classes). */
 static inline __attribute__((always_inline)) void
-counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int TW,
+counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int K,
               const uint8_t *sel)
 {
     _Alignas(64) uint8_t tabs[TABS_BUF];
-    uint16_t local[(JT_MAX_LEN + 2) * BLOCK];
-    const int32_t m = ev->m, seg = seg_of(TW);
+    uint16_t local[JT_MAX_R * BLOCK];
+    const int32_t m = ev->m;
+    const int32_t seg = seg_of(K == K_PLACE ? 64 * L : K == K_TOKENS ? 64 : 32);
     const int32_t step = ev->cnt ? c1 - c0 : BLOCK;
-    const uint64_t *st = TW == 64 ? ev->stok : NULL;
     int32_t built = -1; /* the segment whose tables are in tabs */
 #if SLICE_T == 8
     if (!ev->cnt && !ev->nspec && m <= 255) { /* q only, straight from the registers */
-        slice_tables(ev->sm, st, 0, m, tabs, TW);
-        slice_sweep_q(ev, c0, c1 - c0, tabs, (m + SLICE_T - 1) / SLICE_T, m, NULL, 0, 1, L,
-                      ev->q + c0, sel, TW);
+        kind_tables(ev, 0, m, tabs, K, L);
+        kind_sweep(ev, c0, c1 - c0, tabs, m, NULL, 0, 1, L, ev->q + c0, sel, K);
         return;
     }
-    if (TW == 32 && !ev->cnt && ev->nspec) { /* q only, weighted: one pass when the weights allow */
+    if (K == K_LETTERS && !ev->cnt && ev->nspec) { /* q only, weighted: one pass when the weights allow */
         uint8_t unit[248];
         uint64_t g;
         const int32_t utot = weighted_units(ev, &g, unit);
@@ -799,15 +1017,14 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
         for (int32_t s0 = 0; s0 < m; s0 += seg) {
             const int32_t s1 = m - s0 < seg ? m : s0 + seg;
             if (built != s0) {
-                slice_tables(ev->sm, st, s0, s1, tabs, TW);
+                kind_tables(ev, s0, s1, tabs, K, L);
                 built = s0;
             }
-            slice_sweep(ev, b0, n, tabs, (s1 - s0 + SLICE_T - 1) / SLICE_T, s1 - s0, dst,
-                        stride, s0 == 0, L, TW);
+            kind_sweep(ev, b0, n, tabs, s1 - s0, dst, stride, s0 == 0, L, NULL, sel, K);
         }
-        if (TW == 64)
+        if (K == K_TOKENS)
             tokens_fix(ev->w, dst, stride, n, sel + (b0 - c0));
-        if (!ev->cnt && TW == 64)
+        if (!ev->cnt && K != K_LETTERS)
             codes_q(ev, local, BLOCK, b0, b0 + n);
         else if (!ev->cnt)
             weigh(ev, local, BLOCK, b0, b0 + n, L);
@@ -822,7 +1039,7 @@ evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     else if (ev->method == JT_M_TABLE && L <= JT_TABLE_MAXL)
         counts_table(ev, c0, c1, L <= JT_TABLE_MAXL ? L : 2);
     else
-        counts_sliced(ev, c0, c1, L, 32, NULL);
+        counts_sliced(ev, c0, c1, L, K_LETTERS, NULL);
     if (ev->q && ev->cnt)
         weigh(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1, L);
 }
@@ -834,8 +1051,19 @@ tokens_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     if (!ev->counted) {
         uint8_t sel[JT_MAX_WORDS + 64];
         self_classes(ev, c0, c1, sel);
-        counts_sliced(ev, c0, c1, L, 64, sel);
+        counts_sliced(ev, c0, c1, L, K_TOKENS, sel);
     }
+    if (ev->q && ev->cnt)
+        codes_q(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1);
+}
+
+/* PLACE mode: the same over letters out of and in place (a candidate's own reply, in place at
+ * every position, is the win's class already). */
+static inline __attribute__((always_inline)) void
+place_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
+{
+    if (!ev->counted)
+        counts_sliced(ev, c0, c1, L <= JT_MAX_POS_LEN ? L : 1, K_PLACE, NULL);
     if (ev->q && ev->cnt)
         codes_q(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1);
 }
@@ -918,6 +1146,8 @@ static void evaluate_codes(const jt_eval *ev, int32_t c0, int32_t c1)
 {
     if (ev->w->slicing == JT_SLICE_TOKENS) {
         BY_LENGTH(tokens_len, ev, c0, c1)
+    } else if (ev->w->slicing == JT_SLICE_PLACE) {
+        BY_LENGTH(place_len, ev, c0, c1)
     } else if (ev->w->spell) {
         codes_range(ev, c0, c1, ev->stok, ev->sspell, 1);
     } else {
