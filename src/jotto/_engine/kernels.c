@@ -348,6 +348,10 @@ pair_bits(const slice_t *pa, const slice_t *pb, int j, int k, const int np)
     return with_bits(pa, j, np) & with_bits(pb, k, np);
 }
 
+/* Loops over a length's letters or pairs, unrolled whole when the length is a constant (signs
+ * and indices of the Mobius inversion fold; the counters stay in registers). */
+#define UNROLL _Pragma("GCC unroll 64")
+
 /* The class sizes n[A * (L+1) + B] (A + B <= L) of mseg targets from their P (same indices) by
  * Mobius inversion in both coordinates, for T a scalar or a vector of 16-bit lanes (wrapping
  * arithmetic is exact: every class size is in [0, mseg]). */
@@ -356,13 +360,13 @@ pair_bits(const slice_t *pa, const slice_t *pb, int j, int k, const int np)
                                                            const int L)                         \
     {                                                                                            \
         T rest = (T){0} + (uint16_t)mseg;                                                         \
-        for (int A = 0; A <= L; A++)                                                             \
-            for (int B = 0; A + B <= L; B++) {                                                   \
+        UNROLL for (int A = 0; A <= L; A++)                                                      \
+            UNROLL for (int B = 0; A + B <= L; B++) {                                            \
                 if (!A && !B)                                                                    \
                     continue;                                                                    \
                 T x = (T){0};                                                                    \
-                for (int j = A; j <= L; j++)                                                     \
-                    for (int k = B; j + k <= L; k++) {                                           \
+                UNROLL for (int j = A; j <= L; j++)                                              \
+                    UNROLL for (int k = B; j + k <= L; k++) {                                    \
                         if ((j & A) != A || (k & B) != B)                                        \
                             continue;                                                            \
                         const int odd = __builtin_popcount((unsigned)((j ^ A) << 8 | (k ^ B))) & 1; \
@@ -436,8 +440,8 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
                 ripple(pa, row[64 * p + lt[p]], p, np);
                 ripple(pb, row[64 * p + 32 + lt[p]], p, np);
             }
-            for (int j = 0; j <= L; j++)
-                for (int kk = !j; j + kk <= L; kk++)
+            UNROLL for (int j = 0; j <= L; j++)
+                UNROLL for (int kk = !j; j + kk <= L; kk++)
                     P[j * (L + 1) + kk] += (uint32_t)jt_pc64(pair_bits(pa, pb, j, kk, np));
         }
         uint32_t sizes[PAIRS];
@@ -591,25 +595,25 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
         slice_idx idx[JT_MAX_POS_LEN];
         candidate_indices(ev, c0 + v0, nv, L, idx, 32);
         vh tot[2][PAIRS];
-        for (int i = 0; i < L1 * L1; i++)
+        UNROLL for (int i = 0; i < L1 * L1; i++)
             tot[0][i] = tot[1][i] = (vh){0};
         for (int32_t k0 = 0; k0 < nch; k0 += 31) { /* 31 chunks fit byte counters */
             const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
             vb acc[PAIRS];
-            for (int i = 0; i < L1 * L1; i++)
+            UNROLL for (int i = 0; i < L1 * L1; i++)
                 acc[i] = (vb){0};
             for (int32_t k = k0; k < k1; k++) {
                 vb pa[4], pb[4];
-                for (int p = 0; p < L; p++) {
+                UNROLL for (int p = 0; p < L; p++) {
                     const uint8_t *t = T + (size_t)k * W + 64 * p;
                     ripple(pa, look(tab_load(t, 32), idx[p], 32), p, np);
                     ripple(pb, look(tab_load(t + 32, 32), idx[p], 32), p, np);
                 }
-                for (int j = 0; j <= L; j++)
-                    for (int kk = !j; j + kk <= L; kk++)
+                UNROLL for (int j = 0; j <= L; j++)
+                    UNROLL for (int kk = !j; j + kk <= L; kk++)
                         acc[j * L1 + kk] += pc8(pair_bits(pa, pb, j, kk, np));
             }
-            for (int i = 1; i < L1 * L1; i++) {
+            UNROLL for (int i = 1; i < L1 * L1; i++) {
                 tot[0][i] += widen(acc[i], 0);
                 tot[1][i] += widen(acc[i], 1);
             }
@@ -621,8 +625,8 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
             const int nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
             if (q) {
                 vh sq = (vh){0};
-                for (int A = 0; A <= L; A++)
-                    for (int B = 0; A + B <= L; B++)
+                UNROLL for (int A = 0; A <= L; A++)
+                    UNROLL for (int B = 0; A + B <= L; B++)
                         sq += nn[A * L1 + B] * nn[A * L1 + B];
                 uint16_t lanes[VW / 2];
                 memcpy(lanes, &sq, sizeof lanes);
@@ -630,7 +634,9 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
                     q[v0 + lo + i] = ev->vmin * lanes[i];
                 continue;
             }
-            for (int r = 0; r < L1 * L1 && nh > 0; r++) {
+            if (nh <= 0)
+                continue;
+            UNROLL for (int r = 0; r < L1 * L1; r++) {
                 const int pi = place_pair(r, L);
                 const vh x = pi < 0 ? (vh){0} : nn[pi];
                 uint16_t *o = dst + (size_t)r * stride + v0 + lo;
