@@ -2,9 +2,13 @@
 partitions by :meth:`Rules.reply` codes and wins on identity): exact equality of guess counts,
 GuesserGBR at random states, class sizes and incremental updates, on random small dictionaries
 with repeated letters, anagram families and positional replies, on every evaluation path, kernel
-variant and thread count."""
+variant and thread count.  The core counts such lists bit-sliced over token tables (repeated
+letters), over letters out of and in place (positional), or pair by pair (all 64 tokens in use,
+positional with repeated letters): each is checked against the twin on every kernel variant."""
 
 from __future__ import annotations
+
+import contextlib
 
 import numpy as np
 import pytest
@@ -16,7 +20,7 @@ from jotto.rules import PRESETS, Rules
 from jotto.words import WordList
 
 from . import reference
-from .strategies import float_weights, int_weights, rules_dictionaries
+from .strategies import ANY_RULES, float_weights, int_weights, rules_dictionaries
 
 
 def with_weights(kind):
@@ -171,3 +175,113 @@ def test_tree_files_keep_the_rules(rw):
     assert back.guess.tolist() == tree.guess.tolist()
     for target in range(len(words)):
         assert len(tree.path(target)) == counts[target]
+
+
+@contextlib.contextmanager
+def kernel_variant(variant):
+    default = runtime.kernel_variant()
+    runtime.select_kernel_variant(variant)
+    try:
+        yield
+    finally:
+        runtime.select_kernel_variant(default)
+
+
+@pytest.mark.parametrize("variant", runtime.available_kernel_variants())
+@given(case=rules_dictionaries(rules=ANY_RULES).flatmap(
+    lambda rw: st.tuples(st.just(rw[0]), st.just(rw[1]), int_weights(len(rw[1])))),
+    threads=st.sampled_from([1, 2]), data=st.data())
+def test_every_kernel_variant_matches_the_reference(variant, case, threads, data, paths):
+    """Guess counts (exact rule, any weights) and class sizes by reply code, under any rules,
+    on each kernel variant, against the twin."""
+    rules, words, v = case
+    wl = word_list(rules, words)
+    game = reference.Game(words, rules)
+    D = len(words)
+    S = np.array(sorted(data.draw(st.sets(st.integers(0, D - 1), min_size=1))), dtype=np.int32)
+    cand = np.array(data.draw(st.lists(st.integers(0, D - 1), min_size=1)), dtype=np.int32)
+    with kernel_variant(variant):
+        got = jotto.comp_num_guesses(wl, np.array(v, dtype=np.int64), rule="exact",
+                                     threads=threads)
+        sizes = _core.class_sizes(wl.core, S)
+        sizes_of = _core.class_sizes(wl.core, S, cand)
+    assert got.tolist() == game.comp_num_guesses(v, "exact")
+    expected = np.zeros((game.R, D), dtype=np.int64)
+    for c in range(D):
+        for i in S:
+            expected[game.table[c][i], c] += 1
+    assert sizes.tolist() == expected.tolist()
+    assert sizes_of.tolist() == expected[:, cand].tolist()
+
+
+class _Token:
+    """A word of the core given by its token mask alone (for the twin: compared by identity)."""
+
+    def __init__(self, tokens, length):
+        self.tokens, self.length = tokens, length
+
+    def __len__(self):
+        return self.length
+
+
+class _TokenRules:
+    """The core's reply codes for raw token masks (jotto_engine.h, jt_words_new_rules): the win
+    is identity; else letters in common, L+1 for L in common under keep-all."""
+
+    hard = False
+
+    def __init__(self, keep_all):
+        self.keep_all = keep_all
+
+    def classes(self, length):
+        return length + 2 if self.keep_all else length + 1
+
+    def reply(self, guess, target):
+        if guess is target:
+            return guess.length
+        a = bin(guess.tokens & target.tokens).count("1")
+        return guess.length + 1 if self.keep_all and a == guess.length else a
+
+
+@st.composite
+def token_lists(draw):
+    """(masks, L, keep_all): up to L of the 64 token bits a word; with ``full`` every bit is in
+    use, which leaves the core no spare token and sends the list pair by pair."""
+    L = draw(st.integers(2, 4))
+    keep_all = draw(st.booleans())
+    bits = draw(st.lists(st.integers(0, 63), min_size=L + 1, max_size=12, unique=True))
+    masks = []
+    if draw(st.booleans()):  # full
+        masks = [sum(1 << b for b in range(k, min(k + L, 64))) for k in range(0, 64, L)]
+    for _ in range(draw(st.integers(2, 16))):
+        chosen = draw(st.lists(st.sampled_from(bits), min_size=1, max_size=L, unique=True))
+        masks.append(sum(1 << b for b in chosen))
+    seen, kept = set(), []
+    for m in masks:  # equal full token sets only under keep-all
+        if bin(m).count("1") == L and not keep_all and m in seen:
+            continue
+        seen.add(m)
+        kept.append(m)
+    return kept, L, keep_all
+
+
+@pytest.mark.parametrize("variant", runtime.available_kernel_variants())
+@given(case=token_lists(), data=st.data())
+def test_raw_token_lists_match_the_reference(variant, case, data, paths):
+    """Any token masks (occurrence tokens anywhere in the 64 bits, words with fewer tokens than
+    letters), with and without a spare token, on each kernel variant: guess counts under any
+    integer weights, and GuesserGBR's class sizes."""
+    masks, L, keep_all = case
+    words = [_Token(m, L) for m in masks]
+    game = reference.Game(words, _TokenRules(keep_all))
+    core = _core.Words(np.array(masks, dtype=np.uint64), L, keep_all=keep_all)
+    D = len(masks)
+    v = np.array(data.draw(int_weights(D)), dtype=np.int64)
+    threads = data.draw(st.sampled_from([1, 2]))
+    with kernel_variant(variant):
+        tree = _core.build_tree(core, _core.RULE_EXACT, _core.CAND_ALL, v, None, 0.0, 0.0,
+                                threads)
+        sizes = _core.class_sizes(core, np.arange(D, dtype=np.int32))
+    assert tree.guess_counts().tolist() == game.comp_num_guesses(v.tolist(), "exact")
+    assert sizes.tolist() == [[sum(game.table[c][i] == j for i in range(D)) for c in range(D)]
+                              for j in range(game.R)]
