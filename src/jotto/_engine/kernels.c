@@ -418,21 +418,67 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
 
 DEFINE_MOBIUS2(mobius2, uint32_t)
 
+/* Bit counts of 64-bit words summed over chunks, for the place sweep.  Without a popcount
+ * instruction a word's bits are counted in 4-bit fields (two steps of the usual tree), three
+ * chunks' fields are added before they are folded into 8-bit fields, and those are summed only
+ * at the end: a little over half a popcount a word.  With one, popcount each word. */
+#if defined(__POPCNT__) || defined(__aarch64__)
+typedef struct { uint32_t n; } bitsum;
+static inline __attribute__((always_inline)) void bitsum_add(bitsum *s, uint64_t x, int32_t k)
+{
+    (void)k;
+    s->n += (uint32_t)jt_pc64(x);
+}
+static inline __attribute__((always_inline)) uint32_t bitsum_total(const bitsum *s)
+{
+    return s->n;
+}
+#else
+/* f4: 4-bit fields of up to 3 chunks (<= 12); f8: 8-bit fields of earlier chunks (<= 255 for
+ * up to 31 chunks), n: the rest */
+typedef struct { uint64_t f4, f8; uint32_t n; } bitsum;
+#define M4 0x0f0f0f0f0f0f0f0fu
+static inline __attribute__((always_inline)) uint32_t fold8(uint64_t f8)
+{
+    const uint64_t f16 = (f8 & 0x00ff00ff00ff00ffu) + ((f8 >> 8) & 0x00ff00ff00ff00ffu);
+    return (uint32_t)((f16 * 0x0001000100010001u) >> 48);
+}
+static inline __attribute__((always_inline)) void bitsum_add(bitsum *s, uint64_t x, int32_t k)
+{
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    s->f4 += (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    if (k % 3 == 2) { /* three chunks in: fold the 4-bit fields */
+        s->f8 += (s->f4 & M4) + ((s->f4 >> 4) & M4);
+        s->f4 = 0;
+    }
+    if (k % 30 == 29) { /* thirty chunks in: fold the 8-bit fields (<= 240) */
+        s->n += fold8(s->f8);
+        s->f8 = 0;
+    }
+}
+static inline __attribute__((always_inline)) uint32_t bitsum_total(const bitsum *s)
+{
+    return s->n + fold8(s->f8 + (s->f4 & M4) + ((s->f4 >> 4) & M4));
+}
+#undef M4
+#endif
+
 /* PLACE: class sizes by reply code of candidates [c0, c0 + n) over the nch chunks of tabs
- * (place_tables, mseg targets) into dst. */
+ * (place_tables, mseg targets) into dst, or, with q not NULL (uniform weights, one segment),
+ * q = vmin sum n^2 there. */
 static inline __attribute__((always_inline)) void
 place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
             int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, uint64_t *q)
 {
     const int np = planes_for(L), W = 64 * L;
     const slice_t *T = tabs;
-    (void)q; /* the scalar level computes q from the class sizes */
     for (int32_t c = 0; c < n; c++) {
         const int32_t word = ev->cid ? ev->cid[c0 + c] : c0 + c;
         uint8_t lt[JT_MAX_POS_LEN];
         for (int p = 0; p < L; p++)
             lt[p] = ev->w->letters[(size_t)p * ev->w->lstride + word];
-        uint32_t P[PAIRS] = {0};
+        bitsum bs[PAIRS];
+        memset(bs, 0, sizeof bs);
         for (int32_t k = 0; k < nch; k++) {
             const slice_t *row = T + (size_t)k * W;
             slice_t pa[4], pb[4];
@@ -442,10 +488,21 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
             }
             UNROLL for (int j = 0; j <= L; j++)
                 UNROLL for (int kk = !j; j + kk <= L; kk++)
-                    P[j * (L + 1) + kk] += (uint32_t)jt_pc64(pair_bits(pa, pb, j, kk, np));
+                    bitsum_add(&bs[j * (L + 1) + kk], pair_bits(pa, pb, j, kk, np), k);
         }
+        uint32_t P[PAIRS];
+        UNROLL for (int i = 1; i < (L + 1) * (L + 1); i++)
+            P[i] = bitsum_total(&bs[i]);
         uint32_t sizes[PAIRS];
         mobius2(sizes, P, mseg, L);
+        if (q) {
+            uint64_t sq = 0;
+            UNROLL for (int A = 0; A <= L; A++)
+                UNROLL for (int B = 0; A + B <= L; B++)
+                    sq += (uint64_t)sizes[A * (L + 1) + B] * sizes[A * (L + 1) + B];
+            q[c] = ev->vmin * sq;
+            continue;
+        }
         for (int r = 0; r < (L + 1) * (L + 1); r++) {
             const int pi = place_pair(r, L);
             const uint32_t x = pi < 0 ? 0 : sizes[pi];
@@ -995,12 +1052,13 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
     const int32_t seg = seg_of(K == K_PLACE ? 64 * L : K == K_TOKENS ? 64 : 32);
     const int32_t step = ev->cnt ? c1 - c0 : BLOCK;
     int32_t built = -1; /* the segment whose tables are in tabs */
-#if SLICE_T == 8
-    if (!ev->cnt && !ev->nspec && m <= 255) { /* q only, straight from the registers */
+    /* q only, straight from the registers (the scalar level: PLACE, whose class sizes are many) */
+    if (!ev->cnt && !ev->nspec && (SLICE_T == 8 ? m <= 255 : K == K_PLACE && m <= seg)) {
         kind_tables(ev, 0, m, tabs, K, L);
         kind_sweep(ev, c0, c1 - c0, tabs, m, NULL, 0, 1, L, ev->q + c0, sel, K);
         return;
     }
+#if SLICE_T == 8
     if (K == K_LETTERS && !ev->cnt && ev->nspec) { /* q only, weighted: one pass when the weights allow */
         uint8_t unit[248];
         uint64_t g;
