@@ -355,11 +355,11 @@ pair_bits(const slice_t *pa, const slice_t *pb, int j, int k, const int np)
 /* The class sizes n[A * (L+1) + B] (A + B <= L) of mseg targets from their P (same indices) by
  * Mobius inversion in both coordinates, for T a scalar or a vector of 16-bit lanes (wrapping
  * arithmetic is exact: every class size is in [0, mseg]). */
-#define DEFINE_MOBIUS2(name, T)                                                                  \
+#define DEFINE_MOBIUS2(name, T, S)                                                               \
     static inline __attribute__((always_inline)) void name(T *n, const T *P, int32_t mseg,      \
                                                            const int L)                         \
     {                                                                                            \
-        T rest = (T){0} + (uint16_t)mseg;                                                         \
+        T rest = (T){0} + (S)mseg;                                                                \
         UNROLL for (int A = 0; A <= L; A++)                                                      \
             UNROLL for (int B = 0; A + B <= L; B++) {                                            \
                 if (!A && !B)                                                                    \
@@ -416,7 +416,7 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
     }
 }
 
-DEFINE_MOBIUS2(mobius2, uint32_t)
+DEFINE_MOBIUS2(mobius2, uint32_t, uint32_t)
 
 /* Bit counts of 64-bit words summed over chunks, for the place sweep.  Without a popcount
  * instruction a word's bits are counted in 4-bit fields (two steps of the usual tree), three
@@ -636,7 +636,8 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
     slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, NULL, NULL, TW);
 }
 
-DEFINE_MOBIUS2(mobius2, vh)
+DEFINE_MOBIUS2(mobius2, vh, uint16_t)
+DEFINE_MOBIUS2(mobius2_bytes, vb, uint8_t)
 
 /* PLACE: class sizes by reply code of candidates [c0, c0 + n) over the nch chunks of tabs
  * (place_tables, mseg targets) into dst, or, with q not NULL (uniform weights, mseg <= 255, one
@@ -654,9 +655,9 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
         vh tot[2][PAIRS];
         UNROLL for (int i = 0; i < L1 * L1; i++)
             tot[0][i] = tot[1][i] = (vh){0};
+        vb acc[PAIRS] = {0};
         for (int32_t k0 = 0; k0 < nch; k0 += 31) { /* 31 chunks fit byte counters */
             const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
-            vb acc[PAIRS];
             UNROLL for (int i = 0; i < L1 * L1; i++)
                 acc[i] = (vb){0};
             for (int32_t k = k0; k < k1; k++) {
@@ -670,14 +671,24 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
                     UNROLL for (int kk = !j; j + kk <= L; kk++)
                         acc[j * L1 + kk] += pc8(pair_bits(pa, pb, j, kk, np));
             }
+            if (nch <= 31) /* one group: class sizes fit bytes, inverted there below */
+                break;
             UNROLL for (int i = 1; i < L1 * L1; i++) {
                 tot[0][i] += widen(acc[i], 0);
                 tot[1][i] += widen(acc[i], 1);
             }
         }
+        vb nb[PAIRS];
+        if (nch <= 31)
+            mobius2_bytes(nb, acc, mseg, L);
         for (int h = 0; h < 2; h++) {
             vh nn[PAIRS];
-            mobius2(nn, tot[h], mseg, L);
+            if (nch <= 31) {
+                UNROLL for (int i = 0; i < L1 * L1; i++)
+                    nn[i] = widen(nb[i], h);
+            } else {
+                mobius2(nn, tot[h], mseg, L);
+            }
             const int lo = h * (VW / 2);
             const int nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
             if (q) {
