@@ -34,7 +34,7 @@ import numpy as np
 from .bounds import counting_bound
 from .do_solution import SOLVER_VERSION, DoubleOracleSolution, encode_fraction
 from .gbr import gbr_tree
-from .matrix_game import exact_equilibrium, solve_matrix_game
+from .matrix_game import GrowingGame, exact_equilibrium
 from .strategy_file import StrategyFileError
 from .trees import DecisionTree
 from .oracles import Oracle
@@ -45,7 +45,9 @@ __all__ = ["DoubleOracle"]
 
 #: Float probabilities of the guesser's mixture are made exact with this many bits.
 _Q_BITS = 40
-#: The oracle runs at least this often, however well the scout does, to raise the lower bound.
+#: The oracle runs at least this often, however well the scout does, to raise the lower bound:
+#: every PROVE_EVERY rounds at first, then about four times per doubling of the rounds (see
+#: :func:`proof_round`).
 PROVE_EVERY = 20
 #: Weight of the previous rounds in the hider mixture handed to the oracles.
 SMOOTHING = 0.5
@@ -59,6 +61,18 @@ def _exact_dot(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
     if int(counts.max(initial=0)) * int(sum(int(x) for x in w)) < 2**62:
         return counts.astype(np.int64) @ np.array([int(x) for x in w], dtype=np.int64)
     return counts.astype(object) @ np.asarray(w, dtype=object)
+
+
+def proof_round(r: int) -> bool:
+    """Whether round ``r`` runs the oracle for the lower bound whatever the scout finds: every
+    PROVE_EVERY rounds below 8 PROVE_EVERY, then with a spacing that doubles as the rounds
+    double (four proofs per doubling: 160, 200, 240, 280, 320, 400, ...).  The bound improves as the hider's mix does, so the latest
+    proof is what counts: it is never more than about a quarter of the rounds old, and proofs
+    (an exact best response costs a hundred rounds) take a shrinking share of a long run."""
+    spacing = PROVE_EVERY
+    while r >= 8 * spacing:
+        spacing *= 2
+    return r % spacing == 0
 
 
 @dataclass
@@ -82,6 +96,7 @@ class DoubleOracle:
     def __post_init__(self) -> None:
         D = len(self.words)
         self._counts = np.zeros((D, 0), dtype=np.int32)
+        self._game = GrowingGame(D)  # the restricted game's LP, warm-started round after round
         self._seen: set[bytes] = set()
         self._smoothed: np.ndarray | None = None
         for tree in list(self.trees):
@@ -96,15 +111,17 @@ class DoubleOracle:
 
     # ---- columns -------------------------------------------------------------------------------
 
-    def _add(self, tree: DecisionTree) -> bool:
-        """Add a tree unless one with the same guess counts is in (they are the same column)."""
-        g = tree.guesses_needed()
+    def _add(self, tree: DecisionTree, g: np.ndarray | None = None) -> bool:
+        """Add a tree (``g``: its guess counts, if known) unless one with the same guess counts
+        is in (they are the same column)."""
+        g = tree.guesses_needed() if g is None else g
         key = g.tobytes()
         if key in self._seen:
             return False
         self._seen.add(key)
         self.trees.append(tree)
         self._counts = np.column_stack([self._counts, g])
+        self._game.add_column(g)
         return True
 
     # ---- one round -----------------------------------------------------------------------------
@@ -116,11 +133,11 @@ class DoubleOracle:
         Cheap trees come first: GuesserGBR's and, when the oracle is the best response, a
         scout's (the search over the best few candidates per state, which finds the optimal tree
         in a fraction of the time its proof takes).  The oracle itself runs when neither
-        improves on the restricted game, and every ``PROVE_EVERY`` rounds for the lower bound.
+        improves on the restricted game, and on :func:`proof_round` rounds for the lower bound.
         """
         start = time.perf_counter()
         G = self._counts
-        sol = solve_matrix_game(G)
+        sol = self._game.solve()
         self._offer_guesser(np.round(sol.q * 2.0**_Q_BITS).astype(np.int64).astype(object))
         # The hider handed to the oracles is smoothed over rounds: the LP's answer jumps between
         # vertices, and trees that answer a steadier mix converge in fewer rounds.
@@ -131,7 +148,8 @@ class DoubleOracle:
         cut = sol.value - 1e-9 * sol.value
 
         def offer(tree: DecisionTree) -> bool:
-            return float(tree.guesses_needed() @ sol.p) < cut and self._add(tree)
+            g = tree.guesses_needed()
+            return float(g @ sol.p) < cut and self._add(tree, g)
 
         added = offer(gbr_tree(self.words, w, rule="exact", threads=self.threads))
         scout = _SCOUTS.get(self.oracle.kind)
@@ -139,8 +157,10 @@ class DoubleOracle:
             found = scout.respond(self.words, w, self.threads)
             self._offer_hider(found.lower, w.astype(object))
             added |= offer(found.tree)
-        if not added or self.rounds % PROVE_EVERY == 0:
-            br = self.oracle.respond(self.words, w, self.threads)
+        if not added or proof_round(self.rounds):
+            # the search may stop once it proves that no tree beats the set's best against w
+            best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
+            br = self.oracle.respond(self.words, w, self.threads, upper_bound=best)
             self._offer_hider(br.lower, w.astype(object))
             added |= offer(br.tree)
         if not added:
@@ -221,4 +241,5 @@ class DoubleOracle:
         return run
 
     def solution(self, extra: dict[str, Any]) -> DoubleOracleSolution:
-        return DoubleOracleSolution(self.words, {**self.payload(), **extra})
+        return DoubleOracleSolution(self.words, {**self.payload(), **extra},
+                                    known=(self.trees, self._counts))
