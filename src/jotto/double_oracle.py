@@ -45,9 +45,7 @@ __all__ = ["DoubleOracle"]
 
 #: Float probabilities of the guesser's mixture are made exact with this many bits.
 _Q_BITS = 40
-#: The oracle runs at least this often, however well the scout does, to raise the lower bound:
-#: every PROVE_EVERY rounds at first, then about four times per doubling of the rounds (see
-#: :func:`proof_round`).
+#: The oracle runs at least this often, however well the scout does, to raise the lower bound.
 PROVE_EVERY = 20
 #: Weight of the previous rounds in the hider mixture handed to the oracles.
 SMOOTHING = 0.5
@@ -61,18 +59,6 @@ def _exact_dot(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
     if int(counts.max(initial=0)) * int(sum(int(x) for x in w)) < 2**62:
         return counts.astype(np.int64) @ np.array([int(x) for x in w], dtype=np.int64)
     return counts.astype(object) @ np.asarray(w, dtype=object)
-
-
-def proof_round(r: int) -> bool:
-    """Whether round ``r`` runs the oracle for the lower bound whatever the scout finds: every
-    PROVE_EVERY rounds below 8 PROVE_EVERY, then with a spacing that doubles as the rounds
-    double (four proofs per doubling: 160, 200, 240, 280, 320, 400, ...).  The bound improves as the hider's mix does, so the latest
-    proof is what counts: it is never more than about a quarter of the rounds old, and proofs
-    (an exact best response costs a hundred rounds) take a shrinking share of a long run."""
-    spacing = PROVE_EVERY
-    while r >= 8 * spacing:
-        spacing *= 2
-    return r % spacing == 0
 
 
 @dataclass
@@ -133,7 +119,7 @@ class DoubleOracle:
         Cheap trees come first: GuesserGBR's and, when the oracle is the best response, a
         scout's (the search over the best few candidates per state, which finds the optimal tree
         in a fraction of the time its proof takes).  The oracle itself runs when neither
-        improves on the restricted game, and on :func:`proof_round` rounds for the lower bound.
+        improves on the restricted game, and every ``PROVE_EVERY`` rounds for the lower bound.
         """
         start = time.perf_counter()
         G = self._counts
@@ -157,7 +143,7 @@ class DoubleOracle:
             found = scout.respond(self.words, w, self.threads)
             self._offer_hider(found.lower, w.astype(object))
             added |= offer(found.tree)
-        if not added or proof_round(self.rounds):
+        if not added or self.rounds % PROVE_EVERY == 0:
             # the search may stop once it proves that no tree beats the set's best against w
             best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
             br = self.oracle.respond(self.words, w, self.threads, upper_bound=best)
