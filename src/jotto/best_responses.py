@@ -12,7 +12,8 @@ expected number of guesses is F(all) / W(all).  The rules are the word list's
 (:class:`jotto.rules.Rules`): replies, anagrams kept or not, positional replies, hard mode.
 
 The compiled core finds it by depth-first branch and bound (search.c): exact integer arithmetic,
-admissible counting bounds, a memo of exact values and proven lower bounds per state, greedy move
+admissible counting, member and lookahead bounds (the best split a large class admits, each part
+at its counting bound), a memo of exact values and proven lower bounds per state, greedy move
 ordering, cut-offs while summing reply classes.
 
 The search is anytime: it first builds the greedy tree (an upper bound), then raises a proven lower

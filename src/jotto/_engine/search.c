@@ -11,7 +11,9 @@
  *    exact for classes of one or two targets (a member found first wins on itself: the win is
  *    identity under every rule set, and in hard mode it is a candidate);
  *  - the memo's proven bound or exact value for S_j (bounds cached per state);
- *  - for small classes the member bound (member_bound): it sees lopsided splits.
+ *  - for small classes the member bound (member_bound): it sees lopsided splits;
+ *  - for larger classes, once the guess is tried, the lookahead bound (lookahead_bound): the
+ *    best split the class admits, each part at its counting bound, cached in the memo.
  * Guesses are tried in the greedy order (least sum_i v_i n_{reply(g,i)}, then words of S, then
  * list order), guesses splitting S the same way are tried once, and a guess's classes are
  * searched in rounds, each asked to rise by its share of what the guess still needs to reach the
