@@ -5,6 +5,7 @@ over every word, errors."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -17,7 +18,7 @@ from jotto.best_responses import search_flags
 from jotto.rules import PRESETS
 
 from . import reference, reference_game
-from .strategies import ANY_RULES, dictionaries, float_weights, int_weights, rule_cases
+from .strategies import ANY_RULES, LETTERS, dictionaries, float_weights, int_weights, rule_cases
 
 
 def tiny():
@@ -217,6 +218,35 @@ def test_core_bounds_are_proven_under_every_rule_set(case, nodes, top_k, beta, b
     if best is not None:
         assert best >= true
         check_core_tree(rules, words, v, search, top_k, guess if not exact else -1, best)
+
+
+@st.composite
+def large_dictionaries(draw):
+    """24 to 36 words of 2 or 3 distinct letters over the first 9 letters."""
+    L = draw(st.sampled_from([2, 3]))
+    sets = draw(st.permutations(list(itertools.combinations(LETTERS[:9], L))))
+    return ["".join(s) for s in sets[:draw(st.integers(24, 36))]]
+
+
+@settings(max_examples=12, deadline=None)
+@given(words=large_dictionaries(),
+       rules=st.sampled_from(list(PRESETS.values())), nodes=st.integers(1, 400),
+       beta=st.integers(0, 60), by_size=st.booleans(), data=st.data())
+def test_lookahead_bounds_of_large_classes_are_proven(words, rules, nodes, beta, by_size, data):
+    """Dictionaries large enough for classes of more than 12 targets, whose lookahead bounds
+    (one split each) refute words before their classes are searched: every pass's value is a
+    lower bound (exact when the pass finished below beta) under every preset."""
+    v = data.draw(st.one_of(st.just([1] * len(words)),
+                            st.lists(st.integers(1, 9), min_size=len(words),
+                                     max_size=len(words))))
+    true = reference_game.best_response_total(words, v, rules)
+    search = core_search(rules, words, v)
+    beta = true - 30 + beta
+    value, exact, stop, best, guess, _ = search.run(0, max(beta, 1), 0.0, nodes, by_size)
+    assert value == true if exact else value <= true
+    assert exact == (stop == "done" and true < beta)
+    value, exact, *_ = search.run(0, 2**62, 0.0, 0, False)  # the memo's bounds, then exact
+    assert exact and value == true
 
 
 def check_rules_tree(rules, words, v, res):

@@ -14,7 +14,7 @@ import jotto
 from jotto import strategy_file
 from jotto.evaluation import evaluate
 from jotto.gbr import gbr_tree
-from jotto.matrix_game import exact_equilibrium, solve_matrix_game
+from jotto.matrix_game import GrowingGame, exact_equilibrium, solve_matrix_game
 from jotto.rules import PRESETS
 
 from .reference_game import all_trees, is_equilibrium, tree_counts
@@ -35,6 +35,34 @@ def test_exact_equilibrium_of_matrix_games_meets_its_definition(rows):
     assert abs(float(eq.value) - approx.value) < 1e-7
     cols = [tuple(int(x) for x in A[:, k]) for k in range(A.shape[1])]
     assert is_equilibrium(cols, eq.p, eq.q, eq.value)
+
+
+@given(st.integers(1, 6).flatmap(lambda n: st.lists(
+    st.lists(st.integers(0, 9), min_size=n, max_size=n), min_size=1, max_size=8)))
+def test_a_growing_game_is_solved_as_from_scratch_after_every_column(columns):
+    """The warm-started LP (one HiGHS instance, a column added per round) gives after every
+    column the value solving the game from scratch gives, and supports the exact equilibrium
+    recovers the true equilibrium from."""
+    game = GrowingGame(len(columns[0]))
+    for k, col in enumerate(columns):
+        game.add_column(np.array(col))
+        A = np.array(columns[:k + 1]).T
+        sol = game.solve()
+        assert abs(sol.value - solve_matrix_game(A).value) < 1e-7
+        eq = exact_equilibrium(A, sol)
+        assert eq is not None
+        assert is_equilibrium([tuple(c) for c in columns[:k + 1]], eq.p, eq.q, eq.value)
+
+
+def test_a_growing_game_without_highs_solves_from_scratch(monkeypatch):
+    from jotto import matrix_game
+
+    monkeypatch.setattr(matrix_game, "_highs_class", lambda: None)
+    game = GrowingGame(2)
+    game.add_column(np.array([1, 0]))
+    assert game.solve().value == pytest.approx(1.0)
+    game.add_column(np.array([0, 1]))
+    assert game.solve().value == pytest.approx(0.5)
 
 
 def test_matching_pennies_has_value_one_half():

@@ -12,7 +12,8 @@ expected number of guesses is F(all) / W(all).  The rules are the word list's
 (:class:`jotto.rules.Rules`): replies, anagrams kept or not, positional replies, hard mode.
 
 The compiled core finds it by depth-first branch and bound (search.c): exact integer arithmetic,
-admissible counting bounds, a memo of exact values and proven lower bounds per state, greedy move
+admissible counting, member and lookahead bounds (the best split a large class admits, each part
+at its counting bound), a memo of exact values and proven lower bounds per state, greedy move
 ordering, cut-offs while summing reply classes.
 
 The search is anytime: it first builds the greedy tree (an upper bound), then raises a proven lower
@@ -204,6 +205,7 @@ class _Driver:
         self.lower = 0
         self.upper = _core.BS_INF
         self.tree_arrays = None
+        self.pass_costs: list[tuple[int, int]] = []  # (beta, states) of the finished passes
 
     def run(self, top_k: int | None) -> BestResponse:
         greedy = self.search.run(1, _core.BS_INF, 0.0, 0)
@@ -284,8 +286,10 @@ class _Driver:
                 if self.goal is not None and self.lower >= self.goal and self.lower < self.upper:
                     self.stopped = "upper_bound"
                 return
-            beta = self.lower + max(1, (target - self.lower) // BETA_STEPS) if anytime else target
+            beta = self.lower + self.step(target) if anytime else target
             out = self.pass_(0, beta, by_size=anytime)
+            if out is not None and out[2] == "done":
+                self.pass_costs.append((beta, out[5]))
             if out is None:
                 self.stopped = self.why_stopped()
                 return
@@ -297,6 +301,35 @@ class _Driver:
             if stop != "done":
                 self.stopped = stop
                 return
+
+    def step(self, target: int) -> int:
+        """How far above the lower bound the next anytime pass aims: 1/BETA_STEPS of the way to
+        ``target``, halved while the pass would not fit in the budget left (a pass the budget
+        stops proves little; a shorter one that finishes proves its beta).  A pass's states grow
+        about geometrically with its beta, so its cost is predicted from the two costliest
+        passes so far: the costliest one's states times the growth per unit of beta between
+        them, raised to how much higher this beta is."""
+        step = max(1, (target - self.lower) // BETA_STEPS)
+        done = sorted((n, b) for b, n in self.pass_costs)[-2:]
+        if len(done) < 2 or done[0][1] >= done[1][1]:
+            return step
+        (n0, b0), (n1, b1) = done
+        growth = (n1 / max(1, n0)) ** (1.0 / (b1 - b0))
+        room = self.nodes_left()
+        while step > 1 and n1 * growth ** (self.lower + step - b1) > room:
+            step //= 2
+        return step
+
+    def nodes_left(self) -> float:
+        """States the budgets leave, the time budget's at the node rate so far."""
+        room = math.inf
+        if self.node_budget is not None:
+            room = self.node_budget - self.nodes
+        if self.budget is not None:
+            spent = time.perf_counter() - self.t0
+            rate = self.nodes / spent if spent > 0 else 0.0
+            room = min(room, (self.budget - spent) * rate)
+        return room
 
     def why_stopped(self) -> str:
         """Which budget is spent (called once :meth:`left` found none left)."""

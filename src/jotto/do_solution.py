@@ -70,7 +70,11 @@ class DoubleOracleSolution(Solution):
 
     solver = "double-oracle"
 
-    def __init__(self, words: WordList, payload: dict[str, Any]):
+    def __init__(self, words: WordList, payload: dict[str, Any],
+                 known: tuple[list[DecisionTree], np.ndarray] | None = None):
+        """The solution ``payload`` describes (checked).  ``known``: the payload's trees and
+        their guess counts (``[D, trees]``) as the run that made them holds them, so that they
+        are not parsed and counted again (the bounds are still checked against them)."""
         if payload.get("solver_version") != SOLVER_VERSION:
             raise StrategyFileError(f"unknown double-oracle format version "
                                     f"{payload.get('solver_version')!r} (this jotto reads "
@@ -81,11 +85,16 @@ class DoubleOracleSolution(Solution):
         raw = payload["trees"]
         if not isinstance(raw, list) or not raw:
             raise StrategyFileError("trees is not a non-empty list")
-        try:
-            self.trees = [DecisionTree.from_nodes(t, words, f"tree {k}")
-                          for k, t in enumerate(raw)]
-        except TreeFileError as exc:
-            raise StrategyFileError(str(exc)) from None
+        if known is not None:
+            if len(known[0]) != len(raw):
+                raise ValueError("the known trees are not the payload's")
+            self.trees = list(known[0])
+        else:
+            try:
+                self.trees = [DecisionTree.from_nodes(t, words, f"tree {k}")
+                              for k, t in enumerate(raw)]
+            except TreeFileError as exc:
+                raise StrategyFileError(str(exc)) from None
         g = payload["guesser"]
         self.guesser_weights = np.array(_int_list(g["weights"], "guesser.weights", len(raw)),
                                         dtype=object)
@@ -99,7 +108,8 @@ class DoubleOracleSolution(Solution):
         lower = decode_fraction(payload["lower"], "lower")
         upper = decode_fraction(payload["upper"], "upper")
         #: Guesses each tree needs for each target: ``int32 [D, trees]``.
-        self.counts = np.stack([t.guesses_needed() for t in self.trees], axis=1)
+        self.counts = (np.stack([t.guesses_needed() for t in self.trees], axis=1)
+                       if known is None else np.asarray(known[1], dtype=np.int32))
         worst = self.guesser_worst_case()
         if upper != worst or not 1 <= lower <= upper:
             raise StrategyFileError(f"bounds [{lower}, {upper}] do not match the guesser's "

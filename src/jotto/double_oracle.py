@@ -34,7 +34,7 @@ import numpy as np
 from .bounds import counting_bound
 from .do_solution import SOLVER_VERSION, DoubleOracleSolution, encode_fraction
 from .gbr import gbr_tree
-from .matrix_game import exact_equilibrium, solve_matrix_game
+from .matrix_game import GrowingGame, exact_equilibrium
 from .strategy_file import StrategyFileError
 from .trees import DecisionTree
 from .oracles import Oracle
@@ -82,6 +82,7 @@ class DoubleOracle:
     def __post_init__(self) -> None:
         D = len(self.words)
         self._counts = np.zeros((D, 0), dtype=np.int32)
+        self._game = GrowingGame(D)  # the restricted game's LP, warm-started round after round
         self._seen: set[bytes] = set()
         self._smoothed: np.ndarray | None = None
         for tree in list(self.trees):
@@ -96,15 +97,17 @@ class DoubleOracle:
 
     # ---- columns -------------------------------------------------------------------------------
 
-    def _add(self, tree: DecisionTree) -> bool:
-        """Add a tree unless one with the same guess counts is in (they are the same column)."""
-        g = tree.guesses_needed()
+    def _add(self, tree: DecisionTree, g: np.ndarray | None = None) -> bool:
+        """Add a tree (``g``: its guess counts, if known) unless one with the same guess counts
+        is in (they are the same column)."""
+        g = tree.guesses_needed() if g is None else g
         key = g.tobytes()
         if key in self._seen:
             return False
         self._seen.add(key)
         self.trees.append(tree)
         self._counts = np.column_stack([self._counts, g])
+        self._game.add_column(g)
         return True
 
     # ---- one round -----------------------------------------------------------------------------
@@ -120,7 +123,7 @@ class DoubleOracle:
         """
         start = time.perf_counter()
         G = self._counts
-        sol = solve_matrix_game(G)
+        sol = self._game.solve()
         self._offer_guesser(np.round(sol.q * 2.0**_Q_BITS).astype(np.int64).astype(object))
         # The hider handed to the oracles is smoothed over rounds: the LP's answer jumps between
         # vertices, and trees that answer a steadier mix converge in fewer rounds.
@@ -131,7 +134,8 @@ class DoubleOracle:
         cut = sol.value - 1e-9 * sol.value
 
         def offer(tree: DecisionTree) -> bool:
-            return float(tree.guesses_needed() @ sol.p) < cut and self._add(tree)
+            g = tree.guesses_needed()
+            return float(g @ sol.p) < cut and self._add(tree, g)
 
         added = offer(gbr_tree(self.words, w, rule="exact", threads=self.threads))
         scout = _SCOUTS.get(self.oracle.kind)
@@ -140,7 +144,9 @@ class DoubleOracle:
             self._offer_hider(found.lower, w.astype(object))
             added |= offer(found.tree)
         if not added or self.rounds % PROVE_EVERY == 0:
-            br = self.oracle.respond(self.words, w, self.threads)
+            # the search may stop once it proves that no tree beats the set's best against w
+            best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
+            br = self.oracle.respond(self.words, w, self.threads, upper_bound=best)
             self._offer_hider(br.lower, w.astype(object))
             added |= offer(br.tree)
         if not added:
@@ -221,4 +227,5 @@ class DoubleOracle:
         return run
 
     def solution(self, extra: dict[str, Any]) -> DoubleOracleSolution:
-        return DoubleOracleSolution(self.words, {**self.payload(), **extra})
+        return DoubleOracleSolution(self.words, {**self.payload(), **extra},
+                                    known=(self.trees, self._counts))

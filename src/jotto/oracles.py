@@ -52,9 +52,12 @@ class Oracle:
             return f"best-response:{self.seconds:g}"
         return self.kind
 
-    def respond(self, words: WordList, weights: Any, threads: int | None = None) -> Response:
+    def respond(self, words: WordList, weights: Any, threads: int | None = None,
+                upper_bound: Any = None) -> Response:
         """A tree against the hider with integer ``weights`` (an integer array or a sequence of
-        :class:`fractions.Fraction`, as :func:`jotto.best_response` takes them)."""
+        :class:`fractions.Fraction`, as :func:`jotto.best_response` takes them).  The best
+        response may stop once it proves that no tree beats ``upper_bound`` (its ``lower`` is
+        then at least that)."""
         if self.kind == "greedy":
             w = exact_weights(weights, len(words)).astype(object)
             tree = gbr_tree(words, w.astype(np.int64), rule="exact", threads=threads)
@@ -63,7 +66,7 @@ class Oracle:
         from .best_responses import best_response
 
         br = best_response(words, weights, budget=self.seconds, top_k=self.top_k,
-                           threads=threads)
+                           upper_bound=None if self.top_k else upper_bound, threads=threads)
         return Response(br.tree, br.lower, br.upper)
 
 

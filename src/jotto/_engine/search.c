@@ -11,7 +11,9 @@
  *    exact for classes of one or two targets (a member found first wins on itself: the win is
  *    identity under every rule set, and in hard mode it is a candidate);
  *  - the memo's proven bound or exact value for S_j (bounds cached per state);
- *  - for small classes the member bound (member_bound): it sees lopsided splits.
+ *  - for small classes the member bound (member_bound): it sees lopsided splits;
+ *  - for larger classes, once the guess is tried, the lookahead bound (lookahead_bound): the
+ *    best split the class admits, each part at its counting bound, cached in the memo.
  * Guesses are tried in the greedy order (least sum_i v_i n_{reply(g,i)}, then words of S, then
  * list order), guesses splitting S the same way are tried once, and a guess's classes are
  * searched in rounds, each asked to rise by its share of what the guess still needs to reach the
@@ -1087,6 +1089,79 @@ static void clear_members(level *lv, const int32_t *S, int32_t m)
         lv->in_s[S[k]] = 0;
 }
 
+/* The level of depth holding S (its members' masks or tokens, weights, keys, membership), or
+ * NULL if memory ran out (then the pass stops). */
+static level *enter_level(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m)
+{
+    level *lv = get_level(s, depth);
+    if (!lv) {
+        s->error = JT_ENOMEM;
+        s->stop = JT_BS_INTERRUPTED;
+        return NULL;
+    }
+    lv->S = S;
+    for (int32_t k = 0; k < m; k++) {
+        if (s->gen == 0) {
+            lv->sm[k] = s->mask[S[k]];
+        } else {
+            lv->st[k] = s->tok[S[k]];
+            lv->ssp[k] = s->gen == 2 ? s->spell[S[k]] : 0;
+        }
+        lv->sv[k] = s->v[S[k]];
+        lv->sz[k] = s->z[S[k]];
+        lv->in_s[S[k]] = 1;
+    }
+    return lv;
+}
+
+/* Split the state of level depth (m targets, weight W) by the words worth trying there: those
+ * the parent state kept, or all at the top (split_all).  Returns whether its weights are equal. */
+static int split_state(const jt_bsearch *s, int32_t depth, level *lv, int32_t m, uint64_t W)
+{
+    int uniform = 1;
+    for (int32_t k = 1; k < m && uniform; k++)
+        uniform = lv->sv[k] == lv->sv[0];
+    const level *up = depth > 0 ? s->lv[depth - 1] : NULL;
+    split_all(s, lv, m, W, uniform, up ? up->cid : NULL, up ? up->nc : s->D);
+    return uniform;
+}
+
+/* The lookahead bound of a state S (m >= 3 targets, positive weight W, Zobrist key): its
+ * value is W + F over the classes of its first guess, and each class's F is at least its
+ * counting bound, so
+ *   F(S) >= L1(S) = W + min_g sum_{j != win} CB(S_j(g)),
+ * g over the words that narrow S down (every word that could be a tree's first guess: one that
+ * does not narrow S down only repeats S, so an optimal tree never plays it) -- the minimum
+ * search() takes as its floor before trying any word.  L1 sees how lopsided S's best splits
+ * are, which the counting bound CB(S) of S's size alone cannot.  Returns max(L1(S), what the
+ * memo knows of S) and stores it as a proven bound (or returns the exact value the memo has);
+ * costs one split of S and never searches deeper.  Level depth must be free: the caller is at
+ * depth - 1 (or the state is the root). */
+static uint64_t lookahead_bound(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m,
+                                uint64_t key, uint64_t W)
+{
+    const entry *e = memo_find(&s->memo[s->mode], key, m, S);
+    if (e && e->guess != NOGUESS)
+        return e->val;
+    const uint64_t known = e ? e->val : 0;
+    if (W == 0 || out_of_budget(s))
+        return known;
+    s->nodes++;
+    level *lv = enter_level(s, depth, S, m);
+    if (!lv)
+        return known;
+    split_state(s, depth, lv, m, W);
+    uint64_t floor = INF;
+    for (int32_t t = 0; t < lv->nc; t++)
+        if (lv->prog[lv->cid[t]])
+            floor = umin(floor, lv->lb[lv->cid[t]]);
+    clear_members(lv, S, m);
+    if (floor <= known)
+        return known;
+    memo_store(s, key, m, S, floor, 0, -1);
+    return floor;
+}
+
 /* F(S) if below beta, else a proven bound >= beta (any proven bound once the pass stops).  S:
  * increasing indices of positive-weight targets, key its Zobrist key, W its weight.  *guess_out
  * gets the best first guess when the value is exact. */
@@ -1120,30 +1195,11 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         if (known >= beta)
             return known;
     }
-    level *lv = get_level(s, depth);
-    if (!lv) {
-        s->error = JT_ENOMEM;
-        s->stop = JT_BS_INTERRUPTED;
+    level *lv = enter_level(s, depth, S, m);
+    if (!lv)
         return known;
-    }
     const int V = s->win, R = s->R;
-    int uniform = 1;
-    lv->S = S;
-    for (int32_t k = 0; k < m; k++) {
-        if (s->gen == 0) {
-            lv->sm[k] = s->mask[S[k]];
-        } else {
-            lv->st[k] = s->tok[S[k]];
-            lv->ssp[k] = s->gen == 2 ? s->spell[S[k]] : 0;
-        }
-        lv->sv[k] = s->v[S[k]];
-        lv->sz[k] = s->z[S[k]];
-        lv->in_s[S[k]] = 1;
-        uniform &= lv->sv[k] == lv->sv[0];
-    }
-    /* The words to split by: those the parent state kept, or all at the top. */
-    const level *up = depth > 0 ? s->lv[depth - 1] : NULL;
-    split_all(s, lv, m, W, uniform, up ? up->cid : NULL, up ? up->nc : s->D);
+    const int uniform = split_state(s, depth, lv, m, W);
 
     /* The words to try, in greedy order, one per distinct split. */
     const int restricted = s->mode == 1;
@@ -1244,6 +1300,21 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         int pending = no;
         for (int i = 0; i < no; i++)
             cur[order[i]] = lbc[order[i]];
+        /* First the lookahead bounds of the classes too large for member bounds (one split
+         * each): a word whose classes split badly is refuted here, before any class is searched
+         * deeper than its siblings' bounds require.  (Small classes have their member bounds
+         * already; probing them too costs more than it saves.) */
+        for (int i = 0; i < no && total < best && !restricted; i++) {
+            const int r = order[i];
+            if (n[r] <= SMALL)
+                continue;
+            const uint64_t b = lookahead_bound(s, depth + 1, lv->cls + off[r], (int32_t)n[r],
+                                               hz[r], cw[r]);
+            if (b > cur[r]) {
+                total += b - cur[r];
+                cur[r] = b;
+            }
+        }
         /* Raise the classes' bounds in rounds, each class by its share of what the word still
          * needs to reach best (equal shares, or shares by class size), so that no class is
          * solved exactly while raising the others' bounds would refute the word. */
