@@ -386,6 +386,15 @@ static inline __attribute__((always_inline)) int place_pair(int r, const int L)
 }
 
 #if SLICE_T == 64
+/* The L letter codes (or token indices) of candidate c, one at a time for the scalar level. */
+static inline __attribute__((always_inline)) void
+word_letters(const jt_eval *ev, int32_t c, const int L, uint8_t *lt)
+{
+    const int32_t word = ev->cid ? ev->cid[c] : c;
+    for (int p = 0; p < L; p++)
+        lt[p] = ev->w->letters[(size_t)p * ev->w->lstride + word];
+}
+
 /* Class sizes of candidates [c0, c0 + n) over the nch chunks of tabs (mseg targets) into dst. */
 static inline __attribute__((always_inline)) void
 slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
@@ -394,10 +403,8 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
     const int np = planes_for(L);
     const slice_t *T = tabs;
     for (int32_t c = 0; c < n; c++) {
-        const int32_t word = ev->cid ? ev->cid[c0 + c] : c0 + c;
         uint8_t lt[JT_MAX_LEN];
-        for (int p = 0; p < L; p++)
-            lt[p] = ev->w->letters[(size_t)p * ev->w->lstride + word];
+        word_letters(ev, c0 + c, L, lt);
         uint32_t P[JT_MAX_LEN + 1] = {0};
         for (int32_t k = 0; k < nch; k++) {
             const slice_t *row = T + (size_t)k * TW;
@@ -473,10 +480,8 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
     const int np = planes_for(L), W = 64 * L;
     const slice_t *T = tabs;
     for (int32_t c = 0; c < n; c++) {
-        const int32_t word = ev->cid ? ev->cid[c0 + c] : c0 + c;
         uint8_t lt[JT_MAX_POS_LEN];
-        for (int p = 0; p < L; p++)
-            lt[p] = ev->w->letters[(size_t)p * ev->w->lstride + word];
+        word_letters(ev, c0 + c, L, lt);
         bitsum bs[PAIRS];
         memset(bs, 0, sizeof bs);
         for (int32_t k = 0; k < nch; k++) {
