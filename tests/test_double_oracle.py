@@ -54,17 +54,6 @@ def test_a_growing_game_is_solved_as_from_scratch_after_every_column(columns):
         assert is_equilibrium([tuple(c) for c in columns[:k + 1]], eq.p, eq.q, eq.value)
 
 
-def test_a_growing_game_without_highs_solves_from_scratch(monkeypatch):
-    from jotto import matrix_game
-
-    monkeypatch.setattr(matrix_game, "_highs_class", lambda: None)
-    game = GrowingGame(2)
-    game.add_column(np.array([1, 0]))
-    assert game.solve().value == pytest.approx(1.0)
-    game.add_column(np.array([0, 1]))
-    assert game.solve().value == pytest.approx(0.5)
-
-
 def test_matching_pennies_has_value_one_half():
     A = np.array([[1, 0], [0, 1]])
     eq = exact_equilibrium(A, solve_matrix_game(A))

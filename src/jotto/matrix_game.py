@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
 
+import highspy
 import numpy as np
 
 __all__ = ["ExactEquilibrium", "GrowingGame", "MatrixSolution", "exact_equilibrium",
@@ -51,63 +52,35 @@ def solve_matrix_game(A: np.ndarray) -> MatrixSolution:
     return MatrixSolution(p / p.sum(), q / q.sum(), float(res.x[-1]))
 
 
-def _highs_class():
-    """HiGHS's solver object: from ``highspy`` if installed, else the copy SciPy (>= 1.15)
-    bundles; None if neither is there."""
-    try:
-        import highspy
-
-        return highspy.Highs, highspy.kHighsInf
-    except ImportError:
-        pass
-    try:
-        from scipy.optimize._highspy import _core
-
-        return _core._Highs, _core.kHighsInf
-    except (ImportError, AttributeError):
-        return None
-
-
 class GrowingGame:
     """A game whose rows are fixed and whose columns only grow, as in a double oracle: the
     column player's LP (the one :func:`solve_matrix_game` solves) lives in one HiGHS instance,
     each new column is added to it and each solve starts from the last optimal basis, so a
-    round costs a few simplex iterations instead of a solve from scratch.  Without a HiGHS
-    object to keep (no ``highspy``, SciPy older than 1.15) every solve is
-    :func:`solve_matrix_game`'s."""
+    round costs a few simplex iterations instead of a solve from scratch.  HiGHS comes from
+    ``highspy`` (a declared dependency: SciPy's ``linprog`` keeps no solver between calls)."""
 
     def __init__(self, rows: int):
         self.rows = rows
-        self.columns: list[np.ndarray] = []
-        found = _highs_class()
-        self._highs = None
-        if found is not None:
-            cls, self._inf = found
-            h = cls()
-            h.setOptionValue("output_flag", False)
-            none = np.zeros(0, dtype=np.int32)
-            # variable 0 is the value v (free, cost 1); rows 0..n-1: A q - v <= 0; row n:
-            # sum q = 1
-            h.addCol(1.0, -self._inf, self._inf, 0, none, np.zeros(0))
-            for i in range(rows):
-                h.addRow(-self._inf, 0.0, 1, np.zeros(1, dtype=np.int32), np.array([-1.0]))
-            h.addRow(1.0, 1.0, 0, none, np.zeros(0))
-            self._highs = h
+        self._inf = highspy.kHighsInf
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        none = np.zeros(0, dtype=np.int32)
+        # variable 0 is the value v (free, cost 1); rows 0..n-1: A q - v <= 0; row n: sum q = 1
+        h.addCol(1.0, -self._inf, self._inf, 0, none, np.zeros(0))
+        for i in range(rows):
+            h.addRow(-self._inf, 0.0, 1, np.zeros(1, dtype=np.int32), np.array([-1.0]))
+        h.addRow(1.0, 1.0, 0, none, np.zeros(0))
+        self._highs = h
         self._index = np.arange(rows + 1, dtype=np.int32)
 
     def add_column(self, column: np.ndarray) -> None:
         """Add the column player's strategy paying ``column[i]`` against row ``i``."""
         col = np.asarray(column, dtype=np.float64)
-        self.columns.append(col)
-        if self._highs is not None:
-            self._highs.addCol(0.0, 0.0, self._inf, self.rows + 1, self._index,
-                               np.append(col, 1.0))
+        self._highs.addCol(0.0, 0.0, self._inf, self.rows + 1, self._index, np.append(col, 1.0))
 
     def solve(self) -> MatrixSolution:
         """Optimal mixtures of the game of the columns so far (as :func:`solve_matrix_game`)."""
         h = self._highs
-        if h is None:
-            return solve_matrix_game(np.column_stack(self.columns))
         h.run()
         if h.getModelStatus() != type(h.getModelStatus()).kOptimal:
             raise RuntimeError(f"the LP solver failed: {h.modelStatusToString(h.getModelStatus())}")
