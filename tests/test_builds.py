@@ -82,10 +82,13 @@ def test_downstream_extension_cimports_the_kernels(tmp_path):
 
 @pytest.mark.slow
 def test_serial_build_installs_warns_and_agrees(tmp_path):
+    """Without OpenMP (and with the scalar kernel only, to build fast) the core installs, warns
+    once, runs one thread and counts what the main build counts."""
     target = tmp_path / "site"
     build = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
          str(target), "-C", "cmake.define.JOTTO_OPENMP=OFF",
+         "-C", "cmake.define.JOTTO_KERNELS=base",
          "-C", f"build-dir={tmp_path / 'build'}", str(ROOT)],
         capture_output=True, text=True)
     assert build.returncode == 0, build.stderr[-3000:]
@@ -95,7 +98,7 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
         sys.meta_path = [f for f in sys.meta_path if "editable" not in type(f).__module__]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            import jotto
+            import jotto, jotto.runtime
             jotto.openmp_enabled()  # the first use loads the core (``import jotto`` does not)
         words = jotto.load_words("enable", length=4)
         print(json.dumps({
@@ -103,6 +106,7 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
             "openmp": jotto.openmp_enabled(),
             "warned": [str(w.message) for w in caught],
             "threads": jotto.resolve_threads(8),
+            "variants": jotto.runtime.available_kernel_variants(),
             "counts": jotto.comp_num_guesses(words, rule="exact", threads=8).tolist()}))
     """)
     env = dict(os.environ, PYTHONPATH=str(target))
@@ -113,6 +117,7 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
     got = json.loads(run.stdout)
     assert got["file"].startswith(str(target))
     assert got["openmp"] is False and got["threads"] == 1
+    assert got["variants"] == ["base"]  # JOTTO_KERNELS=base compiled the scalar kernel alone
     assert any("without OpenMP" in w for w in got["warned"])
     words = jotto.load_words("enable", length=4)
     assert got["counts"] == jotto.comp_num_guesses(words, rule="exact").tolist()
