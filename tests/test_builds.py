@@ -121,3 +121,16 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
     assert any("without OpenMP" in w for w in got["warned"])
     words = jotto.load_words("enable", length=4)
     assert got["counts"] == jotto.comp_num_guesses(words, rule="exact").tolist()
+
+
+@pytest.mark.slow
+def test_an_unknown_kernel_level_is_refused_by_name(tmp_path):
+    """JOTTO_KERNELS naming a level this architecture lacks stops the build at configure time
+    with a message naming it, before anything compiles."""
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(tmp_path / "site"),
+         "-C", "cmake.define.JOTTO_KERNELS=v9", "-C", f"build-dir={tmp_path / 'build'}",
+         str(ROOT)],
+        capture_output=True, text=True)
+    assert build.returncode != 0
+    assert "JOTTO_KERNELS: no kernel level 'v9'" in build.stdout + build.stderr
