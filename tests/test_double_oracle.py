@@ -93,6 +93,38 @@ def test_double_oracle_solves_tiny_games_exactly(words):
     _assert_solved_exactly(wl)
 
 
+@pytest.mark.parametrize("strong_every, prove_every", [(1, 1), (1000, 1000)])
+@settings(max_examples=10, deadline=None)
+@given(words=dictionaries(min_size=3, max_size=6, lengths=(2, 3)))
+def test_every_schedule_of_scouts_and_proofs_solves_tiny_games_exactly(strong_every,
+                                                                       prove_every, words):
+    """Whether the strong scout and the exact oracle run every round (several columns a round)
+    or only when the searches before them find nothing, the run ends at the exact equilibrium."""
+    from jotto import double_oracle
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(double_oracle, "STRONG_EVERY", strong_every)
+        mp.setattr(double_oracle, "PROVE_EVERY_SCOUTED", prove_every)
+        _assert_solved_exactly(jotto.WordList.from_words(words))
+
+
+@settings(max_examples=10, deadline=None)
+@given(words=dictionaries(min_size=4, max_size=6, lengths=(2, 3)))
+def test_scouts_stopped_by_their_node_budget_still_solve_tiny_games_exactly(words):
+    """A scout that runs out of states answers with its best tree so far, a valid tree with
+    proven bounds, and the exact oracle still brings the run to the exact equilibrium."""
+    from jotto import double_oracle
+    from jotto.oracles import Oracle
+
+    wl = jotto.WordList.from_words(words)
+    stopped = (Oracle("lookahead", top_k=5, nodes=1), Oracle("lookahead", top_k=20, nodes=1))
+    found = stopped[1].respond(wl, None)
+    assert found.lower <= found.upper == jotto.expected_guesses(found.tree)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(double_oracle._SCOUTS, "best-response", stopped)
+        _assert_solved_exactly(wl)
+
+
 @pytest.mark.parametrize("name", ["eckler", "perl", "positional", "hard"])
 @settings(max_examples=6, deadline=None)
 @given(data=st.data())

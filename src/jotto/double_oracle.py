@@ -4,8 +4,8 @@ decision trees, and certified bounds on the game's value.
 The hider's strategy space is every word; the guesser's is a growing set of trees.  Each round
 solves the restricted game (words × trees, payoff = guesses) by linear programming, then asks the
 guesser's oracle, the branch-and-bound best response of :func:`jotto.best_response`, for a tree
-against the restricted game's hider mixture (and adds GuesserGBR's tree too when it is better: it
-costs almost nothing).  The hider's best reply to the guesser's mixture is always among the rows,
+against the restricted game's hider mixture, after cheaper searches that usually find the same
+tree (GuesserGBR's tree and top-K "scouts"; see :meth:`DoubleOracle.step`).  The hider's best reply to the guesser's mixture is always among the rows,
 so the round's restricted value is exactly what the guesser's mixture guarantees.
 
 Bounds, all exact rationals:
@@ -45,12 +45,27 @@ __all__ = ["DoubleOracle"]
 
 #: Float probabilities of the guesser's mixture are made exact with this many bits.
 _Q_BITS = 40
-#: The oracle runs at least this often, however well the scout does, to raise the lower bound.
+#: The oracle runs at least this often, however well GuesserGBR does, to raise the lower bound
+#: (and for a stronger column).
 PROVE_EVERY = 20
+#: The same for an oracle with scouts: they find the columns, and the oracle (an exact search,
+#: whose cost is mostly its proof) is needed only for the lower bound.
+PROVE_EVERY_SCOUTED = 100
+#: The strong scout runs at least this often, however well the cheap one does: its trees are
+#: better columns (fewer rounds).
+STRONG_EVERY = 5
+#: States the strong scout may visit: a top-20 search takes at most 70 000 on TWL06's 2-letter
+#: mixes, but minutes at 3 letters; stopped, it gives its best tree so far (or the greedy one),
+#: and the oracle runs if that does not improve.
+STRONG_NODES = 200_000
 #: Weight of the previous rounds in the hider mixture handed to the oracles.
 SMOOTHING = 0.5
-#: Cheap searches tried before an oracle of each kind.
-_SCOUTS = {"best-response": Oracle("lookahead", top_k=5)}
+#: Searches tried before an oracle of each kind, cheapest first: each runs when the ones before
+#: it found no improving tree (the strong one also every STRONG_EVERY rounds).  The top-5 search
+#: costs about 2% of an exact best response and the top-20 one 40%, and the top-20 tree is the
+#: optimal one in most rounds: the exact search's cost is its proof.
+_SCOUTS = {"best-response": (Oracle("lookahead", top_k=5),
+                             Oracle("lookahead", top_k=20, nodes=STRONG_NODES))}
 
 
 def _exact_dot(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -116,10 +131,13 @@ class DoubleOracle:
         """One round: solve the restricted game, tighten the bounds, add improving trees; sets
         ``done`` when the bounds meet or no oracle finds an improving tree.
 
-        Cheap trees come first: GuesserGBR's and, when the oracle is the best response, a
-        scout's (the search over the best few candidates per state, which finds the optimal tree
-        in a fraction of the time its proof takes).  The oracle itself runs when neither
-        improves on the restricted game, and every ``PROVE_EVERY`` rounds for the lower bound.
+        Cheap trees come first: GuesserGBR's and, when the oracle is the best response, the
+        scouts' (searches over the best 5, then 20, candidates per state, which find the optimal
+        tree in a fraction of the time its proof takes; the strong one when nothing cheaper
+        improves, and every ``STRONG_EVERY`` rounds).  The oracle itself runs when no scout
+        improves on the restricted game, and every ``PROVE_EVERY`` rounds
+        (``PROVE_EVERY_SCOUTED`` with scouts) for the lower bound.  Every tree that improves on
+        the restricted game is added: a round may add several columns.
         """
         start = time.perf_counter()
         G = self._counts
@@ -138,12 +156,14 @@ class DoubleOracle:
             return float(g @ sol.p) < cut and self._add(tree, g)
 
         added = offer(gbr_tree(self.words, w, rule="exact", threads=self.threads))
-        scout = _SCOUTS.get(self.oracle.kind)
-        if scout is not None:
+        scouts = _SCOUTS.get(self.oracle.kind, ())
+        for k, scout in enumerate(scouts):
+            if k > 0 and added and self.rounds % STRONG_EVERY:
+                break
             found = scout.respond(self.words, w, self.threads)
             self._offer_hider(found.lower, w.astype(object))
             added |= offer(found.tree)
-        if not added or self.rounds % PROVE_EVERY == 0:
+        if not added or self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0:
             # the search may stop once it proves that no tree beats the set's best against w
             best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
             br = self.oracle.respond(self.words, w, self.threads, upper_bound=best)

@@ -43,6 +43,7 @@ class Oracle:
     kind: str
     seconds: float | None = None
     top_k: int | None = None
+    nodes: int | None = None  # states a search may visit (the double oracle's scouts)
 
     @property
     def spec(self) -> str:
@@ -65,8 +66,9 @@ class Oracle:
             return Response(tree, Fraction(1), value)
         from .best_responses import best_response
 
-        br = best_response(words, weights, budget=self.seconds, top_k=self.top_k,
-                           upper_bound=None if self.top_k else upper_bound, threads=threads)
+        br = best_response(words, weights, budget=self.seconds, nodes=self.nodes,
+                           top_k=self.top_k, upper_bound=None if self.top_k else upper_bound,
+                           threads=threads)
         return Response(br.tree, br.lower, br.upper)
 
 

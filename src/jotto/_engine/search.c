@@ -94,7 +94,7 @@ typedef struct {
     uint32_t *gstamp;   /* [dcap] gtok/gsp slot in use if equal to the level's stamp */
     uint32_t *dstamp;   /* [dcap] dkey/dval slot in use if equal to the level's stamp */
     uint32_t stamp;     /* bumped for every use of the two tables */
-    uint64_t *skey;     /* [D] sort keys */
+    unsigned __int128 *skey; /* [D] sort keys */
     cand *tmp;          /* [D] */
 } level;
 
@@ -136,6 +136,20 @@ struct jt_bsearch {
 };
 
 /* ---- small helpers ------------------------------------------------------------------------- */
+
+/* The functions that compute replies in loops (the split of a state by every word, class
+ * weights and keys, member bounds, memo look-ups of classes) are cloned for CPUs with the popcnt
+ * instruction: the build targets plain x86-64, where __builtin_popcount is a library call that
+ * took a sixth of a best response's time.  The loader picks the clone once (an ifunc); always
+ * inlined helpers are compiled into each clone. */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
+#ifndef POPCNT_CLONES
+#define POPCNT_CLONES
+#endif
 
 static inline int pc(uint32_t x) { return __builtin_popcount(x); }
 
@@ -331,6 +345,7 @@ memo_find_class_body(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t 
     }
 }
 
+POPCNT_CLONES
 static const entry *memo_find_class(const jt_bsearch *s, const memo *mm, uint64_t key,
                                     int32_t m, int32_t c, int j, const uint8_t *in_s)
 {
@@ -513,7 +528,7 @@ static level *get_level(jt_bsearch *s, int32_t depth)
     lv->gsp = malloc((size_t)dcap * sizeof(uint64_t));
     lv->gstamp = calloc((size_t)dcap, sizeof(uint32_t));
     lv->dstamp = calloc((size_t)dcap, sizeof(uint32_t));
-    lv->skey = malloc(D * sizeof(uint64_t));
+    lv->skey = malloc(D * sizeof(unsigned __int128));
     lv->tmp = malloc(D * sizeof(cand));
     if (!lv->sm || !lv->sv || !lv->sz || !lv->in_s || !lv->prog || !lv->cnt || !lv->cw ||
         !lv->cmax || !lv->cmin || !lv->lbc || !lv->hz || !lv->lb || !lv->q || !lv->list ||
@@ -570,42 +585,10 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m, const int gen)
     }
 }
 
-static void count_sizes_plain(const jt_bsearch *s, level *lv, int32_t m)
-{
-    BY_GEN(s, count_sizes_body, s, lv, m);
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("popcnt"))) static void count_sizes_popcnt(const jt_bsearch *s, level *lv,
-                                                                 int32_t m)
-{
-    BY_GEN(s, count_sizes_body, s, lv, m);
-}
-#endif
-
-static int have_popcnt(void)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("popcnt");
-#else
-    return 0;
-#endif
-}
-
+POPCNT_CLONES
 static void count_sizes(const jt_bsearch *s, level *lv, int32_t m)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    static int popcnt = -1;
-    if (popcnt < 0)
-        popcnt = have_popcnt();
-    if (popcnt) {
-        count_sizes_popcnt(s, lv, m);
-        return;
-    }
-#endif
-    (void)have_popcnt;
-    count_sizes_plain(s, lv, m);
+    BY_GEN(s, count_sizes_body, s, lv, m);
 }
 
 /* Class weights, heaviest and lightest targets of every word (non-uniform weights). */
@@ -634,6 +617,7 @@ static inline __attribute__((always_inline)) void class_weights_body(const jt_bs
     }
 }
 
+POPCNT_CLONES
 static void class_weights(const jt_bsearch *s, level *lv, int32_t m)
 {
     BY_GEN(s, class_weights_body, s, lv, m);
@@ -877,6 +861,7 @@ member_bounds_body(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uni
     *gain_out = gain;
 }
 
+POPCNT_CLONES
 static uint64_t member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
                               codeset which)
 {
@@ -899,6 +884,7 @@ static inline __attribute__((always_inline)) void class_keys_body(const jt_bsear
         h[REPLY_K(s, lv, gen, c, cm, ct, cs, k)] += lv->sz[k];
 }
 
+POPCNT_CLONES
 static void class_keys(const jt_bsearch *s, level *lv, int32_t m, int32_t c)
 {
     BY_GEN(s, class_keys_body, s, lv, m, c);
@@ -946,6 +932,7 @@ static inline __attribute__((always_inline)) int same_split_body(const jt_bsearc
     return 1;
 }
 
+POPCNT_CLONES
 static int same_split(const jt_bsearch *s, const level *lv, int32_t m, int32_t a, int32_t b)
 {
     if (s->gen == 0)
@@ -955,22 +942,12 @@ static int same_split(const jt_bsearch *s, const level *lv, int32_t m, int32_t a
     return same_split_body(s, lv, m, a, b, 2);
 }
 
-static int cand_cmp(const void *pa, const void *pb)
-{
-    const cand *a = pa, *b = pb;
-    if (a->q != b->q)
-        return a->q < b->q ? -1 : 1;
-    if (a->out != b->out)
-        return a->out - b->out;
-    return (a->c > b->c) - (a->c < b->c);
-}
-
 /* Sort keys ascending (quicksort, median of three, insertion sort for short runs). */
-static void sort_keys(uint64_t *a, int32_t n)
+static void sort_keys(unsigned __int128 *a, int32_t n)
 {
     while (n > 16) {
-        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
-        const uint64_t piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        unsigned __int128 x = a[0], y = a[n / 2], z = a[n - 1];
+        const unsigned __int128 piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
         int32_t i = 0, j = n - 1;
         while (i <= j) {
             while (a[i] < piv)
@@ -978,7 +955,7 @@ static void sort_keys(uint64_t *a, int32_t n)
             while (a[j] > piv)
                 j--;
             if (i <= j) {
-                const uint64_t t = a[i];
+                const unsigned __int128 t = a[i];
                 a[i++] = a[j];
                 a[j--] = t;
             }
@@ -993,7 +970,7 @@ static void sort_keys(uint64_t *a, int32_t n)
         }
     }
     for (int32_t i = 1; i < n; i++) {
-        const uint64_t t = a[i];
+        const unsigned __int128 t = a[i];
         int32_t j = i;
         for (; j > 0 && a[j - 1] > t; j--)
             a[j] = a[j - 1];
@@ -1001,33 +978,32 @@ static void sort_keys(uint64_t *a, int32_t n)
     }
 }
 
-/* Sort the list in greedy order: least q, then words of S, then the lowest index.  With equal
- * weights q / u (a sum of squared class sizes, below 2^32) packs with the rest into one key. */
-static void sort_list(level *lv, int32_t nl, int uniform, uint64_t u)
+/* Sort the list in greedy order: least q, then words of S, then the lowest index (the list is
+ * in increasing index order), by one 128-bit key per word: q, then out and the position. */
+static void sort_list(level *lv, int32_t nl)
 {
-    if (!uniform) {
-        qsort(lv->list, (size_t)nl, sizeof(cand), cand_cmp);
-        return;
-    }
     for (int32_t i = 0; i < nl; i++)
-        lv->skey[i] = (lv->list[i].q / u) << 24 | (uint64_t)lv->list[i].out << 23 |
-                      (uint64_t)i;
+        lv->skey[i] = (unsigned __int128)lv->list[i].q << 64 |
+                      (uint64_t)lv->list[i].out << 23 | (uint64_t)i;
     sort_keys(lv->skey, nl);
     for (int32_t i = 0; i < nl; i++)
-        lv->tmp[i] = lv->list[lv->skey[i] & 0x7fffff];
+        lv->tmp[i] = lv->list[(uint64_t)lv->skey[i] & 0x7fffff];
     memcpy(lv->list, lv->tmp, sizeof(cand) * (size_t)nl);
 }
 
-
 /* Keep the first word of every distinct split in list[0..n) (order kept); returns how many
- * remain, at most keep (0: all). */
-static int32_t dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t keep)
+ * remain, at most keep (0: all).  The class keys and bounds of the words it looks at are made
+ * here: with keep > 0 the words after the last kept one never need them. */
+static int32_t dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t keep,
+                      int uniform)
 {
     const uint64_t mask = (uint64_t)lv->dcap - 1;
     const uint32_t stamp = ++lv->stamp;
     int32_t out = 0;
     for (int32_t i = 0; i < n && (!keep || out < keep); i++) {
         const int32_t c = lv->list[i].c;
+        class_keys(s, lv, m, c);
+        class_bounds(s, lv, c, uniform);
         const uint64_t key = split_key(s, lv, c);
         uint64_t h = key & mask;
         int dup = 0;
@@ -1078,6 +1054,7 @@ static inline __attribute__((always_inline)) void list_classes_body(const jt_bse
         lv->cls[fill[REPLY_K(s, lv, gen, c, cm, ct, cs, k)]++] = lv->S[k];
 }
 
+POPCNT_CLONES
 static void list_classes(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int32_t *fill)
 {
     BY_GEN(s, list_classes_body, s, lv, m, c, fill);
@@ -1222,12 +1199,8 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
         clear_members(lv, S, m);
         return res;
     }
-    for (int32_t i = 0; i < nl; i++) {
-        class_keys(s, lv, m, lv->list[i].c);
-        class_bounds(s, lv, lv->list[i].c, uniform);
-    }
-    sort_list(lv, nl, uniform, lv->sv[0]);
-    nl = dedupe(s, lv, m, nl, restricted ? s->top_k : 0);
+    sort_list(lv, nl);
+    nl = dedupe(s, lv, m, nl, restricted ? s->top_k : 0, uniform);
     /* Bounds of the classes the memo knows (their slots fetched ahead: the memo is large), and
      * member bounds of the small classes it does not. */
     if (mm->cap)
