@@ -5,7 +5,9 @@ ENABLE (bundled), 5 letters.  The paper's rules keep the fewest words (2780), so
 timed on the first 2780 words of its own list (source order, the rules' own selection: anagram
 families, repeated letters and all) and the paper's variant on its whole list: one size for all.
 Uniform hider, both rules, 1 thread, every kernel variant.  ``python bench/test_rules_speed.py``
-prints the ratio table (minimum of interleaved runs, so a busy machine hurts every column alike);
+prints the ratio table (minimum of interleaved runs, so a busy machine hurts every column alike,
+in CPU time of the one thread, which other programs on a shared machine disturb less than wall
+time);
 ``pytest bench/test_rules_speed.py --benchmark-only`` records each timing.
 """
 
@@ -59,9 +61,9 @@ def main(rounds: int = 5) -> None:
             best = {name: float("inf") for name in PRESETS}
             for _ in range(rounds):
                 for name in PRESETS:
-                    t0 = time.perf_counter()
+                    t0 = time.process_time()
                     jotto.comp_num_guesses(lists[name], rule=rule, threads=1)
-                    best[name] = min(best[name], time.perf_counter() - t0)
+                    best[name] = min(best[name], time.process_time() - t0)
             cells = [f"{best[name] * 1e3:.1f} ({best[name] / best['paper']:.1f}x)"
                      for name in PRESETS]
             print(f"| {variant} | {rule} | " + " | ".join(cells) + " |")

@@ -285,3 +285,49 @@ def test_raw_token_lists_match_the_reference(variant, case, data, paths):
     assert tree.guess_counts().tolist() == game.comp_num_guesses(v.tolist(), "exact")
     assert sizes.tolist() == [[sum(game.table[c][i] == j for i in range(D)) for c in range(D)]
                               for j in range(game.R)]
+
+
+@st.composite
+def positional_lists(draw):
+    """Up to 450 distinct spellings of 2..8 distinct letters over a few letters (many letters in
+    common and in place, so the rare classes occur): big enough for the positional kernels'
+    several chunks, rounds of byte counters and segments of chunk tables."""
+    L = draw(st.integers(2, 8))
+    alphabet = np.array(list("etaoinshrdlucmfwyp"[:draw(st.integers(L + 1, 18))]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    room = int(np.prod(np.arange(len(alphabet) - L + 1, len(alphabet) + 1)))
+    D = draw(st.integers(2, min(room, 450)))
+    found: dict[str, None] = {}
+    while len(found) < D:
+        found["".join(rng.choice(alphabet, L, replace=False))] = None
+    return list(found), rng
+
+
+@pytest.mark.parametrize("variant", runtime.available_kernel_variants())
+@given(case=positional_lists(), data=st.data())
+def test_positional_kernels_on_large_lists(variant, case, data):
+    """The positional kernels (letters out of and in place, bit-sliced) on lists of up to 450
+    words, each kernel variant: class sizes over targets S of every size (one chunk, many, more
+    than one segment), and GuesserGBR under both rules with uniform weights, whose sums of squared
+    class sizes take their own paths (in bytes up to 15 targets, in registers up to 255 or one
+    segment), against the twin."""
+    words, rng = case
+    rules = PRESETS["positional"]
+    game = reference.Game(words, rules)
+    wl = word_list(rules, words)
+    D = len(words)
+    m = data.draw(st.one_of(st.integers(1, 15), st.integers(16, 64), st.integers(65, 450)))
+    S = np.sort(rng.choice(D, min(m, D), replace=False)).astype(np.int32)
+    state = np.zeros(D, dtype=bool)
+    state[S] = True
+    with kernel_variant(variant):
+        sizes = _core.class_sizes(wl.core, S)
+        paper = jotto.guesser_gbr(wl, np.ones(D), state, rule="paper")
+        exact = jotto.guesser_gbr(wl, np.ones(D), state, rule="exact")
+    expected = np.zeros((game.R, D), dtype=np.int64)
+    for c in range(D):
+        for i in S:
+            expected[game.table[c][i], c] += 1
+    assert sizes.tolist() == expected.tolist()
+    assert paper == game.gbr_paper([1.0] * D, state.tolist())
+    assert exact == game.gbr_exact([1] * D, state.tolist())

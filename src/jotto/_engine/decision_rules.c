@@ -129,6 +129,37 @@ static int paper_window(const jt_tree *t, jt_node *nd, const uint64_t *q, uint64
     return JT_OK;
 }
 
+/* The paper rule's pick when every target of S weighs the same and the window's class sizes do
+ * not pack into a key (many reply codes, as positional replies have): the first word of the
+ * window with the largest sum of term[n_j] over j in order.  A block of words is summed side by
+ * side, code by code, so the additions of different words do not wait on one another; each
+ * word's sum still runs over j in order, bit-identical to summing it alone. */
+static int32_t pick_uniform_unpacked(const jt_node *nd, const jt_scratch *s, int R)
+{
+    enum { B = 256 };
+    const int32_t nwin = nd->nwin;
+    int32_t best = -1;
+    double be = 0.0;
+    for (int32_t i0 = 0; i0 < nwin; i0 += B) {
+        const int32_t n = nwin - i0 < B ? nwin - i0 : B;
+        double e[B];
+        for (int32_t i = 0; i < n; i++)
+            e[i] = 0.0;
+        for (int j = 0; j < R; j++) {
+            const uint16_t *cnt = s->wcnt + (size_t)j * nwin + i0;
+            for (int32_t i = 0; i < n; i++)
+                e[i] += s->term[cnt[i]];
+        }
+        for (int32_t i = 0; i < n; i++) {
+            if (best < 0 || e[i] > be) {
+                best = nd->win[i0 + i];
+                be = e[i];
+            }
+        }
+    }
+    return best;
+}
+
 /* Paper rule: the first word of the window with the largest literal ExpNumElims, with h over S
  * in s->hs.  When every target of S weighs the same, a class of n targets sums to
  * ((h + h) + ...) + h, n terms added in order, whichever targets they are; so its term of the
@@ -172,6 +203,8 @@ int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
         jt_evaluate_range(&ev, 0, nwin);
         if (w->mode == JT_MODE_ANAGRAM)
             jt_families_clear(w, nd->S, m, s->fam_n, s->fam_v, s->in_s);
+        if (!pack)
+            return pick_uniform_unpacked(nd, s, R);
     }
     /* class sizes seen, packed into a key (never 0: they sum to m >= 1), in an open-addressed
      * table that stops growing when three quarters full */

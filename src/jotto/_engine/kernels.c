@@ -316,7 +316,7 @@ static inline void slice_tables(const uint32_t *sm, const uint64_t *st, int32_t 
  * A target shares a candidate's letter either at the candidate's position of it (in place, b)
  * or elsewhere (out of place, a' = a - b).  Per chunk and position p a table of 64 entries:
  * entry l says which targets hold letter l but not at p, entry 32 + l which hold it at p; a
- * candidate's L look-ups of each kind ripple into the planes of a' and of b.  Classes are the
+ * candidate's L look-ups of each kind add up (column_sum) to the planes of a' and of b.  Classes are the
  * pairs (a', b) with a' + b <= L, the reply code a' + b + (L+1) b; P_{j,k} = popcount of the AND
  * of a''s planes of j's bits and b's of k's counts the targets with a' >= j and b >= k bitwise
  * (j + k <= L, else none), and the class sizes follow by Mobius inversion in both. */
@@ -352,30 +352,84 @@ pair_bits(const slice_t *pa, const slice_t *pb, int j, int k, const int np)
  * and indices of the Mobius inversion fold; the counters stay in registers). */
 #define UNROLL _Pragma("GCC unroll 64")
 
+/* A full adder of three masks of one weight: their sum (same weight) and carry (the next); one
+ * vpternlog each with AVX-512. */
+static inline __attribute__((always_inline)) slice_t xor3(slice_t a, slice_t b, slice_t c)
+{
+    return a ^ b ^ c;
+}
+
+static inline __attribute__((always_inline)) slice_t maj3(slice_t a, slice_t b, slice_t c)
+{
+#if SLICE_T == 8 && VW == 64
+    return (slice_t)_mm512_ternarylogic_epi64((__m512i)a, (__m512i)b, (__m512i)c, 0xe8);
+#else
+    return (a & b) | (c & (a ^ b));
+#endif
+}
+
+/* The column sum of the L masks x[0..L) as bit-planes p[0..np): a carry-save tree (three masks
+ * of one weight become their sum and a carry of the next weight, two a half adder's), 12 logic
+ * operations at 5 letters (6 with vpternlog) where a ripple of half adders takes 14.  No sum
+ * reaches 2^np, so the carries out of the top plane are zero and dropped. */
+static inline __attribute__((always_inline)) void
+column_sum(slice_t *p, const slice_t *x, const int L, const int np)
+{
+    slice_t w[4][JT_MAX_POS_LEN + 1]; /* the masks of each weight still to add */
+    int cnt[4] = {0};
+    UNROLL for (int i = 0; i < L; i++)
+        w[0][i] = x[i];
+    cnt[0] = L;
+    UNROLL for (int b = 0; b < np && b < 4; b++) {
+        UNROLL for (int r = 0; r < JT_MAX_POS_LEN; r++) {
+            if (cnt[b] < 2)
+                break;
+            const int n = cnt[b];
+            const slice_t u = w[b][n - 1], v = w[b][n - 2];
+            const slice_t y = n >= 3 ? w[b][n - 3] : (slice_t){0};
+            if (b + 1 < np && b + 1 < 4)
+                w[b + 1][cnt[b + 1]++] = n >= 3 ? maj3(u, v, y) : u & v;
+            w[b][n - (n >= 3 ? 3 : 2)] = n >= 3 ? xor3(u, v, y) : u ^ v;
+            cnt[b] = n - (n >= 3 ? 2 : 1);
+        }
+        p[b] = cnt[b] ? w[b][0] : (slice_t){0};
+    }
+}
+
+/* Whether P_{j,k} is counted: every (j, k) != (0, 0) with j + k <= L but (1, L-1), which is
+ * zero (with L-1 letters in place the one letter left could only be at the one position left,
+ * in place): 19 pairs at 5 letters. */
+static inline __attribute__((always_inline)) int place_counted(int j, int k, const int L)
+{
+    return (j || k) && j + k <= L && !(j == 1 && k == L - 1);
+}
+
 /* The class sizes n[A * (L+1) + B] (A + B <= L) of mseg targets from their P (same indices) by
- * Mobius inversion in both coordinates, for T a scalar or a vector of 16-bit lanes (wrapping
- * arithmetic is exact: every class size is in [0, mseg]). */
+ * Mobius inversion in both coordinates, for T a scalar or a vector of 8- or 16-bit lanes
+ * (wrapping arithmetic is exact: every class size is in [0, mseg]).  The inversion is done one
+ * bit of one coordinate at a time (x[j] -= x[j | bit] for j without the bit): 38 subtractions
+ * at 5 letters instead of the 85 terms of the sums written out.  Only P_{j,k} with
+ * place_counted(j, k) is read (the others are zero: beyond the triangle j + k <= L no target,
+ * and P_{1,L-1}), and P_{0,0} is every target, mseg. */
 #define DEFINE_MOBIUS2(name, T, S)                                                               \
     static inline __attribute__((always_inline)) void name(T *n, const T *P, int32_t mseg,      \
                                                            const int L)                         \
     {                                                                                            \
-        T rest = (T){0} + (S)mseg;                                                                \
-        UNROLL for (int A = 0; A <= L; A++)                                                      \
-            UNROLL for (int B = 0; A + B <= L; B++) {                                            \
-                if (!A && !B)                                                                    \
-                    continue;                                                                    \
-                T x = (T){0};                                                                    \
-                UNROLL for (int j = A; j <= L; j++)                                              \
-                    UNROLL for (int k = B; j + k <= L; k++) {                                    \
-                        if ((j & A) != A || (k & B) != B)                                        \
-                            continue;                                                            \
-                        const int odd = __builtin_popcount((unsigned)((j ^ A) << 8 | (k ^ B))) & 1; \
-                        x = odd ? x - P[j * (L + 1) + k] : x + P[j * (L + 1) + k];               \
-                    }                                                                            \
-                n[A * (L + 1) + B] = x;                                                          \
-                rest -= x;                                                                       \
-            }                                                                                    \
-        n[0] = rest;                                                                             \
+        const int L1 = L + 1;                                                                    \
+        UNROLL for (int j = 0; j <= L; j++)                                                      \
+            UNROLL for (int k = 0; j + k <= L; k++)                                              \
+                n[j * L1 + k] = place_counted(j, k, L) ? P[j * L1 + k] : (T){0};                 \
+        n[0] = (T){0} + (S)mseg;                                                                 \
+        UNROLL for (int bit = 1; bit <= L; bit <<= 1)                                            \
+            UNROLL for (int j = 0; j <= L; j++)                                                  \
+                UNROLL for (int k = 0; (j | bit) + k <= L; k++)                                  \
+                    if (!(j & bit))                                                              \
+                        n[j * L1 + k] -= n[(j | bit) * L1 + k];                                  \
+        UNROLL for (int bit = 1; bit <= L; bit <<= 1)                                            \
+            UNROLL for (int j = 0; j <= L; j++)                                                  \
+                UNROLL for (int k = 0; j + (k | bit) <= L; k++)                                  \
+                    if (!(k & bit))                                                              \
+                        n[j * L1 + k] -= n[j * L1 + (k | bit)];                                  \
     }
 
 /* The pair of reply code r's class (its index in n), or -1 for codes no reply has (b > a). */
@@ -470,6 +524,46 @@ static inline __attribute__((always_inline)) uint32_t bitsum_total(const bitsum 
 #undef M4
 #endif
 
+/* The planes pa of a' and pb of b of one candidate (letters lt) over the chunk whose table is
+ * row (place_tables). */
+static inline __attribute__((always_inline)) void
+place_planes(const slice_t *row, const uint8_t *lt, const int L, const int np, slice_t *pa,
+             slice_t *pb)
+{
+    slice_t xa[JT_MAX_POS_LEN] = {0}, xb[JT_MAX_POS_LEN] = {0};
+    UNROLL for (int p = 0; p < L; p++) {
+        xa[p] = row[64 * p + lt[p]];
+        xb[p] = row[64 * p + 32 + lt[p]];
+    }
+    column_sum(pa, xa, L, np);
+    column_sum(pb, xb, L, np);
+}
+
+/* P[i] = the bits of x[i] for every counted pair i (place_counted), when the planes hold at
+ * most 16 targets: four of them side by side in one word go through a popcount's steps to
+ * 16-bit fields together (about 6 operations a plane instead of 12). */
+static inline __attribute__((always_inline)) void
+place_counts16(const uint64_t *x, uint32_t *P, const int L)
+{
+    const int L1 = L + 1;
+    int idx[PAIRS + 4] = {0}, n = 0; /* the counted pairs, in order (then x[0], zero) */
+    UNROLL for (int i = 1; i < L1 * L1; i++)
+        if (place_counted(i / L1, i % L1, L))
+            idx[n++] = i;
+    UNROLL for (int g = 0; g < n; g += 4) {
+        uint64_t v = 0;
+        UNROLL for (int f = 0; f < 4; f++)
+            v |= x[idx[g + f]] << (16 * f);
+        v -= (v >> 1) & 0x5555555555555555u;
+        v = (v & 0x3333333333333333u) + ((v >> 2) & 0x3333333333333333u);
+        v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+        v += v >> 8; /* the low byte of each field: its count (<= 16) */
+        UNROLL for (int f = 0; f < 4; f++)
+            if (g + f < n)
+                P[idx[g + f]] = (uint32_t)(v >> (16 * f)) & 0xff;
+    }
+}
+
 /* PLACE: class sizes by reply code of candidates [c0, c0 + n) over the nch chunks of tabs
  * (place_tables, mseg targets) into dst, or, with q not NULL (uniform weights, one segment),
  * q = vmin sum n^2 there. */
@@ -477,27 +571,48 @@ static inline __attribute__((always_inline)) void
 place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
             int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, uint64_t *q)
 {
-    const int np = planes_for(L), W = 64 * L;
+    const int np = planes_for(L), W = 64 * L, L1 = L + 1;
     const slice_t *T = tabs;
     for (int32_t c = 0; c < n; c++) {
         uint8_t lt[JT_MAX_POS_LEN];
         word_letters(ev, c0 + c, L, lt);
-        bitsum bs[PAIRS];
-        memset(bs, 0, sizeof bs);
-        for (int32_t k = 0; k < nch; k++) {
-            const slice_t *row = T + (size_t)k * W;
-            slice_t pa[4], pb[4];
-            for (int p = 0; p < L; p++) {
-                ripple(pa, row[64 * p + lt[p]], p, np);
-                ripple(pb, row[64 * p + 32 + lt[p]], p, np);
-            }
+        uint32_t P[PAIRS]; /* of the counted pairs */
+        UNROLL for (int i = 0; i < L1 * L1; i++)
+            P[i] = 0; /* (stores the branches below make again fold away) */
+        if (nch == 1 && mseg <= 16) { /* 16 targets: four planes counted at once */
+            slice_t pa[4], pb[4], x[PAIRS];
+            x[0] = 0;
+            place_planes(T, lt, L, np, pa, pb);
             UNROLL for (int j = 0; j <= L; j++)
-                UNROLL for (int kk = !j; j + kk <= L; kk++)
-                    bitsum_add(&bs[j * (L + 1) + kk], pair_bits(pa, pb, j, kk, np), k);
+                UNROLL for (int kk = 0; j + kk <= L; kk++)
+                    if (place_counted(j, kk, L))
+                        x[j * L1 + kk] = pair_bits(pa, pb, j, kk, np);
+            place_counts16(x, P, L);
+        } else if (nch == 1) { /* one chunk: a popcount a pair, skipping the rare top planes' */
+            slice_t pa[4], pb[4];
+            place_planes(T, lt, L, np, pa, pb);
+            const int top = 1 << (np - 1), rare = (pa[np - 1] | pb[np - 1]) != 0;
+            UNROLL for (int j = 0; j <= L; j++)
+                UNROLL for (int kk = 0; j + kk <= L; kk++)
+                    if (place_counted(j, kk, L))
+                        P[j * L1 + kk] = rare || !((j | kk) & top)
+                                             ? (uint32_t)jt_pc64(pair_bits(pa, pb, j, kk, np))
+                                             : 0;
+        } else {
+            bitsum bs[PAIRS];
+            UNROLL for (int i = 0; i < L1 * L1; i++)
+                memset(&bs[i], 0, sizeof bs[i]);
+            for (int32_t k = 0; k < nch; k++) {
+                slice_t pa[4], pb[4];
+                place_planes(T + (size_t)k * W, lt, L, np, pa, pb);
+                UNROLL for (int j = 0; j <= L; j++)
+                    UNROLL for (int kk = 0; j + kk <= L; kk++)
+                        if (place_counted(j, kk, L))
+                            bitsum_add(&bs[j * L1 + kk], pair_bits(pa, pb, j, kk, np), k);
+            }
+            UNROLL for (int i = 1; i < L1 * L1; i++)
+                P[i] = bitsum_total(&bs[i]);
         }
-        uint32_t P[PAIRS];
-        UNROLL for (int i = 1; i < (L + 1) * (L + 1); i++)
-            P[i] = bitsum_total(&bs[i]);
         uint32_t sizes[PAIRS];
         mobius2(sizes, P, mseg, L);
         if (q) {
@@ -644,6 +759,25 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
 DEFINE_MOBIUS2(mobius2, vh, uint16_t)
 DEFINE_MOBIUS2(mobius2_bytes, vb, uint8_t)
 
+/* q = vmin sum n^2 of nv candidates from their class sizes nb (each at most 15, so the squares
+ * come from a 16-entry byte table and their sum fits a byte). */
+static inline __attribute__((always_inline)) void
+place_q_bytes(const jt_eval *ev, const vb *nb, int nv, const int L, uint64_t *q)
+{
+    static const uint8_t squares[16] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169,
+                                        196, 225};
+    const nib_tab sqt = nib_load(squares);
+    vb sq = (vb){0};
+    UNROLL for (int A = 0; A <= L; A++)
+        UNROLL for (int B = 0; A + B <= L; B++)
+            if (!(A == 1 && B == L - 1)) /* no reply (place_counted) */
+                sq += nib_look(sqt, nb[A * (L + 1) + B]);
+    uint8_t lanes[VW];
+    memcpy(lanes, &sq, sizeof lanes);
+    for (int i = 0; i < nv; i++)
+        q[i] = ev->vmin * lanes[i];
+}
+
 /* PLACE: class sizes by reply code of candidates [c0, c0 + n) over the nch chunks of tabs
  * (place_tables, mseg targets) into dst, or, with q not NULL (uniform weights, mseg <= 255, one
  * segment), q = vmin sum n^2 there. */
@@ -657,24 +791,31 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_POS_LEN];
         candidate_indices(ev, c0 + v0, nv, L, idx, 32);
-        vh tot[2][PAIRS];
+        vh tot[2][PAIRS]; /* past one round of byte counters (zeroed here only then: a
+                           * register group's every store counts on small nodes) */
+        if (nch > 31)
+            UNROLL for (int i = 0; i < L1 * L1; i++)
+                tot[0][i] = tot[1][i] = (vh){0};
+        vb acc[PAIRS];
         UNROLL for (int i = 0; i < L1 * L1; i++)
-            tot[0][i] = tot[1][i] = (vh){0};
-        vb acc[PAIRS] = {0};
+            acc[i] = (vb){0}; /* (as each round does: compilers cannot tell there is one) */
         for (int32_t k0 = 0; k0 < nch; k0 += 31) { /* 31 chunks fit byte counters */
             const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
             UNROLL for (int i = 0; i < L1 * L1; i++)
                 acc[i] = (vb){0};
             for (int32_t k = k0; k < k1; k++) {
-                vb pa[4], pb[4];
+                vb xa[JT_MAX_POS_LEN] = {0}, xb[JT_MAX_POS_LEN] = {0}, pa[4], pb[4];
                 UNROLL for (int p = 0; p < L; p++) {
                     const uint8_t *t = T + (size_t)k * W + 64 * p;
-                    ripple(pa, look(tab_load(t, 32), idx[p], 32), p, np);
-                    ripple(pb, look(tab_load(t + 32, 32), idx[p], 32), p, np);
+                    xa[p] = look(tab_load(t, 32), idx[p], 32);
+                    xb[p] = look(tab_load(t + 32, 32), idx[p], 32);
                 }
+                column_sum(pa, xa, L, np);
+                column_sum(pb, xb, L, np);
                 UNROLL for (int j = 0; j <= L; j++)
-                    UNROLL for (int kk = !j; j + kk <= L; kk++)
-                        acc[j * L1 + kk] += pc8(pair_bits(pa, pb, j, kk, np));
+                    UNROLL for (int kk = 0; j + kk <= L; kk++)
+                        if (place_counted(j, kk, L))
+                            acc[j * L1 + kk] += pc8(pair_bits(pa, pb, j, kk, np));
             }
             if (nch <= 31) /* one group: class sizes fit bytes, inverted there below */
                 break;
@@ -686,6 +827,10 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
         vb nb[PAIRS];
         if (nch <= 31)
             mobius2_bytes(nb, acc, mseg, L);
+        if (q && mseg <= 15) { /* class sizes <= 15, their squares' sum <= 225: all in bytes */
+            place_q_bytes(ev, nb, nv, L, q + v0);
+            continue;
+        }
         for (int h = 0; h < 2; h++) {
             vh nn[PAIRS];
             if (nch <= 31) {
