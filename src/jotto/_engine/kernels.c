@@ -835,8 +835,9 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
             memcpy(B, &wx, sizeof B);
             const int lo = h * (VW / 2);
             uint64_t *q = ev->q + c0 + v0 + lo;
-            if (vmin + g <= 0xffff) { /* q < 2^32: 32-bit products, which vectorise */
-                for (int i = 0; i < nv - lo && i < VW / 2; i++)
+            if (vmin + g <= 0xffff && nv - lo >= VW / 2) {
+                /* q < 2^32: 32-bit products, over a whole half (a loop that vectorises) */
+                for (int i = 0; i < VW / 2; i++)
                     q[i] = (uint32_t)vmin * A[i] + (uint32_t)g * B[i];
             } else {
                 for (int i = 0; i < nv - lo && i < VW / 2; i++)
