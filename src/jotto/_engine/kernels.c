@@ -1014,11 +1014,12 @@ counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 }
 
 /* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + what the targets heavier than
- * vmin add, from the class sizes cnt of candidates c0.. (cnt[j * stride + c - c0]).  Those come grouped by their excess d (describe() sorts them): a group adds
- * d sum_j n_j G_j, with G_j the group's targets in class j, counted bit-sliced like n_j.  So a
- * few groups (fictitious-play weights take few values) cost little more than counting S again,
- * and every sum is exact (sum_j n_j G_j <= |S|^2 < 2^32; q wraps only where the caller's bound
- * says it cannot). */
+ * vmin add, from the class sizes cnt of candidates c0.. (cnt[j * stride + c - c0]).  On the
+ * vector levels, when their excesses are multiples g u_i of one step with units u_i <= 31 (as
+ * fictitious play's are), weigh_units counts all of them in one sweep.  Otherwise they come
+ * grouped by their excess d (describe() sorts them): a group adds d sum_j n_j G_j, with G_j the
+ * group's targets in class j, counted bit-sliced like n_j.  Every sum is exact
+ * (sum_j n_j G_j <= |S|^2 < 2^32; q wraps only where the caller's bound says it cannot). */
 static inline __attribute__((always_inline)) void
 weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0, int32_t c1,
       const int L)
