@@ -59,6 +59,20 @@ def test_exact_rule_matches_reference(case, paths):
     assert got.tolist() == expected
 
 
+@given(words=dictionaries(), data=st.data())
+def test_exact_rule_fictitious_play_weights_match_reference(words, data, paths):
+    """Weights 1 + D c as exact fictitious play makes them (c: times chosen, mostly 0): the
+    heavier targets are counted as units of one step (units up to 31), or by their excesses
+    (larger units)."""
+    D = len(words)
+    c = data.draw(st.lists(st.one_of(st.just(0), st.integers(0, 5), st.integers(0, 40)),
+                           min_size=D, max_size=D))
+    v = [1 + D * x for x in c]
+    expected = reference.Game(words).comp_num_guesses(v, "exact")
+    got = jotto.comp_num_guesses(words, np.array(v, dtype=np.int64), rule="exact")
+    assert got.tolist() == expected
+
+
 @given(case=paper_case())
 def test_exact_rule_float_weights_use_documented_conversion(case, paths):
     words, h = case

@@ -108,6 +108,9 @@ static void check_counts(const jt_words *w, int with_weights)
                     spec_delta[ev.nspec++] = levels[level];
                 }
         }
+        for (int32_t k = 0, rest = ev.nspec; k < m; k++) /* then the others, as describe() does */
+            if (v[k] == vmin)
+                spec_mask[rest++] = sm[k];
     }
     const int q_only = with_weights && below(2); /* q without class sizes, as small nodes ask */
     if (q_only)

@@ -121,6 +121,8 @@ typedef struct {
     uint64_t *q;               /* [nc] out, or NULL (counts only) */
     uint64_t vmin;             /* smallest weight over S */
     int32_t nspec;             /* targets of S weighing more than vmin */
+    /* [m] when nspec > 0: the masks of S, the nspec heavier targets first (by excess), then the
+     * others, so that a node's chunk tables can hold its heavier targets in the first chunks */
     const uint32_t *spec_mask;
     const uint64_t *spec_delta;
     const int32_t *spec_id;    /* their word indices (GENERAL mode) */

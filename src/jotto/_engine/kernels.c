@@ -873,29 +873,57 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
     }
 }
 
-/* Nibble tables of the units of targets in chunks of 8, 32 bytes a chunk: lo[x] (hi[x]) sums the
- * units of the chunk's targets 0-3 (4-7) whose bits x holds. */
-static inline void unit_tables(const uint8_t *unit, int32_t n, uint8_t *nib)
+/* Nibble tables of the units u_k = delta[k] / g of n targets in chunks of 8, 32 bytes a chunk:
+ * lo[x] (hi[x]) sums the units of the chunk's targets 0-3 (4-7) whose bits x holds, each entry
+ * from a smaller one (x without its lowest bit) plus one unit; csum (if not NULL) gets each
+ * chunk's sum of units (units <= 31: at most 248).  Returns the sum of all units.  delta is
+ * sorted (describe()), so a division is made once per distinct excess. */
+static uint32_t unit_tables(const uint64_t *delta, uint64_t g, int32_t n, uint8_t *nib,
+                            uint8_t *csum)
 {
-    memset(nib, 0, (size_t)(n + 7) / 8 * 32);
-    for (int32_t k = 0; k < n; k++) {
-        uint8_t *t = nib + (size_t)(k >> 3) * 32 + ((k & 7) >> 2) * 16;
-        for (int x = 0; x < 16; x++)
-            if ((x >> (k & 3)) & 1)
-                t[x] = (uint8_t)(t[x] + unit[k]);
+    uint64_t last = 0;
+    uint8_t u_last = 0;
+    uint32_t total = 0;
+    for (int32_t h = 0; h < (n + 7) / 8 * 2; h++) { /* quarter h: targets 4h .. 4h+3 */
+        uint8_t u[4];
+        for (int b = 0; b < 4; b++) {
+            const int32_t k = 4 * h + b;
+            if (k < n && delta[k] != last) {
+                last = delta[k];
+                u_last = (uint8_t)(last / g);
+            }
+            u[b] = k < n ? u_last : 0;
+        }
+        uint8_t *t = nib + (size_t)h * 16;
+        t[0] = 0;
+        for (int x = 1; x < 16; x++)
+            t[x] = (uint8_t)(t[x & (x - 1)] + u[__builtin_ctz((unsigned)x)]);
+        if (csum)
+            csum[h >> 1] = (uint8_t)((h & 1 ? csum[h >> 1] : 0) + t[15]);
+        total += t[15];
     }
+    return total;
 }
 
-/* q of candidates [c0, c0 + n) in one pass, for |S| <= 248 whose heavier targets (spec, in
- * chunk tables stabs and unit tables nib) weigh vmin + g u_i with units u_i summing to
- * utot <= 255: q = vmin sum_j n_j^2 + g sum_j n_j X_j, X_j the units in class j, taken per chunk
- * from the nibble tables of the planes' ANDs (a sum over a set of targets is additive, so the
- * Mobius inversion applies to it too).  n_j, X_j fit bytes; sum n_j^2 <= m^2 and
- * sum n_j X_j <= m utot fit 16 bits. */
+/* The planes of the candidates' replies (idx) to the targets of one chunk (table t). */
+static inline __attribute__((always_inline)) void
+chunk_planes(const uint8_t *t, const slice_idx *idx, vb *pl, const int L)
+{
+    const slice_tab tab = tab_load(t, 32);
+    for (int p = 0; p < L; p++)
+        ripple(pl, look(tab, idx[p], 32), p, planes_for(L));
+}
+
+/* q of candidates [c0, c0 + n) in one pass, for |S| <= 248 whose heavier targets weigh
+ * vmin + g u_i with units u_i summing to utot <= 255: q = vmin sum_j n_j^2 + g sum_j n_j X_j,
+ * X_j the units in class j (a sum over a set of targets is additive, so the Mobius inversion
+ * applies to it too).  tabs holds the chunk tables of all of S with the heavier targets first
+ * (ev->spec_mask), so that only the first nsch chunks also add their units, looked up in the
+ * nibble tables nib from the same planes: the heavier targets cost a few look-ups, not a second
+ * sweep.  n_j, X_j fit bytes; sum n_j^2 <= m^2 and sum n_j X_j <= m utot fit 16 bits. */
 static inline __attribute__((always_inline)) void
 slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
-                 const uint8_t *stabs, const uint8_t *nib, int32_t nsch, uint32_t utot,
-                 uint64_t g, const int L)
+                 const uint8_t *nib, int32_t nsch, uint32_t utot, uint64_t g, const int L)
 {
     const int np = planes_for(L);
     const uint64_t vmin = ev->vmin;
@@ -906,24 +934,21 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
         vb acc[JT_MAX_LEN + 1], wacc[JT_MAX_LEN + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = wacc[j] = (vb){0};
-        for (int32_t k = 0; k < nch; k++) {
-            const slice_tab t = tab_load(tabs + (size_t)k * 32, 32);
-            vb pl[5];
-            for (int p = 0; p < L; p++)
-                ripple(pl, look(t, idx[p], 32), p, np);
-            for (int j = 1; j <= L; j++)
-                acc[j] += pc8(with_bits(pl, j, np));
-        }
-        for (int32_t k = 0; k < nsch; k++) {
-            const slice_tab t = tab_load(stabs + (size_t)k * 32, 32);
+        for (int32_t k = 0; k < nsch; k++) { /* chunks with heavier targets: counts and units */
             const nib_tab lo = nib_load(nib + (size_t)k * 32), hi = nib_load(nib + (size_t)k * 32 + 16);
             vb pl[5];
-            for (int p = 0; p < L; p++)
-                ripple(pl, look(t, idx[p], 32), p, np);
+            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
             for (int j = 1; j <= L; j++) {
                 const vb x = with_bits(pl, j, np);
+                acc[j] += pc8(x);
                 wacc[j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
             }
+        }
+        for (int32_t k = nsch; k < nch; k++) { /* the rest: counts */
+            vb pl[5];
+            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
+            for (int j = 1; j <= L; j++)
+                acc[j] += pc8(with_bits(pl, j, np));
         }
         vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
         vb rest = (vb){0} + (uint8_t)ev->m, wrest = (vb){0} + (uint8_t)utot;
@@ -955,20 +980,27 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
             memcpy(B, &wx, sizeof B);
             const int lo = h * (VW / 2);
             uint64_t *q = ev->q + c0 + v0 + lo;
-            for (int i = 0; i < nv - lo && i < VW / 2; i++)
-                q[i] = vmin * A[i] + g * B[i];
+            if (vmin + g <= 0xffff && nv - lo >= VW / 2) {
+                /* q < 2^32: 32-bit products, over a whole half (a loop that vectorises) */
+                for (int i = 0; i < VW / 2; i++)
+                    q[i] = (uint32_t)vmin * A[i] + (uint32_t)g * B[i];
+            } else {
+                for (int i = 0; i < nv - lo && i < VW / 2; i++)
+                    q[i] = vmin * A[i] + g * B[i];
+            }
         }
     }
 }
 
-/* The step g and units of the heavier targets when slice_q_weighted applies (|S| <= 248, units
- * <= 31 summing to at most 255): unit[k] = spec_delta[k] / g; returns their sum, or -1. */
-static int32_t weighted_units(const jt_eval *ev, uint64_t *g, uint8_t *unit)
+/* The step g of the heavier targets' excesses (their gcd: each is g times a unit) and the sum
+ * of their units, or -1 if some unit exceeds 31 (then a chunk's units fit a byte).  The
+ * excesses are sorted: a gcd step and a division are made once per distinct excess. */
+static int64_t unit_step(const jt_eval *ev, uint64_t *g)
 {
-    if (ev->m > 248)
-        return -1;
     uint64_t step = 0;
     for (int32_t k = 0; k < ev->nspec; k++) {
+        if (k && ev->spec_delta[k] == ev->spec_delta[k - 1])
+            continue;
         uint64_t a = ev->spec_delta[k], b = step;
         while (b) {
             const uint64_t r = a % b;
@@ -977,15 +1009,121 @@ static int32_t weighted_units(const jt_eval *ev, uint64_t *g, uint8_t *unit)
         }
         step = a;
     }
-    int32_t total = 0;
+    int64_t total = 0;
+    uint64_t u = 0;
     for (int32_t k = 0; k < ev->nspec; k++) {
-        const uint64_t u = ev->spec_delta[k] / step;
-        if (u > 31 || (total += (int32_t)u) > 255)
+        if (!k || ev->spec_delta[k] != ev->spec_delta[k - 1])
+            u = ev->spec_delta[k] / step;
+        if (u > 31)
             return -1;
-        unit[k] = (uint8_t)u;
+        total += (int64_t)u;
     }
     *g = step;
     return total;
+}
+
+/* Adds (first: writes) the 16-bit lanes x to o[0 .. nh), nh <= VW / 2. */
+static inline __attribute__((always_inline)) void add_lanes(uint16_t *o, vh x, int nh, int first)
+{
+    if (nh == VW / 2 && first) {
+        *(vhu *)o = x;
+    } else if (nh == VW / 2) {
+        *(vhu *)o += x;
+    } else {
+        uint16_t lanes[VW / 2];
+        memcpy(lanes, &x, sizeof lanes);
+        for (int i = 0; i < nh; i++)
+            o[i] = (uint16_t)(first ? lanes[i] : o[i] + lanes[i]);
+    }
+}
+
+/* X_j, the units of the heavier targets [s0, s0 + nsch * 8) in class j, of candidates
+ * [c0, c0 + n) into X[j * stride + c] (first: written, else added), from their chunk tables tabs,
+ * unit tables nib and chunks' unit sums csum (unit_tables), usum in all: per chunk the units of
+ * the planes' ANDs are looked up into byte counters, widened to 16 bits before a byte could
+ * overflow, and inverted like class sizes (exact in wrapping 16-bit arithmetic while the units
+ * of S sum to at most 65535). */
+static inline __attribute__((always_inline)) void
+spec_sweep(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, const uint8_t *nib,
+           const uint8_t *csum, int32_t nsch, uint32_t usum, uint16_t *X, size_t stride,
+           int first, const int L)
+{
+    const int np = planes_for(L);
+    for (int32_t v0 = 0; v0 < n; v0 += VW) {
+        const int nv = n - v0 < VW ? (int)(n - v0) : VW;
+        slice_idx idx[JT_MAX_LEN];
+        candidate_indices(ev, c0 + v0, nv, L, idx, 32);
+        vh tot[2][JT_MAX_LEN + 1];
+        vb wacc[JT_MAX_LEN + 1];
+        for (int j = 1; j <= L; j++) {
+            tot[0][j] = tot[1][j] = (vh){0};
+            wacc[j] = (vb){0};
+        }
+        uint32_t run = 0; /* the most units a byte counter holds since it was widened */
+        for (int32_t k = 0; k <= nsch; k++) {
+            if (k == nsch || run + csum[k] > 255) {
+                for (int j = 1; j <= L; j++) {
+                    tot[0][j] += widen(wacc[j], 0);
+                    tot[1][j] += widen(wacc[j], 1);
+                    wacc[j] = (vb){0};
+                }
+                run = 0;
+                if (k == nsch)
+                    break;
+            }
+            run += csum[k];
+            const nib_tab lo = nib_load(nib + (size_t)k * 32), hi = nib_load(nib + (size_t)k * 32 + 16);
+            vb pl[5];
+            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
+            for (int j = 1; j <= L; j++) {
+                const vb x = with_bits(pl, j, np);
+                wacc[j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
+            }
+        }
+        for (int h = 0; h < 2; h++) {
+            const int lo = h * (VW / 2);
+            const int nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
+            vh rest = (vh){0} + (uint16_t)usum;
+            for (int j = L; j >= 0; j--) {
+                vh x = (vh){0};
+                for (int k = j; j && k <= L; k++)
+                    if ((k & j) == j)
+                        x = (__builtin_popcount((unsigned)(k ^ j)) & 1) ? x - tot[h][k]
+                                                                         : x + tot[h][k];
+                x = j ? x : rest;
+                rest -= x;
+                if (nh > 0)
+                    add_lanes(X + (size_t)j * stride + v0 + lo, x, nh, first);
+            }
+        }
+    }
+}
+
+/* What the heavier targets add to q(c) (weigh): g sum_j n_j X_j, the units X_j of each class
+ * counted by spec_sweep over all of them at once, whatever their excesses (unit_step: units
+ * <= 31 summing to utot <= 65535). */
+static inline __attribute__((always_inline)) void
+weigh_units(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0, int32_t c1,
+            uint64_t g, const int L)
+{
+    _Alignas(64) uint8_t tabs[TABS_BUF], nib[TABS_BUF];
+    uint8_t csum[SEG / 8];
+    uint16_t X[(JT_MAX_LEN + 1) * BLOCK];
+    for (int32_t b0 = c0; b0 < c1; b0 += BLOCK) {
+        const int32_t n = c1 - b0 < BLOCK ? c1 - b0 : BLOCK;
+        for (int32_t s0 = 0; s0 < ev->nspec; s0 += SEG) {
+            const int32_t s1 = ev->nspec - s0 < SEG ? ev->nspec : s0 + SEG;
+            slice_tables(ev->spec_mask, NULL, s0, s1, tabs, 32);
+            const uint32_t usum = unit_tables(ev->spec_delta + s0, g, s1 - s0, nib, csum);
+            spec_sweep(ev, b0, n, tabs, nib, csum, (s1 - s0 + 7) / 8, usum, X, BLOCK, s0 == 0, L);
+        }
+        for (int32_t c = 0; c < n; c++) {
+            uint64_t x = 0; /* <= |S| 65535 */
+            for (int j = 0; j <= L; j++)
+                x += (uint64_t)cnt[(size_t)j * stride + (b0 - c0) + c] * X[j * BLOCK + c];
+            ev->q[b0 + c] += g * x;
+        }
+    }
 }
 #endif
 
@@ -1021,11 +1159,12 @@ counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 }
 
 /* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + what the targets heavier than
- * vmin add, from the class sizes cnt of candidates c0.. (cnt[j * stride + c - c0]).  Those come grouped by their excess d (describe() sorts them): a group adds
- * d sum_j n_j G_j, with G_j the group's targets in class j, counted bit-sliced like n_j.  So a
- * few groups (fictitious-play weights take few values) cost little more than counting S again,
- * and every sum is exact (sum_j n_j G_j <= |S|^2 < 2^32; q wraps only where the caller's bound
- * says it cannot). */
+ * vmin add, from the class sizes cnt of candidates c0.. (cnt[j * stride + c - c0]).  On the
+ * vector levels, when their excesses are multiples g u_i of one step with units u_i <= 31 (as
+ * fictitious play's are), weigh_units counts all of them in one sweep.  Otherwise they come
+ * grouped by their excess d (describe() sorts them): a group adds d sum_j n_j G_j, with G_j the
+ * group's targets in class j, counted bit-sliced like n_j.  Every sum is exact
+ * (sum_j n_j G_j <= |S|^2 < 2^32; q wraps only where the caller's bound says it cannot). */
 static inline __attribute__((always_inline)) void
 weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0, int32_t c1,
       const int L)
@@ -1042,6 +1181,14 @@ weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0
     }
     if (!ev->nspec)
         return;
+#if SLICE_T == 8
+    uint64_t g;
+    const int64_t utot = unit_step(ev, &g);
+    if (utot >= 0 && utot <= 65535) {
+        weigh_units(ev, cnt, stride, c0, c1, g, L);
+        return;
+    }
+#endif
     _Alignas(64) uint8_t tabs[TABS_BUF];
     uint16_t G[(JT_MAX_LEN + 1) * BLOCK];
     for (int32_t b0 = c0; b0 < c1; b0 += BLOCK) {
@@ -1220,17 +1367,15 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
         return;
     }
 #if SLICE_T == 8
-    if (K == K_LETTERS && !ev->cnt && ev->nspec) { /* q only, weighted: one pass when the weights allow */
-        uint8_t unit[248];
+    if (K == K_LETTERS && !ev->cnt && ev->nspec && m <= 248) { /* q only, weighted: one pass when the weights allow */
         uint64_t g;
-        const int32_t utot = weighted_units(ev, &g, unit);
-        if (utot >= 0) {
-            _Alignas(64) uint8_t stabs[248 / 8 * 32 + 32], nib[248 / 8 * 32 + 32];
-            slice_tables(ev->sm, NULL, 0, m, tabs, 32);
-            slice_tables(ev->spec_mask, NULL, 0, ev->nspec, stabs, 32);
-            unit_tables(unit, ev->nspec, nib);
-            slice_q_weighted(ev, c0, c1 - c0, tabs, (m + 7) / 8, stabs, nib,
-                             (ev->nspec + 7) / 8, (uint32_t)utot, g, L);
+        const int64_t utot = unit_step(ev, &g);
+        if (utot >= 0 && utot <= 255) {
+            _Alignas(64) uint8_t nib[248 / 8 * 32];
+            slice_tables(ev->spec_mask, NULL, 0, m, tabs, 32); /* S, heavier targets first */
+            unit_tables(ev->spec_delta, g, ev->nspec, nib, NULL);
+            slice_q_weighted(ev, c0, c1 - c0, tabs, (m + 7) / 8, nib, (ev->nspec + 7) / 8,
+                             (uint32_t)utot, g, L);
             return;
         }
     }

@@ -79,12 +79,15 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
     ev->spec_delta = spec_delta;
     ev->spec_id = spec_id;
     if (V != (uint64_t)m * vmin) {
+        int32_t rest = m; /* the targets weighing vmin fill spec_mask from the end, backwards */
         for (int32_t k = 0; k < m; k++) {
             const uint64_t d = (uint64_t)t->v[nd->S[k]] - vmin;
             if (d) {
                 spec_mask[ev->nspec] = sm[k];
                 spec_id[ev->nspec] = nd->S[k];
                 spec_delta[ev->nspec++] = d;
+            } else {
+                spec_mask[--rest] = sm[k];
             }
         }
         sort_by_delta(spec_mask, spec_delta, spec_id, ev->nspec);
