@@ -661,6 +661,21 @@ candidate_indices(const jt_eval *ev, int32_t c, int32_t n, const int L, slice_id
     }
 }
 
+/* Adds (first: writes) the 16-bit lanes x to o[0 .. nh), nh <= VW / 2. */
+static inline __attribute__((always_inline)) void add_lanes(uint16_t *o, vh x, int nh, int first)
+{
+    if (nh == VW / 2 && first) {
+        *(vhu *)o = x;
+    } else if (nh == VW / 2) {
+        *(vhu *)o += x;
+    } else {
+        uint16_t lanes[VW / 2];
+        memcpy(lanes, &x, sizeof lanes);
+        for (int i = 0; i < nh; i++)
+            o[i] = (uint16_t)(first ? lanes[i] : o[i] + lanes[i]);
+    }
+}
+
 /* The same; with q not NULL (uniform weights, mseg <= 255, one segment) it writes
  * q = vmin sum_j n_j^2 there instead of the class sizes (n_j^2 and their sum fit 16 bits),
  * corrected by sel (not NULL: TOKENS, self_classes) for candidates whose own reply is the win. */
@@ -732,19 +747,8 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
                     q[v0 + lo + i] = vmin == 1 ? lanes[i] : vmin * lanes[i];
                 continue;
             }
-            for (int j = 0; j <= L && nh > 0; j++) {
-                uint16_t *o = dst + (size_t)j * stride + v0 + lo;
-                if (nh == VW / 2 && first) {
-                    *(vhu *)o = nj[j];
-                } else if (nh == VW / 2) {
-                    *(vhu *)o += nj[j];
-                } else {
-                    uint16_t lanes[VW / 2];
-                    memcpy(lanes, &nj[j], sizeof lanes);
-                    for (int i = 0; i < nh; i++)
-                        o[i] = (uint16_t)(first ? lanes[i] : o[i] + lanes[i]);
-                }
-            }
+            for (int j = 0; j <= L && nh > 0; j++)
+                add_lanes(dst + (size_t)j * stride + v0 + lo, nj[j], nh, first);
         }
     }
 }
@@ -856,18 +860,7 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
                 continue;
             UNROLL for (int r = 0; r < L1 * L1; r++) {
                 const int pi = place_pair(r, L);
-                const vh x = pi < 0 ? (vh){0} : nn[pi];
-                uint16_t *o = dst + (size_t)r * stride + v0 + lo;
-                if (nh == VW / 2 && first) {
-                    *(vhu *)o = x;
-                } else if (nh == VW / 2) {
-                    *(vhu *)o += x;
-                } else {
-                    uint16_t lanes[VW / 2];
-                    memcpy(lanes, &x, sizeof lanes);
-                    for (int i = 0; i < nh; i++)
-                        o[i] = (uint16_t)(first ? lanes[i] : o[i] + lanes[i]);
-                }
+                add_lanes(dst + (size_t)r * stride + v0 + lo, pi < 0 ? (vh){0} : nn[pi], nh, first);
             }
         }
     }
@@ -1020,21 +1013,6 @@ static int64_t unit_step(const jt_eval *ev, uint64_t *g)
     }
     *g = step;
     return total;
-}
-
-/* Adds (first: writes) the 16-bit lanes x to o[0 .. nh), nh <= VW / 2. */
-static inline __attribute__((always_inline)) void add_lanes(uint16_t *o, vh x, int nh, int first)
-{
-    if (nh == VW / 2 && first) {
-        *(vhu *)o = x;
-    } else if (nh == VW / 2) {
-        *(vhu *)o += x;
-    } else {
-        uint16_t lanes[VW / 2];
-        memcpy(lanes, &x, sizeof lanes);
-        for (int i = 0; i < nh; i++)
-            o[i] = (uint16_t)(first ? lanes[i] : o[i] + lanes[i]);
-    }
 }
 
 /* X_j, the units of the heavier targets [s0, s0 + nsch * 8) in class j, of candidates
