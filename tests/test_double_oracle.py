@@ -3,6 +3,9 @@ against every tree a guesser could play, files, resumption, and the paper's 2-le
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from fractions import Fraction
 
 import numpy as np
@@ -52,6 +55,16 @@ def test_a_growing_game_is_solved_as_from_scratch_after_every_column(columns):
         eq = exact_equilibrium(A, sol)
         assert eq is not None
         assert is_equilibrium([tuple(c) for c in columns[:k + 1]], eq.p, eq.q, eq.value)
+
+
+def test_the_lp_solver_prints_nothing():
+    """HiGHS's banner (printed by highspy's constructor, once per process: hence a fresh one)
+    never reaches standard output."""
+    code = ("import numpy as np; from jotto.matrix_game import GrowingGame; g = GrowingGame(2); "
+            "g.add_column(np.array([1, 0])); g.add_column(np.array([0, 1])); "
+            "print(round(g.solve().value, 6))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "0.5\n", "")
 
 
 def test_matching_pennies_has_value_one_half():

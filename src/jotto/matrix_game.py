@@ -10,6 +10,8 @@ with no rounding in it.
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
@@ -52,6 +54,24 @@ def solve_matrix_game(A: np.ndarray) -> MatrixSolution:
     return MatrixSolution(p / p.sum(), q / q.sum(), float(res.x[-1]))
 
 
+def _silent_highs() -> highspy.Highs:
+    """A HiGHS instance that prints nothing.  highspy's constructor writes HiGHS's banner to
+    standard output before any option can be set (HiGHS issue 2749), which would land in the
+    middle of jotto's own output (JSON included); so file descriptor 1 points at /dev/null while
+    it runs, and logging is switched off before anything else."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 1)
+            h = highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    h.setOptionValue("output_flag", False)
+    return h
+
+
 class GrowingGame:
     """A game whose rows are fixed and whose columns only grow, as in a double oracle: the
     column player's LP (the one :func:`solve_matrix_game` solves) lives in one HiGHS instance,
@@ -62,8 +82,7 @@ class GrowingGame:
     def __init__(self, rows: int):
         self.rows = rows
         self._inf = highspy.kHighsInf
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
+        h = _silent_highs()
         none = np.zeros(0, dtype=np.int32)
         # variable 0 is the value v (free, cost 1); rows 0..n-1: A q - v <= 0; row n: sum q = 1
         h.addCol(1.0, -self._inf, self._inf, 0, none, np.zeros(0))
