@@ -5,8 +5,9 @@ The hider's strategy space is every word; the guesser's is a growing set of tree
 solves the restricted game (words × trees, payoff = guesses) by linear programming, then asks the
 guesser's oracle, the branch-and-bound best response of :func:`jotto.best_response`, for a tree
 against the restricted game's hider mixture, after cheaper searches that usually find the same
-tree (GuesserGBR's tree and top-K "scouts"; see :meth:`DoubleOracle.step`).  The hider's best reply to the guesser's mixture is always among the rows,
-so the round's restricted value is exactly what the guesser's mixture guarantees.
+tree (GuesserGBR's tree and top-K "scouts"; see :meth:`DoubleOracle.step`).  The hider's best
+reply to the guesser's mixture is always among the rows, so the round's restricted value is
+exactly what the guesser's mixture guarantees.
 
 Bounds, all exact rationals:
 
