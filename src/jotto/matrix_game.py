@@ -35,23 +35,13 @@ class MatrixSolution:
 def solve_matrix_game(A: np.ndarray) -> MatrixSolution:
     """Optimal mixtures of the game ``A`` (rows maximise) by one LP solved with HiGHS: the
     column player's ``min v s.t. A q <= v, sum q = 1, q >= 0``; the row player's mixture is the
-    dual of the ``A q <= v`` constraints."""
-    from scipy.optimize import linprog
-
+    dual of the ``A q <= v`` constraints.  The LP is :class:`GrowingGame`'s, given every column
+    at once."""
     A = np.asarray(A, dtype=np.float64)
-    n, m = A.shape
-    c = np.zeros(m + 1)
-    c[-1] = 1.0
-    a_ub = np.hstack([A, -np.ones((n, 1))])
-    a_eq = np.zeros((1, m + 1))
-    a_eq[0, :m] = 1.0
-    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(n), A_eq=a_eq, b_eq=[1.0],
-                  bounds=[(0, None)] * m + [(None, None)], method="highs")
-    if res.status != 0:  # a bounded, feasible LP: only a solver failure gets here
-        raise RuntimeError(f"the LP solver failed: {res.message}")
-    q = np.clip(res.x[:m], 0.0, None)
-    p = np.clip(-res.ineqlin.marginals, 0.0, None)
-    return MatrixSolution(p / p.sum(), q / q.sum(), float(res.x[-1]))
+    game = GrowingGame(A.shape[0])
+    for column in A.T:
+        game.add_column(column)
+    return game.solve()
 
 
 def _silent_highs() -> highspy.Highs:
