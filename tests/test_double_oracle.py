@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import jotto
 from jotto import strategy_file
+from jotto.bounds import counting_bound
 from jotto.evaluation import evaluate
 from jotto.gbr import gbr_tree
 from jotto.matrix_game import GrowingGame, exact_equilibrium, solve_matrix_game
@@ -210,6 +211,44 @@ def test_greedy_oracle_gives_a_valid_upper_bound_only():
     # (7 + 6 + 4) / 7 with at most 1, 2, 4 targets found by the first, second, third guess
     assert greedy.value_bounds[0] == Fraction(17, 7) <= exact.value_bounds[0]
     assert greedy.value_bounds[1] >= exact.value_bounds[0]
+
+
+def test_the_last_step_proves_the_bound_of_the_most_promising_hider():
+    """prove() ranks its candidate hiders (uniform, the LP's, the smoothed one, the one that
+    proved the bound) by top-5 trees, which are optimal on tiny lists, and proves the best
+    response against the best of them: the greatest of their exact best-response values."""
+    from jotto.double_oracle import DoubleOracle
+    from jotto.oracles import parse_oracle
+    from jotto.weights import integer_weights
+
+    wl = jotto.WordList.from_words(["abc", "abd", "abe", "abf", "acd", "ace", "bcd", "bce",
+                                    "cde", "def"])
+    run = DoubleOracle(wl, parse_oracle("greedy"))
+    for _ in range(3):
+        run.step()
+    assert run.lower == counting_bound(wl)  # the greedy oracle proves nothing
+    candidates = [np.ones(len(wl), dtype=np.int64), integer_weights(run._game.solve().p),
+                  integer_weights(run._smoothed)]
+    best = max(jotto.best_response(wl, w).lower for w in candidates)
+    run.prove(60.0)
+    assert run.lower == best == jotto.best_response(wl, run.hider_int.astype(np.int64)).lower
+    value = jotto.solve(3, wl, method="double-oracle", progress=False).value_bounds[0]
+    assert counting_bound(wl) < run.lower <= value <= run.upper
+
+
+def test_a_time_budget_ends_with_the_proof(tmp_path):
+    """A run stopped by its time budget (here the greedy oracle's rounds end first) proves its
+    lower bound in the time left, and the file keeps it."""
+    wl = jotto.WordList.from_words(["ab", "ac", "ad", "ae", "af", "ag", "bc"])
+    sol = jotto.solve(2, wl, method="double-oracle", oracle="greedy", time_budget=30.0,
+                      progress=False, out=tmp_path / "g.jotto")
+    lo = sol.value_bounds[0]
+    # the counting bound, all the greedy rounds prove: (7 + 6 + 4) / 7
+    assert lo > counting_bound(wl) == Fraction(17, 7)
+    assert lo == jotto.best_response(wl, sol.hider_weights()).lower
+    assert jotto.Solution.load(tmp_path / "g.jotto").value_bounds == sol.value_bounds
+    exact = jotto.solve(2, wl, method="double-oracle", progress=False).value_bounds[0]
+    assert lo <= exact
 
 
 @pytest.mark.slow

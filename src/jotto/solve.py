@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 from . import __version__, strategy_file
-from .double_oracle import DoubleOracle
+from .double_oracle import PROVE_SHARE, DoubleOracle
 from .fictitious_play import (MODES, ExactPlay, FictitiousPlay, OraclePlay, PaperPlay,
                               paper_iterations)
 from .files import check_writable, output_lock, quote
@@ -99,7 +99,10 @@ def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = 
             rounds (default: until it converges).
         target_epsilon: stop as soon as epsilon (fictitious play) or the width of the value
             interval (double oracle) is at most this.
-        time_budget: stop after this many seconds.
+        time_budget: stop after this many seconds.  The double oracle keeps the last
+            quarter of them, and whatever its rounds leave, for proving a lower bound on the
+            value against the most promising hider mixture
+            (:meth:`jotto.double_oracle.DoubleOracle.prove`).
         threads: threads for the core (default ``OMP_NUM_THREADS``, else all cores).
         out: strategy file to write (checkpointed while running).
         resume: continue the run in ``out`` if it exists (word list, method and mode must
@@ -233,11 +236,14 @@ def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
     start_round = run.rounds
     bar = _progress(progress, f"{wl.length} letters, double oracle", rounds, start_round)
 
-    def finished() -> bool:
-        if run.done or (rounds is not None and run.rounds - start_round >= rounds):
+    def limit_reached() -> bool:
+        if rounds is not None and run.rounds - start_round >= rounds:
             return True
         return target_width is not None and run.upper is not None and \
             run.upper - run.lower <= Fraction(target_width)
+
+    def finished() -> bool:
+        return run.done or limit_reached()
 
     def status() -> dict[str, str]:
         return {"value": f"[{float(run.lower):.4f}, {float(run.upper):.4f}]",
@@ -248,8 +254,23 @@ def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
 
     save = None if path is None else (lambda: strategy_file.write(path, {**run.payload(),
                                                                          **extra()}))
-    if _drive(run.step, finished, status, save, bar, time_budget, checkpoint_seconds):
+    # A time budget keeps its last part, and whatever the rounds leave, for proving a lower
+    # bound (DoubleOracle.prove): the rounds' own searches prove little at 3 letters and more.
+    started = time.monotonic()
+    rounds_budget = None if time_budget is None else time_budget * (1 - PROVE_SHARE)
+    if _drive(run.step, finished, status, save, bar, rounds_budget, checkpoint_seconds):
         raise SolveInterrupted(run.rounds, path)
+    if time_budget is not None and run.lower < run.upper and not limit_reached():
+        seconds = time_budget - (time.monotonic() - started)
+        if progress:
+            print(f"{wl.length} letters, double oracle: proving a lower bound on the value for "
+                  f"{max(seconds, 0):.0f} s", file=sys.stderr, flush=True)
+        try:
+            run.prove(seconds)
+        except KeyboardInterrupt:  # the rounds are saved; the proof is what Ctrl-C stopped
+            raise SolveInterrupted(run.rounds, path) from None
+        if save is not None:
+            save()
     return run.solution(extra())
 
 

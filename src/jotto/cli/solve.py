@@ -80,7 +80,8 @@ def default_out(letters: int, method: str, mode: str) -> Path:
               help="Stop once epsilon (double oracle: the width of the value interval) is at "
                    "most this.")
 @click.option("--time-budget", type=POSITIVE_FINITE, default=None,
-              metavar="SECONDS", help="Stop after this many seconds.")
+              metavar="SECONDS", help="Stop after this many seconds (the double oracle "
+              "keeps the last quarter for proving a lower bound on the value).")
 @threads_option
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Strategy file (default jotto-<letters>-letters-<mode>.jotto).")
