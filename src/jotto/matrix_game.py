@@ -79,6 +79,10 @@ class GrowingGame:
         for i in range(rows):
             h.addRow(-self._inf, 0.0, 1, np.zeros(1, dtype=np.int32), np.array([-1.0]))
         h.addRow(1.0, 1.0, 0, none, np.zeros(0))
+        # A new column leaves the last optimal basis primal feasible, so the primal simplex
+        # goes on from it; HiGHS's default (dual) took 1.8x as long per round on the 3-letter
+        # game's LPs (421 rows, 400-460 columns: 237 against 129 ms).
+        h.setOptionValue("simplex_strategy", 4)
         self._highs = h
         self._index = np.arange(rows + 1, dtype=np.int32)
 
