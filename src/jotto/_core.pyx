@@ -400,6 +400,7 @@ cdef extern from "jotto_search.h" nogil:
         pass
     ctypedef struct jt_bs_pass:
         int32_t top_k
+        int32_t full_below
         uint64_t beta
         double seconds
         int64_t max_nodes
@@ -436,12 +437,17 @@ BS_STOPS = ("done", "time", "nodes", "interrupted")
 
 
 cdef int _signalled(void *ctx) noexcept nogil:
-    """Poll for Ctrl-C: a pending signal stops the pass; the caller raises it afterwards."""
+    """Poll for Ctrl-C or a cancel: ``ctx`` is (signals, cancel), two lists; a pending signal
+    (seen only on the main thread) stops the pass and is noted in ``signals``, for the caller to
+    raise afterwards; anything in ``cancel`` (another thread's request) stops it too."""
     cdef int r
     with gil:
+        flags = <tuple>ctx
+        if flags[1]:
+            return 1
         r = PyErr_CheckSignals()
         if r != 0:
-            (<list>ctx).append(1)
+            flags[0].append(1)
     return r != 0
 
 
@@ -484,19 +490,24 @@ cdef class BestResponseSearch:
         if self.ptr != NULL:
             jt_bs_free(self.ptr)
 
-    def run(self, int top_k, beta, double seconds, long long nodes, bint by_size=False):
-        """One pass: (value, exact, stop reason, best root total or None, its guess, nodes)."""
+    def run(self, int top_k, beta, double seconds, long long nodes, bint by_size=False,
+            list cancel=None, int full_below=0):
+        """One pass: (value, exact, stop reason, best root total or None, its guess, nodes).
+        A pass stops ("interrupted") once ``cancel`` is not empty: another thread may ask it.
+        Top-K passes search states of at most ``full_below`` targets over every guess."""
         cdef jt_bs_pass p
         cdef jt_bs_outcome o
         cdef int status
         flag = []
+        ctx = (flag, [] if cancel is None else cancel)
         p.top_k = top_k
+        p.full_below = full_below
         p.beta = <uint64_t>min(int(beta), JT_BS_INF)
         p.seconds = seconds
         p.max_nodes = nodes
         p.by_size = by_size
         p.interrupted = _signalled
-        p.ctx = <void *>flag
+        p.ctx = <void *>ctx
         with nogil:
             status = jt_bs_run(self.ptr, &p, &o)
         if flag:

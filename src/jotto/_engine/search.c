@@ -25,8 +25,9 @@
  * Hard mode: the candidates of S are its members (every one narrows S down), the member bound
  * drops its term for other words, and states keep their words of weight 0 (candidates too).
  *
- * In top-K mode a state considers only the first K guesses of distinct splits in that order: its
- * values are those of the best restricted tree, upper bounds of the optimum.
+ * In top-K mode a state considers only the first K guesses of distinct splits in that order (but
+ * one of at most full_below targets considers them all): its values are those of the best
+ * restricted tree, upper bounds of the optimum.
  *
  * The search is sequential, so its values, trees and node counts never depend on threads. */
 #include <stdlib.h>
@@ -116,12 +117,13 @@ struct jt_bsearch {
     int ncap;
     uint64_t *cb;       /* [D+1] counting bound of n unit-weight targets */
     size_t memo_bytes;
-    memo memo[2];       /* [0] full search, [1] top-K search of top_k_memo */
-    int32_t top_k_memo;
+    memo memo[2];       /* [0] full search, [1] top-K search of top_k_memo, full_below_memo */
+    int32_t top_k_memo, full_below_memo;
     level **lv;         /* [D+2], made on first use */
     /* the pass under way */
     int mode;           /* 0 full, 1 top-K */
     int32_t top_k;
+    int32_t full_below; /* top-K mode: states of at most this many targets try every guess */
     double deadline;
     int64_t node_limit, nodes;
     int stop, error;
@@ -1180,7 +1182,7 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
     const int uniform = split_state(s, depth, lv, m, W);
 
     /* The words to try, in greedy order, one per distinct split. */
-    const int restricted = s->mode == 1;
+    const int restricted = s->mode == 1 && m > s->full_below;
     uint64_t floor_all = INF, outside = INF;
     int32_t nl = 0;
     for (int32_t t = 0; t < lv->nc; t++) {
@@ -1523,14 +1525,16 @@ int32_t jt_bs_classes(const jt_bsearch *s)
     return s->R;
 }
 
-/* Make the top-K memo hold top_k's values. */
-static void set_mode(jt_bsearch *s, int32_t top_k)
+/* Make the top-K memo hold the values of top_k and full_below. */
+static void set_mode(jt_bsearch *s, int32_t top_k, int32_t full_below)
 {
     s->mode = top_k > 0;
     s->top_k = top_k;
-    if (top_k > 0 && s->top_k_memo != top_k) {
+    s->full_below = top_k > 0 ? full_below : 0;
+    if (top_k > 0 && (s->top_k_memo != top_k || s->full_below_memo != full_below)) {
         memo_clear(&s->memo[1]);
         s->top_k_memo = top_k;
+        s->full_below_memo = full_below;
     }
 }
 
@@ -1538,6 +1542,7 @@ void jt_bs_forget_top_k(jt_bsearch *s)
 {
     memo_clear(&s->memo[1]);
     s->top_k_memo = 0;
+    s->full_below_memo = 0;
 }
 
 int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
@@ -1545,9 +1550,9 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     memset(out, 0, sizeof *out);
     out->best = INF;
     out->best_guess = -1;
-    if (p->top_k < 0)
+    if (p->top_k < 0 || p->full_below < 0)
         return JT_EINVAL;
-    set_mode(s, p->top_k);
+    set_mode(s, p->top_k, p->full_below);
     s->nodes = 0;
     s->node_limit = p->max_nodes;
     s->deadline = p->seconds > 0 ? now() + p->seconds : 0;
@@ -1722,7 +1727,7 @@ int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint6
     *total = 0;
     if (top_k < 0 || root_guess >= s->D)
         return JT_EINVAL;
-    set_mode(s, top_k);
+    set_mode(s, top_k, top_k == s->top_k_memo ? s->full_below_memo : 0);
     s->deadline = 0;
     s->node_limit = 0;
     s->interrupted = NULL;
