@@ -49,7 +49,7 @@ typedef unsigned __int128 codeset;
 typedef struct {
     uint64_t key;   /* Zobrist key of the state */
     uint64_t val;   /* exact value, or a proven lower bound */
-    uint32_t off;   /* members (word indices) in the arena */
+    uint32_t off;   /* members (word indices) in the arena, encoded (see encode_members) */
     uint16_t m;     /* members; 0 marks an empty slot */
     uint16_t guess; /* exact states: the first guess of the best tree; NOGUESS: a bound */
 } entry;
@@ -58,8 +58,8 @@ typedef struct {
 typedef struct {
     entry *tab;
     uint64_t cap, n;  /* slots (a power of two), used */
-    uint16_t *arena;
-    uint64_t alen, acap;
+    uint8_t *arena;
+    uint64_t alen, acap; /* bytes */
 } memo;
 
 typedef struct {
@@ -287,7 +287,7 @@ static size_t memo_bytes_used(const jt_bsearch *s)
 {
     size_t b = 0;
     for (int i = 0; i < 2; i++)
-        b += s->memo[i].cap * sizeof(entry) + s->memo[i].acap * sizeof(uint16_t);
+        b += s->memo[i].cap * sizeof(entry) + s->memo[i].acap;
     return b;
 }
 
@@ -296,6 +296,57 @@ static void memo_clear(memo *mm)
     free(mm->tab);
     free(mm->arena);
     memset(mm, 0, sizeof *mm);
+}
+
+/* A state's members are stored in the arena as bytes, each the step from the previous member
+ * (from -1 for the first) if it is 1..254, else 255 and the member's index in two bytes: states
+ * list their members in increasing order, mostly close together, so most members take one byte
+ * instead of two, and the memo holds more states in the same memory. */
+#define FAR 255
+
+/* Bytes the members S[0..m) take encoded. */
+static uint64_t encoded_size(const int32_t *S, int32_t m)
+{
+    uint64_t n = 0;
+    int32_t prev = -1;
+    for (int32_t k = 0; k < m; prev = S[k++])
+        n += S[k] > prev && S[k] - prev < FAR ? 1 : 3;
+    return n;
+}
+
+static void encode_members(uint8_t *a, const int32_t *S, int32_t m)
+{
+    int32_t prev = -1;
+    for (int32_t k = 0; k < m; prev = S[k++]) {
+        if (S[k] > prev && S[k] - prev < FAR) {
+            *a++ = (uint8_t)(S[k] - prev);
+        } else {
+            *a++ = FAR;
+            *a++ = (uint8_t)S[k];
+            *a++ = (uint8_t)(S[k] >> 8);
+        }
+    }
+}
+
+/* The next member of an encoded list (after prev; *a moves past it). */
+static inline int32_t next_member(const uint8_t **a, int32_t prev)
+{
+    const uint8_t *p = *a;
+    if (p[0] != FAR) {
+        *a = p + 1;
+        return prev + p[0];
+    }
+    *a = p + 3;
+    return (int32_t)p[1] | (int32_t)p[2] << 8;
+}
+
+/* Bytes the m encoded members at a take. */
+static uint64_t stored_size(const uint8_t *a, int32_t m)
+{
+    const uint8_t *p = a;
+    for (int32_t k = 0, x = -1; k < m; k++)
+        x = next_member(&p, x);
+    return (uint64_t)(p - a);
 }
 
 static entry *slot_of(const memo *mm, uint64_t key, int32_t m, const int32_t *S)
@@ -307,9 +358,9 @@ static entry *slot_of(const memo *mm, uint64_t key, int32_t m, const int32_t *S)
         if (!e->m)
             return e;
         if (e->key == key && e->m == m) {
-            const uint16_t *a = mm->arena + e->off;
-            int32_t k = 0;
-            while (k < m && a[k] == (uint16_t)S[k])
+            const uint8_t *a = mm->arena + e->off;
+            int32_t k = 0, x = -1;
+            while (k < m && (x = next_member(&a, x)) == S[k])
                 k++;
             if (k == m)
                 return e;
@@ -338,9 +389,9 @@ memo_find_class_body(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t 
         if (!e->m)
             return NULL;
         if (e->key == key && e->m == m) {
-            const uint16_t *a = mm->arena + e->off;
-            int32_t k = 0;
-            while (k < m && in_s[a[k]] && reply_ix(s, gen, c, a[k]) == j)
+            const uint8_t *a = mm->arena + e->off;
+            int32_t k = 0, x = -1;
+            while (k < m && (x = next_member(&a, x), in_s[x]) && reply_ix(s, gen, c, x) == j)
                 k++;
             if (k == m)
                 return *out = e;
@@ -387,18 +438,19 @@ static void memo_replace(memo *mm, uint64_t key, int32_t m, const int32_t *S, ui
                          int exact, int32_t guess)
 {
     entry *victim = NULL;
+    const uint64_t need = encoded_size(S, m);
     uint64_t h = key & (mm->cap - 1);
     for (int i = 0; i < 8; i++, h = (h + 1) & (mm->cap - 1)) {
         entry *e = &mm->tab[h];
         if (!e->m)
             break;
-        if (e->guess == NOGUESS && e->m >= m && (!victim || e->m < victim->m))
+        if (e->guess == NOGUESS && (!victim || e->m < victim->m) &&
+            stored_size(mm->arena + e->off, e->m) >= need)
             victim = e;
     }
     if (!victim)
         return;
-    for (int32_t k = 0; k < m; k++)
-        mm->arena[victim->off + k] = (uint16_t)S[k];
+    encode_members(mm->arena + victim->off, S, m);
     victim->key = key;
     victim->m = (uint16_t)m;
     victim->val = val;
@@ -428,18 +480,18 @@ static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S,
         }
         e = slot_of(mm, key, m, S);
     }
-    if (mm->alen + (uint64_t)m > UINT32_MAX) {
+    const uint64_t size = encoded_size(S, m);
+    if (mm->alen + size > UINT32_MAX) {
         memo_replace(mm, key, m, S, val, exact, guess);
         return;
     }
-    if (mm->alen + (uint64_t)m > mm->acap) {
+    if (mm->alen + size > mm->acap) {
         /* Double the arena, or take what the memory cap leaves. */
         const size_t used = memo_bytes_used(s);
-        const uint64_t room = used < s->memo_bytes ? (s->memo_bytes - used) / sizeof(uint16_t) : 0;
-        uint64_t grow = mm->acap ? mm->acap : 65536;
+        const uint64_t room = used < s->memo_bytes ? s->memo_bytes - used : 0;
+        uint64_t grow = mm->acap ? mm->acap : 131072;
         grow = grow < room ? grow : room;
-        uint16_t *a = grow >= (uint64_t)m ? realloc(mm->arena, (mm->acap + grow) * sizeof(uint16_t))
-                                          : NULL;
+        uint8_t *a = grow >= size ? realloc(mm->arena, mm->acap + grow) : NULL;
         if (!a) {
             memo_replace(mm, key, m, S, val, exact, guess);
             return;
@@ -447,14 +499,13 @@ static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S,
         mm->arena = a;
         mm->acap += grow;
     }
-    for (int32_t k = 0; k < m; k++)
-        mm->arena[mm->alen + k] = (uint16_t)S[k];
+    encode_members(mm->arena + mm->alen, S, m);
     e->key = key;
     e->m = (uint16_t)m;
     e->off = (uint32_t)mm->alen;
     e->val = val;
     e->guess = exact ? (uint16_t)guess : NOGUESS;
-    mm->alen += (uint64_t)m;
+    mm->alen += size;
     mm->n++;
 }
 
@@ -759,7 +810,9 @@ static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int
 }
 
 /* Classes up to this size get the member bound. */
+#ifndef SMALL
 #define SMALL 12
+#endif
 
 /* A lower bound on F of a small state T (n >= 3 targets: word indices ti, paper masks tm,
  * weights tv; weight W, heaviest vmax) from its first guess: a member x finds x and splits the
