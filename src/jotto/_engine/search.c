@@ -810,9 +810,7 @@ static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int
 }
 
 /* Classes up to this size get the member bound. */
-#ifndef SMALL
 #define SMALL 12
-#endif
 
 /* A lower bound on F of a small state T (n >= 3 targets: word indices ti, paper masks tm,
  * weights tv; weight W, heaviest vmax) from its first guess: a member x finds x and splits the
