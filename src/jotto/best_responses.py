@@ -19,8 +19,9 @@ ordering, cut-offs while summing reply classes.
 The search is anytime: it first builds the greedy tree (an upper bound), then raises a proven lower
 bound pass by pass (each pass either finds the optimum below a target or proves there is none)
 until the two meet, the budget runs out or ``upper_bound`` is proven out of reach.  With a budget a
-second search with its own memo looks for better trees meanwhile (top-K passes with K = 2, 3, ...):
-on a second thread when there is one, so that both use all of the time.  Every number it reports
+second search with its own memo looks for better trees meanwhile (top-K passes, K = 2, 3, 4, then
+top-2 trees whose subtrees are optimal below a growing state size): on a second thread when there
+is one, so that both use all of the time.  Every number it reports
 is exact (:class:`fractions.Fraction`) and proven.
 """
 
@@ -51,7 +52,7 @@ __all__ = ["BestResponse", "best_response", "expected_guesses", "search_flags"]
 Words = Union[WordList, Sequence[str]]
 Hider = Union[None, ArrayLike, Sequence[Fraction]]
 
-#: Memory the search's memo may take by default (bytes).
+#: Memory the search's memos may take together by default (bytes).
 DEFAULT_MEMORY = 2**30
 #: Part of a budget spent on top-K passes for good trees (the rest raises the lower bound): of
 #: the node budget always, of the time budget on one thread (on two, both run all the time).
@@ -231,7 +232,7 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
     found, so with node budgets (TOP_K_SHARE of them for the trees) the results are the same
     whether they run one after the other (one thread: the trees get TOP_K_SHARE of the time)
     or side by side (two threads: each gets all of the time)."""
-    tree_memory = max(2**20, int(memory * TREE_MEMORY_SHARE))
+    tree_memory = int(memory * TREE_MEMORY_SHARE)
     tree_nodes = None if nodes is None else int(nodes * TOP_K_SHARE)
     bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory),
                      _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal)
