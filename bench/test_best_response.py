@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import jotto
+from test_threads_under_load import busy_cores  # noqa: F401  (a fixture)
 
 
 def test_two_letters_uniform_exact(benchmark, twl06):
@@ -58,6 +59,27 @@ def test_three_letters_uniform_interval(benchmark, twl06, threads):
     assert res.lower <= res.upper
     if threads == 2 and seconds >= 600:
         assert res.gap <= Fraction(1, 2)
+
+
+def test_three_letters_default_threads_under_load(benchmark, twl06, busy_cores):
+    """With one busy process per core the default thread count (the tree search beside the
+    lower-bound search) still certifies an interval no wider than one thread's (the two
+    searches one after the other) in the same time (JOTTO_BENCH_BR3_LOAD_SECONDS, 60 s)."""
+    seconds = float(os.environ.get("JOTTO_BENCH_BR3_LOAD_SECONDS", "60"))
+    default = jotto.resolve_threads()
+    benchmark.group = "best response 3 letters, one busy process per core"
+    res = {}
+
+    def both():
+        for threads in (1, default):
+            res[threads] = jotto.best_response(twl06[3], budget=seconds, threads=threads)
+
+    benchmark.pedantic(both, rounds=1, iterations=1)
+    for threads, r in res.items():
+        benchmark.extra_info[f"width_{threads}"] = float(r.gap)
+        print(f"\n{threads} thread(s), {busy_cores} busy processes, {seconds:.0f} s: "
+              f"[{float(r.lower):.4f}, {float(r.upper):.4f}] width {float(r.gap):.4f}")
+    assert res[default].gap <= res[1].gap
 
 
 @pytest.mark.parametrize("rules", ["paper", "norvig", "perl", "eckler", "positional", "hard"])

@@ -5,7 +5,9 @@ over every word, errors."""
 
 from __future__ import annotations
 
+import _thread
 import itertools
+import threading
 from fractions import Fraction
 
 import numpy as np
@@ -181,6 +183,19 @@ def test_the_tree_search_stops_once_the_optimum_is_proven(twl06):
     res = jotto.best_response(twl06[2], budget=120, threads=2)
     assert res.exact and res.upper == Fraction(295, 51)
     assert res.seconds < 60
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_the_search(twl06, threads):
+    """A Ctrl-C (here simulated) during a search raises KeyboardInterrupt at once, with the
+    tree search on its own thread told to stop too (it used to be dropped, and the search went
+    on until its budget ended)."""
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        jotto.best_response(twl06[3], budget=120, threads=threads)
+    timer.join()
+    assert "jotto-best-response-trees" not in [t.name for t in threading.enumerate()]
 
 
 @pytest.mark.parametrize("hider, message", [

@@ -437,18 +437,22 @@ BS_STOPS = ("done", "time", "nodes", "interrupted")
 
 
 cdef int _signalled(void *ctx) noexcept nogil:
-    """Poll for Ctrl-C or a cancel: ``ctx`` is (signals, cancel), two lists; a pending signal
-    (seen only on the main thread) stops the pass and is noted in ``signals``, for the caller to
-    raise afterwards; anything in ``cancel`` (another thread's request) stops it too."""
-    cdef int r
+    """Poll for Ctrl-C or a cancel: ``ctx`` is (signals, cancel), two lists; the exception a
+    pending signal's handler raises (only on the main thread: KeyboardInterrupt for Ctrl-C)
+    stops the pass and is kept in ``signals``, for the caller to raise afterwards; anything in
+    ``cancel`` (another thread's request) stops it too.  (PyErr_CheckSignals is declared
+    ``except -1``: its exception is caught here, or this noexcept function would print and
+    drop it, and the pass would go on.)"""
     with gil:
         flags = <tuple>ctx
         if flags[1]:
             return 1
-        r = PyErr_CheckSignals()
-        if r != 0:
-            flags[0].append(1)
-    return r != 0
+        try:
+            PyErr_CheckSignals()
+        except BaseException as exc:
+            flags[0].append(exc)
+            return 1
+    return 0
 
 
 cdef class BestResponseSearch:
@@ -511,7 +515,7 @@ cdef class BestResponseSearch:
         with nogil:
             status = jt_bs_run(self.ptr, &p, &o)
         if flag:
-            raise KeyboardInterrupt
+            raise flag[0]
         _check(status)
         best = None if o.best == JT_BS_INF else int(o.best)
         return (int(o.value), bool(o.exact), BS_STOPS[o.stopped], best, int(o.best_guess),
