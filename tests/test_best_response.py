@@ -292,6 +292,28 @@ def test_core_bounds_are_proven_under_every_rule_set(case, nodes, top_k, beta, b
         check_core_tree(rules, words, v, search, top_k, guess if not exact else -1, best)
 
 
+@settings(max_examples=150, deadline=None)
+@given(case=rule_cases(), passes=st.lists(st.tuples(st.integers(1, 3), st.integers(0, 10),
+                                                   st.integers(0, 40)), min_size=2, max_size=4))
+def test_top_k_memo_kept_across_modes_changes_nothing(case, passes):
+    """Top-K passes of varying K and full_below (the memo keeps the states every mode searches
+    in full) find what a fresh search of the last mode finds, and every tree found is worth its
+    value."""
+    rules, words, v = case
+    true = reference_game.best_response_total(words, v, rules)
+    search = core_search(rules, words, v)
+    for top_k, full_below, nodes in passes:
+        value, exact, _, best, guess, _ = search.run(top_k, _core.BS_INF, 0.0, nodes, False,
+                                                     None, full_below)
+        if best is not None:
+            assert best >= true
+            check_core_tree(rules, words, v, search, top_k, guess if not exact else -1, best)
+    fresh = core_search(rules, words, v).run(top_k, _core.BS_INF, 0.0, 0, False, None,
+                                             full_below)
+    again = search.run(top_k, _core.BS_INF, 0.0, 0, False, None, full_below)
+    assert again[:2] == fresh[:2] and fresh[1]
+
+
 @st.composite
 def large_dictionaries(draw):
     """24 to 36 words of 2 or 3 distinct letters over the first 9 letters."""

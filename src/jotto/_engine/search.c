@@ -408,27 +408,36 @@ static const entry *memo_find_class(const jt_bsearch *s, const memo *mm, uint64_
     return e;
 }
 
-static int memo_grow(jt_bsearch *s, memo *mm)
+/* Move the memo's entries of states of at most max_m members into a new table of ncap slots
+ * (their members stay where they are in the arena).  Returns 0 if memory ran out. */
+static int rehash(memo *mm, uint64_t ncap, int32_t max_m)
 {
-    const uint64_t ncap = mm->cap ? 2 * mm->cap : 1024;
-    if (memo_bytes_used(s) + ncap * sizeof(entry) > s->memo_bytes)
-        return 0;
     entry *tab = calloc(ncap, sizeof(entry));
     if (!tab)
         return 0;
+    mm->n = 0;
     for (uint64_t i = 0; i < mm->cap; i++) {
         const entry *e = &mm->tab[i];
-        if (!e->m)
+        if (!e->m || e->m > max_m)
             continue;
         uint64_t h = e->key & (ncap - 1);
         while (tab[h].m)
             h = (h + 1) & (ncap - 1);
         tab[h] = *e;
+        mm->n++;
     }
     free(mm->tab);
     mm->tab = tab;
     mm->cap = ncap;
     return 1;
+}
+
+static int memo_grow(jt_bsearch *s, memo *mm)
+{
+    const uint64_t ncap = mm->cap ? 2 * mm->cap : 1024;
+    if (memo_bytes_used(s) + ncap * sizeof(entry) > s->memo_bytes)
+        return 0;
+    return rehash(mm, ncap, UINT16_MAX);
 }
 
 /* The memo is full: overwrite a bound (never an exact value) among the first slots of the key's
@@ -1576,14 +1585,19 @@ int32_t jt_bs_classes(const jt_bsearch *s)
     return s->R;
 }
 
-/* Make the top-K memo hold the values of top_k and full_below. */
+/* Make the top-K memo hold the values of top_k and full_below.  What it holds of states of at
+ * most min(full_below, the memo's) targets stays: those states try every guess in both modes
+ * (and so do all the states below them), so their values and bounds are the full search's. */
 static void set_mode(jt_bsearch *s, int32_t top_k, int32_t full_below)
 {
     s->mode = top_k > 0;
     s->top_k = top_k;
     s->full_below = top_k > 0 ? full_below : 0;
     if (top_k > 0 && (s->top_k_memo != top_k || s->full_below_memo != full_below)) {
-        memo_clear(&s->memo[1]);
+        memo *mm = &s->memo[1];
+        const int32_t keep = full_below < s->full_below_memo ? full_below : s->full_below_memo;
+        if (keep < 3 || !mm->cap || !rehash(mm, mm->cap, keep))
+            memo_clear(mm);
         s->top_k_memo = top_k;
         s->full_below_memo = full_below;
     }
