@@ -5,7 +5,9 @@ over every word, errors."""
 
 from __future__ import annotations
 
+import _thread
 import itertools
+import threading
 from fractions import Fraction
 
 import numpy as np
@@ -131,6 +133,71 @@ def test_results_do_not_depend_on_threads():
     assert (a.tree.guess == b.tree.guess).all()
 
 
+def same_result(a, b):
+    """Two best responses are the same: bounds, stop reason, tree, and the work done."""
+    assert (a.lower, a.upper, a.stopped, a.nodes, a.passes) == \
+        (b.lower, b.upper, b.stopped, b.nodes, b.passes)
+    assert (a.tree.guess == b.tree.guess).all()
+    assert (a.tree.children == b.tree.children).all()
+
+
+@given(case=weighted().filter(lambda c: sum(c[1]) > 0), nodes=st.integers(1, 300),
+       data=st.data())
+def test_node_budgets_give_the_same_results_on_one_and_two_threads(case, nodes, data):
+    """With a node budget the tree search (top-K passes) and the lower-bound search share it
+    the same way whether they run one after the other or side by side."""
+    words, v = case
+    bound = data.draw(st.one_of(st.none(), st.fractions(1, 10)))
+    a, b = (jotto.best_response(words, np.array(v, dtype=np.int64), nodes=nodes,
+                                upper_bound=bound, threads=t) for t in (1, 2))
+    same_result(a, b)
+
+
+@pytest.mark.parametrize("length, nodes", [(2, 3000), (3, 60_000)])
+def test_twl06_node_budgets_do_not_depend_on_threads(twl06, length, nodes):
+    a, b = (jotto.best_response(twl06[length], nodes=nodes, threads=t) for t in (1, 2))
+    same_result(a, b)
+    assert a.lower <= a.upper and jotto.expected_guesses(a.tree) == a.upper
+
+
+@settings(deadline=None)
+@given(case=weighted().filter(lambda c: sum(c[1]) > 0), budget=st.sampled_from([None, 5.0]),
+       nodes=st.one_of(st.none(), st.integers(1, 100)))
+def test_two_threads_give_proven_bounds(case, budget, nodes):
+    """The two searches side by side, with time and node budgets: lower <= true <= upper, the
+    tree is worth upper, and with enough budget the optimum is proven."""
+    words, v = case
+    true = Fraction(reference.best_response_total(words, v), sum(v))
+    res = jotto.best_response(words, np.array(v, dtype=np.int64), budget=budget, nodes=nodes,
+                              threads=2)
+    assert res.lower <= true <= res.upper
+    assert res.exact == (res.stopped is None)
+    if nodes is None:
+        assert res.exact
+    check_tree(words, res, v)
+
+
+def test_the_tree_search_stops_once_the_optimum_is_proven(twl06):
+    """With a time budget the tree search on the second thread is told to stop when the lower
+    bound meets a tree: the call returns long before the budget ends."""
+    res = jotto.best_response(twl06[2], budget=120, threads=2)
+    assert res.exact and res.upper == Fraction(295, 51)
+    assert res.seconds < 60
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_the_search(twl06, threads):
+    """A Ctrl-C (here simulated) during a search raises KeyboardInterrupt at once, with the
+    tree search on its own thread told to stop too (it used to be dropped, and the search went
+    on until its budget ended)."""
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        jotto.best_response(twl06[3], budget=120, threads=threads)
+    timer.join()
+    assert "jotto-best-response-trees" not in [t.name for t in threading.enumerate()]
+
+
 @pytest.mark.parametrize("hider, message", [
     ([0, 0, 0], "no word"),
     ([1, -1, 0], "negative"),
@@ -200,24 +267,51 @@ def check_core_tree(rules, words, v, search, top_k, root, total):
 
 @settings(max_examples=200, deadline=None)
 @given(case=rule_cases(), nodes=st.integers(1, 30), top_k=st.integers(0, 3),
-       beta=st.integers(0, 40), by_size=st.booleans())
-def test_core_bounds_are_proven_under_every_rule_set(case, nodes, top_k, beta, by_size):
-    """Budgeted, beta-limited and top-K passes: a finished full pass below beta is exact, every
-    other value a lower bound; top-K values and every tree found are upper bounds."""
+       beta=st.integers(0, 40), by_size=st.booleans(), full_below=st.integers(0, 10))
+def test_core_bounds_are_proven_under_every_rule_set(case, nodes, top_k, beta, by_size,
+                                                     full_below):
+    """Budgeted, beta-limited and top-K passes (every guess tried in the states of at most
+    full_below targets): a finished full pass below beta is exact, every other value a lower
+    bound; top-K values and every tree found are upper bounds, and top-K values are exact when
+    every state tries every guess."""
     rules, words, v = case
     true = reference_game.best_response_total(words, v, rules)
     search = core_search(rules, words, v)
     assert search.root_bound() <= true
     beta = true - 20 + beta  # around the optimum
-    value, exact, stop, best, guess, _ = search.run(top_k, max(beta, 1), 0.0, nodes, by_size)
+    value, exact, stop, best, guess, _ = search.run(top_k, max(beta, 1), 0.0, nodes, by_size,
+                                                    None, full_below)
     if top_k:
         assert not exact or value >= true  # the best restricted tree
+        assert not exact or full_below < len(words) or value == true
     else:
         assert value == true if exact else value <= true
         assert exact == (stop == "done" and true < beta)
     if best is not None:
         assert best >= true
         check_core_tree(rules, words, v, search, top_k, guess if not exact else -1, best)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=rule_cases(), passes=st.lists(st.tuples(st.integers(1, 3), st.integers(0, 10),
+                                                   st.integers(0, 40)), min_size=2, max_size=4))
+def test_top_k_memo_kept_across_modes_changes_nothing(case, passes):
+    """Top-K passes of varying K and full_below (the memo keeps the states every mode searches
+    in full) find what a fresh search of the last mode finds, and every tree found is worth its
+    value."""
+    rules, words, v = case
+    true = reference_game.best_response_total(words, v, rules)
+    search = core_search(rules, words, v)
+    for top_k, full_below, nodes in passes:
+        value, exact, _, best, guess, _ = search.run(top_k, _core.BS_INF, 0.0, nodes, False,
+                                                     None, full_below)
+        if best is not None:
+            assert best >= true
+            check_core_tree(rules, words, v, search, top_k, guess if not exact else -1, best)
+    fresh = core_search(rules, words, v).run(top_k, _core.BS_INF, 0.0, 0, False, None,
+                                             full_below)
+    again = search.run(top_k, _core.BS_INF, 0.0, 0, False, None, full_below)
+    assert again[:2] == fresh[:2] and fresh[1]
 
 
 @st.composite

@@ -400,6 +400,7 @@ cdef extern from "jotto_search.h" nogil:
         pass
     ctypedef struct jt_bs_pass:
         int32_t top_k
+        int32_t full_below
         uint64_t beta
         double seconds
         int64_t max_nodes
@@ -436,13 +437,22 @@ BS_STOPS = ("done", "time", "nodes", "interrupted")
 
 
 cdef int _signalled(void *ctx) noexcept nogil:
-    """Poll for Ctrl-C: a pending signal stops the pass; the caller raises it afterwards."""
-    cdef int r
+    """Poll for Ctrl-C or a cancel: ``ctx`` is (signals, cancel), two lists; the exception a
+    pending signal's handler raises (only on the main thread: KeyboardInterrupt for Ctrl-C)
+    stops the pass and is kept in ``signals``, for the caller to raise afterwards; anything in
+    ``cancel`` (another thread's request) stops it too.  (PyErr_CheckSignals is declared
+    ``except -1``: its exception is caught here, or this noexcept function would print and
+    drop it, and the pass would go on.)"""
     with gil:
-        r = PyErr_CheckSignals()
-        if r != 0:
-            (<list>ctx).append(1)
-    return r != 0
+        flags = <tuple>ctx
+        if flags[1]:
+            return 1
+        try:
+            PyErr_CheckSignals()
+        except BaseException as exc:
+            flags[0].append(exc)
+            return 1
+    return 0
 
 
 cdef class BestResponseSearch:
@@ -484,23 +494,28 @@ cdef class BestResponseSearch:
         if self.ptr != NULL:
             jt_bs_free(self.ptr)
 
-    def run(self, int top_k, beta, double seconds, long long nodes, bint by_size=False):
-        """One pass: (value, exact, stop reason, best root total or None, its guess, nodes)."""
+    def run(self, int top_k, beta, double seconds, long long nodes, bint by_size=False,
+            list cancel=None, int full_below=0):
+        """One pass: (value, exact, stop reason, best root total or None, its guess, nodes).
+        A pass stops ("interrupted") once ``cancel`` is not empty: another thread may ask it.
+        Top-K passes search states of at most ``full_below`` targets over every guess."""
         cdef jt_bs_pass p
         cdef jt_bs_outcome o
         cdef int status
         flag = []
+        ctx = (flag, [] if cancel is None else cancel)
         p.top_k = top_k
+        p.full_below = full_below
         p.beta = <uint64_t>min(int(beta), JT_BS_INF)
         p.seconds = seconds
         p.max_nodes = nodes
         p.by_size = by_size
         p.interrupted = _signalled
-        p.ctx = <void *>flag
+        p.ctx = <void *>ctx
         with nogil:
             status = jt_bs_run(self.ptr, &p, &o)
         if flag:
-            raise KeyboardInterrupt
+            raise flag[0]
         _check(status)
         best = None if o.best == JT_BS_INF else int(o.best)
         return (int(o.value), bool(o.exact), BS_STOPS[o.stopped], best, int(o.best_guess),

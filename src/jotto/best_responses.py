@@ -18,13 +18,17 @@ ordering, cut-offs while summing reply classes.
 
 The search is anytime: it first builds the greedy tree (an upper bound), then raises a proven lower
 bound pass by pass (each pass either finds the optimum below a target or proves there is none)
-until the two meet, the budget runs out or ``upper_bound`` is proven out of reach.  Every number it
-reports is exact (:class:`fractions.Fraction`) and proven.
+until the two meet, the budget runs out or ``upper_bound`` is proven out of reach.  With a budget a
+second search with its own memo looks for better trees meanwhile (top-K passes, K = 2, 3, 4, then
+top-2 trees whose subtrees are optimal below a growing state size): on a second thread when there
+is one, so that both use all of the time.  Every number it reports
+is exact (:class:`fractions.Fraction`) and proven.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -48,12 +52,20 @@ __all__ = ["BestResponse", "best_response", "expected_guesses", "search_flags"]
 Words = Union[WordList, Sequence[str]]
 Hider = Union[None, ArrayLike, Sequence[Fraction]]
 
-#: Memory the search's memo may take by default (bytes).
+#: Memory the search's memos may take together by default (bytes).
 DEFAULT_MEMORY = 2**30
-#: Part of a budget spent on top-K passes for good trees before raising the lower bound.
+#: Part of a budget spent on top-K passes for good trees (the rest raises the lower bound): of
+#: the node budget always, of the time budget on one thread (on two, both run all the time).
 TOP_K_SHARE = 0.2
-#: Top-K passes go up to this K.
-MAX_TOP_K = 64
+#: Part of the memory limit the top-K search's memo may take (the lower bound's takes the rest).
+TREE_MEMORY_SHARE = 1 / 8
+#: The tree search's first top-K passes: K = 2 .. FAST_TOP_K (seconds at 3 letters).
+FAST_TOP_K = 4
+#: Then top-2 passes that search every guess at the states of at most F targets (their
+#: subtrees are optimal), F from FULL_BELOW_START up by FULL_BELOW_GROWTH: at 3 letters F = 90
+#: finds a better tree in 40 s than K = 14 alone in 380 s.
+FULL_BELOW_START = 32
+FULL_BELOW_GROWTH = 1.5
 #: Each lower-bound pass aims 1/BETA_STEPS of the way from the lower bound to the best tree.
 BETA_STEPS = 16
 
@@ -161,10 +173,13 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         upper_bound: only trees with fewer expected guesses than this matter: a full search
             stops once it proves there is none (``stopped == "upper_bound"``,
             ``lower >= upper_bound``); a double oracle asks whether any tree beats a value.
-        threads: as elsewhere in the package (:func:`jotto.resolve_threads`); the search is
-            sequential, so results never depend on it.
-        memory: bytes the memo of states may take (then it stops growing; results do not
-            change, only the time).
+        threads: as elsewhere in the package (:func:`jotto.resolve_threads`).  With a budget
+            the search is two searches, one for good trees (top-K passes), one raising the
+            lower bound; with two threads or more they run side by side, each for the whole time
+            budget, else one after the other.  Node budgets are shared the same way whatever the
+            thread count, so results under them never depend on it.
+        memory: bytes the memos of states may take together (then they stop growing; results
+            without budgets do not change, only the time).
 
     Returns:
         A :class:`BestResponse`.  With no ``budget`` its values and tree are the same whatever
@@ -179,70 +194,158 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
     budget = _positive_number("budget", budget)
     nodes = _positive_number("nodes", nodes, integer=True)
     top_k = _positive_number("top_k", top_k, integer=True)
-    resolve_threads(threads)
+    threads = resolve_threads(threads)
     if isinstance(upper_bound, bool) or not (upper_bound is None or
                                             isinstance(upper_bound, Real)):
         raise ValueError(f"upper_bound must be a number or None, not {upper_bound!r}")
     if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 2**20:
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
-    search = _core_search(wl, v, memory)
-    return _Driver(wl, v, total, search, t0, budget, nodes, upper_bound).run(top_k)
+    goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * total)
+    deadline = None if budget is None else t0 + budget
+    if top_k is None and (budget is not None or nodes is not None):
+        return _anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads)
+    driver = _Driver(wl, v, total, _core_search(wl, v, memory), _Budget(deadline, nodes), goal)
+    driver.start()
+    if top_k is None:
+        driver.full(anytime=False)
+    elif top_k > 1:
+        out = driver.pass_(top_k, _core.BS_INF)
+        driver.stopped = driver.why_stopped() if out is None else (
+            None if out[2] == "done" else out[2])
+    return _result(t0, driver, top_k=top_k)
+
+
+@dataclass
+class _Budget:
+    """What one search may spend: time until ``deadline`` (a :func:`time.perf_counter` time;
+    None: no limit) and ``nodes`` states (None: no limit)."""
+
+    deadline: float | None
+    nodes: int | None
+
+
+def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: float | None,
+             nodes: int | None, goal: int | None, memory: int, threads: int) -> BestResponse:
+    """A budgeted full search by two searches with a memo each (together within ``memory``):
+    one looks for good trees by top-K passes (the upper bound), the other raises the proven
+    lower bound (and finds the optimum if the budget allows).  Neither reads what the other
+    found, so with node budgets (TOP_K_SHARE of them for the trees) the results are the same
+    whether they run one after the other (one thread: the trees get TOP_K_SHARE of the time)
+    or side by side (two threads: each gets all of the time)."""
+    tree_memory = int(memory * TREE_MEMORY_SHARE)
+    tree_nodes = None if nodes is None else int(nodes * TOP_K_SHARE)
+    bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory),
+                     _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal)
+    bounds.start()
+    side_by_side = threads > 1
+    tree_deadline = deadline
+    if deadline is not None and not side_by_side:
+        tree_deadline = t0 + (deadline - t0) * TOP_K_SHARE
+    trees = _Driver(words, v, total, _core_search(words, v, tree_memory),
+                    _Budget(tree_deadline, tree_nodes), None)
+    if side_by_side:
+        _side_by_side(trees, bounds, cancel_when_done=deadline is not None)
+    else:
+        trees.better_trees()
+        bounds.full(anytime=True)
+    return _result(t0, bounds, trees)
+
+
+def _side_by_side(trees: _Driver, bounds: _Driver, cancel_when_done: bool) -> None:
+    """Run ``trees.better_trees`` on a second thread while this one runs ``bounds.full``.
+    With a time budget, once the bound search ends (the optimum proven, the goal out of reach,
+    or the time spent) the tree search is told to stop: results depend on timing anyway.  With
+    node budgets alone it runs its share, as it would on one thread."""
+    failure: list[BaseException] = []
+
+    def run_trees() -> None:
+        try:
+            trees.better_trees()
+        except BaseException as exc:  # re-raised on the calling thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=run_trees, name="jotto-best-response-trees", daemon=True)
+    worker.start()
+    try:
+        bounds.full(anytime=True)
+        if cancel_when_done:
+            trees.cancel.append(True)
+    except BaseException:
+        trees.cancel.append(True)
+        raise
+    finally:
+        worker.join()
+    if failure:
+        raise failure[0]
+
+
+def _result(t0: float, bounds: _Driver, trees: _Driver | None = None,
+            top_k: int | None = None) -> BestResponse:
+    """The result of the searches: ``bounds``'s proven lower bound and stop reason, the better
+    tree of the two (``bounds``'s on a tie)."""
+    best = bounds if trees is None or bounds.upper <= trees.upper else trees
+    lower, upper = bounds.lower, best.upper
+    drivers = [bounds] if trees is None else [bounds, trees]
+    return BestResponse(lower=Fraction(min(lower, upper), bounds.total),
+                        upper=Fraction(upper, bounds.total),
+                        tree=DecisionTree(bounds.words, *best.tree_arrays), weights=bounds.v,
+                        nodes=sum(d.nodes for d in drivers),
+                        seconds=time.perf_counter() - t0,
+                        stopped=None if lower >= upper else bounds.stopped, top_k=top_k,
+                        passes=sum(d.passes for d in drivers),
+                        memo_states=sum(d.search.memo_stats()[0] for d in drivers))
 
 
 class _Driver:
-    """Runs the passes of one best-response search and keeps its bounds and best tree."""
+    """Runs the passes of one best-response search within its budget, and keeps its proven
+    lower bound and best tree."""
 
     def __init__(self, words: WordList, v: np.ndarray, total: int,
-                 search: _core.BestResponseSearch, t0: float, budget: float | None,
-                 nodes: int | None, upper_bound: Real | None):
+                 search: _core.BestResponseSearch, budget: _Budget, goal: int | None):
         self.words, self.v, self.total, self.search = words, v, total, search
-        self.t0, self.budget, self.node_budget = t0, budget, nodes
+        self.budget = budget
         # The least total (sum v_i guesses_i) that is not worth proving optimal or out of reach.
-        self.goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * total)
+        self.goal = goal
+        self.cancel: list = []  # not empty: another thread asks the passes to stop
         self.nodes = 0
         self.passes = 0
         self.stopped: str | None = None
         self.lower = 0
         self.upper = _core.BS_INF
         self.tree_arrays = None
-        self.pass_costs: list[tuple[int, int]] = []  # (beta, states) of the finished passes
+        # (beta, states of the lower-bound passes so far) after each finished pass
+        self.pass_costs: list[tuple[int, int]] = []
+        self.began = (time.perf_counter(), 0)  # (time, nodes) the lower-bound passes began at
 
-    def run(self, top_k: int | None) -> BestResponse:
+    def start(self) -> None:
+        """The greedy tree (the first upper bound) and the lower bound known without search."""
         greedy = self.search.run(1, _core.BS_INF, 0.0, 0)
         self.nodes += greedy[5]
         self.improve(1, -1, greedy)
         # the search's own root bound, or the sorted counting bound where it is stronger
         self.lower = max(self.search.root_bound(), counting_total(
             (int(x) for x in self.v), self.words.rules.branches(self.words.length)))
-        if top_k is not None and top_k > 1:
-            out = self.pass_(top_k, _core.BS_INF)
-            self.stopped = self.why_stopped() if out is None else (
-                None if out[2] == "done" else out[2])
-        elif top_k is None:
-            self.full()
-        return self.result(top_k)
 
-    def left(self, share: float = 1.0) -> tuple[float, int] | None:
-        """(seconds, nodes) the next pass may take (0: no limit), or None if none are left;
-        ``share`` is the part of the budgets the passes so far and this one may use."""
+    def left(self) -> tuple[float, int] | None:
+        """(seconds, nodes) the next pass may take (0: no limit), or None if none are left."""
         secs = 0.0
-        if self.budget is not None:
-            secs = self.budget * share - (time.perf_counter() - self.t0)
+        if self.budget.deadline is not None:
+            secs = self.budget.deadline - time.perf_counter()
             if secs <= 0:
                 return None
         n = 0
-        if self.node_budget is not None:
-            n = int(self.node_budget * share) - self.nodes
+        if self.budget.nodes is not None:
+            n = self.budget.nodes - self.nodes
             if n <= 0:
                 return None
         return secs, n
 
-    def pass_(self, top_k: int, beta: int, share: float = 1.0, by_size: bool = False):
-        """Run one pass within ``share`` of the budgets; None if nothing is left of them."""
-        left = self.left(share)
+    def pass_(self, top_k: int, beta: int, by_size: bool = False, full_below: int = 0):
+        """Run one pass within the budget; None if nothing is left of it."""
+        left = self.left()
         if left is None:
             return None
-        out = self.search.run(top_k, beta, *left, by_size)
+        out = self.search.run(top_k, beta, *left, by_size, self.cancel, full_below)
         value, exact, stop, best, guess, n = out
         self.nodes += n
         self.passes += 1
@@ -251,7 +354,8 @@ class _Driver:
         return out
 
     def improve(self, top_k: int, guess: int, out) -> None:
-        """Take the tree a pass found if it beats the best so far."""
+        """Take the tree a pass found if it beats the best so far (the tree follows the memo of
+        the pass's mode, top_k and full_below)."""
         value, exact, stop, best, _, n = out
         if best is None or best >= self.upper:
             return
@@ -261,25 +365,29 @@ class _Driver:
         self.upper, self.tree_arrays = best, arrays
 
     def better_trees(self) -> None:
-        """With a budget, spend up to TOP_K_SHARE of it on top-K passes (K = 2, 3, ...): good
-        trees fast, so that the bound the lower-bound passes aim at is tight."""
-        for k in range(2, MAX_TOP_K + 1):
-            out = self.pass_(k, _core.BS_INF, TOP_K_SHARE)
+        """Top-K passes within the budget, good trees fast: K = 2 .. FAST_TOP_K, then top-2
+        trees optimal below a growing size (FULL_BELOW_START ...), until one does not finish or
+        the size covers the whole state (that pass is the exact search)."""
+        passes = [(k, 0) for k in range(2, FAST_TOP_K + 1)]
+        size = FULL_BELOW_START
+        while passes[-1][1] < len(self.v):
+            passes.append((2, size))
+            size = math.ceil(size * FULL_BELOW_GROWTH)
+        for k, full_below in passes:
+            out = self.pass_(k, _core.BS_INF, full_below=full_below)
             if out is None or out[2] != "done":
                 break
         self.search.forget_top_k()
 
-    def full(self) -> None:
+    def full(self, anytime: bool) -> None:
         """Search until the proven lower bound meets the best tree's value (or the goal).
 
         Without budgets one pass aims straight at the best tree (it finds a better one or proves
-        there is none).  With a budget the search is anytime: after the top-K passes, each pass
-        aims 1/BETA_STEPS of the way up from the lower bound, so that the bound rises steadily,
-        sharing each guess's gap among its reply classes by size (fewer states to prove bounds).
+        there is none).  ``anytime`` (with a budget), each pass aims 1/BETA_STEPS of the way up
+        from the lower bound, so that the bound rises steadily, sharing each guess's gap among
+        its reply classes by size (fewer states to prove bounds).
         """
-        anytime = self.budget is not None or self.node_budget is not None
-        if anytime:
-            self.better_trees()
+        self.began = (time.perf_counter(), self.nodes)
         while True:
             target = self.upper if self.goal is None else min(self.upper, self.goal)
             if self.lower >= target:
@@ -289,7 +397,7 @@ class _Driver:
             beta = self.lower + self.step(target) if anytime else target
             out = self.pass_(0, beta, by_size=anytime)
             if out is not None and out[2] == "done":
-                self.pass_costs.append((beta, out[5]))
+                self.pass_costs.append((beta, self.nodes - self.began[1]))
             if out is None:
                 self.stopped = self.why_stopped()
                 return
@@ -304,45 +412,41 @@ class _Driver:
 
     def step(self, target: int) -> int:
         """How far above the lower bound the next anytime pass aims: 1/BETA_STEPS of the way to
-        ``target``, halved while the pass would not fit in the budget left (a pass the budget
-        stops proves little; a shorter one that finishes proves its beta).  A pass's states grow
-        about geometrically with its beta, so its cost is predicted from the two costliest
-        passes so far: the costliest one's states times the growth per unit of beta between
-        them, raised to how much higher this beta is."""
+        ``target``, halved while the pass would take more than half the budget left (a pass the
+        budget stops proves little; a shorter one that finishes proves its beta, and leaves room
+        for another).  The states all passes need to prove beta grow about geometrically with
+        it (each pass reuses the bounds the memo kept from the earlier ones), so the next pass's
+        cost is predicted from the states spent so far, N1 up to the last beta b1, and the
+        growth per unit of beta since the last pass that had spent at most half as many:
+        N1 (growth^(beta - b1) - 1)."""
         step = max(1, (target - self.lower) // BETA_STEPS)
-        done = sorted((n, b) for b, n in self.pass_costs)[-2:]
-        if len(done) < 2 or done[0][1] >= done[1][1]:
+        if len(self.pass_costs) < 2:
             return step
-        (n0, b0), (n1, b1) = done
+        b1, n1 = self.pass_costs[-1]
+        b0, n0 = next((c for c in reversed(self.pass_costs[:-1]) if 2 * c[1] <= n1),
+                      self.pass_costs[0])
+        if b0 >= b1 or n0 >= n1:
+            return step
         growth = (n1 / max(1, n0)) ** (1.0 / (b1 - b0))
-        room = self.nodes_left()
-        while step > 1 and n1 * growth ** (self.lower + step - b1) > room:
+        room = self.nodes_left() / 2
+        while step > 1 and n1 * (growth ** (self.lower + step - b1) - 1) > room:
             step //= 2
         return step
 
     def nodes_left(self) -> float:
-        """States the budgets leave, the time budget's at the node rate so far."""
+        """States the budget leaves, the time budget's at the node rate of the passes so far."""
         room = math.inf
-        if self.node_budget is not None:
-            room = self.node_budget - self.nodes
-        if self.budget is not None:
-            spent = time.perf_counter() - self.t0
-            rate = self.nodes / spent if spent > 0 else 0.0
-            room = min(room, (self.budget - spent) * rate)
+        if self.budget.nodes is not None:
+            room = self.budget.nodes - self.nodes
+        if self.budget.deadline is not None:
+            now = time.perf_counter()
+            spent, done = now - self.began[0], self.nodes - self.began[1]
+            rate = done / spent if spent > 0 else 0.0
+            room = min(room, (self.budget.deadline - now) * rate)
         return room
 
     def why_stopped(self) -> str:
         """Which budget is spent (called once :meth:`left` found none left)."""
-        if self.budget is not None and time.perf_counter() - self.t0 >= self.budget:
+        if self.budget.deadline is not None and time.perf_counter() >= self.budget.deadline:
             return "time"
         return "nodes"
-
-    def result(self, top_k: int | None) -> BestResponse:
-        tree = DecisionTree(self.words, *self.tree_arrays)
-        if self.lower >= self.upper:
-            self.stopped = None
-        return BestResponse(lower=Fraction(min(self.lower, self.upper), self.total),
-                            upper=Fraction(self.upper, self.total), tree=tree, weights=self.v,
-                            nodes=self.nodes, seconds=time.perf_counter() - self.t0,
-                            stopped=self.stopped, top_k=top_k, passes=self.passes,
-                            memo_states=self.search.memo_stats()[0])

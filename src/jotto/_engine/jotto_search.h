@@ -61,6 +61,7 @@ void jt_bs_free(jt_bsearch *s);
 typedef struct {
     int32_t top_k;      /* 0: every guess; K > 0: at every state only the first K guesses of
                            distinct splits in greedy order (an upper bound: restricted trees) */
+    int32_t full_below; /* top-K passes: states of at most this many targets try every guess */
     uint64_t beta;      /* find the optimum if it is below beta, else prove it is >= beta */
     double seconds;     /* wall-clock budget of the pass (<= 0: none) */
     int64_t max_nodes;  /* node budget of the pass (<= 0: none) */
@@ -88,7 +89,7 @@ void jt_bs_forget_top_k(jt_bsearch *s);
 uint64_t jt_bs_root_bound(jt_bsearch *s);
 
 /* Build the tree over all D targets that follows the memo of mode top_k (the mode of the last
- * pass with that top_k) with first guess root_guess (-1: the memo's); states the memo lacks are
+ * pass with that top_k, and its full_below) with first guess root_guess (-1: the memo's); states the memo lacks are
  * solved again (exactly, no budget).  Targets of weight 0 follow the tree while positive targets
  * remain in their state, then the exact greedy rule with equal weights.  Returns the number of
  * nodes (negative status on failure) and the tree's total sum_i v_i guesses_i in *total. */

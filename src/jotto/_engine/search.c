@@ -25,8 +25,9 @@
  * Hard mode: the candidates of S are its members (every one narrows S down), the member bound
  * drops its term for other words, and states keep their words of weight 0 (candidates too).
  *
- * In top-K mode a state considers only the first K guesses of distinct splits in that order: its
- * values are those of the best restricted tree, upper bounds of the optimum.
+ * In top-K mode a state considers only the first K guesses of distinct splits in that order (but
+ * one of at most full_below targets considers them all): its values are those of the best
+ * restricted tree, upper bounds of the optimum.
  *
  * The search is sequential, so its values, trees and node counts never depend on threads. */
 #include <stdlib.h>
@@ -48,7 +49,7 @@ typedef unsigned __int128 codeset;
 typedef struct {
     uint64_t key;   /* Zobrist key of the state */
     uint64_t val;   /* exact value, or a proven lower bound */
-    uint32_t off;   /* members (word indices) in the arena */
+    uint32_t off;   /* members (word indices) in the arena, encoded (see encode_members) */
     uint16_t m;     /* members; 0 marks an empty slot */
     uint16_t guess; /* exact states: the first guess of the best tree; NOGUESS: a bound */
 } entry;
@@ -57,8 +58,8 @@ typedef struct {
 typedef struct {
     entry *tab;
     uint64_t cap, n;  /* slots (a power of two), used */
-    uint16_t *arena;
-    uint64_t alen, acap;
+    uint8_t *arena;
+    uint64_t alen, acap; /* bytes */
 } memo;
 
 typedef struct {
@@ -116,12 +117,13 @@ struct jt_bsearch {
     int ncap;
     uint64_t *cb;       /* [D+1] counting bound of n unit-weight targets */
     size_t memo_bytes;
-    memo memo[2];       /* [0] full search, [1] top-K search of top_k_memo */
-    int32_t top_k_memo;
+    memo memo[2];       /* [0] full search, [1] top-K search of top_k_memo, full_below_memo */
+    int32_t top_k_memo, full_below_memo;
     level **lv;         /* [D+2], made on first use */
     /* the pass under way */
     int mode;           /* 0 full, 1 top-K */
     int32_t top_k;
+    int32_t full_below; /* top-K mode: states of at most this many targets try every guess */
     double deadline;
     int64_t node_limit, nodes;
     int stop, error;
@@ -285,7 +287,7 @@ static size_t memo_bytes_used(const jt_bsearch *s)
 {
     size_t b = 0;
     for (int i = 0; i < 2; i++)
-        b += s->memo[i].cap * sizeof(entry) + s->memo[i].acap * sizeof(uint16_t);
+        b += s->memo[i].cap * sizeof(entry) + s->memo[i].acap;
     return b;
 }
 
@@ -294,6 +296,57 @@ static void memo_clear(memo *mm)
     free(mm->tab);
     free(mm->arena);
     memset(mm, 0, sizeof *mm);
+}
+
+/* A state's members are stored in the arena as bytes, each the step from the previous member
+ * (from -1 for the first) if it is 1..254, else 255 and the member's index in two bytes: states
+ * list their members in increasing order, mostly close together, so most members take one byte
+ * instead of two, and the memo holds more states in the same memory. */
+#define FAR 255
+
+/* Bytes the members S[0..m) take encoded. */
+static uint64_t encoded_size(const int32_t *S, int32_t m)
+{
+    uint64_t n = 0;
+    int32_t prev = -1;
+    for (int32_t k = 0; k < m; prev = S[k++])
+        n += S[k] > prev && S[k] - prev < FAR ? 1 : 3;
+    return n;
+}
+
+static void encode_members(uint8_t *a, const int32_t *S, int32_t m)
+{
+    int32_t prev = -1;
+    for (int32_t k = 0; k < m; prev = S[k++]) {
+        if (S[k] > prev && S[k] - prev < FAR) {
+            *a++ = (uint8_t)(S[k] - prev);
+        } else {
+            *a++ = FAR;
+            *a++ = (uint8_t)S[k];
+            *a++ = (uint8_t)(S[k] >> 8);
+        }
+    }
+}
+
+/* The next member of an encoded list (after prev; *a moves past it). */
+static inline int32_t next_member(const uint8_t **a, int32_t prev)
+{
+    const uint8_t *p = *a;
+    if (p[0] != FAR) {
+        *a = p + 1;
+        return prev + p[0];
+    }
+    *a = p + 3;
+    return (int32_t)p[1] | (int32_t)p[2] << 8;
+}
+
+/* Bytes the m encoded members at a take. */
+static uint64_t stored_size(const uint8_t *a, int32_t m)
+{
+    const uint8_t *p = a;
+    for (int32_t k = 0, x = -1; k < m; k++)
+        x = next_member(&p, x);
+    return (uint64_t)(p - a);
 }
 
 static entry *slot_of(const memo *mm, uint64_t key, int32_t m, const int32_t *S)
@@ -305,9 +358,9 @@ static entry *slot_of(const memo *mm, uint64_t key, int32_t m, const int32_t *S)
         if (!e->m)
             return e;
         if (e->key == key && e->m == m) {
-            const uint16_t *a = mm->arena + e->off;
-            int32_t k = 0;
-            while (k < m && a[k] == (uint16_t)S[k])
+            const uint8_t *a = mm->arena + e->off;
+            int32_t k = 0, x = -1;
+            while (k < m && (x = next_member(&a, x)) == S[k])
                 k++;
             if (k == m)
                 return e;
@@ -336,9 +389,9 @@ memo_find_class_body(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t 
         if (!e->m)
             return NULL;
         if (e->key == key && e->m == m) {
-            const uint16_t *a = mm->arena + e->off;
-            int32_t k = 0;
-            while (k < m && in_s[a[k]] && reply_ix(s, gen, c, a[k]) == j)
+            const uint8_t *a = mm->arena + e->off;
+            int32_t k = 0, x = -1;
+            while (k < m && (x = next_member(&a, x), in_s[x]) && reply_ix(s, gen, c, x) == j)
                 k++;
             if (k == m)
                 return *out = e;
@@ -355,27 +408,36 @@ static const entry *memo_find_class(const jt_bsearch *s, const memo *mm, uint64_
     return e;
 }
 
-static int memo_grow(jt_bsearch *s, memo *mm)
+/* Move the memo's entries of states of at most max_m members into a new table of ncap slots
+ * (their members stay where they are in the arena).  Returns 0 if memory ran out. */
+static int rehash(memo *mm, uint64_t ncap, int32_t max_m)
 {
-    const uint64_t ncap = mm->cap ? 2 * mm->cap : 1024;
-    if (memo_bytes_used(s) + ncap * sizeof(entry) > s->memo_bytes)
-        return 0;
     entry *tab = calloc(ncap, sizeof(entry));
     if (!tab)
         return 0;
+    mm->n = 0;
     for (uint64_t i = 0; i < mm->cap; i++) {
         const entry *e = &mm->tab[i];
-        if (!e->m)
+        if (!e->m || e->m > max_m)
             continue;
         uint64_t h = e->key & (ncap - 1);
         while (tab[h].m)
             h = (h + 1) & (ncap - 1);
         tab[h] = *e;
+        mm->n++;
     }
     free(mm->tab);
     mm->tab = tab;
     mm->cap = ncap;
     return 1;
+}
+
+static int memo_grow(jt_bsearch *s, memo *mm)
+{
+    const uint64_t ncap = mm->cap ? 2 * mm->cap : 1024;
+    if (memo_bytes_used(s) + ncap * sizeof(entry) > s->memo_bytes)
+        return 0;
+    return rehash(mm, ncap, UINT16_MAX);
 }
 
 /* The memo is full: overwrite a bound (never an exact value) among the first slots of the key's
@@ -385,18 +447,19 @@ static void memo_replace(memo *mm, uint64_t key, int32_t m, const int32_t *S, ui
                          int exact, int32_t guess)
 {
     entry *victim = NULL;
+    const uint64_t need = encoded_size(S, m);
     uint64_t h = key & (mm->cap - 1);
     for (int i = 0; i < 8; i++, h = (h + 1) & (mm->cap - 1)) {
         entry *e = &mm->tab[h];
         if (!e->m)
             break;
-        if (e->guess == NOGUESS && e->m >= m && (!victim || e->m < victim->m))
+        if (e->guess == NOGUESS && (!victim || e->m < victim->m) &&
+            stored_size(mm->arena + e->off, e->m) >= need)
             victim = e;
     }
     if (!victim)
         return;
-    for (int32_t k = 0; k < m; k++)
-        mm->arena[victim->off + k] = (uint16_t)S[k];
+    encode_members(mm->arena + victim->off, S, m);
     victim->key = key;
     victim->m = (uint16_t)m;
     victim->val = val;
@@ -426,18 +489,18 @@ static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S,
         }
         e = slot_of(mm, key, m, S);
     }
-    if (mm->alen + (uint64_t)m > UINT32_MAX) {
+    const uint64_t size = encoded_size(S, m);
+    if (mm->alen + size > UINT32_MAX) {
         memo_replace(mm, key, m, S, val, exact, guess);
         return;
     }
-    if (mm->alen + (uint64_t)m > mm->acap) {
+    if (mm->alen + size > mm->acap) {
         /* Double the arena, or take what the memory cap leaves. */
         const size_t used = memo_bytes_used(s);
-        const uint64_t room = used < s->memo_bytes ? (s->memo_bytes - used) / sizeof(uint16_t) : 0;
-        uint64_t grow = mm->acap ? mm->acap : 65536;
+        const uint64_t room = used < s->memo_bytes ? s->memo_bytes - used : 0;
+        uint64_t grow = mm->acap ? mm->acap : 131072;
         grow = grow < room ? grow : room;
-        uint16_t *a = grow >= (uint64_t)m ? realloc(mm->arena, (mm->acap + grow) * sizeof(uint16_t))
-                                          : NULL;
+        uint8_t *a = grow >= size ? realloc(mm->arena, mm->acap + grow) : NULL;
         if (!a) {
             memo_replace(mm, key, m, S, val, exact, guess);
             return;
@@ -445,14 +508,13 @@ static void memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S,
         mm->arena = a;
         mm->acap += grow;
     }
-    for (int32_t k = 0; k < m; k++)
-        mm->arena[mm->alen + k] = (uint16_t)S[k];
+    encode_members(mm->arena + mm->alen, S, m);
     e->key = key;
     e->m = (uint16_t)m;
     e->off = (uint32_t)mm->alen;
     e->val = val;
     e->guess = exact ? (uint16_t)guess : NOGUESS;
-    mm->alen += (uint64_t)m;
+    mm->alen += size;
     mm->n++;
 }
 
@@ -1180,7 +1242,7 @@ static uint64_t search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m
     const int uniform = split_state(s, depth, lv, m, W);
 
     /* The words to try, in greedy order, one per distinct split. */
-    const int restricted = s->mode == 1;
+    const int restricted = s->mode == 1 && m > s->full_below;
     uint64_t floor_all = INF, outside = INF;
     int32_t nl = 0;
     for (int32_t t = 0; t < lv->nc; t++) {
@@ -1523,14 +1585,21 @@ int32_t jt_bs_classes(const jt_bsearch *s)
     return s->R;
 }
 
-/* Make the top-K memo hold top_k's values. */
-static void set_mode(jt_bsearch *s, int32_t top_k)
+/* Make the top-K memo hold the values of top_k and full_below.  What it holds of states of at
+ * most min(full_below, the memo's) targets stays: those states try every guess in both modes
+ * (and so do all the states below them), so their values and bounds are the full search's. */
+static void set_mode(jt_bsearch *s, int32_t top_k, int32_t full_below)
 {
     s->mode = top_k > 0;
     s->top_k = top_k;
-    if (top_k > 0 && s->top_k_memo != top_k) {
-        memo_clear(&s->memo[1]);
+    s->full_below = top_k > 0 ? full_below : 0;
+    if (top_k > 0 && (s->top_k_memo != top_k || s->full_below_memo != full_below)) {
+        memo *mm = &s->memo[1];
+        const int32_t keep = full_below < s->full_below_memo ? full_below : s->full_below_memo;
+        if (keep < 3 || !mm->cap || !rehash(mm, mm->cap, keep))
+            memo_clear(mm);
         s->top_k_memo = top_k;
+        s->full_below_memo = full_below;
     }
 }
 
@@ -1538,6 +1607,7 @@ void jt_bs_forget_top_k(jt_bsearch *s)
 {
     memo_clear(&s->memo[1]);
     s->top_k_memo = 0;
+    s->full_below_memo = 0;
 }
 
 int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
@@ -1545,9 +1615,9 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     memset(out, 0, sizeof *out);
     out->best = INF;
     out->best_guess = -1;
-    if (p->top_k < 0)
+    if (p->top_k < 0 || p->full_below < 0)
         return JT_EINVAL;
-    set_mode(s, p->top_k);
+    set_mode(s, p->top_k, p->full_below);
     s->nodes = 0;
     s->node_limit = p->max_nodes;
     s->deadline = p->seconds > 0 ? now() + p->seconds : 0;
@@ -1722,7 +1792,7 @@ int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint6
     *total = 0;
     if (top_k < 0 || root_guess >= s->D)
         return JT_EINVAL;
-    set_mode(s, top_k);
+    set_mode(s, top_k, top_k == s->top_k_memo ? s->full_below_memo : 0);
     s->deadline = 0;
     s->node_limit = 0;
     s->interrupted = NULL;
