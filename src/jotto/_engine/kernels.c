@@ -1586,6 +1586,29 @@ static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
         q[c] += delta * cnt[(size_t)pc(ev->cm[c] & target) * nc + c];
 }
 
+/* For 64- and 16-bit values (q, q16): the first c with q[c] == x (0 if none), and the c in
+ * [c0, n) with q[c] <= lim appended to out[k..] in increasing order, returning the new count (a
+ * store each and a count without branches). */
+#define DEFINE_SCANS(first_name, select_name, T)                                                 \
+    static inline int32_t first_name(const T *q, int32_t n, T x)                                 \
+    {                                                                                            \
+        int32_t at = 0;                                                                          \
+        while (at < n && q[at] != x)                                                             \
+            at++;                                                                                \
+        return at < n ? at : 0;                                                                  \
+    }                                                                                            \
+    static inline int32_t select_name(const T *q, int32_t c0, int32_t n, T lim, int32_t *out,   \
+                                      int32_t k)                                                 \
+    {                                                                                            \
+        for (int32_t c = c0; c < n; c++) {                                                       \
+            out[k] = c;                                                                          \
+            k += q[c] <= lim;                                                                    \
+        }                                                                                        \
+        return k;                                                                                \
+    }
+DEFINE_SCANS(first_at, select_from, uint64_t)
+DEFINE_SCANS(first_at16, select_from16, uint16_t)
+
 /* Two passes that vectorise on every level: the least value (a reduction in 16 independent
  * lanes, so that no long chain of compares waits on itself), then the first place it occurs. */
 static uint64_t min_q(const uint64_t *q, int32_t n, int32_t *first)
@@ -1603,12 +1626,8 @@ static uint64_t min_q(const uint64_t *q, int32_t n, int32_t *first)
         best = lane[u] < best ? lane[u] : best;
     for (; c < n; c++)
         best = q[c] < best ? q[c] : best;
-    if (first) {
-        int32_t at = 0;
-        while (at < n && q[at] != best)
-            at++;
-        *first = at < n ? at : 0;
-    }
+    if (first)
+        *first = first_at(q, n, best);
     return best;
 }
 
@@ -1619,23 +1638,14 @@ static uint16_t min_q16(const uint16_t *q, int32_t n, int32_t *first)
     uint16_t best = UINT16_MAX;
     for (int32_t c = 0; c < n; c++)
         best = q[c] < best ? q[c] : best;
-    if (first) {
-        int32_t at = 0;
-        while (at < n && q[at] != best)
-            at++;
-        *first = at < n ? at : 0;
-    }
+    if (first)
+        *first = first_at16(q, n, best);
     return best;
 }
 
 static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
 {
-    int32_t k = 0;
-    for (int32_t c = 0; c < n; c++) {
-        out[k] = c;
-        k += q[c] <= lim;
-    }
-    return k;
+    return select_from16(q, 0, n, lim, out, 0);
 }
 
 static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *out)
@@ -1654,11 +1664,7 @@ static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *ou
         idx = _mm512_add_epi32(idx, step);
     }
 #endif
-    for (; c < n; c++) {
-        out[k] = c;
-        k += q[c] <= lim;
-    }
-    return k;
+    return select_from(q, c, n, lim, out, k);
 }
 
 static double exp_num_elims(uint32_t cm, const uint32_t *sm, const double *hs, int32_t m,
