@@ -1,6 +1,7 @@
 """The counting kernels against a plain NumPy count, on every kernel variant: class sizes of any
 candidates over any targets, for every word length 1..26, small and large target sets (several
-rounds of byte counters, several segments of chunk tables), partial vectors at the ends; and the
+rounds of byte counters, several segments of chunk tables), partial vectors at the ends; whole
+trees under uniform weights (the 16-bit q of small nodes) against the reference twin; and the
 JOTTO_KERNEL override."""
 
 from __future__ import annotations
@@ -12,9 +13,13 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
+import jotto
 from jotto import _core, runtime
+
+from . import reference
+from .strategies import dictionaries
 
 VARIANTS = runtime.available_kernel_variants()
 
@@ -70,6 +75,23 @@ def test_class_sizes_match_a_direct_count(variant, case, m, subset):
         candidates = rng.integers(0, D, int(rng.integers(1, 2 * D + 70))).astype(np.int32)
     got = _core.class_sizes(words, targets, candidates)
     assert (got == expected_sizes(masks, L, targets, candidates)).all()
+
+
+@settings(max_examples=25, deadline=None)
+@given(words=dictionaries(max_size=150), scale=st.sampled_from([1, 3, 2**20]),
+       threads=st.sampled_from([1, 2]))
+def test_uniform_weights_match_the_reference(variant, words, scale, threads):
+    """Uniform weights take the kernels' 16-bit q (sum of squares, byte squares below 16
+    targets, scaled by the common weight in the pick and the paper rule's window); dictionaries
+    up to 150 words give nodes of every size that path takes."""
+    D = len(words)
+    game = reference.Game(words)
+    v = [scale] * D
+    got = jotto.comp_num_guesses(words, np.array(v, dtype=np.int64), rule="exact", threads=threads)
+    assert got.tolist() == game.comp_num_guesses(v, "exact")
+    h = [float(scale)] * D
+    got = jotto.comp_num_guesses(words, np.array(h), rule="paper", threads=threads)
+    assert got.tolist() == game.comp_num_guesses(h, "paper")
 
 
 def test_jotto_kernel_environment_override():

@@ -96,32 +96,50 @@ void jt_gather_h(const jt_tree *t, const jt_node *nd, int hones, double *hs)
         hs[k] = hones ? 1.0 : t->h[nd->S[k]];
 }
 
+/* The least q of ev's candidates and (first not NULL) the first candidate where it is, from
+ * ev->q or, when the kernels gave it in 16 bits, ev->q16 (q = vmin q16, vmin >= 1 there). */
+static uint64_t least_q(const jt_eval *ev, int32_t *first)
+{
+    const jt_kernels *K = jt_kernels_current();
+    if (ev->q16)
+        return ev->vmin * K->min_q16(ev->q16, ev->nc, first);
+    return K->min_q(ev->q, ev->nc, first);
+}
+
 /* Exact rule: the least q, then a word of S, then the lowest index.  Candidates are all words,
  * or (cid, hard mode) the words of S. */
-static int32_t exact_pick(const jt_node *nd, const uint64_t *q, int32_t D, const int32_t *cid)
+static int32_t exact_pick(const jt_node *nd, const jt_eval *ev)
 {
     int32_t first;
-    const uint64_t qmin = jt_kernels_current()->min_q(q, D, &first);
-    if (cid)
-        return cid[first];
+    const uint64_t qmin = least_q(ev, &first);
+    if (ev->cid)
+        return ev->cid[first];
     for (int32_t k = 0; k < nd->m; k++)
-        if (q[nd->S[k]] == qmin)
+        if ((ev->q16 ? ev->vmin * ev->q16[nd->S[k]] : ev->q[nd->S[k]]) == qmin)
             return nd->S[k];
     return first;
 }
 
 /* Paper rule: the window of words that may be the literal maximum. */
-static int paper_window(const jt_tree *t, jt_node *nd, const uint64_t *q, uint64_t qmin,
-                        uint64_t V, const int32_t *cid)
+static int paper_window(const jt_tree *t, jt_node *nd, const jt_eval *ev, uint64_t qmin,
+                        uint64_t V)
 {
     const uint64_t slack = paper_slack(nd->m, t->w->R, V, t->err_abs, t->err_rel);
+    const int32_t *cid = ev->cid;
     const int32_t D = cid ? nd->m : t->w->D; /* candidates: the words of S (cid) or all */
     const uint64_t lim = qmin + slack < qmin ? UINT64_MAX : qmin + slack;
     free(nd->win);
     nd->win = malloc(sizeof(int32_t) * ((size_t)D + 16));
     if (!nd->win)
         return JT_ENOMEM;
-    nd->nwin = jt_kernels_current()->select_le(q, D, lim, nd->win);
+    const jt_kernels *K = jt_kernels_current();
+    if (ev->q16) { /* vmin q16 <= lim exactly when q16 <= floor(lim / vmin) */
+        const uint64_t lim16 = lim / ev->vmin;
+        nd->nwin = K->select_le16(ev->q16, D, lim16 < UINT16_MAX ? (uint16_t)lim16 : UINT16_MAX,
+                                  nd->win);
+    } else {
+        nd->nwin = K->select_le(ev->q, D, lim, nd->win);
+    }
     for (int32_t i = 0; cid && i < nd->nwin; i++)
         nd->win[i] = cid[nd->win[i]];
     int32_t *fit = realloc(nd->win, sizeof(int32_t) * (size_t)nd->nwin);
@@ -296,11 +314,11 @@ int jt_choose(const jt_tree *t, jt_job *job, jt_scratch *s)
         return JT_OK;
     }
     if (t->rule == JT_RULE_EXACT) {
-        nd->guess = exact_pick(nd, ev->q, ev->nc, ev->cid);
+        nd->guess = exact_pick(nd, ev);
         return JT_OK;
     }
-    const uint64_t qmin = jt_kernels_current()->min_q(ev->q, ev->nc, NULL);
-    const int st = paper_window(t, nd, ev->q, qmin, job->V, ev->cid);
+    const uint64_t qmin = least_q(ev, NULL);
+    const int st = paper_window(t, nd, ev, qmin, job->V);
     if (st)
         return st;
     jt_gather_h(t, nd, job->hones, s->hs);

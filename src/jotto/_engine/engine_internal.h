@@ -119,6 +119,8 @@ typedef struct {
     const uint32_t *cm;        /* their masks: cm[c] is the mask of word cid[c] (or c) */
     uint16_t *cnt;             /* [R*nc] out: cnt[j*nc + c] = n_j(c), or NULL (q only) */
     uint64_t *q;               /* [nc] out, or NULL (counts only) */
+    /* [nc + 64] out instead of q when not NULL (jt_q16_fits): q(c) = vmin q16[c] */
+    uint16_t *q16;
     uint64_t vmin;             /* smallest weight over S */
     int32_t nspec;             /* targets of S weighing more than vmin */
     /* [m] when nspec > 0: the masks of S, the nspec heavier targets first (by excess), then the
@@ -155,6 +157,17 @@ static inline jt_eval jt_eval_of(const jt_words *w, int32_t m, const uint32_t *s
     return ev;
 }
 
+/* Whether the kernels can give q of ev as vmin times a 16-bit sum of squares (ev->q16), which
+ * costs a store per half-register instead of one per candidate and is scanned 4x faster: q only
+ * (no class sizes), uniform positive weights over S (the pick divides by vmin; zero weights,
+ * possible under the paper rule, keep q), bit-sliced letter counts with |S| <= 248 (every n_j
+ * fits a byte counter, sum_j n_j^2 <= |S|^2 fits 16 bits). */
+static inline int jt_q16_fits(const jt_eval *ev)
+{
+    return ev->w->mode == JT_MODE_PAPER && ev->q && !ev->cnt && !ev->nspec && ev->vmin &&
+           !ev->counted && ev->method == JT_M_SLICED && ev->m <= 248;
+}
+
 /* GENERAL mode: the tokens and spellings of the m targets S into stok, sspell (m each), for
  * ev's kernels. */
 static inline void jt_gather_s(jt_eval *ev, const int32_t *S, int32_t m, uint64_t *stok,
@@ -185,6 +198,9 @@ typedef struct {
     /* Writes the c with q[c] <= lim to out, increasing; returns how many.  out has room for
      * n + 16 entries (vector stores may write past the last). */
     int32_t (*select_le)(const uint64_t *q, int32_t n, uint64_t lim, int32_t *out);
+    /* The same two for 16-bit values (jt_eval.q16). */
+    uint16_t (*min_q16)(const uint16_t *q, int32_t n, int32_t *first);
+    int32_t (*select_le16)(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out);
     /* The paper's ExpNumElims for mask cm over S, evaluated literally in IEEE double. */
     double (*exp_num_elims)(uint32_t cm, const uint32_t *sm, const double *hs, int32_t m,
                             int32_t L, double total);

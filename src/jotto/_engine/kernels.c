@@ -907,6 +907,80 @@ chunk_planes(const uint8_t *t, const slice_idx *idx, vb *pl, const int L)
         ripple(pl, look(tab, idx[p], 32), p, planes_for(L));
 }
 
+/* Class sizes (or any additive sums over targets) n_0..n_L in bytes from the counts P_1..P_L of
+ * the planes' ANDs by Mobius inversion, n_0 = total - the rest: exact in wrapping byte arithmetic
+ * while every n_j is below 256. */
+static inline __attribute__((always_inline)) void
+invert_bytes(vb *n, const vb *P, vb total, const int L)
+{
+    for (int j = L; j >= 1; j--) {
+        vb x = (vb){0};
+        for (int k = j; k <= L; k++)
+            if ((k & j) == j)
+                x = (__builtin_popcount((unsigned)(k ^ j)) & 1) ? x - P[k] : x + P[k];
+        n[j] = x;
+        total -= x;
+    }
+    n[0] = total;
+}
+
+/* sum_j n_j^2 of candidates [c0, c0 + n) into ev->q16 (jt_q16_fits), over the nch <= 31 chunks
+ * of tabs (mseg <= 248 targets): the counts stay in byte counters and the class sizes in bytes
+ * (each <= 248); at most 15 targets, their squares come from a 16-entry byte table and their sum
+ * (<= 225) stays in bytes, else they are squared and summed in 16-bit lanes.  Two stores per
+ * register of candidates. */
+static inline __attribute__((always_inline)) void
+slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
+          int32_t mseg, const int L)
+{
+    static const uint8_t squares[16] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169,
+                                        196, 225};
+    const int np = planes_for(L);
+    uint16_t *q16 = ev->q16 + c0;
+    for (int32_t v0 = 0; v0 < n; v0 += VW) {
+        const int nv = n - v0 < VW ? (int)(n - v0) : VW;
+        slice_idx idx[JT_MAX_LEN];
+        candidate_indices(ev, c0 + v0, nv, L, idx, 32);
+        vb acc[JT_MAX_LEN + 1], nj[JT_MAX_LEN + 1];
+        for (int j = 1; j <= L; j++)
+            acc[j] = (vb){0};
+        for (int32_t k = 0; k < nch; k++) {
+            vb pl[5];
+            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
+            for (int j = 1; j <= L; j++)
+                acc[j] += pc8(with_bits(pl, j, np));
+        }
+        invert_bytes(nj, acc, (vb){0} + (uint8_t)mseg, L);
+        vb sqb = (vb){0};
+        if (mseg <= 15) {
+            const nib_tab sqt = nib_load(squares);
+            for (int j = 0; j <= L; j++)
+                sqb += nib_look(sqt, nj[j]);
+        }
+        vh sq[2];
+        for (int h = 0; h < 2; h++) {
+            sq[h] = (vh){0};
+            if (mseg <= 15) {
+                sq[h] = widen(sqb, h);
+            } else {
+                for (int j = 0; j <= L; j++) {
+                    const vh a = widen(nj[j], h);
+                    sq[h] += a * a;
+                }
+            }
+        }
+        if (nv == VW) { /* (written out: compilers make add_lanes a memcpy of 2 nh bytes here) */
+            *(vhu *)(q16 + v0) = sq[0];
+            *(vhu *)(q16 + v0 + VW / 2) = sq[1];
+        } else {
+            uint16_t lanes[VW];
+            memcpy(lanes, sq, sizeof lanes);
+            for (int i = 0; i < nv; i++)
+                q16[v0 + i] = lanes[i];
+        }
+    }
+}
+
 /* q of candidates [c0, c0 + n) in one pass, for |S| <= 248 whose heavier targets weigh
  * vmin + g u_i with units u_i summing to utot <= 255: q = vmin sum_j n_j^2 + g sum_j n_j X_j,
  * X_j the units in class j (a sum over a set of targets is additive, so the Mobius inversion
@@ -944,23 +1018,8 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
                 acc[j] += pc8(with_bits(pl, j, np));
         }
         vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
-        vb rest = (vb){0} + (uint8_t)ev->m, wrest = (vb){0} + (uint8_t)utot;
-        for (int j = L; j >= 1; j--) {
-            vb a = (vb){0}, b = (vb){0};
-            for (int k = j; k <= L; k++) {
-                if ((k & j) != j)
-                    continue;
-                const int odd = __builtin_popcount((unsigned)(k ^ j)) & 1;
-                a = odd ? a - acc[k] : a + acc[k];
-                b = odd ? b - wacc[k] : b + wacc[k];
-            }
-            nj[j] = a;
-            xj[j] = b;
-            rest -= a;
-            wrest -= b;
-        }
-        nj[0] = rest;
-        xj[0] = wrest;
+        invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
+        invert_bytes(xj, wacc, (vb){0} + (uint8_t)utot, L);
         for (int h = 0; h < 2; h++) {
             vh sq = (vh){0}, wx = (vh){0};
             for (int j = 0; j <= L; j++) {
@@ -1147,6 +1206,15 @@ static inline __attribute__((always_inline)) void
 weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0, int32_t c1,
       const int L)
 {
+    if (ev->q16) { /* uniform weights, |S| <= 248: sum_j n_j^2 alone, in 16 bits */
+        for (int32_t c = c0; c < c1; c++) {
+            uint32_t sq = 0;
+            for (int j = 0; j <= L; j++)
+                sq += (uint32_t)cnt[(size_t)j * stride + (c - c0)] * cnt[(size_t)j * stride + (c - c0)];
+            ev->q16[c] = (uint16_t)sq;
+        }
+        return;
+    }
     uint64_t *restrict q = ev->q;
     const uint64_t vmin = ev->vmin;
     for (int32_t c = c0; c < c1; c++) {
@@ -1341,6 +1409,12 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
     /* q only, straight from the registers (the scalar level: PLACE, whose class sizes are many) */
     if (!ev->cnt && !ev->nspec && (SLICE_T == 8 ? m <= 255 : K == K_PLACE && m <= seg)) {
         kind_tables(ev, 0, m, tabs, K, L);
+#if SLICE_T == 8
+        if (K == K_LETTERS && ev->q16) {
+            slice_q16(ev, c0, c1 - c0, tabs, (m + 7) / 8, m, L);
+            return;
+        }
+#endif
         kind_sweep(ev, c0, c1 - c0, tabs, m, NULL, 0, 1, L, ev->q + c0, sel, K);
         return;
     }
@@ -1512,6 +1586,29 @@ static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
         q[c] += delta * cnt[(size_t)pc(ev->cm[c] & target) * nc + c];
 }
 
+/* For 64- and 16-bit values (q, q16): the first c with q[c] == x (0 if none), and the c in
+ * [c0, n) with q[c] <= lim appended to out[k..] in increasing order, returning the new count (a
+ * store each and a count without branches). */
+#define DEFINE_SCANS(first_name, select_name, T)                                                 \
+    static inline int32_t first_name(const T *q, int32_t n, T x)                                 \
+    {                                                                                            \
+        int32_t at = 0;                                                                          \
+        while (at < n && q[at] != x)                                                             \
+            at++;                                                                                \
+        return at < n ? at : 0;                                                                  \
+    }                                                                                            \
+    static inline int32_t select_name(const T *q, int32_t c0, int32_t n, T lim, int32_t *out,   \
+                                      int32_t k)                                                 \
+    {                                                                                            \
+        for (int32_t c = c0; c < n; c++) {                                                       \
+            out[k] = c;                                                                          \
+            k += q[c] <= lim;                                                                    \
+        }                                                                                        \
+        return k;                                                                                \
+    }
+DEFINE_SCANS(first_at, select_from, uint64_t)
+DEFINE_SCANS(first_at16, select_from16, uint16_t)
+
 /* Two passes that vectorise on every level: the least value (a reduction in 16 independent
  * lanes, so that no long chain of compares waits on itself), then the first place it occurs. */
 static uint64_t min_q(const uint64_t *q, int32_t n, int32_t *first)
@@ -1529,13 +1626,26 @@ static uint64_t min_q(const uint64_t *q, int32_t n, int32_t *first)
         best = lane[u] < best ? lane[u] : best;
     for (; c < n; c++)
         best = q[c] < best ? q[c] : best;
-    if (first) {
-        int32_t at = 0;
-        while (at < n && q[at] != best)
-            at++;
-        *first = at < n ? at : 0;
-    }
+    if (first)
+        *first = first_at(q, n, best);
     return best;
+}
+
+/* The same for 16-bit values (ev->q16): one pass for the least (vector minimum), one for its
+ * first place. */
+static uint16_t min_q16(const uint16_t *q, int32_t n, int32_t *first)
+{
+    uint16_t best = UINT16_MAX;
+    for (int32_t c = 0; c < n; c++)
+        best = q[c] < best ? q[c] : best;
+    if (first)
+        *first = first_at16(q, n, best);
+    return best;
+}
+
+static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
+{
+    return select_from16(q, 0, n, lim, out, 0);
 }
 
 static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *out)
@@ -1554,11 +1664,7 @@ static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *ou
         idx = _mm512_add_epi32(idx, step);
     }
 #endif
-    for (; c < n; c++) {
-        out[k] = c;
-        k += q[c] <= lim;
-    }
-    return k;
+    return select_from(q, c, n, lim, out, k);
 }
 
 static double exp_num_elims(uint32_t cm, const uint32_t *sm, const double *hs, int32_t m,
@@ -1588,6 +1694,8 @@ static const jt_kernels KERNELS = {
     .add_weight = add_weight,
     .min_q = min_q,
     .select_le = select_le,
+    .min_q16 = min_q16,
+    .select_le16 = select_le16,
     .exp_num_elims = exp_num_elims,
 };
 

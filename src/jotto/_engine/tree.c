@@ -45,6 +45,7 @@ int jt_decide_small(jt_tree *t, jt_node *nd, jt_scratch *s)
     const int q_only = jt_updatable(t);
     job.ev.cnt = q_only ? NULL : s->cnt;
     job.ev.q = jt_updatable(t) ? s->q : NULL;
+    job.ev.q16 = jt_q16_fits(&job.ev) ? s->q16 : NULL;
     const jt_words *w = t->w;
     if (w->mode == JT_MODE_ANAGRAM)
         jt_families_set(w, &job.ev, nd->S, nd->m, s->fam_n, s->fam_v, s->in_s);

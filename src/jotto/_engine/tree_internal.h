@@ -67,6 +67,7 @@ typedef struct jt_scratch {
     uint64_t *sspell;    /* ... and spellings of S */
     uint16_t *cnt;       /* class sizes of the candidates */
     uint64_t *q;
+    uint16_t *q16;       /* [D + 64] q of small nodes in 16 bits (jt_q16_fits) */
     double *hs;          /* paper rule: h over S */
     double *term;        /* paper rule: [m+1] terms of ExpNumElims by class size */
     uint32_t *wmask;     /* paper rule: masks of the window's words (+16) */

@@ -65,6 +65,7 @@ void jt_scratch_free(jt_scratch *scr, int n)
         free(scr[i].sspell);
         free(scr[i].cnt);
         free(scr[i].q);
+        free(scr[i].q16);
         free(scr[i].hs);
         free(scr[i].term);
         free(scr[i].wmask);
@@ -91,13 +92,14 @@ static jt_scratch *jt_scratch_new(int n, const jt_words *w)
         scr[i].sspell = malloc(sizeof(uint64_t) * D);
         scr[i].cnt = malloc(sizeof(uint16_t) * D * w->R);
         scr[i].q = malloc(sizeof(uint64_t) * D);
+        scr[i].q16 = malloc(sizeof(uint16_t) * (D + 64));
         scr[i].hs = malloc(sizeof(double) * D);
         scr[i].term = malloc(sizeof(double) * (D + 1));
         scr[i].wmask = malloc(sizeof(uint32_t) * (D + 16));
         scr[i].wcnt = malloc(sizeof(uint16_t) * D * w->R);
         if (!scr[i].sm || !scr[i].spec_mask || !scr[i].spec_delta || !scr[i].spec_id ||
             !scr[i].fam_n || !scr[i].fam_v || !scr[i].in_s || !scr[i].stok || !scr[i].sspell ||
-            !scr[i].cnt || !scr[i].q ||
+            !scr[i].cnt || !scr[i].q || !scr[i].q16 ||
             !scr[i].hs || !scr[i].term || !scr[i].wmask || !scr[i].wcnt) {
             jt_scratch_free(scr, n);
             return NULL;
