@@ -211,7 +211,9 @@ class DoubleOracle:
         if self._smoothed is not None:
             mixes.append(integer_weights(self._smoothed))
         if self.hider_int is not None and int(self.hider_int.sum()) * D < 2**62:
-            mixes.append(self.hider_int.astype(np.int64))
+            proved = self.hider_int.astype(np.int64)
+            if not any(np.array_equal(proved, w) for w in mixes):  # often still the uniform one
+                mixes.append(proved)
         share = RANK_SHARE * seconds / len(mixes)
         reach = [best_response(self.words, w, top_k=5, nodes=RANK_NODES, budget=share,
                                threads=self.threads).upper for w in mixes]

@@ -1,5 +1,5 @@
 """Zero-sum matrix games: a fast floating-point solution by linear programming (HiGHS, through
-SciPy) and an exact rational equilibrium recovered from its supports.
+highspy) and an exact rational equilibrium recovered from its supports.
 
 The row player (the hider) maximises and the column player (the guesser) minimises the payoff
 ``A[i, k]`` (guesses).  The LP gives near-optimal mixtures in double; :func:`exact_equilibrium`
