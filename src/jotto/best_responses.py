@@ -21,8 +21,8 @@ bound pass by pass (each pass either finds the optimum below a target or proves 
 until the two meet, the budget runs out or ``upper_bound`` is proven out of reach.  With a budget a
 second search with its own memo looks for better trees meanwhile (top-K passes, K = 2, 3, 4, then
 top-2 trees whose subtrees are optimal below a growing state size): on a second thread when there
-is one, so that both use all of the time.  Every number it reports
-is exact (:class:`fractions.Fraction`) and proven.
+is one, so that both use all of the time.  Every number it reports is exact
+(:class:`fractions.Fraction`) and proven.
 """
 
 from __future__ import annotations
