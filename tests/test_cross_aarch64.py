@@ -33,7 +33,8 @@ def build(tmp_path: Path) -> Path:
         objects.append(str(obj))
     exe = tmp_path / "check_kernels"
     # the engine without the per-level kernels (built above) and the best-response search
-    engine = sorted(p for p in ENGINE.glob("*.c") if p.name not in ("kernels.c", "search.c"))
+    engine = sorted(p for p in ENGINE.glob("*.c")
+                    if p.name != "kernels.c" and not p.name.startswith("search"))
     sources = [str(p) for p in engine] + [str(CHECK)]
     subprocess.run([CC, *FLAGS, "-DJT_HAVE_neon=1", *sources, *objects, "-lm", "-static",
                     "-o", str(exe)], check=True, capture_output=True, text=True)

@@ -1,0 +1,137 @@
+/* search_bounds.c -- lower bounds of a best-response search beyond the counting bound
+ * (search_internal.h): the member bound of a small class, which sees lopsided splits, and the
+ * lookahead bound of a larger one, the best split it admits with every part at its counting
+ * bound (cached in the memo). */
+#include "search_internal.h"
+
+/* A lower bound on F of a small state T (n >= 3 targets: word indices ti, paper masks tm,
+ * weights tv; weight W, heaviest vmax) from its first guess: a member x finds x and splits the
+ * rest into classes whose counting bounds follow from the members' replies to x; any other word
+ * (not a candidate in hard mode) finds nothing at the first guess, and its at most B children
+ * find at most B N_k targets within k more guesses.  Stronger than the counting bound when no
+ * member splits T evenly. */
+static inline __attribute__((always_inline)) uint64_t
+member_bound_body(const jt_bsearch *s, const int32_t *ti, const uint32_t *tm, const uint64_t *tv,
+                  int n, uint64_t W, uint64_t vmax, const int gen)
+{
+    const int V = s->win;
+    uint64_t best = INF;
+    if (!s->hard) {
+        best = W;
+        for (int k = 0; k < s->ncap; k++) {
+            const uint64_t top = (uint64_t)s->branch * s->capN[k] * vmax;
+            if (top >= W)
+                break;
+            best += W - top;
+        }
+    }
+    for (int x = 0; x < n; x++) {
+        uint32_t cnt[MAXR];
+        uint64_t cw[MAXR], mx[MAXR], mn[MAXR];
+        for (int r = 0; r <= V; r++) {
+            cnt[r] = 0;
+            cw[r] = mx[r] = 0;
+            mn[r] = INF;
+        }
+        for (int y = 0; y < n; y++) {
+            if (y == x)
+                continue;
+            const int r = gen == 0 ? pc(tm[x] & tm[y]) : reply_ix(s, gen, ti[x], ti[y]);
+            cnt[r]++;
+            cw[r] += tv[y];
+            mx[r] = tv[y] > mx[r] ? tv[y] : mx[r];
+            mn[r] = tv[y] < mn[r] ? tv[y] : mn[r];
+        }
+        uint64_t b = W;
+        for (int r = 0; r < V && b < best; r++)
+            b += count_bound(s, cnt[r], cw[r], mx[r], mn[r]);
+        best = b < best ? b : best;
+    }
+    return best;
+}
+
+/* Raise the bounds of the small classes of word c flagged in `which` (bit r: class r) to their
+ * member bounds; *gain gets by how much in all. */
+static inline __attribute__((always_inline)) void
+member_bounds_body(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
+                   codeset which, uint64_t *gain_out, const int gen)
+{
+    const int V = s->win, R = s->R;
+    const uint32_t *n = lv->cnt + (size_t)c * R;
+    const uint64_t *w = lv->cw + (size_t)c * R, *cmax = lv->cmax + (size_t)c * R;
+    uint64_t *lbc = lv->lbc + (size_t)c * R;
+    int32_t ti[MAXR][SMALL];
+    uint32_t tm[MAXR][SMALL];
+    uint64_t tv[MAXR][SMALL];
+    int fill[MAXR];
+    for (int r = 0; r < R; r++)
+        fill[r] = 0;
+    WORD_OF(s, gen, c);
+    for (int32_t k = 0; k < m; k++) {
+        const int r = REPLY_K(s, lv, gen, c, cm, ct, cs, k);
+        if ((which >> r) & 1) {
+            if (gen == 0)
+                tm[r][fill[r]] = lv->sm[k];
+            else
+                ti[r][fill[r]] = lv->S[k];
+            tv[r][fill[r]++] = lv->sv[k];
+        }
+    }
+    uint64_t gain = 0;
+    for (int r = 0; r < V; r++) {
+        if (!((which >> r) & 1))
+            continue;
+        const uint64_t b = member_bound_body(s, ti[r], tm[r], tv[r], (int)n[r], w[r],
+                                             uniform ? lv->sv[0] : cmax[r], gen);
+        if (b > lbc[r]) {
+            gain += b - lbc[r];
+            lbc[r] = b;
+        }
+    }
+    *gain_out = gain;
+}
+
+POPCNT_CLONES
+uint64_t bs_member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
+                          codeset which)
+{
+    uint64_t gain;
+    BY_GEN(s, member_bounds_body, s, lv, m, c, uniform, which, &gain);
+    return gain;
+}
+
+/* The lookahead bound of a state S (m >= 3 targets, positive weight W, Zobrist key): its
+ * value is W + F over the classes of its first guess, and each class's F is at least its
+ * counting bound, so
+ *   F(S) >= L1(S) = W + min_g sum_{j != win} CB(S_j(g)),
+ * g over the words that narrow S down (every word that could be a tree's first guess: one that
+ * does not narrow S down only repeats S, so an optimal tree never plays it) -- the minimum
+ * bs_search() takes as its floor before trying any word.  L1 sees how lopsided S's best splits
+ * are, which the counting bound CB(S) of S's size alone cannot.  Returns max(L1(S), what the
+ * memo knows of S) and stores it as a proven bound (or returns the exact value the memo has);
+ * costs one split of S and never searches deeper.  Level depth must be free: the caller is at
+ * depth - 1 (or the state is the root). */
+uint64_t bs_lookahead_bound(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, uint64_t key,
+                            uint64_t W)
+{
+    const entry *e = bs_memo_find(&s->memo[s->mode], key, m, S);
+    if (e && e->guess != NOGUESS)
+        return e->val;
+    const uint64_t known = e ? e->val : 0;
+    if (W == 0 || bs_out_of_budget(s))
+        return known;
+    s->nodes++;
+    level *lv = bs_enter_level(s, depth, S, m);
+    if (!lv)
+        return known;
+    bs_split_state(s, depth, lv, m, W);
+    uint64_t floor = INF;
+    for (int32_t t = 0; t < lv->nc; t++)
+        if (lv->prog[lv->cid[t]])
+            floor = umin(floor, lv->lb[lv->cid[t]]);
+    bs_clear_members(lv, S, m);
+    if (floor <= known)
+        return known;
+    bs_memo_store(s, key, m, S, floor, 0, -1);
+    return floor;
+}

@@ -1,0 +1,283 @@
+/* search_internal.h -- what the files of the best-response search (jotto_search.h) share: the
+ * search's state, the layouts of its memo and of its levels (the scratch of one depth), replies
+ * inside the search, the counting bound, and the functions one file of the search gives another:
+ *   search.c         the branch and bound and its passes;
+ *   search_setup.c   making a search (checking the words) and freeing it;
+ *   search_memo.c    the memo of exact values and proven bounds per state;
+ *   search_split.c   the levels, and splitting a state by every word worth trying;
+ *   search_bounds.c  the member and lookahead bounds;
+ *   search_tree.c    the tree a memo describes. */
+#ifndef JOTTO_SEARCH_INTERNAL_H
+#define JOTTO_SEARCH_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "jotto_engine.h"
+#include "jotto_reply.h"
+#include "jotto_search.h"
+
+/* Reply codes: (8 + 1)^2 with positional replies (L <= 8), else at most JT_MAX_LEN + 2. */
+#define MAXR 81
+#define INF JT_BS_INF
+
+/* A set of reply codes (bit r: code r). */
+typedef unsigned __int128 codeset;
+
+/* A memo slot (24 bytes: the memo is most of the search's memory). */
+typedef struct {
+    uint64_t key;   /* Zobrist key of the state */
+    uint64_t val;   /* exact value, or a proven lower bound */
+    uint32_t off;   /* members (word indices) in the arena, encoded (see encode_members) */
+    uint16_t m;     /* members; 0 marks an empty slot */
+    uint16_t guess; /* exact states: the first guess of the best tree; NOGUESS: a bound */
+} entry;
+#define NOGUESS 0xFFFFu
+
+typedef struct {
+    entry *tab;
+    uint64_t cap, n;  /* slots (a power of two), used */
+    uint8_t *arena;
+    uint64_t alen, acap; /* bytes */
+} memo;
+
+typedef struct {
+    uint64_t q, lb;
+    int32_t c;
+    int32_t out;  /* 1 if the word is not in S */
+} cand;
+
+/* Scratch of one depth of the recursion (every array sized for all D words). */
+typedef struct {
+    const int32_t *S;   /* the state's members (while the level is in use) */
+    uint32_t *sm;       /* [D] masks of S (paper words) */
+    uint64_t *st, *ssp; /* [D] tokens and spellings of S (other rules) */
+    uint64_t *sv, *sz;  /* [D] weights and Zobrist keys of S */
+    uint8_t *in_s;      /* [D] membership of S */
+    uint8_t *prog;      /* [D] the word narrows S down */
+    uint32_t *cnt;      /* [D*R] class sizes by word */
+    uint64_t *cw;       /* [D*R] class weights */
+    uint64_t *cmax;     /* [D*R] heaviest target of the class */
+    uint64_t *cmin;     /* [D*R] lightest */
+    uint64_t *lbc;      /* [D*R] class bounds */
+    uint64_t *hz;       /* [D*R] class keys (listed words only) */
+    uint64_t *lb, *q;   /* [D] */
+    cand *list;         /* [D] */
+    int32_t *cls;       /* [D] members of the classes being searched, class after class */
+    uint64_t *dkey;     /* [2 * pow2 >= D] split keys of the words tried, for deduplication */
+    int32_t *dval;
+    int32_t dcap;
+    int32_t *cid;       /* [D] one word per distinct letter set within S's letters */
+    int32_t nc;
+    uint64_t *pkey;     /* [dcap] those letter sets, hashed: stamp << 32 | letters */
+    uint64_t *gtok, *gsp; /* [dcap] the same for token masks and spellings (other rules) */
+    uint32_t *gstamp;   /* [dcap] gtok/gsp slot in use if equal to the level's stamp */
+    uint32_t *dstamp;   /* [dcap] dkey/dval slot in use if equal to the level's stamp */
+    uint32_t stamp;     /* bumped for every use of the two tables */
+    unsigned __int128 *skey; /* [D] sort keys */
+    cand *tmp;          /* [D] */
+} level;
+
+struct jt_bsearch {
+    int32_t D, L, R;
+    int32_t win;        /* the win's code inside the search: R - 1 (see reply codes below) */
+    int32_t branch;     /* non-winning replies a guess can get from different targets, at most */
+    int gen;            /* 0: paper words (26-bit masks of L letters, the win is reply L); 1:
+                           tokens; 2: tokens and spellings */
+    int keep_all, positional, hard;
+    uint32_t *mask;     /* [D] paper words (gen 0) */
+    uint64_t *tok, *spell; /* [D] tokens, spellings (gen 2) */
+    uint64_t *v;        /* [D] */
+    uint64_t *z;        /* [D] Zobrist keys */
+    int32_t *pos;       /* targets of positive weight, increasing */
+    int32_t npos;
+    uint64_t Wpos, keypos;
+    uint64_t capN[64];  /* N_k = 1 + B + ... + B^(k-1) (B = branch), while below D */
+    int ncap;
+    uint64_t *cb;       /* [D+1] counting bound of n unit-weight targets */
+    size_t memo_bytes;
+    memo memo[2];       /* [0] full search, [1] top-K search of top_k_memo, full_below_memo */
+    int32_t top_k_memo, full_below_memo;
+    level **lv;         /* [D+2], made on first use */
+    /* the pass under way */
+    int mode;           /* 0 full, 1 top-K */
+    int32_t top_k;
+    int32_t full_below; /* top-K mode: states of at most this many targets try every guess */
+    double deadline;
+    int64_t node_limit, nodes;
+    int stop, error;
+    int by_size;        /* share a word's gap among its classes by their sizes */
+    int (*interrupted)(void *);
+    void *ctx;
+    uint64_t root_best;
+    int32_t root_guess;
+    /* the tree last built */
+    int32_t *tg, *td, *ts, *tc;
+    int32_t tn, tcap;
+};
+
+/* ---- small helpers ------------------------------------------------------------------------- */
+
+/* The functions that compute replies in loops (the split of a state by every word, class
+ * weights and keys, member bounds, memo look-ups of classes) are cloned for CPUs with the popcnt
+ * instruction: the build targets plain x86-64, where __builtin_popcount is a library call that
+ * took a sixth of a best response's time.  The loader picks the clone once (an ifunc); always
+ * inlined helpers are compiled into each clone.  ifuncs need glibc (musl has none), hence the
+ * __GLIBC__ test (features.h defines it, through the headers above). */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
+#ifndef POPCNT_CLONES
+#define POPCNT_CLONES
+#endif
+
+static inline int pc(uint32_t x) { return __builtin_popcount(x); }
+
+static inline int pc64(uint64_t x) { return __builtin_popcountll(x); }
+
+static inline uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static inline uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static inline uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+/* ---- replies ------------------------------------------------------------------------------- */
+
+/* Reply codes inside the search are the contract's (rules.py) with one change that puts the win
+ * last, code R - 1, so that the non-winning codes are 0..R-2 under every rule set: under
+ * keep-all without positional replies an anagram gets L and the win L + 1 (the contract's L + 1
+ * and L; contract_code swaps them back for trees).  Paper words (gen 0) reply the popcount of
+ * their masks, L only to themselves; otherwise the win is tested as identity, never counted.
+ * Every function taking `gen` is inlined with it constant, so each word kind gets its own loops
+ * and the paper's are the same as before. */
+#define HI1 0x8080808080808080ull
+
+/* The code of a word (tokens ct, spelling cs) to a different target (tt, ts). */
+static inline __attribute__((always_inline)) int code_of(const jt_bsearch *s, const int gen,
+                                                         uint64_t ct, uint64_t cs, uint64_t tt,
+                                                         uint64_t ts)
+{
+    const int a = pc64(ct & tt);
+    if (gen < 2)
+        return a;
+    return a + (s->L + 1) * pc64(jt_same_letters(cs, ts, HI1 >> (64 - 8 * s->L)));
+}
+
+/* The code of word c to word t. */
+static inline __attribute__((always_inline)) int reply_ix(const jt_bsearch *s, const int gen,
+                                                          int32_t c, int32_t t)
+{
+    if (gen == 0)
+        return pc(s->mask[c] & s->mask[t]);
+    if (c == t)
+        return s->win;
+    return code_of(s, gen, s->tok[c], gen == 2 ? s->spell[c] : 0, s->tok[t],
+                   gen == 2 ? s->spell[t] : 0);
+}
+
+/* The code of word c (mask cm, tokens ct, spelling cs) to member k of a level's state. */
+#define REPLY_K(s, lv, gen, c, cm, ct, cs, k)                                                    \
+    ((gen) == 0 ? pc((cm) & (lv)->sm[k])                                                       \
+                : (lv)->S[k] == (c) ? (s)->win                                                 \
+                                    : code_of(s, gen, ct, cs, (lv)->st[k],                     \
+                                              (gen) == 2 ? (lv)->ssp[k] : 0))
+
+/* A word's mask, tokens and spelling, for REPLY_K. */
+#define WORD_OF(s, gen, c)                                                                      \
+    const uint32_t cm = (gen) == 0 ? (s)->mask[c] : 0;                                          \
+    const uint64_t ct = (gen) == 0 ? 0 : (s)->tok[c];                                           \
+    const uint64_t cs = (gen) == 2 ? (s)->spell[c] : 0;                                         \
+    (void)cm; (void)ct; (void)cs
+
+/* Call body(..., gen) with gen constant. */
+#define BY_GEN(s, body, ...)                                                                    \
+    do {                                                                                        \
+        if ((s)->gen == 0)                                                                      \
+            body(__VA_ARGS__, 0);                                                               \
+        else if ((s)->gen == 1)                                                                 \
+            body(__VA_ARGS__, 1);                                                               \
+        else                                                                                    \
+            body(__VA_ARGS__, 2);                                                               \
+    } while (0)
+
+/* The contract's code (rules.py) of a code inside the search. */
+static inline int contract_code(const jt_bsearch *s, int r)
+{
+    if (s->keep_all && !s->positional && r >= s->L)
+        return r == s->L ? s->L + 1 : s->L;
+    return r;
+}
+
+/* ---- the counting bound -------------------------------------------------------------------- */
+
+/* A lower bound on F of n targets of total weight W, heaviest vmax, lightest vmin: at most N_k
+ * of them are guessed within k guesses, so F >= sum_k (W - weight of the N_k heaviest), which is
+ * at least sum_k (W - N_k vmax) and at least vmin CB(n) + (W - n vmin) (split every weight into
+ * vmin and the rest, which counts at least once).  Exact for n <= 2. */
+static inline uint64_t count_bound(const jt_bsearch *s, uint32_t n, uint64_t W, uint64_t vmax,
+                            uint64_t vmin)
+{
+    if (n <= 1)
+        return n ? W : 0;
+    if (n == 2)
+        return 2 * W - vmax;
+    if (vmax == vmin)
+        return vmin * s->cb[n];
+    uint64_t b1 = 0;
+    for (int k = 0; k < s->ncap && s->capN[k] < n; k++) {
+        const uint64_t top = s->capN[k] * vmax;
+        if (top >= W)
+            break;
+        b1 += W - top;
+    }
+    const uint64_t b2 = vmin * s->cb[n] + (W - (uint64_t)n * vmin);
+    return umax(b1, b2);
+}
+
+/* Classes up to this size get the member bound. */
+#define SMALL 12
+
+/* ---- what the files give each other ---------------------------------------------------------- */
+
+/* search.c */
+int bs_out_of_budget(jt_bsearch *s);
+uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, uint64_t key,
+                   uint64_t W, uint64_t beta, int32_t *guess_out);
+void bs_set_mode(jt_bsearch *s, int32_t top_k, int32_t full_below);
+
+/* search_memo.c */
+size_t bs_memo_bytes_used(const jt_bsearch *s);
+void bs_memo_clear(memo *mm);
+entry *bs_memo_find(const memo *mm, uint64_t key, int32_t m, const int32_t *S);
+const entry *bs_memo_find_class(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t m,
+                                int32_t c, int j, const uint8_t *in_s);
+int bs_rehash(memo *mm, uint64_t ncap, int32_t max_m);
+void bs_memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S, uint64_t val,
+                   int exact, int32_t guess);
+
+/* search_split.c */
+void bs_level_free(level *lv);
+level *bs_enter_level(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m);
+void bs_clear_members(level *lv, const int32_t *S, int32_t m);
+int bs_split_state(const jt_bsearch *s, int32_t depth, level *lv, int32_t m, uint64_t W);
+void bs_sort_list(level *lv, int32_t nl);
+int32_t bs_dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t keep,
+                  int uniform);
+void bs_list_classes(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int32_t *fill);
+
+/* search_bounds.c */
+uint64_t bs_member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
+                          codeset which);
+uint64_t bs_lookahead_bound(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m,
+                            uint64_t key, uint64_t W);
+
+#endif
