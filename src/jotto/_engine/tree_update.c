@@ -1,6 +1,11 @@
 /* tree_update.c -- updating a built tree after a change of weights (fictitious play adds weight
  * to a few targets per iteration): q is corrected in place on the paths of the changed targets,
- * the dirty nodes are re-decided, and only the subtrees whose guess changed are grown again. */
+ * the dirty nodes are re-decided, and only the subtrees whose guess changed are grown again.
+ *
+ * Growing them again mostly meets states the tree held before (fictitious play's guesses go back
+ * and forth), so the small nodes of the subtrees dropped keep their decisions in a memo keyed by
+ * S, valid while no weight of S changes (jt_tree.changed); a node grown with such an S takes its
+ * decision from there instead of evaluating every candidate again. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +36,9 @@ static int redecide(jt_tree *t, jt_node *x, jt_scratch *s, int32_t *guess)
 {
     const jt_words *w = t->w;
     if (!x->dirty) { /* paper rule, weights of S unchanged: h moved, the window did not */
-        for (int32_t k = 0; k < x->m; k++)
-            s->sm[k] = w->mask[x->S[k]];
-        jt_gather_h(t, x, jt_all_h_zero(t, x), s->hs);
-        *guess = jt_paper_pick(t, x, s->sm, s);
-        return JT_OK;
+        const int st = x->unique ? JT_OK : jt_window_unique(t, x);
+        *guess = jt_repick(t, x, s);
+        return st;
     }
     x->dirty = 0;
     if (!x->q) {
@@ -70,6 +73,10 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
     if (err)
         return err;
     t->decided = t->evaluated = 0;
+    err = jt_memo_init(t);
+    if (err)
+        return err;
+    const int64_t u = ++t->updates;
 
     int32_t changed = 0, zeros_changed = 0;
     for (int32_t i = 0; i < D; i++) {
@@ -81,6 +88,7 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
         /* The zero-weight conventions assume fixed zeros, and many changes touch every node
          * anyway: build afresh. */
         jt_set_weights(t, v, h);
+        jt_memo_clear(t);
         jt_drop_root(t);
         memset(t->counts, 0, sizeof(int32_t) * D);
         return jt_build_all(t, threads);
@@ -93,6 +101,7 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
         if (vb == t->v[b])
             continue;
         const uint64_t delta = (uint64_t)vb - (uint64_t)t->v[b]; /* wraps; sums stay exact */
+        t->changed[b] = u;
         for (jt_node *nd = t->root; nd;) {
             if (!nd->fixed) {
                 if (nd->q && w->mode == JT_MODE_PAPER) {
@@ -110,6 +119,7 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
         }
     }
     jt_set_weights(t, v, h);
+    t->updating = 1;
 
     /* Re-decide the dirty nodes and, for the paper rule, every node with a real choice left. */
     int32_t n = 0;
@@ -151,6 +161,8 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
             jt_node *x = nodes[i];
             const int32_t g = x->pending;
             x->pending = -1;
+            if (g == x->guess)
+                x->stamp = u; /* re-decided for these weights: the guess stands */
             if (x->parent && x->parent->pending == -2) {
                 x->pending = -2; /* gone with its ancestor; its descendants see it */
                 continue;
@@ -158,18 +170,20 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
             if (g >= 0 && g != x->guess) {
                 x->pending = -2;
                 x->guess = g;
+                x->stamp = u;
                 nodes[nrebuild++] = x; /* nodes[0..i) are no longer needed */
             }
         }
         for (int32_t k = 0; k < nrebuild; k++) {
             jt_node *x = nodes[k];
             x->pending = -1;
-            jt_free_children(t, x);
+            jt_free_children(t, x, 1);
             for (int32_t i = 0; i < x->m; i++)
                 t->counts[x->S[i]] = 0;
         }
         err = jt_grow_all(t, nodes, nrebuild, 1, threads);
     }
+    t->updating = 0;
     free(nodes);
     free(redo);
     free(newguess);
