@@ -149,13 +149,21 @@ static int paper_window(const jt_tree *t, jt_node *nd, const jt_eval *ev, uint64
     return t->updating ? jt_window_unique(t, nd) : JT_OK;
 }
 
-/* Whether words a and b give every target of S the same reply. */
-static int same_replies(const jt_words *w, const jt_node *nd, int32_t a, int32_t b)
+/* The replies of word c to the targets of S, packed `bits` to a reply into key[0..words). */
+static void pack_replies(const jt_words *w, const jt_node *nd, int32_t c, int bits, uint64_t *key,
+                         int words)
 {
-    for (int32_t k = 0; k < nd->m; k++)
-        if (jt_reply(w, a, nd->S[k]) != jt_reply(w, b, nd->S[k]))
-            return 0;
-    return 1;
+    for (int i = 0; i < words; i++)
+        key[i] = 0;
+    int shift = 0;
+    for (int32_t k = 0; k < nd->m; k++) {
+        if (shift + bits > 64) {
+            key++;
+            shift = 0;
+        }
+        *key |= (uint64_t)jt_reply(w, c, nd->S[k]) << shift;
+        shift += bits;
+    }
 }
 
 /* Paper rule: drop from nd's window every word that gives each target of S the same reply as an
@@ -163,7 +171,8 @@ static int same_replies(const jt_words *w, const jt_node *nd, int32_t a, int32_t
  * replies in the same order, so it is bit-identical whatever h is, and the pick takes the first
  * maximum: the later word never wins.  A window left with one word no longer depends on h, so
  * updates need not re-decide it while the weights of S stay (and may keep it, jt_memo_keep).
- * Words are told apart by a hash of their replies, then compared reply by reply. */
+ * Each word's replies are packed into a key, compared whole (an open-addressed table of hashes
+ * finds the earlier words with the same key). */
 int jt_window_unique(const jt_tree *t, jt_node *nd)
 {
     const jt_words *w = t->w;
@@ -171,13 +180,17 @@ int jt_window_unique(const jt_tree *t, jt_node *nd)
     nd->unique = nwin < 2;
     if (nwin < 2)
         return JT_OK;
+    int bits = 1;
+    while ((1 << bits) < w->R)
+        bits++;
+    const int words = (int)((nd->m + 64 / bits - 1) / (64 / bits));
     int32_t slots = 16;
     while (slots < 2 * nwin)
         slots *= 2;
-    uint64_t *key = malloc(sizeof(uint64_t) * (size_t)slots);
-    int32_t *first = malloc(sizeof(int32_t) * (size_t)slots); /* position in the new window */
-    if (!key || !first) {
-        free(key);
+    uint64_t *keys = malloc(sizeof(uint64_t) * (size_t)words * (size_t)nwin);
+    int32_t *first = malloc(sizeof(int32_t) * (size_t)slots); /* the earlier word, in keys */
+    if (!keys || !first) {
+        free(keys);
         free(first);
         return JT_ENOMEM;
     }
@@ -186,26 +199,24 @@ int jt_window_unique(const jt_tree *t, jt_node *nd)
     int32_t kept = 0;
     for (int32_t i = 0; i < nwin; i++) {
         const int32_t c = nd->win[i];
-        uint64_t h = UINT64_C(0x9e3779b97f4a7c15);
-        for (int32_t k = 0; k < nd->m; k++) {
-            h = (h ^ (uint64_t)jt_reply(w, c, nd->S[k])) * UINT64_C(0xff51afd7ed558ccd);
-            h ^= h >> 29;
-        }
-        for (int32_t slot = (int32_t)(h & (uint64_t)(slots - 1));;
-             slot = (slot + 1) & (slots - 1)) {
+        uint64_t *key = keys + (size_t)kept * words; /* the next free row */
+        pack_replies(w, nd, c, bits, key, words);
+        uint64_t h = 0;
+        for (int j = 0; j < words; j++)
+            h = (h ^ key[j]) * UINT64_C(0x9e3779b97f4a7c15);
+        for (int32_t slot = (int32_t)(h >> 40) & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
             if (first[slot] < 0) { /* a new way of replying: c stays */
-                key[slot] = h;
                 first[slot] = kept;
                 nd->win[kept++] = c; /* kept <= i: only words already read are overwritten */
                 break;
             }
-            if (key[slot] == h && same_replies(w, nd, c, nd->win[first[slot]]))
+            if (!memcmp(keys + (size_t)first[slot] * words, key, sizeof(uint64_t) * words))
                 break;
         }
     }
     nd->nwin = kept;
     nd->unique = 1;
-    free(key);
+    free(keys);
     free(first);
     return JT_OK;
 }
