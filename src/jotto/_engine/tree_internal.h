@@ -58,6 +58,9 @@ struct jt_tree {
     struct jt_memo *memo; /* decisions of small nodes that left the tree; first update */
     int32_t memo_mask;  /* slots - 1 */
     uint8_t updating;   /* an incremental update is under way: windows are made unique */
+    jt_node **unodes;   /* an update's lists of nodes, kept between updates (malloc'ing them */
+    int32_t *uredo, *uguess; /* each time made glibc consolidate its free lists every time) */
+    int32_t ucap;
 };
 
 /* A decision of a small node that left the tree in an update, kept to be reused when a later

@@ -221,13 +221,13 @@ int jt_still_valid(const jt_tree *t, const int32_t *S, int32_t m, int64_t stamp)
 /* The change stamps and the memo, allocated at a tree's first update (builds that are never
  * updated pay nothing): 32 slots per node of the tree (fictitious play meets some 100 states
  * per node in a few thousand iterations; fewer slots lose most of them to collisions), at
- * least 1024, at most 2^18. */
+ * least 1024, at most 2^17 (some 20 MB when full). */
 int jt_memo_init(jt_tree *t)
 {
     if (t->memo)
         return JT_OK;
     int32_t slots = 1024;
-    while (slots < 32 * t->nnodes && slots < (1 << 18))
+    while (slots < 32 * t->nnodes && slots < (1 << 17))
         slots *= 2;
     t->changed = calloc((size_t)t->w->D, sizeof(int64_t));
     t->memo = calloc((size_t)slots, sizeof(jt_memo));
@@ -302,6 +302,9 @@ void jt_tree_free(jt_tree *t)
     jt_memo_clear(t);
     free(t->memo);
     free(t->changed);
+    free(t->unodes);
+    free(t->uredo);
+    free(t->uguess);
     jt_scratch_free(t->scr, t->nscr);
     free(t->v);
     free(t->h);

@@ -12,12 +12,28 @@
 
 #include "tree_internal.h"
 
-/* The nodes of the tree in breadth-first order. */
-static jt_node **all_nodes(const jt_tree *t, int32_t *n)
+/* Room in the update's lists for every node of the tree. */
+static int ensure_lists(jt_tree *t)
 {
-    jt_node **out = malloc(sizeof(jt_node *) * (size_t)(t->nnodes ? t->nnodes : 1));
-    if (!out)
+    if (t->ucap >= t->nnodes && t->unodes)
+        return JT_OK;
+    const int32_t cap = t->nnodes + t->nnodes / 2 + 16;
+    free(t->unodes);
+    free(t->uredo);
+    free(t->uguess);
+    t->unodes = malloc(sizeof(jt_node *) * (size_t)cap);
+    t->uredo = malloc(sizeof(int32_t) * (size_t)cap);
+    t->uguess = malloc(sizeof(int32_t) * (size_t)cap);
+    t->ucap = t->unodes && t->uredo && t->uguess ? cap : 0;
+    return t->ucap ? JT_OK : JT_ENOMEM;
+}
+
+/* The nodes of the tree in breadth-first order, in t->unodes. */
+static jt_node **all_nodes(jt_tree *t, int32_t *n)
+{
+    if (ensure_lists(t))
         return NULL;
+    jt_node **out = t->unodes;
     int32_t head = 0, tail = 0;
     out[tail++] = t->root;
     while (head < tail) {
@@ -124,9 +140,8 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
     /* Re-decide the dirty nodes and, for the paper rule, every node with a real choice left. */
     int32_t n = 0;
     jt_node **nodes = all_nodes(t, &n);
-    int32_t *redo = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
-    int32_t *newguess = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
-    err = nodes && redo && newguess ? JT_OK : JT_ENOMEM;
+    int32_t *redo = t->uredo, *newguess = t->uguess;
+    err = nodes ? JT_OK : JT_ENOMEM;
     int32_t nredo = 0;
     int64_t pairs = 0;
     for (int32_t i = 0; i < n && !err; i++) {
@@ -184,8 +199,5 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
         err = jt_grow_all(t, nodes, nrebuild, 1, threads);
     }
     t->updating = 0;
-    free(nodes);
-    free(redo);
-    free(newguess);
     return err;
 }
