@@ -110,7 +110,14 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
         return jt_build_all(t, threads);
     }
 
-    /* q(c) += delta_b n_{jt_reply(c, b)} on the path of every changed word b. */
+    /* q(c) += delta_b n_{jt_reply(c, b)} on the path of every changed word b.  The nodes made
+     * dirty are listed as met, each after its ancestors (which hold b too, and are dirty unless
+     * fixed, and then so is everything below them). */
+    err = ensure_lists(t);
+    if (err)
+        return err;
+    jt_node **path = t->unodes;
+    int32_t npath = 0;
     const jt_kernels *K = jt_kernels_current();
     for (int32_t b = 0; b < D; b++) {
         const int64_t vb = v ? v[b] : 1;
@@ -128,6 +135,8 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
                     for (int32_t c = 0; c < D; c++)
                         nd->q[c] += delta * nd->cnt[(size_t)jt_reply(w, c, b) * D + c];
                 }
+                if (!nd->dirty)
+                    path[npath++] = nd;
                 nd->dirty = 1;
             }
             const int r = jt_reply(w, nd->guess, b);
@@ -137,9 +146,10 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
     jt_set_weights(t, v, h);
     t->updating = 1;
 
-    /* Re-decide the dirty nodes and, for the paper rule, every node with a real choice left. */
-    int32_t n = 0;
-    jt_node **nodes = all_nodes(t, &n);
+    /* Re-decide the dirty nodes and, for the paper rule, every node with a real choice left
+     * (found walking the whole tree). */
+    int32_t n = npath;
+    jt_node **nodes = t->rule == JT_RULE_PAPER ? all_nodes(t, &n) : path;
     int32_t *redo = t->uredo, *newguess = t->uguess;
     err = nodes ? JT_OK : JT_ENOMEM;
     int32_t nredo = 0;
@@ -166,8 +176,8 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
     }
     t->decided += nredo;
 
-    /* Rebuild below the highest nodes whose guess changed: walking breadth-first (parents
-     * first), skip nodes under one already being rebuilt, since they leave the tree. */
+    /* Rebuild below the highest nodes whose guess changed: walking the nodes parents first,
+     * skip nodes under one already being rebuilt, since they leave the tree. */
     int32_t nrebuild = 0;
     if (!err) {
         for (int32_t k = 0; k < nredo; k++)
