@@ -50,7 +50,6 @@ static jt_node **all_nodes(jt_tree *t, int32_t *n)
 /* Re-decide node x after a weight change: from its kept values if it has them, else whole. */
 static int redecide(jt_tree *t, jt_node *x, jt_scratch *s, int32_t *guess)
 {
-    const jt_words *w = t->w;
     if (!x->dirty) { /* paper rule, weights of S unchanged: h moved, the window did not */
         const int st = x->unique ? JT_OK : jt_window_unique(t, x);
         *guess = jt_repick(t, x, s);
