@@ -3,13 +3,19 @@ oracular guesser, Table 1's rows, stopping rules and resumption."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, settings, strategies as st
 
 import jotto
+from jotto import _core, runtime
 from jotto.fictitious_play import ExactPlay, PaperPlay
+from jotto.gbr import candidate_rule
 from jotto.paper import TABLE1
+from jotto.rules import PRESETS
+from jotto.words import WordList
 
 from . import reference
 from .strategies import dictionaries
@@ -51,6 +57,67 @@ def test_incremental_tree_equals_full_recompute_every_iteration(cls, parallel):
         assert all((a == b).all() for a, b in zip(run.tree.export(), fresh.export()))
     finally:
         jotto._core.set_thresholds()
+
+
+@st.composite
+def weight_changes(draw):
+    """(rules, words, steps): a random part of the bundled 3-letter list under a preset's rules
+    (real words: their trees have the states of many targets that updates meet again) and a run
+    of updates, each adding to one or two words' weights, drawn from a few words so that the same
+    ones change again and again and guesses go back and forth, as in fictitious play."""
+    rules = draw(st.sampled_from(sorted(PRESETS)))
+    pool = _enable3(rules).words
+    size = draw(st.integers(20, min(300, len(pool))))
+    words = sorted(draw(st.permutations(pool))[:size])
+    hot = draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=3))
+    change = st.tuples(st.sampled_from(hot), st.integers(1, size))
+    steps = draw(st.lists(st.lists(change, min_size=1, max_size=2), min_size=1, max_size=40))
+    return rules, words, steps
+
+
+@functools.cache
+def _enable3(rules: str) -> WordList:
+    return jotto.load_words("enable", length=3, rules=rules)
+
+
+@settings(max_examples=25)
+@given(case=weight_changes())
+@pytest.mark.parametrize("paths", ["default", "small"])
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("rule", ["exact", "paper"])
+def test_updated_tree_equals_a_fresh_build(rule, threads, paths, case):
+    """Every update in place (re-deciding from kept values and windows, decisions taken from the
+    memo of states that left the tree, windows made unique) gives the tree a fresh build gives,
+    exactly, after every step; on every kernel variant, with the production thresholds and with
+    ones that send small lists through the shared-node and parallel paths."""
+    rules, words, steps = case
+    wl = WordList.from_words(words, rules=rules)
+    code = _core.RULE_PAPER if rule == "paper" else _core.RULE_EXACT
+    err_rel = 4 * 2.0**-53 if rule == "paper" else 0.0  # h = v / sum(v), rounded once
+
+    def build(v):
+        h = v / v.sum() if rule == "paper" else None
+        return _core.build_tree(wl.core, code, candidate_rule(wl), v, h, 0.0, err_rel, threads)
+
+    default = runtime.kernel_variant()
+    if paths == "small":
+        _core.set_thresholds(4, 8, 0)
+    try:
+        for variant in runtime.available_kernel_variants():
+            runtime.select_kernel_variant(variant)
+            v = np.ones(len(words), dtype=np.int64)
+            tree = build(v)
+            for k, step in enumerate(steps):
+                for i, add in step:
+                    v[i] += add
+                tree.update(v, v / v.sum() if rule == "paper" else None, threads)
+                fresh = build(v)
+                assert all((a == b).all() for a, b in zip(tree.export(), fresh.export())), \
+                    (variant, k)
+                assert (tree.guess_counts() == fresh.guess_counts()).all(), (variant, k)
+    finally:
+        runtime.select_kernel_variant(default)
+        _core.set_thresholds()
 
 
 @pytest.mark.slow

@@ -144,6 +144,80 @@ static int paper_window(const jt_tree *t, jt_node *nd, const jt_eval *ev, uint64
         nd->win[i] = cid[nd->win[i]];
     int32_t *fit = realloc(nd->win, sizeof(int32_t) * (size_t)nd->nwin);
     nd->win = fit ? fit : nd->win;
+    nd->unique = 0;
+    /* updates meet the window again and again (jt_window_unique); a build only once */
+    return t->updating ? jt_window_unique(t, nd) : JT_OK;
+}
+
+/* The replies of word c to the targets of S, packed `bits` to a reply into key[0..words). */
+static void pack_replies(const jt_words *w, const jt_node *nd, int32_t c, int bits, uint64_t *key,
+                         int words)
+{
+    for (int i = 0; i < words; i++)
+        key[i] = 0;
+    int shift = 0;
+    for (int32_t k = 0; k < nd->m; k++) {
+        if (shift + bits > 64) {
+            key++;
+            shift = 0;
+        }
+        *key |= (uint64_t)jt_reply(w, c, nd->S[k]) << shift;
+        shift += bits;
+    }
+}
+
+/* Paper rule: drop from nd's window every word that gives each target of S the same reply as an
+ * earlier word of the window.  The literal ExpNumElims of the two is computed from the same
+ * replies in the same order, so it is bit-identical whatever h is, and the pick takes the first
+ * maximum: the later word never wins.  A window left with one word no longer depends on h, so
+ * updates need not re-decide it while the weights of S stay (and may keep it, jt_memo_keep).
+ * Each word's replies are packed into a key, compared whole (an open-addressed table of hashes
+ * finds the earlier words with the same key). */
+int jt_window_unique(const jt_tree *t, jt_node *nd)
+{
+    const jt_words *w = t->w;
+    const int32_t nwin = nd->nwin;
+    nd->unique = nwin < 2;
+    if (nwin < 2)
+        return JT_OK;
+    int bits = 1;
+    while ((1 << bits) < w->R)
+        bits++;
+    const int words = (int)((nd->m + 64 / bits - 1) / (64 / bits));
+    int32_t slots = 16;
+    while (slots < 2 * nwin)
+        slots *= 2;
+    uint64_t *keys = malloc(sizeof(uint64_t) * (size_t)words * (size_t)nwin);
+    int32_t *first = malloc(sizeof(int32_t) * (size_t)slots); /* the earlier word, in keys */
+    if (!keys || !first) {
+        free(keys);
+        free(first);
+        return JT_ENOMEM;
+    }
+    for (int32_t i = 0; i < slots; i++)
+        first[i] = -1;
+    int32_t kept = 0;
+    for (int32_t i = 0; i < nwin; i++) {
+        const int32_t c = nd->win[i];
+        uint64_t *key = keys + (size_t)kept * words; /* the next free row */
+        pack_replies(w, nd, c, bits, key, words);
+        uint64_t h = 0;
+        for (int j = 0; j < words; j++)
+            h = (h ^ key[j]) * UINT64_C(0x9e3779b97f4a7c15);
+        for (int32_t slot = (int32_t)(h >> 40) & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
+            if (first[slot] < 0) { /* a new way of replying: c stays */
+                first[slot] = kept;
+                nd->win[kept++] = c; /* kept <= i: only words already read are overwritten */
+                break;
+            }
+            if (!memcmp(keys + (size_t)first[slot] * words, key, sizeof(uint64_t) * words))
+                break;
+        }
+    }
+    nd->nwin = kept;
+    nd->unique = 1;
+    free(keys);
+    free(first);
     return JT_OK;
 }
 
@@ -262,6 +336,17 @@ int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
         }
     }
     return best;
+}
+
+/* Paper rule: the guess of nd from its window (kept from an earlier decision) with today's h. */
+int32_t jt_repick(const jt_tree *t, const jt_node *nd, jt_scratch *s)
+{
+    if (nd->nwin == 1) /* the pick does not depend on h */
+        return nd->win[0];
+    for (int32_t k = 0; k < nd->m; k++)
+        s->sm[k] = t->w->mask[nd->S[k]];
+    jt_gather_h(t, nd, jt_all_h_zero(t, nd), s->hs);
+    return jt_paper_pick(t, nd, s->sm, s);
 }
 
 /* Norvig's metrics, computed as his Python computes them (ties: first in list order). */

@@ -18,7 +18,10 @@
  * Updating a weight v_b changes q(c) by delta n_{reply(c,b)} at the nodes whose S holds b, so an
  * update re-decides only those nodes (and, for the paper rule, the nodes whose window holds more
  * than one candidate, since h changes everywhere), and rebuilds the subtrees whose guess changed.
- * Big nodes keep their class sizes to update q in place; small ones are evaluated again. */
+ * Big nodes keep their class sizes to update q in place; small ones are evaluated again, unless
+ * a node with the same S left the tree since the last change of a weight of S (the memo,
+ * tree_update.c).  Windows met by updates keep one word per way of replying to S
+ * (jt_window_unique): a window left with one word does not depend on h. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,14 +164,41 @@ static int decide_big(jt_tree *t, jt_node *nd)
     return st;
 }
 
+/* Take a small node's decision from the memo, which holds what deciding it gives, since it was
+ * made for the same S and the same weights of S: its guess and whether it is fixed, or for the
+ * paper rule its window, from which the guess is picked with today's h. */
+static int reuse(const jt_tree *t, jt_node *nd, const jt_memo *kept)
+{
+    nd->guess = kept->guess;
+    nd->fixed = kept->fixed;
+    if (!kept->win)
+        return JT_OK;
+    free(nd->win);
+    nd->win = malloc(sizeof(int32_t) * (size_t)kept->nwin);
+    if (!nd->win)
+        return JT_ENOMEM;
+    memcpy(nd->win, kept->win, sizeof(int32_t) * (size_t)kept->nwin);
+    nd->nwin = kept->nwin;
+    nd->unique = 1;
+    nd->guess = jt_repick(t, nd, &t->scr[jt_thread_id()]);
+    return JT_OK;
+}
+
 /* Decide a node with m >= 3.  Scratch is per thread and used only between task scheduling
  * points, so tasks a thread runs while it waits never share it with the waiting one. */
 static int decide(jt_tree *t, jt_node *nd)
 {
-    const int st = nd->m >= jt_t_shared ? decide_big(t, nd)
-                                     : jt_decide_small(t, nd, &t->scr[jt_thread_id()]);
-    const int64_t evaluated =
-        nd->fixed ? 0 : t->candidates == JT_CAND_ALL || nd->m > 3 ? t->w->D : nd->m;
+    nd->stamp = t->updates;
+    const jt_memo *kept = nd->m < jt_t_shared ? jt_memo_find(t, nd) : NULL;
+    int st = JT_OK;
+    if (kept)
+        st = reuse(t, nd, kept);
+    else if (nd->m >= jt_t_shared)
+        st = decide_big(t, nd);
+    else
+        st = jt_decide_small(t, nd, &t->scr[jt_thread_id()]);
+    const int64_t evaluated = nd->fixed || kept ? 0
+                              : t->candidates == JT_CAND_ALL || nd->m > 3 ? t->w->D : nd->m;
 #pragma omp atomic
     t->decided += 1;
 #pragma omp atomic

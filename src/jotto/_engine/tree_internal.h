@@ -31,6 +31,8 @@ typedef struct jt_node {
     int32_t pending;    /* during an update: the guess re-decided here, else -1 */
     uint8_t fixed;      /* the decision holds for all positive weights: never re-decided */
     uint8_t dirty;      /* the weight of some word of S changed since the last decision */
+    uint8_t unique;     /* paper rule: no two words of win reply alike to every target of S */
+    int64_t stamp;      /* the update (jt_tree.updates) whose weights the guess was decided for */
     struct jt_node *parent;
     struct jt_node **child; /* [R] or NULL for leaves */
     uint16_t *cnt;      /* big nodes of updatable rules: class sizes of every word ... */
@@ -51,7 +53,29 @@ struct jt_tree {
     int64_t decided, evaluated;
     struct jt_scratch *scr; /* per-thread scratch of the build or update under way */
     int nscr;
+    int64_t updates;    /* weight updates so far (jt_tree_update) */
+    int64_t *changed;   /* [D] the update that last changed each weight (0: none); first update */
+    struct jt_memo *memo; /* decisions of small nodes that left the tree; first update */
+    int32_t memo_mask;  /* slots - 1 */
+    uint8_t updating;   /* an incremental update is under way: windows are made unique */
+    jt_node **unodes;   /* an update's lists of nodes, kept between updates (malloc'ing them */
+    int32_t *uredo, *uguess; /* each time made glibc consolidate its free lists every time) */
+    int32_t ucap;
 };
+
+/* A decision of a small node that left the tree in an update, kept to be reused when a later
+ * update grows a node with the same S: GuesserGBR's decision depends only on S and the weights of
+ * S, and for the paper rule the window does (the pick from it also depends on h). */
+typedef struct jt_memo {
+    int32_t *S;         /* NULL: empty slot */
+    int32_t m;
+    int32_t guess;
+    uint64_t key;       /* hash of S */
+    int64_t stamp;      /* the update the decision was made for */
+    int32_t *win;       /* paper rule: the window (unique), from which h picks the guess */
+    int32_t nwin;
+    uint8_t fixed;
+} jt_memo;
 
 /* Per-thread scratch (every array sized for all D words): small nodes are evaluated in it, and
  * every node chooses its guess in it. */
@@ -118,13 +142,19 @@ static inline int jt_updatable(const jt_tree *t) { return t->rule <= JT_RULE_EXA
 /* tree_nodes.c */
 jt_node *jt_node_new(jt_tree *t, int32_t *S, int32_t m, int32_t depth, jt_node *parent);
 void jt_node_free(jt_tree *t, jt_node *nd);
-void jt_free_children(jt_tree *t, jt_node *nd);
+void jt_free_children(jt_tree *t, jt_node *nd, int keep);
 void jt_scratch_free(jt_scratch *scr, int n);
 int jt_ensure_scratch(jt_tree *t, int nt);
 int jt_check_weights(const jt_words *w, const jt_weights *wt);
 void jt_set_weights(jt_tree *t, const int64_t *v, const double *h);
 jt_tree *jt_tree_new(const jt_words *w, const jt_weights *wt, int *status);
 void jt_drop_root(jt_tree *t);
+uint64_t jt_state_key(const int32_t *S, int32_t m);
+int jt_still_valid(const jt_tree *t, const int32_t *S, int32_t m, int64_t stamp);
+int jt_memo_init(jt_tree *t);
+void jt_memo_clear(jt_tree *t);
+void jt_memo_keep(jt_tree *t, jt_node *nd);
+const jt_memo *jt_memo_find(const jt_tree *t, const jt_node *nd);
 
 /* node_eval.c */
 int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask,
@@ -144,6 +174,8 @@ int jt_all_h_zero(const jt_tree *t, const jt_node *nd);
 void jt_gather_h(const jt_tree *t, const jt_node *nd, int hones, double *hs);
 int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm, jt_scratch *s);
 int jt_choose(const jt_tree *t, jt_job *job, jt_scratch *s);
+int jt_window_unique(const jt_tree *t, jt_node *nd);
+int32_t jt_repick(const jt_tree *t, const jt_node *nd, jt_scratch *s);
 
 /* tree.c */
 int jt_decide_small(jt_tree *t, jt_node *nd, jt_scratch *s);

@@ -34,8 +34,8 @@ void jt_node_free(jt_tree *t, jt_node *nd)
     t->nnodes--;
 }
 
-/* Free the subtrees below nd (not nd itself). */
-void jt_free_children(jt_tree *t, jt_node *nd)
+/* Free the subtrees below nd (not nd itself); if keep, their decisions go to the memo first. */
+void jt_free_children(jt_tree *t, jt_node *nd, int keep)
 {
     if (!nd->child)
         return;
@@ -43,7 +43,9 @@ void jt_free_children(jt_tree *t, jt_node *nd)
     for (int j = 0; j < R; j++) {
         jt_node *c = nd->child[j];
         if (c) {
-            jt_free_children(t, c);
+            jt_free_children(t, c, keep);
+            if (keep)
+                jt_memo_keep(t, c);
             jt_node_free(t, c);
         }
     }
@@ -186,10 +188,110 @@ jt_tree *jt_tree_new(const jt_words *w, const jt_weights *wt, int *status)
 void jt_drop_root(jt_tree *t)
 {
     if (t->root) {
-        jt_free_children(t, t->root);
+        jt_free_children(t, t->root, 0);
         jt_node_free(t, t->root);
         t->root = NULL;
     }
+}
+
+/* ---- decisions kept across updates ----------------------------------------------------------- */
+
+/* A hash of the state S (increasing word indices). */
+uint64_t jt_state_key(const int32_t *S, int32_t m)
+{
+    uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)m;
+    for (int32_t k = 0; k < m; k++) {
+        h = (h ^ (uint64_t)(uint32_t)S[k]) * UINT64_C(0xff51afd7ed558ccd);
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* Whether a decision made for the weights of update `stamp` still holds: no weight of S changed
+ * in a later update.  (Fixed decisions hold for all positive weights, and a change to or from a
+ * zero weight rebuilds the tree and clears the memo.) */
+int jt_still_valid(const jt_tree *t, const int32_t *S, int32_t m, int64_t stamp)
+{
+    for (int32_t k = 0; k < m; k++)
+        if (t->changed[S[k]] > stamp)
+            return 0;
+    return 1;
+}
+
+/* The change stamps and the memo, allocated at a tree's first update (builds that are never
+ * updated pay nothing): 32 slots per node of the tree (fictitious play meets some 100 states
+ * per node in a few thousand iterations; fewer slots lose most of them to collisions), at
+ * least 1024, at most 2^17 (some 20 MB when full). */
+int jt_memo_init(jt_tree *t)
+{
+    if (t->memo)
+        return JT_OK;
+    int32_t slots = 1024;
+    while (slots < 32 * t->nnodes && slots < (1 << 17))
+        slots *= 2;
+    t->changed = calloc((size_t)t->w->D, sizeof(int64_t));
+    t->memo = calloc((size_t)slots, sizeof(jt_memo));
+    if (!t->changed || !t->memo) {
+        free(t->changed);
+        free(t->memo);
+        t->changed = NULL;
+        t->memo = NULL;
+        return JT_ENOMEM;
+    }
+    t->memo_mask = slots - 1;
+    return JT_OK;
+}
+
+/* Forget every kept decision (before a rebuild from scratch, and when the tree is freed). */
+void jt_memo_clear(jt_tree *t)
+{
+    for (int32_t i = 0; t->memo && i <= t->memo_mask; i++) {
+        free(t->memo[i].S);
+        free(t->memo[i].win);
+        t->memo[i].S = NULL;
+        t->memo[i].win = NULL;
+    }
+}
+
+/* Keep the decision of nd, which is leaving the tree, if it was made for the current weights of
+ * S (or is fixed): its guess, or for the paper rule its window made unique.  Takes nd's S and
+ * window; a slot holding another state is overwritten. */
+void jt_memo_keep(jt_tree *t, jt_node *nd)
+{
+    const int paper = t->rule == JT_RULE_PAPER && !nd->fixed;
+    if (!t->memo || nd->m < 3 || nd->guess < 0 ||
+        (!nd->fixed && !jt_still_valid(t, nd->S, nd->m, nd->stamp)) ||
+        (paper && (!nd->win || (!nd->unique && jt_window_unique(t, nd)))))
+        return;
+    const uint64_t key = jt_state_key(nd->S, nd->m);
+    jt_memo *e = &t->memo[key & (uint64_t)t->memo_mask];
+    free(e->S);
+    free(e->win);
+    e->S = nd->S;
+    e->m = nd->m;
+    e->guess = nd->guess;
+    e->key = key;
+    e->stamp = nd->stamp;
+    e->fixed = nd->fixed;
+    e->win = paper ? nd->win : NULL;
+    e->nwin = paper ? nd->nwin : 0;
+    nd->S = NULL;
+    if (paper)
+        nd->win = NULL;
+}
+
+/* The kept decision for nd's S, if there is one and it still holds, else NULL. */
+const jt_memo *jt_memo_find(const jt_tree *t, const jt_node *nd)
+{
+    if (!t->memo)
+        return NULL;
+    const uint64_t key = jt_state_key(nd->S, nd->m);
+    const jt_memo *e = &t->memo[key & (uint64_t)t->memo_mask];
+    if (!e->S || e->key != key || e->m != nd->m ||
+        memcmp(e->S, nd->S, sizeof(int32_t) * (size_t)nd->m) != 0 ||
+        (!e->fixed && !jt_still_valid(t, nd->S, nd->m, e->stamp)))
+        return NULL;
+    return e;
 }
 
 void jt_tree_free(jt_tree *t)
@@ -197,6 +299,12 @@ void jt_tree_free(jt_tree *t)
     if (!t)
         return;
     jt_drop_root(t);
+    jt_memo_clear(t);
+    free(t->memo);
+    free(t->changed);
+    free(t->unodes);
+    free(t->uredo);
+    free(t->uguess);
     jt_scratch_free(t->scr, t->nscr);
     free(t->v);
     free(t->h);

@@ -1,18 +1,39 @@
 /* tree_update.c -- updating a built tree after a change of weights (fictitious play adds weight
  * to a few targets per iteration): q is corrected in place on the paths of the changed targets,
- * the dirty nodes are re-decided, and only the subtrees whose guess changed are grown again. */
+ * the dirty nodes are re-decided, and only the subtrees whose guess changed are grown again.
+ *
+ * Growing them again mostly meets states the tree held before (fictitious play's guesses go back
+ * and forth), so the small nodes of the subtrees dropped keep their decisions in a memo keyed by
+ * S, valid while no weight of S changes (jt_tree.changed); a node grown with such an S takes its
+ * decision from there instead of evaluating every candidate again. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tree_internal.h"
 
-/* The nodes of the tree in breadth-first order. */
-static jt_node **all_nodes(const jt_tree *t, int32_t *n)
+/* Room in the update's lists for every node of the tree. */
+static int ensure_lists(jt_tree *t)
 {
-    jt_node **out = malloc(sizeof(jt_node *) * (size_t)(t->nnodes ? t->nnodes : 1));
-    if (!out)
+    if (t->ucap >= t->nnodes && t->unodes)
+        return JT_OK;
+    const int32_t cap = t->nnodes + t->nnodes / 2 + 16;
+    free(t->unodes);
+    free(t->uredo);
+    free(t->uguess);
+    t->unodes = malloc(sizeof(jt_node *) * (size_t)cap);
+    t->uredo = malloc(sizeof(int32_t) * (size_t)cap);
+    t->uguess = malloc(sizeof(int32_t) * (size_t)cap);
+    t->ucap = t->unodes && t->uredo && t->uguess ? cap : 0;
+    return t->ucap ? JT_OK : JT_ENOMEM;
+}
+
+/* The nodes of the tree in breadth-first order, in t->unodes. */
+static jt_node **all_nodes(jt_tree *t, int32_t *n)
+{
+    if (ensure_lists(t))
         return NULL;
+    jt_node **out = t->unodes;
     int32_t head = 0, tail = 0;
     out[tail++] = t->root;
     while (head < tail) {
@@ -29,13 +50,10 @@ static jt_node **all_nodes(const jt_tree *t, int32_t *n)
 /* Re-decide node x after a weight change: from its kept values if it has them, else whole. */
 static int redecide(jt_tree *t, jt_node *x, jt_scratch *s, int32_t *guess)
 {
-    const jt_words *w = t->w;
     if (!x->dirty) { /* paper rule, weights of S unchanged: h moved, the window did not */
-        for (int32_t k = 0; k < x->m; k++)
-            s->sm[k] = w->mask[x->S[k]];
-        jt_gather_h(t, x, jt_all_h_zero(t, x), s->hs);
-        *guess = jt_paper_pick(t, x, s->sm, s);
-        return JT_OK;
+        const int st = x->unique ? JT_OK : jt_window_unique(t, x);
+        *guess = jt_repick(t, x, s);
+        return st;
     }
     x->dirty = 0;
     if (!x->q) {
@@ -70,6 +88,10 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
     if (err)
         return err;
     t->decided = t->evaluated = 0;
+    err = jt_memo_init(t);
+    if (err)
+        return err;
+    const int64_t u = ++t->updates;
 
     int32_t changed = 0, zeros_changed = 0;
     for (int32_t i = 0; i < D; i++) {
@@ -81,18 +103,27 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
         /* The zero-weight conventions assume fixed zeros, and many changes touch every node
          * anyway: build afresh. */
         jt_set_weights(t, v, h);
+        jt_memo_clear(t);
         jt_drop_root(t);
         memset(t->counts, 0, sizeof(int32_t) * D);
         return jt_build_all(t, threads);
     }
 
-    /* q(c) += delta_b n_{jt_reply(c, b)} on the path of every changed word b. */
+    /* q(c) += delta_b n_{jt_reply(c, b)} on the path of every changed word b.  The nodes made
+     * dirty are listed as met, each after its ancestors (which hold b too, and are dirty unless
+     * fixed, and then so is everything below them). */
+    err = ensure_lists(t);
+    if (err)
+        return err;
+    jt_node **path = t->unodes;
+    int32_t npath = 0;
     const jt_kernels *K = jt_kernels_current();
     for (int32_t b = 0; b < D; b++) {
         const int64_t vb = v ? v[b] : 1;
         if (vb == t->v[b])
             continue;
         const uint64_t delta = (uint64_t)vb - (uint64_t)t->v[b]; /* wraps; sums stay exact */
+        t->changed[b] = u;
         for (jt_node *nd = t->root; nd;) {
             if (!nd->fixed) {
                 if (nd->q && w->mode == JT_MODE_PAPER) {
@@ -103,6 +134,8 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
                     for (int32_t c = 0; c < D; c++)
                         nd->q[c] += delta * nd->cnt[(size_t)jt_reply(w, c, b) * D + c];
                 }
+                if (!nd->dirty)
+                    path[npath++] = nd;
                 nd->dirty = 1;
             }
             const int r = jt_reply(w, nd->guess, b);
@@ -110,13 +143,14 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
         }
     }
     jt_set_weights(t, v, h);
+    t->updating = 1;
 
-    /* Re-decide the dirty nodes and, for the paper rule, every node with a real choice left. */
-    int32_t n = 0;
-    jt_node **nodes = all_nodes(t, &n);
-    int32_t *redo = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
-    int32_t *newguess = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
-    err = nodes && redo && newguess ? JT_OK : JT_ENOMEM;
+    /* Re-decide the dirty nodes and, for the paper rule, every node with a real choice left
+     * (found walking the whole tree). */
+    int32_t n = npath;
+    jt_node **nodes = t->rule == JT_RULE_PAPER ? all_nodes(t, &n) : path;
+    int32_t *redo = t->uredo, *newguess = t->uguess;
+    err = nodes ? JT_OK : JT_ENOMEM;
     int32_t nredo = 0;
     int64_t pairs = 0;
     for (int32_t i = 0; i < n && !err; i++) {
@@ -141,8 +175,8 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
     }
     t->decided += nredo;
 
-    /* Rebuild below the highest nodes whose guess changed: walking breadth-first (parents
-     * first), skip nodes under one already being rebuilt, since they leave the tree. */
+    /* Rebuild below the highest nodes whose guess changed: walking the nodes parents first,
+     * skip nodes under one already being rebuilt, since they leave the tree. */
     int32_t nrebuild = 0;
     if (!err) {
         for (int32_t k = 0; k < nredo; k++)
@@ -151,6 +185,8 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
             jt_node *x = nodes[i];
             const int32_t g = x->pending;
             x->pending = -1;
+            if (g == x->guess)
+                x->stamp = u; /* re-decided for these weights: the guess stands */
             if (x->parent && x->parent->pending == -2) {
                 x->pending = -2; /* gone with its ancestor; its descendants see it */
                 continue;
@@ -158,20 +194,19 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
             if (g >= 0 && g != x->guess) {
                 x->pending = -2;
                 x->guess = g;
+                x->stamp = u;
                 nodes[nrebuild++] = x; /* nodes[0..i) are no longer needed */
             }
         }
         for (int32_t k = 0; k < nrebuild; k++) {
             jt_node *x = nodes[k];
             x->pending = -1;
-            jt_free_children(t, x);
+            jt_free_children(t, x, 1);
             for (int32_t i = 0; i < x->m; i++)
                 t->counts[x->S[i]] = 0;
         }
         err = jt_grow_all(t, nodes, nrebuild, 1, threads);
     }
-    free(nodes);
-    free(redo);
-    free(newguess);
+    t->updating = 0;
     return err;
 }
