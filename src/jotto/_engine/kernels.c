@@ -1643,10 +1643,62 @@ static uint16_t min_q16(const uint16_t *q, int32_t n, int32_t *first)
     return best;
 }
 
+/* The c with q[c] <= lim (the paper rule's window, most of whose scan finds nothing), a
+ * register of values at a time: AVX-512 compresses the indices of each half register's hits
+ * into a store; SSE4.1 and AVX2 take a 16-bit mask of hits per 16 values, skip it when empty and
+ * else store the positions of each nibble's hits from a 16-entry table (4 positions a store, the
+ * next store overwriting what lies past the hits; four stores, hits or not).  Other levels: one branchless store a value. */
+#if defined(__AVX512BW__)
+static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
+{
+    int32_t k = 0, c = 0;
+    const __m512i l = _mm512_set1_epi16((short)lim), step = _mm512_set1_epi32(16);
+    __m512i idx = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (; c + 32 <= n; c += 32) {
+        const __mmask32 hit = _mm512_cmple_epu16_mask(_mm512_loadu_si512(q + c), l);
+        if (hit) {
+            _mm512_storeu_si512(out + k, _mm512_maskz_compress_epi32((__mmask16)hit, idx));
+            k += __builtin_popcount(hit & 0xffffu);
+            _mm512_storeu_si512(out + k, _mm512_maskz_compress_epi32((__mmask16)(hit >> 16),
+                                                                     _mm512_add_epi32(idx, step)));
+            k += __builtin_popcount(hit >> 16);
+        }
+        idx = _mm512_add_epi32(idx, _mm512_add_epi32(step, step));
+    }
+    return select_from16(q, c, n, lim, out, k);
+}
+#elif defined(__SSE4_1__)
+static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
+{
+    /* the positions (bytes, lowest first) of the set bits of each nibble */
+    static const uint32_t at[16] = {0, 0, 1, 0x100, 2, 0x200, 0x201, 0x20100, 3, 0x300, 0x301,
+                                    0x30100, 0x302, 0x30200, 0x30201, 0x3020100};
+    int32_t k = 0, c = 0;
+    const __m128i l = _mm_set1_epi16((short)lim);
+    for (; c + 16 <= n; c += 16) {
+        const __m128i a = _mm_loadu_si128((const __m128i *)(q + c));
+        const __m128i b = _mm_loadu_si128((const __m128i *)(q + c + 8));
+        /* q <= lim exactly when min(q, lim) == q; the 0/-1 words pack to bytes in order */
+        const __m128i ha = _mm_cmpeq_epi16(_mm_min_epu16(a, l), a);
+        const __m128i hb = _mm_cmpeq_epi16(_mm_min_epu16(b, l), b);
+        const unsigned hit = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(ha, hb));
+        if (!hit)
+            continue;
+        for (int i = 0; i < 4; i++) { /* (a fixed count: no branch to mispredict) */
+            const unsigned h = (hit >> (4 * i)) & 15;
+            const __m128i pos = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)at[h]));
+            _mm_storeu_si128((__m128i *)(out + k), _mm_add_epi32(pos, _mm_set1_epi32(c + 4 * i)));
+            k += __builtin_popcount(h);
+        }
+    }
+    return select_from16(q, c, n, lim, out, k);
+}
+#else
 static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
 {
     return select_from16(q, 0, n, lim, out, 0);
 }
+#endif
 
 static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *out)
 {
