@@ -449,18 +449,59 @@ word_letters(const jt_eval *ev, int32_t c, const int L, uint8_t *lt)
         lt[p] = ev->w->letters[(size_t)p * ev->w->lstride + word];
 }
 
-/* Class sizes of candidates [c0, c0 + n) over the nch chunks of tabs (mseg targets) into dst. */
+/* P[idx[i]] = the bits of x[idx[i]] for i < n, when each x[idx[i]] holds at most F = 16 (or 8)
+ * targets, in its low F bits: 64 / F of them side by side in one word go through a popcount's
+ * steps to F-bit fields together (6 operations a word, or 8 with F = 16, for 4 or 8 counts,
+ * where a popcount without the instruction takes 12 a count). */
+static inline __attribute__((always_inline)) void
+side_by_side(const uint64_t *x, const int *idx, int n, uint32_t *P, const int F)
+{
+    UNROLL for (int g = 0; g < n; g += 64 / F) {
+        uint64_t v = 0;
+        UNROLL for (int f = 0; f < 64 / F; f++)
+            if (g + f < n)
+                v |= x[idx[g + f]] << (F * f);
+        v -= (v >> 1) & 0x5555555555555555u;
+        v = (v & 0x3333333333333333u) + ((v >> 2) & 0x3333333333333333u);
+        v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+        if (F == 16)
+            v += v >> 8; /* the low byte of each field: its count (<= 16) */
+        UNROLL for (int f = 0; f < 64 / F; f++)
+            if (g + f < n)
+                P[idx[g + f]] = (uint32_t)(v >> (F * f)) & 0xff;
+    }
+}
+
+/* Class sizes of candidates [c0, c0 + n) over the nch chunks of tabs (mseg targets) into dst.
+ * One chunk of at most 16 targets (most of a tree's nodes): the counts of the planes' ANDs are
+ * taken side by side. */
 static inline __attribute__((always_inline)) void
 slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
             int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, const int TW)
 {
     const int np = planes_for(L);
     const slice_t *T = tabs;
+    int idx[JT_MAX_LEN];
+    for (int j = 1; j <= L; j++)
+        idx[j - 1] = j;
     for (int32_t c = 0; c < n; c++) {
         uint8_t lt[JT_MAX_LEN];
         word_letters(ev, c0 + c, L, lt);
-        uint32_t P[JT_MAX_LEN + 1] = {0};
-        for (int32_t k = 0; k < nch; k++) {
+        uint32_t P[JT_MAX_LEN + 1];
+        for (int j = 0; j <= L; j++)
+            P[j] = 0; /* (L stores: "= {0}" is a rep stos of the whole array, 20% of the time) */
+        if (nch == 1 && mseg <= 16) {
+            slice_t pl[5], x[JT_MAX_LEN + 1];
+            for (int p = 0; p < L; p++)
+                ripple(pl, T[lt[p]], p, np);
+            for (int j = 1; j <= L; j++)
+                x[j] = with_bits(pl, j, np);
+            if (mseg <= 8)
+                side_by_side(x, idx, L, P, 8);
+            else
+                side_by_side(x, idx, L, P, 16);
+        }
+        for (int32_t k = 0; k < nch && !(nch == 1 && mseg <= 16); k++) {
             const slice_t *row = T + (size_t)k * TW;
             slice_t pl[5];
             for (int p = 0; p < L; p++)
@@ -540,28 +581,16 @@ place_planes(const slice_t *row, const uint8_t *lt, const int L, const int np, s
 }
 
 /* P[i] = the bits of x[i] for every counted pair i (place_counted), when the planes hold at
- * most 16 targets: four of them side by side in one word go through a popcount's steps to
- * 16-bit fields together (about 6 operations a plane instead of 12). */
+ * most 16 targets (side_by_side). */
 static inline __attribute__((always_inline)) void
 place_counts16(const uint64_t *x, uint32_t *P, const int L)
 {
     const int L1 = L + 1;
-    int idx[PAIRS + 4] = {0}, n = 0; /* the counted pairs, in order (then x[0], zero) */
+    int idx[PAIRS] = {0}, n = 0; /* the counted pairs, in order */
     UNROLL for (int i = 1; i < L1 * L1; i++)
         if (place_counted(i / L1, i % L1, L))
             idx[n++] = i;
-    UNROLL for (int g = 0; g < n; g += 4) {
-        uint64_t v = 0;
-        UNROLL for (int f = 0; f < 4; f++)
-            v |= x[idx[g + f]] << (16 * f);
-        v -= (v >> 1) & 0x5555555555555555u;
-        v = (v & 0x3333333333333333u) + ((v >> 2) & 0x3333333333333333u);
-        v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-        v += v >> 8; /* the low byte of each field: its count (<= 16) */
-        UNROLL for (int f = 0; f < 4; f++)
-            if (g + f < n)
-                P[idx[g + f]] = (uint32_t)(v >> (16 * f)) & 0xff;
-    }
+    side_by_side(x, idx, n, P, 16);
 }
 
 /* PLACE: class sizes by reply code of candidates [c0, c0 + n) over the nch chunks of tabs
