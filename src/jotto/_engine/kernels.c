@@ -479,17 +479,15 @@ static inline __attribute__((always_inline)) void
 slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
             int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, const int TW)
 {
+    static const int classes[JT_MAX_LEN] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
+                                            14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26};
     const int np = planes_for(L);
     const slice_t *T = tabs;
-    int idx[JT_MAX_LEN];
-    for (int j = 1; j <= L; j++)
-        idx[j - 1] = j;
     for (int32_t c = 0; c < n; c++) {
         uint8_t lt[JT_MAX_LEN];
         word_letters(ev, c0 + c, L, lt);
-        uint32_t P[JT_MAX_LEN + 1];
-        for (int j = 0; j <= L; j++)
-            P[j] = 0; /* (L stores: "= {0}" is a rep stos of the whole array, 20% of the time) */
+        uint32_t P[JT_MAX_LEN + 1]; /* P[1..L] (zeroed by L stores where needed: "= {0}" was a
+                                     * rep stos of the whole array, 20% of the time) */
         if (nch == 1 && mseg <= 16) {
             slice_t pl[5], x[JT_MAX_LEN + 1];
             for (int p = 0; p < L; p++)
@@ -497,17 +495,20 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
             for (int j = 1; j <= L; j++)
                 x[j] = with_bits(pl, j, np);
             if (mseg <= 8)
-                side_by_side(x, idx, L, P, 8);
+                side_by_side(x, classes, L, P, 8);
             else
-                side_by_side(x, idx, L, P, 16);
-        }
-        for (int32_t k = 0; k < nch && !(nch == 1 && mseg <= 16); k++) {
-            const slice_t *row = T + (size_t)k * TW;
-            slice_t pl[5];
-            for (int p = 0; p < L; p++)
-                ripple(pl, row[lt[p]], p, np);
+                side_by_side(x, classes, L, P, 16);
+        } else {
             for (int j = 1; j <= L; j++)
-                P[j] += (uint32_t)jt_pc64(with_bits(pl, j, np));
+                P[j] = 0;
+            for (int32_t k = 0; k < nch; k++) {
+                const slice_t *row = T + (size_t)k * TW;
+                slice_t pl[5];
+                for (int p = 0; p < L; p++)
+                    ripple(pl, row[lt[p]], p, np);
+                for (int j = 1; j <= L; j++)
+                    P[j] += (uint32_t)jt_pc64(with_bits(pl, j, np));
+            }
         }
         uint16_t sizes[JT_MAX_LEN + 1];
         mobius(sizes, P, mseg, L);
