@@ -1,8 +1,8 @@
 """The counting kernels against a plain NumPy count, on every kernel variant: class sizes of any
 candidates over any targets, for every word length 1..26, small and large target sets (several
 rounds of byte counters, several segments of chunk tables), partial vectors at the ends; whole
-trees under uniform weights (the 16-bit q of small nodes) against the reference twin; and the
-JOTTO_KERNEL override."""
+trees under uniform weights (the 16-bit q of small nodes) and fictitious-play-like weights
+against the reference twin, on one and two threads; and the JOTTO_KERNEL override."""
 
 from __future__ import annotations
 
@@ -82,14 +82,34 @@ def test_class_sizes_match_a_direct_count(variant, case, m, subset):
        threads=st.sampled_from([1, 2]))
 def test_uniform_weights_match_the_reference(variant, words, scale, threads):
     """Uniform weights take the kernels' 16-bit q (sum of squares, byte squares below 16
-    targets, scaled by the common weight in the pick and the paper rule's window); dictionaries
-    up to 150 words give nodes of every size that path takes."""
+    targets, scaled by the common weight in the pick and the paper rule's window, whose scan goes
+    a register at a time); dictionaries up to 150 words give nodes of every size that path takes
+    and windows of every length."""
     D = len(words)
     game = reference.Game(words)
     v = [scale] * D
     got = jotto.comp_num_guesses(words, np.array(v, dtype=np.int64), rule="exact", threads=threads)
     assert got.tolist() == game.comp_num_guesses(v, "exact")
     h = [float(scale)] * D
+    got = jotto.comp_num_guesses(words, np.array(h), rule="paper", threads=threads)
+    assert got.tolist() == game.comp_num_guesses(h, "paper")
+
+
+@settings(max_examples=25, deadline=None)
+@given(words=dictionaries(max_size=150), data=st.data(), threads=st.sampled_from([1, 2]))
+def test_weights_match_the_reference(variant, words, data, threads):
+    """Weights 1 + D c as fictitious play makes them (c mostly 0, small units or large ones),
+    under both rules: the heavier targets' units looked up from the same bit-planes, or counted
+    per excess, and (base) the counts of small nodes taken side by side."""
+    D = len(words)
+    game = reference.Game(words)
+    c = data.draw(st.lists(st.one_of(st.just(0), st.integers(0, 5), st.integers(0, 2**20)),
+                           min_size=D, max_size=D))
+    v = [1 + D * x for x in c]
+    got = jotto.comp_num_guesses(words, np.array(v, dtype=np.int64), rule="exact",
+                                 threads=threads)
+    assert got.tolist() == game.comp_num_guesses(v, "exact")
+    h = [float(x) for x in v]
     got = jotto.comp_num_guesses(words, np.array(h), rule="paper", threads=threads)
     assert got.tolist() == game.comp_num_guesses(h, "paper")
 

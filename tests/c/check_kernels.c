@@ -7,6 +7,7 @@
  *  - q(c) = sum_i v_i n_{reply(c,i)} with random weights (a uniform part, excesses of a few
  *    values or small multiples of one step), with and without class sizes, against the direct
  *    sum;
+ *  - the scans of q (least value, the paper rule's window) against plain loops;
  *  - the exact rule's guess counts against a naive recursive GuesserGBR;
  *  - whole trees of every rule (paper, exact, Norvig's three; guess counts and every node)
  *    identical to those of the first variant (base, itself checked by the above).
@@ -178,6 +179,52 @@ static void naive_exact(const jt_words *w, const int64_t *v, const int32_t *S, i
     free(sub);
 }
 
+
+/* The scans of q (the exact rule's least value, the paper rule's window) against plain loops,
+ * on n values with few distinct ones (so that the least repeats and windows are dense or sparse
+ * by the limit), for n past several registers with a partial one at the end. */
+static void check_scans(const char *name)
+{
+    const jt_kernels *K = jt_kernels_current();
+    enum { N = 700 };
+    uint16_t q16[N + 64];
+    uint64_t q[N];
+    int32_t got[N + 16];
+    for (int round = 0; round < 40; round++) {
+        const int32_t n = 1 + (int32_t)below(N);
+        const uint32_t spread = 1 + below(round % 2 ? 4 : 60000);
+        for (int32_t c = 0; c < n; c++) {
+            q16[c] = (uint16_t)(below(spread) + (round % 3 ? 0 : 65535 - spread));
+            q[c] = q16[c] * (uint64_t)(round % 5 ? 1 : 0x100000001u);
+        }
+        const uint16_t lim16 = (uint16_t)(below(3) ? q16[below((uint32_t)n)] : below(65536));
+        const uint64_t lim = q[below((uint32_t)n)];
+        int32_t want16 = 0, want = 0, first16 = -1, first = -1;
+        uint16_t least16 = UINT16_MAX;
+        uint64_t least = UINT64_MAX;
+        for (int32_t c = 0; c < n; c++) {
+            least16 = q16[c] < least16 ? q16[c] : least16;
+            least = q[c] < least ? q[c] : least;
+        }
+        for (int32_t c = 0; c < n; c++) {
+            first16 = first16 < 0 && q16[c] == least16 ? c : first16;
+            first = first < 0 && q[c] == least ? c : first;
+        }
+        int32_t at16 = -1, at = -1;
+        CHECK(K->min_q16(q16, n, &at16) == least16 && at16 == first16, "%s: min_q16", name);
+        CHECK(K->min_q(q, n, &at) == least && at == first, "%s: min_q", name);
+        const int32_t k16 = K->select_le16(q16, n, lim16, got);
+        for (int32_t c = 0; c < n; c++)
+            if (q16[c] <= lim16)
+                CHECK(want16 < k16 && got[want16++] == c, "%s: select_le16 at %d", name, (int)c);
+        CHECK(k16 == want16, "%s: select_le16 found %d, not %d", name, (int)k16, (int)want16);
+        const int32_t k = K->select_le(q, n, lim, got);
+        for (int32_t c = 0; c < n; c++)
+            if (q[c] <= lim)
+                CHECK(want < k && got[want++] == c, "%s: select_le at %d", name, (int)c);
+        CHECK(k == want, "%s: select_le found %d, not %d", name, (int)k, (int)want);
+    }
+}
 /* Every rule's tree under the current variant, flattened: guess counts then the export. */
 static int32_t *tree_of(const jt_words *w, int rule, const int64_t *v, const double *h,
                         int32_t *len)
@@ -224,6 +271,7 @@ int main(int argc, char **argv)
         }
         state = seed; /* every variant sees the same lists */
         const int before = failures;
+        check_scans(name);
         for (int trial = 0; trial < trials; trial++) {
             const int lengths[] = {1, 2, 3, 4, 5, 5, 5, 6, 7, 8, 12, 20};
             const int L = lengths[below(sizeof lengths / sizeof lengths[0])];

@@ -449,24 +449,66 @@ word_letters(const jt_eval *ev, int32_t c, const int L, uint8_t *lt)
         lt[p] = ev->w->letters[(size_t)p * ev->w->lstride + word];
 }
 
-/* Class sizes of candidates [c0, c0 + n) over the nch chunks of tabs (mseg targets) into dst. */
+/* P[idx[i]] = the bits of x[idx[i]] for i < n, when each x[idx[i]] holds at most F = 16 (or 8)
+ * targets, in its low F bits: 64 / F of them side by side in one word go through a popcount's
+ * steps to F-bit fields together (6 operations a word, or 8 with F = 16, for 4 or 8 counts,
+ * where a popcount without the instruction takes 12 a count). */
+static inline __attribute__((always_inline)) void
+side_by_side(const uint64_t *x, const int *idx, int n, uint32_t *P, const int F)
+{
+    UNROLL for (int g = 0; g < n; g += 64 / F) {
+        uint64_t v = 0;
+        UNROLL for (int f = 0; f < 64 / F; f++)
+            if (g + f < n)
+                v |= x[idx[g + f]] << (F * f);
+        v -= (v >> 1) & 0x5555555555555555u;
+        v = (v & 0x3333333333333333u) + ((v >> 2) & 0x3333333333333333u);
+        v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+        if (F == 16)
+            v += v >> 8; /* the low byte of each field: its count (<= 16) */
+        UNROLL for (int f = 0; f < 64 / F; f++)
+            if (g + f < n)
+                P[idx[g + f]] = (uint32_t)(v >> (F * f)) & 0xff;
+    }
+}
+
+/* Class sizes of candidates [c0, c0 + n) over the nch chunks of tabs (mseg targets) into dst.
+ * One chunk of at most 16 targets (most of a tree's nodes): the counts of the planes' ANDs are
+ * taken side by side. */
 static inline __attribute__((always_inline)) void
 slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
             int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, const int TW)
 {
+    static const int classes[JT_MAX_LEN] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
+                                            14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26};
     const int np = planes_for(L);
     const slice_t *T = tabs;
     for (int32_t c = 0; c < n; c++) {
         uint8_t lt[JT_MAX_LEN];
         word_letters(ev, c0 + c, L, lt);
-        uint32_t P[JT_MAX_LEN + 1] = {0};
-        for (int32_t k = 0; k < nch; k++) {
-            const slice_t *row = T + (size_t)k * TW;
-            slice_t pl[5];
+        uint32_t P[JT_MAX_LEN + 1]; /* P[1..L] (zeroed by L stores where needed: "= {0}" was a
+                                     * rep stos of the whole array, 20% of the time) */
+        if (nch == 1 && mseg <= 16) {
+            slice_t pl[5], x[JT_MAX_LEN + 1];
             for (int p = 0; p < L; p++)
-                ripple(pl, row[lt[p]], p, np);
+                ripple(pl, T[lt[p]], p, np);
             for (int j = 1; j <= L; j++)
-                P[j] += (uint32_t)jt_pc64(with_bits(pl, j, np));
+                x[j] = with_bits(pl, j, np);
+            if (mseg <= 8)
+                side_by_side(x, classes, L, P, 8);
+            else
+                side_by_side(x, classes, L, P, 16);
+        } else {
+            for (int j = 1; j <= L; j++)
+                P[j] = 0;
+            for (int32_t k = 0; k < nch; k++) {
+                const slice_t *row = T + (size_t)k * TW;
+                slice_t pl[5];
+                for (int p = 0; p < L; p++)
+                    ripple(pl, row[lt[p]], p, np);
+                for (int j = 1; j <= L; j++)
+                    P[j] += (uint32_t)jt_pc64(with_bits(pl, j, np));
+            }
         }
         uint16_t sizes[JT_MAX_LEN + 1];
         mobius(sizes, P, mseg, L);
@@ -540,28 +582,16 @@ place_planes(const slice_t *row, const uint8_t *lt, const int L, const int np, s
 }
 
 /* P[i] = the bits of x[i] for every counted pair i (place_counted), when the planes hold at
- * most 16 targets: four of them side by side in one word go through a popcount's steps to
- * 16-bit fields together (about 6 operations a plane instead of 12). */
+ * most 16 targets (side_by_side). */
 static inline __attribute__((always_inline)) void
 place_counts16(const uint64_t *x, uint32_t *P, const int L)
 {
     const int L1 = L + 1;
-    int idx[PAIRS + 4] = {0}, n = 0; /* the counted pairs, in order (then x[0], zero) */
+    int idx[PAIRS] = {0}, n = 0; /* the counted pairs, in order */
     UNROLL for (int i = 1; i < L1 * L1; i++)
         if (place_counted(i / L1, i % L1, L))
             idx[n++] = i;
-    UNROLL for (int g = 0; g < n; g += 4) {
-        uint64_t v = 0;
-        UNROLL for (int f = 0; f < 4; f++)
-            v |= x[idx[g + f]] << (16 * f);
-        v -= (v >> 1) & 0x5555555555555555u;
-        v = (v & 0x3333333333333333u) + ((v >> 2) & 0x3333333333333333u);
-        v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-        v += v >> 8; /* the low byte of each field: its count (<= 16) */
-        UNROLL for (int f = 0; f < 4; f++)
-            if (g + f < n)
-                P[idx[g + f]] = (uint32_t)(v >> (16 * f)) & 0xff;
-    }
+    side_by_side(x, idx, n, P, 16);
 }
 
 /* PLACE: class sizes by reply code of candidates [c0, c0 + n) over the nch chunks of tabs
@@ -1643,10 +1673,62 @@ static uint16_t min_q16(const uint16_t *q, int32_t n, int32_t *first)
     return best;
 }
 
+/* The c with q[c] <= lim (the paper rule's window, most of whose scan finds nothing), a
+ * register of values at a time: AVX-512 compresses the indices of each half register's hits
+ * into a store; SSE4.1 and AVX2 take a 16-bit mask of hits per 16 values, skip it when empty and
+ * else store the positions of each nibble's hits from a 16-entry table (4 positions a store, the
+ * next store overwriting what lies past the hits; four stores, hits or not).  Other levels: one branchless store a value. */
+#if defined(__AVX512BW__)
+static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
+{
+    int32_t k = 0, c = 0;
+    const __m512i l = _mm512_set1_epi16((short)lim), step = _mm512_set1_epi32(16);
+    __m512i idx = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (; c + 32 <= n; c += 32) {
+        const __mmask32 hit = _mm512_cmple_epu16_mask(_mm512_loadu_si512(q + c), l);
+        if (hit) {
+            _mm512_storeu_si512(out + k, _mm512_maskz_compress_epi32((__mmask16)hit, idx));
+            k += __builtin_popcount(hit & 0xffffu);
+            _mm512_storeu_si512(out + k, _mm512_maskz_compress_epi32((__mmask16)(hit >> 16),
+                                                                     _mm512_add_epi32(idx, step)));
+            k += __builtin_popcount(hit >> 16);
+        }
+        idx = _mm512_add_epi32(idx, _mm512_add_epi32(step, step));
+    }
+    return select_from16(q, c, n, lim, out, k);
+}
+#elif defined(__SSE4_1__)
+static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
+{
+    /* the positions (bytes, lowest first) of the set bits of each nibble */
+    static const uint32_t at[16] = {0, 0, 1, 0x100, 2, 0x200, 0x201, 0x20100, 3, 0x300, 0x301,
+                                    0x30100, 0x302, 0x30200, 0x30201, 0x3020100};
+    int32_t k = 0, c = 0;
+    const __m128i l = _mm_set1_epi16((short)lim);
+    for (; c + 16 <= n; c += 16) {
+        const __m128i a = _mm_loadu_si128((const __m128i *)(q + c));
+        const __m128i b = _mm_loadu_si128((const __m128i *)(q + c + 8));
+        /* q <= lim exactly when min(q, lim) == q; the 0/-1 words pack to bytes in order */
+        const __m128i ha = _mm_cmpeq_epi16(_mm_min_epu16(a, l), a);
+        const __m128i hb = _mm_cmpeq_epi16(_mm_min_epu16(b, l), b);
+        const unsigned hit = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(ha, hb));
+        if (!hit)
+            continue;
+        for (int i = 0; i < 4; i++) { /* (a fixed count: no branch to mispredict) */
+            const unsigned h = (hit >> (4 * i)) & 15;
+            const __m128i pos = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)at[h]));
+            _mm_storeu_si128((__m128i *)(out + k), _mm_add_epi32(pos, _mm_set1_epi32(c + 4 * i)));
+            k += __builtin_popcount(h);
+        }
+    }
+    return select_from16(q, c, n, lim, out, k);
+}
+#else
 static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
 {
     return select_from16(q, 0, n, lim, out, 0);
 }
+#endif
 
 static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *out)
 {
