@@ -16,11 +16,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # The reference tests, every path and variant; the length checks of every _core entry; whole
-# TWL06 trees (when present) with weights and both thread counts; the kernels' class sizes.
+# TWL06 trees (when present) with weights and both thread counts; the kernels' class sizes; the
+# best-response search (its memo, levels and trees) against its reference twin, every rule set.
 SELECTED = [
     "tests/test_gbr_properties.py",
     "tests/test_gbr.py",
     "tests/test_kernels.py",
+    "tests/test_best_response.py",
 ]
 
 RUNNER = textwrap.dedent("""
