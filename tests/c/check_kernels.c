@@ -1,6 +1,7 @@
 /* check_kernels.c -- a standalone test of the C engine, without Python, for any architecture
- * (tests/test_cross_aarch64.py builds it for aarch64 and runs it under qemu-user; tests/
- * test_kernels.py builds it natively).  On random word lists it checks, for every kernel variant
+ * (tests/test_cross_aarch64.py builds it for aarch64 and runs it under qemu-user; on the build
+ * machine's own CPU the Python tests check the same kernels through _core, against the
+ * pure-Python reference).  On random word lists it checks, for every kernel variant
  * the build has and the CPU runs:
  *  - class sizes of random candidates over random targets (up to 9000, so several rounds of byte
  *    counters and several segments of chunk tables) against a pair-by-pair count;
