@@ -954,6 +954,19 @@ invert_bytes(vb *n, const vb *P, vb total, const int L)
     n[0] = total;
 }
 
+/* Add the counts of the planes' ANDs of chunks [k0, k1) of tabs to acc[1..L] (byte counters). */
+static inline __attribute__((always_inline)) void
+count_chunks(const uint8_t *tabs, const slice_idx *idx, int32_t k0, int32_t k1, vb *acc,
+             const int L)
+{
+    for (int32_t k = k0; k < k1; k++) {
+        vb pl[5];
+        chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
+        for (int j = 1; j <= L; j++)
+            acc[j] += pc8(with_bits(pl, j, planes_for(L)));
+    }
+}
+
 /* sum_j n_j^2 of candidates [c0, c0 + n) into ev->q16 (jt_q16_fits), over the nch <= 31 chunks
  * of tabs (mseg <= 248 targets): the counts stay in byte counters and the class sizes in bytes
  * (each <= 248); at most 15 targets, their squares come from a 16-entry byte table and their sum
@@ -965,7 +978,6 @@ slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t
 {
     static const uint8_t squares[16] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169,
                                         196, 225};
-    const int np = planes_for(L);
     uint16_t *q16 = ev->q16 + c0;
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
@@ -974,12 +986,7 @@ slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t
         vb acc[JT_MAX_LEN + 1], nj[JT_MAX_LEN + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = (vb){0};
-        for (int32_t k = 0; k < nch; k++) {
-            vb pl[5];
-            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-            for (int j = 1; j <= L; j++)
-                acc[j] += pc8(with_bits(pl, j, np));
-        }
+        count_chunks(tabs, idx, 0, nch, acc, L);
         invert_bytes(nj, acc, (vb){0} + (uint8_t)mseg, L);
         vb sqb = (vb){0};
         if (mseg <= 15) {
@@ -1041,12 +1048,7 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
                 wacc[j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
             }
         }
-        for (int32_t k = nsch; k < nch; k++) { /* the rest: counts */
-            vb pl[5];
-            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-            for (int j = 1; j <= L; j++)
-                acc[j] += pc8(with_bits(pl, j, np));
-        }
+        count_chunks(tabs, idx, nsch, nch, acc, L); /* the rest: counts */
         vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
         invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
         invert_bytes(xj, wacc, (vb){0} + (uint8_t)utot, L);
@@ -1239,8 +1241,10 @@ weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0
     if (ev->q16) { /* uniform weights, |S| <= 248: sum_j n_j^2 alone, in 16 bits */
         for (int32_t c = c0; c < c1; c++) {
             uint32_t sq = 0;
-            for (int j = 0; j <= L; j++)
-                sq += (uint32_t)cnt[(size_t)j * stride + (c - c0)] * cnt[(size_t)j * stride + (c - c0)];
+            for (int j = 0; j <= L; j++) {
+                const uint32_t nj = cnt[(size_t)j * stride + (c - c0)];
+                sq += nj * nj;
+            }
             ev->q16[c] = (uint16_t)sq;
         }
         return;
