@@ -46,6 +46,97 @@ static void sort_by_delta(uint32_t *mask, uint64_t *delta, int32_t *id, int32_t 
     }
 }
 
+/* The distinct excesses of a node, when there are few (fictitious play's are D times the times
+ * a word was chosen): a small open-addressed table of them, each with its count, then (sorted)
+ * the first place of its group among the heavier targets. */
+#define FEW 64
+typedef struct {
+    uint64_t key[FEW];
+    int32_t at[FEW];     /* a key's count, then its group's next free place */
+    int8_t slot[2 * FEW]; /* index into key, -1 empty */
+    int n;
+} excesses;
+
+static inline int excess_slot(const excesses *x, uint64_t d)
+{
+    int s = (int)((d * UINT64_C(0x9e3779b97f4a7c15)) >> 57); /* 2 FEW = 128 slots */
+    while (x->slot[s] >= 0 && x->key[x->slot[s]] != d)
+        s = (s + 1) & (2 * FEW - 1);
+    return s;
+}
+
+/* Count the excesses of the targets of S; 0 if there are more than FEW distinct ones. */
+static int count_excesses(const jt_tree *t, const jt_node *nd, uint64_t vmin, excesses *x)
+{
+    memset(x->slot, -1, sizeof x->slot);
+    x->n = 0;
+    for (int32_t k = 0; k < nd->m; k++) {
+        const uint64_t d = (uint64_t)t->v[nd->S[k]] - vmin;
+        if (!d)
+            continue;
+        const int s = excess_slot(x, d);
+        if (x->slot[s] < 0) {
+            if (x->n == FEW)
+                return 0;
+            x->slot[s] = (int8_t)x->n;
+            x->key[x->n] = d;
+            x->at[x->n++] = 0;
+        }
+        x->at[x->slot[s]]++;
+    }
+    return 1;
+}
+
+/* Sort the keys (carrying counts; insertion sort of at most FEW), point the slots at their new
+ * places and turn the counts into each group's first place. */
+static void place_groups(excesses *x)
+{
+    for (int i = 1; i < x->n; i++)
+        for (int j = i; j > 0 && x->key[j - 1] > x->key[j]; j--) {
+            const uint64_t k = x->key[j];
+            const int32_t c = x->at[j];
+            x->key[j] = x->key[j - 1];
+            x->at[j] = x->at[j - 1];
+            x->key[j - 1] = k;
+            x->at[j - 1] = c;
+        }
+    int32_t first = 0;
+    for (int i = 0; i < x->n; i++) {
+        x->slot[excess_slot(x, x->key[i])] = (int8_t)i;
+        const int32_t c = x->at[i];
+        x->at[i] = first;
+        first += c;
+    }
+}
+
+/* Fill the heavier targets of S, by increasing excess, into the front of spec_mask (spec_delta,
+ * spec_id alike), and the targets weighing vmin into its end, backwards. */
+static int32_t split_by_excess(const jt_tree *t, const jt_node *nd, uint64_t vmin,
+                               const uint32_t *sm, uint32_t *spec_mask, uint64_t *spec_delta,
+                               int32_t *spec_id)
+{
+    excesses x;
+    const int few = count_excesses(t, nd, vmin, &x);
+    if (few)
+        place_groups(&x);
+    int32_t nspec = 0, rest = nd->m;
+    for (int32_t k = 0; k < nd->m; k++) {
+        const uint64_t d = (uint64_t)t->v[nd->S[k]] - vmin;
+        if (!d) {
+            spec_mask[--rest] = sm[k];
+            continue;
+        }
+        const int32_t at = few ? x.at[x.slot[excess_slot(&x, d)]]++ : nspec;
+        spec_mask[at] = sm[k];
+        spec_id[at] = nd->S[k];
+        spec_delta[at] = d;
+        nspec++;
+    }
+    if (!few)
+        sort_by_delta(spec_mask, spec_delta, spec_id, nspec);
+    return nspec;
+}
+
 /* Fill job->ev's description of S (masks, weights, candidates) into the arrays given; returns 1
  * if the node was decided on the spot. */
 int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask,
@@ -78,20 +169,8 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
     ev->spec_mask = spec_mask;
     ev->spec_delta = spec_delta;
     ev->spec_id = spec_id;
-    if (V != (uint64_t)m * vmin) {
-        int32_t rest = m; /* the targets weighing vmin fill spec_mask from the end, backwards */
-        for (int32_t k = 0; k < m; k++) {
-            const uint64_t d = (uint64_t)t->v[nd->S[k]] - vmin;
-            if (d) {
-                spec_mask[ev->nspec] = sm[k];
-                spec_id[ev->nspec] = nd->S[k];
-                spec_delta[ev->nspec++] = d;
-            } else {
-                spec_mask[--rest] = sm[k];
-            }
-        }
-        sort_by_delta(spec_mask, spec_delta, spec_id, ev->nspec);
-    }
+    if (V != (uint64_t)m * vmin)
+        ev->nspec = split_by_excess(t, nd, vmin, sm, spec_mask, spec_delta, spec_id);
     ev->wv = ev->nspec ? t->v : NULL; /* the weights the anagram fix-up takes */
     if (t->rule == JT_RULE_EXACT && vmin > 0 && m <= w->R && jt_exact_early_stop(w, nd))
         return 1;
