@@ -120,30 +120,30 @@ static int32_t exact_pick(const jt_node *nd, const jt_eval *ev)
     return first;
 }
 
-/* Paper rule: the window of words that may be the literal maximum. */
+/* Paper rule: the window of words that may be the literal maximum, selected into the scratch
+ * (room for every candidate) and kept on the node at its size. */
 static int paper_window(const jt_tree *t, jt_node *nd, const jt_eval *ev, uint64_t qmin,
-                        uint64_t V)
+                        uint64_t V, int32_t *sel)
 {
     const uint64_t slack = paper_slack(nd->m, t->w->R, V, t->err_abs, t->err_rel);
     const int32_t *cid = ev->cid;
     const int32_t D = cid ? nd->m : t->w->D; /* candidates: the words of S (cid) or all */
     const uint64_t lim = qmin + slack < qmin ? UINT64_MAX : qmin + slack;
-    free(nd->win);
-    nd->win = malloc(sizeof(int32_t) * ((size_t)D + 16));
-    if (!nd->win)
-        return JT_ENOMEM;
     const jt_kernels *K = jt_kernels_current();
+    int32_t n;
     if (ev->q16) { /* vmin q16 <= lim exactly when q16 <= floor(lim / vmin) */
         const uint64_t lim16 = lim / ev->vmin;
-        nd->nwin = K->select_le16(ev->q16, D, lim16 < UINT16_MAX ? (uint16_t)lim16 : UINT16_MAX,
-                                  nd->win);
+        n = K->select_le16(ev->q16, D, lim16 < UINT16_MAX ? (uint16_t)lim16 : UINT16_MAX, sel);
     } else {
-        nd->nwin = K->select_le(ev->q, D, lim, nd->win);
+        n = K->select_le(ev->q, D, lim, sel);
     }
-    for (int32_t i = 0; cid && i < nd->nwin; i++)
-        nd->win[i] = cid[nd->win[i]];
-    int32_t *fit = realloc(nd->win, sizeof(int32_t) * (size_t)nd->nwin);
-    nd->win = fit ? fit : nd->win;
+    free(nd->win);
+    nd->win = malloc(sizeof(int32_t) * (size_t)n);
+    if (!nd->win)
+        return JT_ENOMEM;
+    for (int32_t i = 0; i < n; i++)
+        nd->win[i] = cid ? cid[sel[i]] : sel[i];
+    nd->nwin = n;
     nd->unique = 0;
     /* updates meet the window again and again (jt_window_unique); a build only once */
     return t->updating ? jt_window_unique(t, nd) : JT_OK;
@@ -403,7 +403,7 @@ int jt_choose(const jt_tree *t, jt_job *job, jt_scratch *s)
         return JT_OK;
     }
     const uint64_t qmin = least_q(ev, NULL);
-    const int st = paper_window(t, nd, ev, qmin, job->V);
+    const int st = paper_window(t, nd, ev, qmin, job->V, s->wsel);
     if (st)
         return st;
     jt_gather_h(t, nd, job->hones, s->hs);

@@ -226,14 +226,15 @@ static int expand(jt_tree *t, jt_node *nd, int *err)
         t->counts[nd->guess] = nd->depth + 1;
     if (nd->m == sizes[win])
         return JT_OK; /* a leaf */
-    nd->child = calloc((size_t)R, sizeof(jt_node *));
-    int st = nd->child ? JT_OK : JT_ENOMEM;
+    nd->child = (jt_node **)(nd + 1);
+    memset(nd->child, 0, sizeof(jt_node *) * (size_t)R);
+    int st = JT_OK;
     for (int j = 0; j < R && !st; j++)
-        if (j != win && sizes[j] && !(S[j] = malloc(sizeof(int32_t) * sizes[j])))
+        if (j != win && sizes[j] && !(S[j] = jt_state_new(t, sizes[j])))
             st = JT_ENOMEM;
     if (st) {
         for (int j = 0; j < R; j++)
-            free(S[j]);
+            jt_state_free(t, S[j]);
         return st;
     }
     for (int32_t k = 0; k < nd->m; k++) {
@@ -246,7 +247,7 @@ static int expand(jt_tree *t, jt_node *nd, int *err)
             continue;
         jt_node *c = st ? NULL : jt_node_new(t, S[j], sizes[j], nd->depth + 1, nd);
         if (!c) {
-            free(S[j]);
+            jt_state_free(t, S[j]);
             st = JT_ENOMEM;
             continue;
         }
@@ -324,12 +325,12 @@ int jt_grow_all(jt_tree *t, jt_node **nodes, int32_t n, int decided, int threads
     return err;
 }
 
-/* Decide a root with state S (taking ownership of S) and, if expand, everything below it. */
+/* Decide a root with state S (from jt_state_new, taking ownership of it) and, if expand, everything below it. */
 static int decide_root(jt_tree *t, int32_t *S, int32_t m, int expand_it, int threads)
 {
     t->root = jt_node_new(t, S, m, 0, NULL);
     if (!t->root) {
-        free(S);
+        jt_state_free(t, S);
         return JT_ENOMEM;
     }
     if (m <= 2) {
@@ -344,7 +345,7 @@ static int decide_root(jt_tree *t, int32_t *S, int32_t m, int expand_it, int thr
 int jt_build_all(jt_tree *t, int threads)
 {
     const int32_t D = t->w->D;
-    int32_t *S = malloc(sizeof(int32_t) * D);
+    int32_t *S = jt_state_new(t, D);
     if (!S)
         return JT_ENOMEM;
     for (int32_t i = 0; i < D; i++)
@@ -381,7 +382,7 @@ int32_t jt_decide(const jt_words *w, const jt_weights *wt, const int32_t *S, int
     jt_tree *t = jt_tree_new(w, wt, status);
     if (!t)
         return -1;
-    int32_t *copy = malloc(sizeof(int32_t) * m);
+    int32_t *copy = jt_state_new(t, m);
     if (!copy) {
         *status = JT_ENOMEM;
         jt_tree_free(t);

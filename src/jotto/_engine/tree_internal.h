@@ -2,7 +2,8 @@
  * per-thread scratch, the description of one node being decided, and the functions each file
  * offers the others.
  *
- *   tree_nodes.c      a tree's memory: nodes, scratch, weights, life cycle, reading it out
+ *   tree_nodes.c      a tree's nodes, scratch, weights, life cycle, memo; reading it out
+ *   tree_pool.c       recycled memory for node records and states
  *   node_eval.c       describing a node's state and counting its candidates' replies, every mode
  *   decision_rules.c  choosing a node's guess: GuesserGBR's exact and paper rules, Norvig's
  *   tree.c            building: deciding nodes and growing subtrees in OpenMP tasks
@@ -34,7 +35,7 @@ typedef struct jt_node {
     uint8_t unique;     /* paper rule: no two words of win reply alike to every target of S */
     int64_t stamp;      /* the update (jt_tree.updates) whose weights the guess was decided for */
     struct jt_node *parent;
-    struct jt_node **child; /* [R] or NULL for leaves */
+    struct jt_node **child; /* [R] (in the record, after it) or NULL for leaves */
     uint16_t *cnt;      /* big nodes of updatable rules: class sizes of every word ... */
     uint64_t *q;        /* ... and its q, kept for updates */
     int32_t *win;       /* paper rule: words within rounding distance of the best, increasing */
@@ -61,6 +62,9 @@ struct jt_tree {
     jt_node **unodes;   /* an update's lists of nodes, kept between updates (malloc'ing them */
     int32_t *uredo, *uguess; /* each time made glibc consolidate its free lists every time) */
     int32_t ucap;
+    struct jt_pool *pools; /* per thread (tree_pool.c) */
+    int npools;
+    size_t node_bytes;  /* a node record with room for R children */
 };
 
 /* A decision of a small node that left the tree in an update, kept to be reused when a later
@@ -94,6 +98,7 @@ typedef struct jt_scratch {
     uint16_t *q16;       /* [D + 64] q of small nodes in 16 bits (jt_q16_fits) */
     double *hs;          /* paper rule: h over S */
     double *term;        /* paper rule: [m+1] terms of ExpNumElims by class size */
+    int32_t *wsel;       /* paper rule: [D + 16] the window as selected */
     uint32_t *wmask;     /* paper rule: masks of the window's words (+16) */
     uint16_t *wcnt;      /* paper rule: their class sizes */
 } jt_scratch;
@@ -138,6 +143,15 @@ static inline int jt_thread_id(void)
 
 /* The greedy rules keep their values on big nodes and can be updated; Norvig's cannot. */
 static inline int jt_updatable(const jt_tree *t) { return t->rule <= JT_RULE_EXACT; }
+
+/* tree_pool.c: states of 4 << c words for the classes c < JT_POOL_CLASSES (up to 1024) */
+#define JT_POOL_CLASSES 9
+int jt_pools_ensure(jt_tree *t, int n);
+void jt_pools_free(jt_tree *t);
+int32_t *jt_state_new(jt_tree *t, int32_t n);
+void jt_state_free(jt_tree *t, int32_t *S);
+jt_node *jt_node_take(jt_tree *t);
+void jt_node_give(jt_tree *t, jt_node *nd);
 
 /* tree_nodes.c */
 jt_node *jt_node_new(jt_tree *t, int32_t *S, int32_t m, int32_t depth, jt_node *parent);

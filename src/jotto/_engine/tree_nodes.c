@@ -9,7 +9,7 @@
 
 jt_node *jt_node_new(jt_tree *t, int32_t *S, int32_t m, int32_t depth, jt_node *parent)
 {
-    jt_node *nd = calloc(1, sizeof(jt_node));
+    jt_node *nd = jt_node_take(t);
     if (!nd)
         return NULL;
     nd->S = S;
@@ -25,12 +25,11 @@ jt_node *jt_node_new(jt_tree *t, int32_t *S, int32_t m, int32_t depth, jt_node *
 
 void jt_node_free(jt_tree *t, jt_node *nd)
 {
-    free(nd->S);
+    jt_state_free(t, nd->S);
     free(nd->cnt);
     free(nd->q);
     free(nd->win);
-    free(nd->child);
-    free(nd);
+    jt_node_give(t, nd);
     t->nnodes--;
 }
 
@@ -49,7 +48,6 @@ void jt_free_children(jt_tree *t, jt_node *nd, int keep)
             jt_node_free(t, c);
         }
     }
-    free(nd->child);
     nd->child = NULL;
 }
 
@@ -70,6 +68,7 @@ void jt_scratch_free(jt_scratch *scr, int n)
         free(scr[i].q16);
         free(scr[i].hs);
         free(scr[i].term);
+        free(scr[i].wsel);
         free(scr[i].wmask);
         free(scr[i].wcnt);
     }
@@ -97,12 +96,13 @@ static jt_scratch *jt_scratch_new(int n, const jt_words *w)
         scr[i].q16 = malloc(sizeof(uint16_t) * (D + 64));
         scr[i].hs = malloc(sizeof(double) * D);
         scr[i].term = malloc(sizeof(double) * (D + 1));
+        scr[i].wsel = malloc(sizeof(int32_t) * (D + 16));
         scr[i].wmask = malloc(sizeof(uint32_t) * (D + 16));
         scr[i].wcnt = malloc(sizeof(uint16_t) * D * w->R);
         if (!scr[i].sm || !scr[i].spec_mask || !scr[i].spec_delta || !scr[i].spec_id ||
             !scr[i].fam_n || !scr[i].fam_v || !scr[i].in_s || !scr[i].stok || !scr[i].sspell ||
             !scr[i].cnt || !scr[i].q || !scr[i].q16 ||
-            !scr[i].hs || !scr[i].term || !scr[i].wmask || !scr[i].wcnt) {
+            !scr[i].hs || !scr[i].term || !scr[i].wsel || !scr[i].wmask || !scr[i].wcnt) {
             jt_scratch_free(scr, n);
             return NULL;
         }
@@ -113,6 +113,8 @@ static jt_scratch *jt_scratch_new(int n, const jt_words *w)
 /* Per-thread scratch for nt threads, kept on the tree between calls. */
 int jt_ensure_scratch(jt_tree *t, int nt)
 {
+    if (jt_pools_ensure(t, nt))
+        return JT_ENOMEM;
     if (t->scr && t->nscr >= nt)
         return JT_OK;
     jt_scratch_free(t->scr, t->nscr);
@@ -176,7 +178,8 @@ jt_tree *jt_tree_new(const jt_words *w, const jt_weights *wt, int *status)
     t->v = malloc(sizeof(int64_t) * D);
     t->counts = calloc((size_t)D, sizeof(int32_t));
     t->h = t->rule == JT_RULE_PAPER ? malloc(sizeof(double) * D) : NULL;
-    if (!t->v || !t->counts || (t->rule == JT_RULE_PAPER && !t->h)) {
+    t->node_bytes = sizeof(jt_node) + sizeof(jt_node *) * (size_t)w->R;
+    if (!t->v || !t->counts || (t->rule == JT_RULE_PAPER && !t->h) || jt_pools_ensure(t, 1)) {
         jt_tree_free(t);
         return NULL;
     }
@@ -246,7 +249,7 @@ int jt_memo_init(jt_tree *t)
 void jt_memo_clear(jt_tree *t)
 {
     for (int32_t i = 0; t->memo && i <= t->memo_mask; i++) {
-        free(t->memo[i].S);
+        jt_state_free(t, t->memo[i].S);
         free(t->memo[i].win);
         t->memo[i].S = NULL;
         t->memo[i].win = NULL;
@@ -265,7 +268,7 @@ void jt_memo_keep(jt_tree *t, jt_node *nd)
         return;
     const uint64_t key = jt_state_key(nd->S, nd->m);
     jt_memo *e = &t->memo[key & (uint64_t)t->memo_mask];
-    free(e->S);
+    jt_state_free(t, e->S);
     free(e->win);
     e->S = nd->S;
     e->m = nd->m;
@@ -306,6 +309,7 @@ void jt_tree_free(jt_tree *t)
     free(t->uredo);
     free(t->uguess);
     jt_scratch_free(t->scr, t->nscr);
+    jt_pools_free(t);
     free(t->v);
     free(t->h);
     free(t->counts);

@@ -1,0 +1,152 @@
+/* tree_pool.c -- a tree's recycled memory: node records and state arrays (a node's S, kept by
+ * the memo after the node leaves) are carved from slabs and go back to free lists by size, so
+ * the thousands of nodes an update of fictitious play drops and grows again never reach malloc.
+ * (They did: with glibc every large allocation of a big node then also consolidated the small
+ * chunks freed in between, and malloc and free took some 15 % of a solve.)
+ *
+ * Threads.  Nodes and states are made inside parallel tasks but freed only outside them (an
+ * update drops subtrees before it grows any), so each thread allocates from a pool of its own,
+ * and a block freed outside an active parallel region goes back to the pool it came from (its
+ * header says which); inside one, to the freeing thread's pool, which no other thread touches.
+ * A block's header also records its size class; states of more than 1024 words come from malloc,
+ * still with a header, so that one free serves every state. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree_internal.h"
+
+#define SLAB_BYTES (64 * 1024)
+#define NODE_CLASS JT_POOL_CLASSES        /* the class of node records */
+#define HEAP_CLASS (JT_POOL_CLASSES + 1)  /* states from malloc */
+
+typedef struct {
+    uint32_t owner; /* the pool the block returns to */
+    uint32_t cls;
+} block_head;
+
+typedef struct jt_pool {
+    void *free[JT_POOL_CLASSES + 1];  /* a free block's first word links to the next */
+    char *cur;                        /* the unused end of the newest slab */
+    size_t left;
+    void **slabs;
+    int32_t nslabs, cap;
+} jt_pool;
+
+_Static_assert(sizeof(block_head) == 8, "a header keeps blocks 8-byte aligned");
+
+/* Bytes of a block of class c, header included: states of 4 << c words, or a node record. */
+static size_t class_bytes(const jt_tree *t, int c)
+{
+    return sizeof(block_head) + (c == NODE_CLASS ? t->node_bytes : sizeof(int32_t) * (4u << c));
+}
+
+/* Pools for n threads, keeping the blocks of those already there. */
+int jt_pools_ensure(jt_tree *t, int n)
+{
+    if (t->npools >= n)
+        return JT_OK;
+    jt_pool *p = realloc(t->pools, sizeof(jt_pool) * (size_t)n);
+    if (!p)
+        return JT_ENOMEM;
+    memset(p + t->npools, 0, sizeof(jt_pool) * (size_t)(n - t->npools));
+    t->pools = p;
+    t->npools = n;
+    return JT_OK;
+}
+
+void jt_pools_free(jt_tree *t)
+{
+    for (int i = 0; i < t->npools; i++) {
+        for (int32_t k = 0; k < t->pools[i].nslabs; k++)
+            free(t->pools[i].slabs[k]);
+        free(t->pools[i].slabs);
+    }
+    free(t->pools);
+    t->pools = NULL;
+    t->npools = 0;
+}
+
+/* A block of class c from the calling thread's pool: a free one, else carved from a slab. */
+static void *take(jt_tree *t, int c)
+{
+    const uint32_t id = (uint32_t)jt_thread_id();
+    jt_pool *p = &t->pools[id];
+    block_head *b = p->free[c];
+    if (b) {
+        memcpy(&p->free[c], b + 1, sizeof(void *));
+        b->owner = id; /* it may have been freed into this pool from another */
+        return b + 1;
+    }
+    const size_t bytes = class_bytes(t, c);
+    if (p->left < bytes) {
+        if (p->nslabs == p->cap) {
+            const int32_t cap = p->cap ? 2 * p->cap : 16;
+            void **s = realloc(p->slabs, sizeof(void *) * (size_t)cap);
+            if (!s)
+                return NULL;
+            p->slabs = s;
+            p->cap = cap;
+        }
+        const size_t slab = bytes > SLAB_BYTES ? bytes : SLAB_BYTES;
+        if (!(p->cur = malloc(slab)))
+            return NULL;
+        p->slabs[p->nslabs++] = p->cur;
+        p->left = slab;
+    }
+    b = (block_head *)p->cur;
+    p->cur += bytes;
+    p->left -= bytes;
+    b->owner = id;
+    b->cls = (uint32_t)c;
+    return b + 1;
+}
+
+/* Return a block to the free list of its pool (outside parallel regions) or of the calling
+ * thread's (inside one). */
+static void give(jt_tree *t, block_head *b)
+{
+#ifdef _OPENMP
+    const uint32_t id = omp_in_parallel() ? (uint32_t)jt_thread_id() : b->owner;
+#else
+    const uint32_t id = b->owner;
+#endif
+    jt_pool *p = &t->pools[id];
+    memcpy(b + 1, &p->free[b->cls], sizeof(void *));
+    p->free[b->cls] = b;
+}
+
+int32_t *jt_state_new(jt_tree *t, int32_t n)
+{
+    int c = 0;
+    while (c < JT_POOL_CLASSES && (4 << c) < n)
+        c++;
+    if (c < JT_POOL_CLASSES)
+        return take(t, c);
+    block_head *b = malloc(sizeof(block_head) + sizeof(int32_t) * (size_t)n);
+    if (!b)
+        return NULL;
+    b->owner = 0;
+    b->cls = HEAP_CLASS;
+    return (int32_t *)(b + 1);
+}
+
+void jt_state_free(jt_tree *t, int32_t *S)
+{
+    if (!S)
+        return;
+    block_head *b = (block_head *)S - 1;
+    if (b->cls == HEAP_CLASS)
+        free(b);
+    else
+        give(t, b);
+}
+
+jt_node *jt_node_take(jt_tree *t)
+{
+    jt_node *nd = take(t, NODE_CLASS);
+    if (nd)
+        memset(nd, 0, t->node_bytes);
+    return nd;
+}
+
+void jt_node_give(jt_tree *t, jt_node *nd) { give(t, (block_head *)nd - 1); }
