@@ -4,6 +4,8 @@ weights, on every evaluation path, kernel variant and thread count."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -12,7 +14,7 @@ import jotto
 from jotto import runtime
 
 from . import reference
-from .strategies import dictionaries, float_weights, int_weights
+from .strategies import LETTERS, dictionaries, float_weights, int_weights
 
 
 def paper_case():
@@ -71,6 +73,30 @@ def test_exact_rule_fictitious_play_weights_match_reference(words, data, paths):
     expected = reference.Game(words).comp_num_guesses(v, "exact")
     got = jotto.comp_num_guesses(words, np.array(v, dtype=np.int64), rule="exact")
     assert got.tolist() == expected
+
+
+@st.composite
+def many_distinct_weights(draw):
+    """66-100 words (4 of 10 letters) with distinct weights: more than 64 distinct excesses
+    over the lightest weight at the root and other big nodes."""
+    sets = draw(st.permutations(list(itertools.combinations(LETTERS[:10], 4))))
+    words = ["".join(s) for s in sets[:draw(st.integers(66, 100))]]
+    v = draw(st.lists(st.one_of(st.integers(1, 200), st.integers(1, 10**12)),
+                      min_size=len(words), max_size=len(words), unique=True))
+    return words, v
+
+
+@given(case=many_distinct_weights())
+def test_many_distinct_excesses_match_reference(case, paths):
+    """Nodes with more than 64 distinct excesses, which describe() sorts whole (fewer are
+    grouped by counting), under both rules."""
+    words, v = case
+    game = reference.Game(words)
+    got = jotto.comp_num_guesses(words, np.array(v, dtype=np.int64), rule="exact")
+    assert got.tolist() == game.comp_num_guesses(v, "exact")
+    h = [float(x) for x in v]
+    assert jotto.comp_num_guesses(words, np.array(h), rule="paper").tolist() == \
+        game.comp_num_guesses(h, "paper")
 
 
 @given(case=paper_case())
