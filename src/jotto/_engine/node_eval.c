@@ -138,7 +138,8 @@ static int32_t split_by_excess(const jt_tree *t, const jt_node *nd, uint64_t vmi
 }
 
 /* Fill job->ev's description of S (masks, weights, candidates) into the arrays given; returns 1
- * if the node was decided on the spot. */
+ * if the node was decided on the spot.  With spec_mask NULL the heavier targets are not split
+ * out: choosing from values already counted needs only the masks, V and vmin. */
 int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask,
                     uint64_t *spec_delta, int32_t *spec_id)
 {
@@ -169,7 +170,7 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
     ev->spec_mask = spec_mask;
     ev->spec_delta = spec_delta;
     ev->spec_id = spec_id;
-    if (V != (uint64_t)m * vmin)
+    if (spec_mask && V != (uint64_t)m * vmin)
         ev->nspec = split_by_excess(t, nd, vmin, sm, spec_mask, spec_delta, spec_id);
     ev->wv = ev->nspec ? t->v : NULL; /* the weights the anagram fix-up takes */
     if (t->rule == JT_RULE_EXACT && vmin > 0 && m <= w->R && jt_exact_early_stop(w, nd))

@@ -65,8 +65,7 @@ static int redecide(jt_tree *t, jt_node *x, jt_scratch *s, int32_t *guess)
     }
     jt_job job;
     job.node = x;
-    if (jt_describe(t, &job, s->sm, s->spec_mask, s->spec_delta, s->spec_id)) /* never: big nodes
-                                                                              are > R */
+    if (jt_describe(t, &job, s->sm, NULL, NULL, NULL)) /* never: big nodes are > R */
         return JT_EINVAL;
     job.ev.cnt = x->cnt;
     job.ev.q = x->q;
