@@ -1620,16 +1620,38 @@ static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
         q[c] += delta * cnt[(size_t)pc(ev->cm[c] & target) * nc + c];
 }
 
-/* For 64- and 16-bit values (q, q16): the first c with q[c] == x (0 if none), and the c in
+/* For 64- and 16-bit values (q, q16): the least value and the first c holding it, and the c in
  * [c0, n) with q[c] <= lim appended to out[k..] in increasing order, returning the new count (a
- * store each and a count without branches). */
-#define DEFINE_SCANS(first_name, select_name, T)                                                 \
-    static inline int32_t first_name(const T *q, int32_t n, T x)                                 \
+ * store each and a count without branches).
+ *
+ * The least: blocks of B values are reduced to their minimum (a reduction that vectorises on
+ * every level), keeping the first block whose minimum is below every earlier one; the first c
+ * is then looked for in that block alone, not in a second pass over everything before it. */
+#define DEFINE_SCANS(min_name, select_name, T, B)                                                \
+    static T min_name(const T *q, int32_t n, int32_t *first)                                     \
     {                                                                                            \
-        int32_t at = 0;                                                                          \
-        while (at < n && q[at] != x)                                                             \
+        T best = (T)-1;                                                                          \
+        int32_t at = 0, c = 0;                                                                   \
+        for (; c + B <= n; c += B) {                                                             \
+            T least = (T)-1;                                                                     \
+            for (int u = 0; u < B; u++)                                                          \
+                least = q[c + u] < least ? q[c + u] : least;                                     \
+            if (least < best) {                                                                  \
+                best = least;                                                                    \
+                at = c;                                                                          \
+            }                                                                                    \
+        }                                                                                        \
+        for (; c < n; c++) {                                                                     \
+            if (q[c] < best) {                                                                   \
+                best = q[c];                                                                     \
+                at = c;                                                                          \
+            }                                                                                    \
+        }                                                                                        \
+        while (first && at < n && q[at] != best)                                                 \
             at++;                                                                                \
-        return at < n ? at : 0;                                                                  \
+        if (first)                                                                               \
+            *first = at;                                                                         \
+        return best;                                                                             \
     }                                                                                            \
     static inline int32_t select_name(const T *q, int32_t c0, int32_t n, T lim, int32_t *out,   \
                                       int32_t k)                                                 \
@@ -1640,42 +1662,8 @@ static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
         }                                                                                        \
         return k;                                                                                \
     }
-DEFINE_SCANS(first_at, select_from, uint64_t)
-DEFINE_SCANS(first_at16, select_from16, uint16_t)
-
-/* Two passes that vectorise on every level: the least value (a reduction in 16 independent
- * lanes, so that no long chain of compares waits on itself), then the first place it occurs. */
-static uint64_t min_q(const uint64_t *q, int32_t n, int32_t *first)
-{
-    enum { LANES = 16 };
-    uint64_t lane[LANES];
-    for (int u = 0; u < LANES; u++)
-        lane[u] = UINT64_MAX;
-    int32_t c = 0;
-    for (; c + LANES <= n; c += LANES)
-        for (int u = 0; u < LANES; u++)
-            lane[u] = q[c + u] < lane[u] ? q[c + u] : lane[u];
-    uint64_t best = UINT64_MAX;
-    for (int u = 0; u < LANES; u++)
-        best = lane[u] < best ? lane[u] : best;
-    for (; c < n; c++)
-        best = q[c] < best ? q[c] : best;
-    if (first)
-        *first = first_at(q, n, best);
-    return best;
-}
-
-/* The same for 16-bit values (ev->q16): one pass for the least (vector minimum), one for its
- * first place. */
-static uint16_t min_q16(const uint16_t *q, int32_t n, int32_t *first)
-{
-    uint16_t best = UINT16_MAX;
-    for (int32_t c = 0; c < n; c++)
-        best = q[c] < best ? q[c] : best;
-    if (first)
-        *first = first_at16(q, n, best);
-    return best;
-}
+DEFINE_SCANS(min_q, select_from, uint64_t, 32)
+DEFINE_SCANS(min_q16, select_from16, uint16_t, 64)
 
 /* The c with q[c] <= lim (the paper rule's window, most of whose scan finds nothing), a
  * register of values at a time: AVX-512 compresses the indices of each half register's hits
