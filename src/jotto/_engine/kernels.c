@@ -1665,11 +1665,30 @@ static void add_weight(const jt_eval *ev, uint32_t target, uint64_t delta)
 DEFINE_SCANS(min_q, select_from, uint64_t, 32)
 DEFINE_SCANS(min_q16, select_from16, uint16_t, 64)
 
-/* The c with q[c] <= lim (the paper rule's window, most of whose scan finds nothing), a
- * register of values at a time: AVX-512 compresses the indices of each half register's hits
- * into a store; SSE4.1 and AVX2 take a 16-bit mask of hits per 16 values, skip it when empty and
- * else store the positions of each nibble's hits from a 16-entry table (4 positions a store, the
- * next store overwriting what lies past the hits; four stores, hits or not).  Other levels: one branchless store a value. */
+#if defined(__SSE4_1__)
+/* Append c + i for each set bit i of the 16-bit mask hit to out[k..], returning the new count:
+ * the positions of each nibble's bits come from a 16-entry table (bytes, lowest first), four at a
+ * store, the next store overwriting what lies past the hits; four stores, hits or not (a fixed
+ * count: no branch to mispredict). */
+static inline int32_t store_hits(int32_t *out, int32_t k, unsigned hit, int32_t c)
+{
+    static const uint32_t at[16] = {0, 0, 1, 0x100, 2, 0x200, 0x201, 0x20100, 3, 0x300, 0x301,
+                                    0x30100, 0x302, 0x30200, 0x30201, 0x3020100};
+    for (int i = 0; i < 4; i++) {
+        const unsigned h = (hit >> (4 * i)) & 15;
+        const __m128i pos = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)at[h]));
+        _mm_storeu_si128((__m128i *)(out + k), _mm_add_epi32(pos, _mm_set1_epi32(c + 4 * i)));
+        k += __builtin_popcount(h);
+    }
+    return k;
+}
+#endif
+
+/* The c with q[c] <= lim (the paper rule's window, most of whose scan finds nothing), in 16- and
+ * 64-bit values, a register of values at a time: AVX-512 compresses the indices of each half
+ * register's hits into a store; SSE4.1 (SSE4.2 for 64 bits) and AVX2 take a 16-bit mask of hits
+ * per 16 values, skip it when empty and else store_hits.  Other levels: one branchless store a
+ * value. */
 #if defined(__AVX512BW__)
 static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
 {
@@ -1692,9 +1711,6 @@ static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *
 #elif defined(__SSE4_1__)
 static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
 {
-    /* the positions (bytes, lowest first) of the set bits of each nibble */
-    static const uint32_t at[16] = {0, 0, 1, 0x100, 2, 0x200, 0x201, 0x20100, 3, 0x300, 0x301,
-                                    0x30100, 0x302, 0x30200, 0x30201, 0x3020100};
     int32_t k = 0, c = 0;
     const __m128i l = _mm_set1_epi16((short)lim);
     for (; c + 16 <= n; c += 16) {
@@ -1704,14 +1720,8 @@ static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *
         const __m128i ha = _mm_cmpeq_epi16(_mm_min_epu16(a, l), a);
         const __m128i hb = _mm_cmpeq_epi16(_mm_min_epu16(b, l), b);
         const unsigned hit = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(ha, hb));
-        if (!hit)
-            continue;
-        for (int i = 0; i < 4; i++) { /* (a fixed count: no branch to mispredict) */
-            const unsigned h = (hit >> (4 * i)) & 15;
-            const __m128i pos = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)at[h]));
-            _mm_storeu_si128((__m128i *)(out + k), _mm_add_epi32(pos, _mm_set1_epi32(c + 4 * i)));
-            k += __builtin_popcount(h);
-        }
+        if (hit)
+            k = store_hits(out, k, hit, c);
     }
     return select_from16(q, c, n, lim, out, k);
 }
@@ -1736,6 +1746,34 @@ static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *ou
         _mm512_storeu_si512(out + k, _mm512_maskz_compress_epi32(sel, idx));
         k += __builtin_popcount(sel);
         idx = _mm512_add_epi32(idx, step);
+    }
+#elif defined(__AVX2__) || defined(__SSE4_2__)
+    /* 16 values at a time: a signed compare of the values with their top bit flipped is the
+     * unsigned one; a mask of those above lim, and the positions of the others (store_hits) */
+#if defined(__AVX2__)
+    const __m256i sign = _mm256_set1_epi64x(INT64_MIN);
+    const __m256i l = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sign);
+#else
+    const __m128i sign = _mm_set1_epi64x(INT64_MIN);
+    const __m128i l = _mm_xor_si128(_mm_set1_epi64x((long long)lim), sign);
+#endif
+    for (; c + 16 <= n; c += 16) {
+        unsigned above = 0;
+#if defined(__AVX2__)
+        for (int i = 0; i < 4; i++) {
+            const __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(q + c) + i),
+                                               sign);
+            const __m256d gt = _mm256_castsi256_pd(_mm256_cmpgt_epi64(x, l));
+            above |= (unsigned)_mm256_movemask_pd(gt) << (4 * i);
+        }
+#else
+        for (int i = 0; i < 8; i++) {
+            const __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(q + c) + i), sign);
+            above |= (unsigned)_mm_movemask_pd(_mm_castsi128_pd(_mm_cmpgt_epi64(x, l))) << (2 * i);
+        }
+#endif
+        if (above != 0xffff)
+            k = store_hits(out, k, ~above & 0xffff, c);
     }
 #endif
     return select_from(q, c, n, lim, out, k);
