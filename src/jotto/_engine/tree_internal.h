@@ -34,6 +34,7 @@ typedef struct jt_node {
     uint8_t dirty;      /* the weight of some word of S changed since the last decision */
     uint8_t unique;     /* paper rule: no two words of win reply alike to every target of S */
     int64_t stamp;      /* the update (jt_tree.updates) whose weights the guess was decided for */
+    uint64_t key;       /* hash of S for the memo, 0 until computed */
     struct jt_node *parent;
     struct jt_node **child; /* [R] (in the record, after it) or NULL for leaves */
     uint16_t *cnt;      /* big nodes of updatable rules: class sizes of every word ... */
@@ -163,12 +164,11 @@ int jt_check_weights(const jt_words *w, const jt_weights *wt);
 void jt_set_weights(jt_tree *t, const int64_t *v, const double *h);
 jt_tree *jt_tree_new(const jt_words *w, const jt_weights *wt, int *status);
 void jt_drop_root(jt_tree *t);
-uint64_t jt_state_key(const int32_t *S, int32_t m);
 int jt_still_valid(const jt_tree *t, const int32_t *S, int32_t m, int64_t stamp);
 int jt_memo_init(jt_tree *t);
 void jt_memo_clear(jt_tree *t);
 void jt_memo_keep(jt_tree *t, jt_node *nd);
-const jt_memo *jt_memo_find(const jt_tree *t, const jt_node *nd);
+const jt_memo *jt_memo_find(const jt_tree *t, jt_node *nd);
 
 /* node_eval.c */
 int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask,

@@ -199,15 +199,26 @@ void jt_drop_root(jt_tree *t)
 
 /* ---- decisions kept across updates ----------------------------------------------------------- */
 
-/* A hash of the state S (increasing word indices). */
-uint64_t jt_state_key(const int32_t *S, int32_t m)
+/* A hash of the state S (increasing word indices): a sum of one mixed term per member, which
+ * do not wait on one another (a chain of multiplies through every member took several cycles
+ * a member); never 0, which marks a node's key as not yet computed. */
+static uint64_t state_key(const int32_t *S, int32_t m)
 {
-    uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)m;
+    uint64_t h = (uint64_t)m * UINT64_C(0xff51afd7ed558ccd);
     for (int32_t k = 0; k < m; k++) {
-        h = (h ^ (uint64_t)(uint32_t)S[k]) * UINT64_C(0xff51afd7ed558ccd);
-        h ^= h >> 29;
+        const uint64_t x = ((uint64_t)(uint32_t)S[k] << 20 | (uint32_t)k) *
+                           UINT64_C(0x9e3779b97f4a7c15);
+        h += x ^ x >> 31;
     }
-    return h;
+    return h | 1;
+}
+
+/* nd's key, computed once. */
+static uint64_t node_key(jt_node *nd)
+{
+    if (!nd->key)
+        nd->key = state_key(nd->S, nd->m);
+    return nd->key;
 }
 
 /* Whether a decision made for the weights of update `stamp` still holds: no weight of S changed
@@ -257,16 +268,17 @@ void jt_memo_clear(jt_tree *t)
 }
 
 /* Keep the decision of nd, which is leaving the tree, if it was made for the current weights of
- * S (or is fixed): its guess, or for the paper rule its window made unique.  Takes nd's S and
- * window; a slot holding another state is overwritten. */
+ * S (or is fixed) and nd is small enough to be looked up (decide() looks up no shared node):
+ * its guess, or for the paper rule its window made unique.  Takes nd's S and window; a slot
+ * holding another state is overwritten. */
 void jt_memo_keep(jt_tree *t, jt_node *nd)
 {
     const int paper = t->rule == JT_RULE_PAPER && !nd->fixed;
-    if (!t->memo || nd->m < 3 || nd->guess < 0 ||
+    if (!t->memo || nd->m < 3 || nd->m >= jt_t_shared || nd->guess < 0 ||
         (!nd->fixed && !jt_still_valid(t, nd->S, nd->m, nd->stamp)) ||
         (paper && (!nd->win || (!nd->unique && jt_window_unique(t, nd)))))
         return;
-    const uint64_t key = jt_state_key(nd->S, nd->m);
+    const uint64_t key = node_key(nd);
     jt_memo *e = &t->memo[key & (uint64_t)t->memo_mask];
     jt_state_free(t, e->S);
     free(e->win);
@@ -284,11 +296,11 @@ void jt_memo_keep(jt_tree *t, jt_node *nd)
 }
 
 /* The kept decision for nd's S, if there is one and it still holds, else NULL. */
-const jt_memo *jt_memo_find(const jt_tree *t, const jt_node *nd)
+const jt_memo *jt_memo_find(const jt_tree *t, jt_node *nd)
 {
     if (!t->memo)
         return NULL;
-    const uint64_t key = jt_state_key(nd->S, nd->m);
+    const uint64_t key = node_key(nd);
     const jt_memo *e = &t->memo[key & (uint64_t)t->memo_mask];
     if (!e->S || e->key != key || e->m != nd->m ||
         memcmp(e->S, nd->S, sizeof(int32_t) * (size_t)nd->m) != 0 ||
