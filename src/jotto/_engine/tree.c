@@ -220,8 +220,11 @@ static int expand(jt_tree *t, jt_node *nd, int *err)
         sizes[j] = fill[j] = 0;
         S[j] = NULL;
     }
-    for (int32_t k = 0; k < nd->m; k++)
-        sizes[jt_reply(w, nd->guess, nd->S[k])]++;
+    uint8_t *rep = t->scr[jt_thread_id()].rep; /* free again before the first task below */
+    for (int32_t k = 0; k < nd->m; k++) {
+        rep[k] = (uint8_t)jt_reply(w, nd->guess, nd->S[k]);
+        sizes[rep[k]]++;
+    }
     if (sizes[win])
         t->counts[nd->guess] = nd->depth + 1;
     if (nd->m == sizes[win])
@@ -237,11 +240,9 @@ static int expand(jt_tree *t, jt_node *nd, int *err)
             jt_state_free(t, S[j]);
         return st;
     }
-    for (int32_t k = 0; k < nd->m; k++) {
-        const int r = jt_reply(w, nd->guess, nd->S[k]);
-        if (r != win)
-            S[r][fill[r]++] = nd->S[k];
-    }
+    for (int32_t k = 0; k < nd->m; k++)
+        if (rep[k] != win)
+            S[rep[k]][fill[rep[k]]++] = nd->S[k];
     for (int j = 0; j < R; j++) {
         if (j == win || !sizes[j])
             continue;

@@ -102,6 +102,7 @@ typedef struct jt_scratch {
     int32_t *wsel;       /* paper rule: [D + 16] the window as selected */
     uint32_t *wmask;     /* paper rule: masks of the window's words (+16) */
     uint16_t *wcnt;      /* paper rule: their class sizes */
+    uint8_t *rep;        /* [D] expand(): the replies to the node's guess */
 } jt_scratch;
 
 /* What deciding one node needs besides its evaluation. */
