@@ -15,30 +15,45 @@
 
 #include "tree_internal.h"
 
+/* Under AddressSanitizer a free block and a slab's unused end are poisoned, so that a use after
+ * a node or state went back to its pool is reported as a use after free would be. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 #define SLAB_BYTES (64 * 1024)
 #define NODE_CLASS JT_POOL_CLASSES        /* the class of node records */
 #define HEAP_CLASS (JT_POOL_CLASSES + 1)  /* states from malloc */
 
-typedef struct {
-    uint32_t owner; /* the pool the block returns to */
+typedef struct block_head {
+    struct block_head *next; /* the next free block of its list, while free */
+    uint32_t owner;          /* the pool the block returns to */
     uint32_t cls;
 } block_head;
 
 typedef struct jt_pool {
-    void *free[JT_POOL_CLASSES + 1];  /* a free block's first word links to the next */
+    block_head *free[JT_POOL_CLASSES + 1];
     char *cur;                        /* the unused end of the newest slab */
     size_t left;
     void **slabs;
     int32_t nslabs, cap;
 } jt_pool;
 
-_Static_assert(sizeof(block_head) == 8, "a header keeps blocks 8-byte aligned");
+_Static_assert(sizeof(block_head) == 16, "a header keeps blocks 16-byte aligned");
 
 /* Bytes of a block of class c, header included: states of 4 << c words, or a node record. */
 static size_t class_bytes(const jt_tree *t, int c)
 {
     return sizeof(block_head) + (c == NODE_CLASS ? t->node_bytes : sizeof(int32_t) * (4u << c));
 }
+
+/* The payload's bytes of a block of class c. */
+static size_t payload_bytes(const jt_tree *t, int c) { return class_bytes(t, c) - sizeof(block_head); }
 
 /* Pools for n threads, keeping the blocks of those already there. */
 int jt_pools_ensure(jt_tree *t, int n)
@@ -73,8 +88,9 @@ static void *take(jt_tree *t, int c)
     jt_pool *p = &t->pools[id];
     block_head *b = p->free[c];
     if (b) {
-        memcpy(&p->free[c], b + 1, sizeof(void *));
+        p->free[c] = b->next;
         b->owner = id; /* it may have been freed into this pool from another */
+        UNPOISON(b + 1, payload_bytes(t, c));
         return b + 1;
     }
     const size_t bytes = class_bytes(t, c);
@@ -92,8 +108,10 @@ static void *take(jt_tree *t, int c)
             return NULL;
         p->slabs[p->nslabs++] = p->cur;
         p->left = slab;
+        POISON(p->cur, slab);
     }
     b = (block_head *)p->cur;
+    UNPOISON(b, bytes);
     p->cur += bytes;
     p->left -= bytes;
     b->owner = id;
@@ -111,8 +129,9 @@ static void give(jt_tree *t, block_head *b)
     const uint32_t id = b->owner;
 #endif
     jt_pool *p = &t->pools[id];
-    memcpy(b + 1, &p->free[b->cls], sizeof(void *));
+    b->next = p->free[b->cls];
     p->free[b->cls] = b;
+    POISON(b + 1, payload_bytes(t, (int)b->cls));
 }
 
 int32_t *jt_state_new(jt_tree *t, int32_t n)
