@@ -139,8 +139,12 @@ int32_t *jt_state_new(jt_tree *t, int32_t n)
     int c = 0;
     while (c < JT_POOL_CLASSES && (4 << c) < n)
         c++;
-    if (c < JT_POOL_CLASSES)
-        return take(t, c);
+    if (c < JT_POOL_CLASSES) {
+        int32_t *S = take(t, c);
+        if (S) /* the words past n are as out of bounds as past a malloc'd array */
+            POISON(S + n, sizeof(int32_t) * (size_t)((4 << c) - n));
+        return S;
+    }
     block_head *b = malloc(sizeof(block_head) + sizeof(int32_t) * (size_t)n);
     if (!b)
         return NULL;
