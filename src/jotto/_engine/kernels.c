@@ -896,53 +896,45 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
     }
 }
 
-/* Nibble tables of the units u_k = delta[k] / g of n targets in chunks of 8, 32 bytes a chunk,
- * or of their base-32 digit (u_k >> shift) & 31 (shift 5d, digit d): lo[x] (hi[x]) sums the
- * units of the chunk's targets 0-3 (4-7) whose bits x holds, each entry from a smaller one (x
- * without its lowest bit) plus one unit; csum (if not NULL) gets each chunk's sum of units
- * (units <= 31: at most 248).  Returns the sum of all units.  delta is sorted (describe()), so a
- * division is made once per distinct excess. */
-static uint32_t unit_tables(const uint64_t *delta, uint64_t g, int32_t n, int shift, uint8_t *nib,
-                            uint8_t *csum)
+/* Units of any width are taken as their base-32 digits: u = sum_d 32^d u^(d), each digit <= 31
+ * as the nibble tables want, so the units in a class are X_j = sum_d 32^d X_j^(d) with X_j^(d)
+ * the digits d in it, each looked up like units <= 31.  At most MAX_DIGITS digits (units below
+ * 2^20). */
+#define MAX_DIGITS 4
+
+/* Nibble tables of digits d < nd of the units u_k = delta[k] / g of n targets in chunks of 8,
+ * 32 bytes a chunk, digit d's at nib + 32 d nch (nch chunks): lo[x] (hi[x]) sums the digits of
+ * the chunk's targets 0-3 (4-7) whose bits x holds, each entry from a smaller one (x without
+ * its lowest bit) plus one digit; csum[d nch + k] gets chunk k's sum of digits d (at most 248),
+ * usum[d] their sum over all.  delta is sorted (describe()), so a division is made once per
+ * distinct excess. */
+static void unit_tables(const uint64_t *delta, uint64_t g, int32_t n, int nd, uint8_t *nib,
+                        uint8_t *csum, uint32_t *usum)
 {
-    uint64_t last = 0;
-    uint8_t u_last = 0;
-    uint32_t total = 0;
-    for (int32_t h = 0; h < (n + 7) / 8 * 2; h++) { /* quarter h: targets 4h .. 4h+3 */
-        uint8_t u[4];
+    const int32_t nch = (n + 7) / 8;
+    uint64_t last = 0, u_last = 0;
+    for (int d = 0; d < nd; d++)
+        usum[d] = 0;
+    for (int32_t h = 0; h < nch * 2; h++) { /* quarter h: targets 4h .. 4h+3 */
+        uint64_t u[4];
         for (int b = 0; b < 4; b++) {
             const int32_t k = 4 * h + b;
             if (k < n && delta[k] != last) {
                 last = delta[k];
-                u_last = (uint8_t)((last / g) >> shift & 31);
+                u_last = last / g;
             }
             u[b] = k < n ? u_last : 0;
         }
-        uint8_t *t = nib + (size_t)h * 16;
-        t[0] = 0;
-        for (int x = 1; x < 16; x++)
-            t[x] = (uint8_t)(t[x & (x - 1)] + u[__builtin_ctz((unsigned)x)]);
-        if (csum)
-            csum[h >> 1] = (uint8_t)((h & 1 ? csum[h >> 1] : 0) + t[15]);
-        total += t[15];
+        for (int d = 0; d < nd; d++) {
+            uint8_t *t = nib + ((size_t)d * nch * 2 + (size_t)h) * 16;
+            t[0] = 0;
+            for (int x = 1; x < 16; x++)
+                t[x] = (uint8_t)(t[x & (x - 1)] + (u[__builtin_ctz((unsigned)x)] >> (5 * d) & 31));
+            uint8_t *cs = csum + (size_t)d * nch + (h >> 1);
+            *cs = (uint8_t)((h & 1 ? *cs : 0) + t[15]);
+            usum[d] += t[15];
+        }
     }
-    return total;
-}
-
-/* Units of any width are taken as their base-32 digits: u = sum_d 32^d u^(d), each digit <= 31
- * as the nibble tables want, so the units in a class are X_j = sum_d 32^d X_j^(d) with X_j^(d)
- * the digits d in it, each looked up like units <= 31.  At most MAX_DIGITS digits (units below
- * 2^20); digit d's tables of nch chunks at nib + d * 32 nch, its chunk sums at csum + d nch. */
-#define MAX_DIGITS 4
-
-/* The tables of the ND digits of the units of targets [0, n) (delta, step g); usum[d] gets the
- * sum of digit d. */
-static void digit_tables(const uint64_t *delta, uint64_t g, int32_t n, int nd, uint8_t *nib,
-                         uint8_t *csum, uint32_t *usum)
-{
-    const int32_t nch = (n + 7) / 8;
-    for (int d = 0; d < nd; d++)
-        usum[d] = unit_tables(delta, g, n, 5 * d, nib + (size_t)d * nch * 32, csum + (size_t)d * nch);
 }
 
 /* The planes of the candidates' replies (idx) to the targets of one chunk (table t). */
@@ -1144,24 +1136,23 @@ static int unit_step(const jt_eval *ev, uint64_t *g, uint64_t *utot)
     return nd;
 }
 
-/* Widen the byte counters wacc[d][1..L] of digits d < ND into the 16-bit tot[d][h][1..L] (h:
- * each half of the candidates), and clear them. */
+/* Widen the byte counters wacc[1..L] of one digit into its 16-bit tot[h][1..L] (h: each half of
+ * the candidates), and clear them. */
 static inline __attribute__((always_inline)) void
-spill_units(vh (*tot)[2][JT_MAX_LEN + 1], vb (*wacc)[JT_MAX_LEN + 1], const int L, const int ND)
+spill_digit(vh (*tot)[JT_MAX_LEN + 1], vb *wacc, const int L)
 {
-    for (int d = 0; d < ND; d++)
-        for (int j = 1; j <= L; j++) {
-            tot[d][0][j] += widen(wacc[d][j], 0);
-            tot[d][1][j] += widen(wacc[d][j], 1);
-            wacc[d][j] = (vb){0};
-        }
+    for (int j = 1; j <= L; j++) {
+        tot[0][j] += widen(wacc[j], 0);
+        tot[1][j] += widen(wacc[j], 1);
+        wacc[j] = (vb){0};
+    }
 }
 
 /* Over the nsch chunks of heavier targets of tabs, the units of the planes' ANDs of each digit
- * d < ND into tot[d][h][1..L] (spill_units; inverted like counts later), from the digit tables
- * nib and chunk sums csum (digit_tables); with acc not NULL also their counts into acc[1..L]
- * (byte counters).  A chunk adds at most its largest digit sum (<= 248) to a byte counter: they
- * are widened before one could pass 255. */
+ * d < ND into tot[d][h][1..L] (spill_digit; inverted like counts later), from the digit tables
+ * nib and chunk sums csum (unit_tables); with acc not NULL also their counts into acc[1..L]
+ * (byte counters).  A chunk adds at most its sum of digits d (<= 248) to digit d's byte
+ * counters: they are widened before one could pass 255. */
 static inline __attribute__((always_inline)) void
 unit_chunks(const uint8_t *tabs, const slice_idx *idx, const uint8_t *nib, const uint8_t *csum,
             int32_t nsch, vb *acc, vh (*tot)[2][JT_MAX_LEN + 1], const int L, const int ND)
@@ -1172,16 +1163,15 @@ unit_chunks(const uint8_t *tabs, const slice_idx *idx, const uint8_t *nib, const
             wacc[d][j] = (vb){0};
             tot[d][0][j] = tot[d][1][j] = (vh){0};
         }
-    uint32_t run = 0; /* the most units a byte counter holds since it was widened */
+    uint32_t run[MAX_DIGITS] = {0}; /* the most a digit's byte counter holds since widened */
     for (int32_t k = 0; k < nsch; k++) {
-        uint32_t most = 0;
-        for (int d = 0; d < ND; d++)
-            most = csum[d * nsch + k] > most ? csum[d * nsch + k] : most;
-        if (run + most > 255) {
-            spill_units(tot, wacc, L, ND);
-            run = 0;
+        for (int d = 0; d < ND; d++) {
+            if (run[d] + csum[d * nsch + k] > 255) {
+                spill_digit(tot[d], wacc[d], L);
+                run[d] = 0;
+            }
+            run[d] += csum[d * nsch + k];
         }
-        run += most;
         vb pl[5];
         chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
         if (acc)
@@ -1189,13 +1179,32 @@ unit_chunks(const uint8_t *tabs, const slice_idx *idx, const uint8_t *nib, const
                 acc[j] += pc8(with_bits(pl, j, planes_for(L)));
         add_units(nib, (size_t)nsch * 32, k, pl, wacc, L, ND);
     }
-    spill_units(tot, wacc, L, ND);
+    for (int d = 0; d < ND; d++)
+        spill_digit(tot[d], wacc[d], L);
 }
 
 /* 32-bit lanes for the products of class sizes and units: VW / 4 of them a vector, from VW / 4
  * 16-bit lanes (a quarter of the candidates). */
 typedef uint16_t vq __attribute__((vector_size(VW / 2)));
 typedef uint32_t vw __attribute__((vector_size(VW)));
+typedef uint8_t vbq __attribute__((vector_size(VW / 4)));
+DEFINE_INVERT(invert32, vw)
+
+/* Lanes [r VW / 4, (r + 1) VW / 4) of the 16-bit lanes x (r = 0, 1) or of the bytes y
+ * (r = 0..3) as 32-bit lanes. */
+static inline __attribute__((always_inline)) vw quarter(vh x, int r)
+{
+    vq y;
+    memcpy(&y, (const char *)&x + r * (VW / 2), sizeof y);
+    return __builtin_convertvector(y, vw);
+}
+
+static inline __attribute__((always_inline)) vw quarter_bytes(vb y, int r)
+{
+    vbq z;
+    memcpy(&z, (const char *)&y + r * (VW / 4), sizeof z);
+    return __builtin_convertvector(z, vw);
+}
 
 /* out[i] += sum_d 32^d sum_j a_j X_j^(d) for lanes i < nh of one half of the candidates (a[j],
  * X[d][j]): each digit's sum in 32-bit lanes, exact while sum_j a_j X_j^(d) < 2^32 (the callers
@@ -1209,13 +1218,9 @@ add_dots(uint64_t *out, int nh, const vh *a, const vh (*X)[JT_MAX_LEN + 1], cons
         for (int d = 0; d < ND; d++)
             S[d] = (vw){0};
         for (int j = 0; j <= L; j++) {
-            vq x;
-            memcpy(&x, (const char *)&a[j] + part * (VW / 2), sizeof x);
-            const vw A = __builtin_convertvector(x, vw);
-            for (int d = 0; d < ND; d++) {
-                memcpy(&x, (const char *)&X[d][j] + part * (VW / 2), sizeof x);
-                S[d] += A * __builtin_convertvector(x, vw);
-            }
+            const vw A = quarter(a[j], part);
+            for (int d = 0; d < ND; d++)
+                S[d] += A * quarter(X[d][j], part);
         }
         uint32_t lanes[MAX_DIGITS][VW / 4];
         memcpy(lanes, S, (size_t)ND * sizeof(vw));
@@ -1240,15 +1245,18 @@ invert_units(vh (*X)[JT_MAX_LEN + 1], vh (*tot)[2][JT_MAX_LEN + 1], const uint32
 }
 
 /* q of candidates [c0, c0 + n) in one pass, for |S| <= 248 whose heavier targets' units have ND
- * base-32 digits (or, ND = 1, sum above 255): as slice_q_weighted, each digit's units in a class
- * counted in 16-bit lanes (X_j^(d) <= usum[d] <= 31 * 248 = 7688), q = vmin sum_j n_j^2
- * (<= 248^2, 16 bits) + g sum_d 32^d sum_j n_j X_j^(d) (each digit's sum <= 248 * 7688 < 2^21:
- * add_dots). */
+ * base-32 digits (or, ND = 1, sum above 255) summing to utot, with m utot < 2^32: as
+ * slice_q_weighted, each digit's units in a class counted in 16-bit lanes (<= usum[d] <=
+ * 31 * 248 = 7688), then a quarter of the candidates at a time in 32-bit lanes: the counts of
+ * the digits combined (sum_d 32^d P_j^(d) <= utot) and inverted, the class's units X_j <= utot,
+ * q = vmin sum_j n_j^2 + g sum_j n_j X_j with both sums <= m^2 and <= m utot. */
 static inline __attribute__((always_inline)) void
 slice_q_digits(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
-               const uint8_t *nib, const uint8_t *csum, int32_t nsch, const uint32_t *usum,
-               uint64_t g, const int L, const int ND)
+               const uint8_t *nib, const uint8_t *csum, int32_t nsch, uint32_t utot, uint64_t g,
+               const int L, const int ND)
 {
+    const uint64_t vmin = ev->vmin;
+    const int narrow = vmin <= UINT32_MAX && g <= UINT32_MAX; /* 32x32-bit products suffice */
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_LEN];
@@ -1260,28 +1268,39 @@ slice_q_digits(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, in
         unit_chunks(tabs, idx, nib, csum, nsch, acc, tot, L, ND);
         count_chunks(tabs, idx, nsch, nch, acc, L); /* the rest: counts */
         invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
-        for (int h = 0; h < 2 && h * (VW / 2) < nv; h++) {
-            const int lo = h * (VW / 2), nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
-            vh a[JT_MAX_LEN + 1], X[MAX_DIGITS][JT_MAX_LEN + 1], sq = (vh){0};
-            for (int j = 0; j <= L; j++) {
-                a[j] = widen(nj[j], h);
-                sq += a[j] * a[j];
+        for (int r = 0; r < 4 && r * (VW / 4) < nv; r++) {
+            vw P[JT_MAX_LEN + 1], X[JT_MAX_LEN + 1], sq = (vw){0}, wx = (vw){0};
+            for (int j = 1; j <= L; j++) {
+                P[j] = (vw){0};
+                for (int d = 0; d < ND; d++)
+                    P[j] += quarter(tot[d][r >> 1][j], r & 1) << (5 * d);
             }
-            invert_units(X, tot, usum, h, L, ND);
-            uint64_t T[VW / 2] = {0};
-            add_dots(T, nh, a, X, L, ND);
-            uint16_t A[VW / 2];
+            invert32(X, P, (vw){0} + utot, L);
+            for (int j = 0; j <= L; j++) {
+                const vw a = quarter_bytes(nj[j], r);
+                sq += a * a;
+                wx += a * X[j];
+            }
+            uint32_t A[VW / 4], B[VW / 4];
             memcpy(A, &sq, sizeof A);
-            uint64_t *q = ev->q + c0 + v0 + lo;
-            for (int i = 0; i < nh; i++)
-                q[i] = ev->vmin * A[i] + g * T[i];
+            memcpy(B, &wx, sizeof B);
+            uint64_t *q = ev->q + c0 + v0 + r * (VW / 4);
+            const int nr = nv - r * (VW / 4) < VW / 4 ? nv - r * (VW / 4) : VW / 4;
+            if (narrow && nr == VW / 4) { /* (a loop that vectorises) */
+                for (int i = 0; i < VW / 4; i++)
+                    q[i] = (uint64_t)(uint32_t)vmin * A[i] + (uint64_t)(uint32_t)g * B[i];
+            } else {
+                for (int i = 0; i < nr; i++)
+                    q[i] = vmin * A[i] + g * B[i];
+            }
         }
     }
 }
 
 /* Small S (m <= 248), q only, heavier targets whose units have nd <= MAX_DIGITS digits (step g,
- * sum utot): q of candidates [c0, c0 + n) in one pass over tabs (all of S, the heavier targets
- * first): in bytes when the units are <= 31 and sum to <= 255, else digit by digit. */
+ * sum utot, m utot < 2^32): q of candidates [c0, c0 + n) in one pass over tabs (all of S, the
+ * heavier targets first): in bytes when the units are <= 31 and sum to <= 255, else digit by
+ * digit. */
 static inline __attribute__((always_inline)) void
 q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, uint64_t g,
            uint64_t utot, int nd, const int L)
@@ -1291,16 +1310,18 @@ q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, uint64
     uint32_t usum[MAX_DIGITS];
     const int32_t nch = (ev->m + 7) / 8, nsch = (ev->nspec + 7) / 8;
     if (nd == 1 && utot <= 255) {
-        unit_tables(ev->spec_delta, g, ev->nspec, 0, nib, NULL);
+        unit_tables(ev->spec_delta, g, ev->nspec, 1, nib, csum, usum);
         slice_q_weighted(ev, c0, n, tabs, nch, nib, nsch, (uint32_t)utot, g, L);
         return;
     }
-    digit_tables(ev->spec_delta, g, ev->nspec, nd, nib, csum, usum);
+    unit_tables(ev->spec_delta, g, ev->nspec, nd, nib, csum, usum);
     switch (nd) {
-    case 1: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, 1); break;
-    case 2: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, 2); break;
-    case 3: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, 3); break;
-    default: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, MAX_DIGITS); break;
+    case 1: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, (uint32_t)utot, g, L, 1); break;
+    case 2: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, (uint32_t)utot, g, L, 2); break;
+    case 3: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, (uint32_t)utot, g, L, 3); break;
+    default:
+        slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, (uint32_t)utot, g, L, MAX_DIGITS);
+        break;
     }
 }
 
@@ -1358,7 +1379,7 @@ weigh_units(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int3
             const int32_t s1 = ev->nspec - s0 < PIECE ? ev->nspec : s0 + PIECE;
             uint32_t usum[MAX_DIGITS];
             slice_tables(ev->spec_mask, NULL, s0, s1, tabs, 32);
-            digit_tables(ev->spec_delta + s0, g, s1 - s0, ND, nib, csum, usum);
+            unit_tables(ev->spec_delta + s0, g, s1 - s0, ND, nib, csum, usum);
             spec_sweep(ev, b0, n, tabs, nib, csum, (s1 - s0 + 7) / 8, usum, cnt + (b0 - c0),
                        stride, T, L, ND);
         }
@@ -1631,7 +1652,7 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
     if (K == K_LETTERS && !ev->cnt && ev->nspec && m <= 248) { /* q only, weighted: one pass when units allow */
         uint64_t g, utot;
         const int nd = unit_step(ev, &g, &utot);
-        if (nd) {
+        if (nd && (uint64_t)m * utot <= UINT32_MAX) {
             slice_tables(ev->spec_mask, NULL, 0, m, tabs, 32); /* S, heavier targets first */
             q_weighted(ev, c0, c1 - c0, tabs, g, utot, nd, L);
             return;
