@@ -1187,23 +1187,13 @@ unit_chunks(const uint8_t *tabs, const slice_idx *idx, const uint8_t *nib, const
  * 16-bit lanes (a quarter of the candidates). */
 typedef uint16_t vq __attribute__((vector_size(VW / 2)));
 typedef uint32_t vw __attribute__((vector_size(VW)));
-typedef uint8_t vbq __attribute__((vector_size(VW / 4)));
-DEFINE_INVERT(invert32, vw)
 
-/* Lanes [r VW / 4, (r + 1) VW / 4) of the 16-bit lanes x (r = 0, 1) or of the bytes y
- * (r = 0..3) as 32-bit lanes. */
+/* Lanes [r VW / 4, (r + 1) VW / 4) of the 16-bit lanes x (r = 0, 1) as 32-bit lanes. */
 static inline __attribute__((always_inline)) vw quarter(vh x, int r)
 {
     vq y;
     memcpy(&y, (const char *)&x + r * (VW / 2), sizeof y);
     return __builtin_convertvector(y, vw);
-}
-
-static inline __attribute__((always_inline)) vw quarter_bytes(vb y, int r)
-{
-    vbq z;
-    memcpy(&z, (const char *)&y + r * (VW / 4), sizeof z);
-    return __builtin_convertvector(z, vw);
 }
 
 /* out[i] += sum_d 32^d sum_j a_j X_j^(d) for lanes i < nh of one half of the candidates (a[j],
@@ -1245,18 +1235,15 @@ invert_units(vh (*X)[JT_MAX_LEN + 1], vh (*tot)[2][JT_MAX_LEN + 1], const uint32
 }
 
 /* q of candidates [c0, c0 + n) in one pass, for |S| <= 248 whose heavier targets' units have ND
- * base-32 digits (or, ND = 1, sum above 255) summing to utot, with m utot < 2^32: as
- * slice_q_weighted, each digit's units in a class counted in 16-bit lanes (<= usum[d] <=
- * 31 * 248 = 7688), then a quarter of the candidates at a time in 32-bit lanes: the counts of
- * the digits combined (sum_d 32^d P_j^(d) <= utot) and inverted, the class's units X_j <= utot,
- * q = vmin sum_j n_j^2 + g sum_j n_j X_j with both sums <= m^2 and <= m utot. */
+ * base-32 digits (or, ND = 1, sum above 255): as slice_q_weighted, each digit's units in a class
+ * counted in 16-bit lanes (X_j^(d) <= usum[d] <= 31 * 248 = 7688), q = vmin sum_j n_j^2
+ * (<= 248^2, 16 bits) + g sum_d 32^d sum_j n_j X_j^(d) (each digit's sum <= 248 * 7688 < 2^21:
+ * add_dots). */
 static inline __attribute__((always_inline)) void
 slice_q_digits(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
-               const uint8_t *nib, const uint8_t *csum, int32_t nsch, uint32_t utot, uint64_t g,
-               const int L, const int ND)
+               const uint8_t *nib, const uint8_t *csum, int32_t nsch, const uint32_t *usum,
+               uint64_t g, const int L, const int ND)
 {
-    const uint64_t vmin = ev->vmin;
-    const int narrow = vmin <= UINT32_MAX && g <= UINT32_MAX; /* 32x32-bit products suffice */
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_LEN];
@@ -1268,39 +1255,28 @@ slice_q_digits(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, in
         unit_chunks(tabs, idx, nib, csum, nsch, acc, tot, L, ND);
         count_chunks(tabs, idx, nsch, nch, acc, L); /* the rest: counts */
         invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
-        for (int r = 0; r < 4 && r * (VW / 4) < nv; r++) {
-            vw P[JT_MAX_LEN + 1], X[JT_MAX_LEN + 1], sq = (vw){0}, wx = (vw){0};
-            for (int j = 1; j <= L; j++) {
-                P[j] = (vw){0};
-                for (int d = 0; d < ND; d++)
-                    P[j] += quarter(tot[d][r >> 1][j], r & 1) << (5 * d);
-            }
-            invert32(X, P, (vw){0} + utot, L);
+        for (int h = 0; h < 2 && h * (VW / 2) < nv; h++) {
+            const int lo = h * (VW / 2), nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
+            vh a[JT_MAX_LEN + 1], X[MAX_DIGITS][JT_MAX_LEN + 1], sq = (vh){0};
             for (int j = 0; j <= L; j++) {
-                const vw a = quarter_bytes(nj[j], r);
-                sq += a * a;
-                wx += a * X[j];
+                a[j] = widen(nj[j], h);
+                sq += a[j] * a[j];
             }
-            uint32_t A[VW / 4], B[VW / 4];
+            invert_units(X, tot, usum, h, L, ND);
+            uint64_t T[VW / 2] = {0};
+            add_dots(T, nh, a, X, L, ND);
+            uint16_t A[VW / 2];
             memcpy(A, &sq, sizeof A);
-            memcpy(B, &wx, sizeof B);
-            uint64_t *q = ev->q + c0 + v0 + r * (VW / 4);
-            const int nr = nv - r * (VW / 4) < VW / 4 ? nv - r * (VW / 4) : VW / 4;
-            if (narrow && nr == VW / 4) { /* (a loop that vectorises) */
-                for (int i = 0; i < VW / 4; i++)
-                    q[i] = (uint64_t)(uint32_t)vmin * A[i] + (uint64_t)(uint32_t)g * B[i];
-            } else {
-                for (int i = 0; i < nr; i++)
-                    q[i] = vmin * A[i] + g * B[i];
-            }
+            uint64_t *q = ev->q + c0 + v0 + lo;
+            for (int i = 0; i < nh; i++)
+                q[i] = ev->vmin * A[i] + g * T[i];
         }
     }
 }
 
 /* Small S (m <= 248), q only, heavier targets whose units have nd <= MAX_DIGITS digits (step g,
- * sum utot, m utot < 2^32): q of candidates [c0, c0 + n) in one pass over tabs (all of S, the
- * heavier targets first): in bytes when the units are <= 31 and sum to <= 255, else digit by
- * digit. */
+ * sum utot): q of candidates [c0, c0 + n) in one pass over tabs (all of S, the heavier targets
+ * first): in bytes when the units are <= 31 and sum to <= 255, else digit by digit. */
 static inline __attribute__((always_inline)) void
 q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, uint64_t g,
            uint64_t utot, int nd, const int L)
@@ -1316,12 +1292,10 @@ q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, uint64
     }
     unit_tables(ev->spec_delta, g, ev->nspec, nd, nib, csum, usum);
     switch (nd) {
-    case 1: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, (uint32_t)utot, g, L, 1); break;
-    case 2: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, (uint32_t)utot, g, L, 2); break;
-    case 3: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, (uint32_t)utot, g, L, 3); break;
-    default:
-        slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, (uint32_t)utot, g, L, MAX_DIGITS);
-        break;
+    case 1: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, 1); break;
+    case 2: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, 2); break;
+    case 3: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, 3); break;
+    default: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, MAX_DIGITS); break;
     }
 }
 
@@ -1652,7 +1626,7 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
     if (K == K_LETTERS && !ev->cnt && ev->nspec && m <= 248) { /* q only, weighted: one pass when units allow */
         uint64_t g, utot;
         const int nd = unit_step(ev, &g, &utot);
-        if (nd && (uint64_t)m * utot <= UINT32_MAX) {
+        if (nd) {
             slice_tables(ev->spec_mask, NULL, 0, m, tabs, 32); /* S, heavier targets first */
             q_weighted(ev, c0, c1 - c0, tabs, g, utot, nd, L);
             return;
