@@ -114,6 +114,70 @@ def test_weights_match_the_reference(variant, words, data, threads):
     assert got.tolist() == game.comp_num_guesses(h, "paper")
 
 
+@pytest.fixture(params=["default", "small"])
+def thresholds(request):
+    """The production thresholds, and ones under which nodes of more than 4 targets keep their
+    class sizes (their heavier targets weighed from them) and small lists take the subset
+    tables."""
+    if request.param == "small":
+        _core.set_thresholds(4, 8, 0)
+    yield request.param
+    _core.set_thresholds()
+
+
+@settings(max_examples=25, deadline=None)
+@given(words=dictionaries(max_size=150), data=st.data(), threads=st.sampled_from([1, 2]))
+def test_wide_units_match_the_reference(variant, thresholds, words, data, threads):
+    """Weights 1 + D c with c up to 31, 2^10 - 1, 2^15 - 1, 2^20 - 1 (units of 1 to 4 base-32
+    digits, as paper mode's: counted digit by digit, on small nodes in one pass) or wider (one
+    sweep per distinct excess), under both rules."""
+    D = len(words)
+    game = reference.Game(words)
+    top = data.draw(st.sampled_from([31, 2**10 - 1, 2**15 - 1, 2**20 - 1, 2**22]))
+    c = data.draw(st.lists(st.one_of(st.just(0), st.integers(0, top), st.just(top)),
+                           min_size=D, max_size=D))
+    v = [1 + D * x for x in c]
+    got = jotto.comp_num_guesses(words, np.array(v, dtype=np.int64), rule="exact",
+                                 threads=threads)
+    assert got.tolist() == game.comp_num_guesses(v, "exact")
+    got = jotto.comp_num_guesses(words, np.array([float(x) for x in v]), rule="paper",
+                                 threads=threads)
+    assert got.tolist() == game.comp_num_guesses([float(x) for x in v], "paper")
+
+
+def random_words(n, seed):
+    """n random 5-letter words of distinct letters, no two sharing their letters."""
+    rng = np.random.default_rng(seed)
+    found: dict[frozenset, str] = {}
+    while len(found) < n:
+        w = "".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), 5, replace=False))
+        found.setdefault(frozenset(w), w)
+    return list(found.values())
+
+
+@pytest.mark.parametrize("top", [31, 2**15 - 1, 2**20 - 1])
+def test_wide_units_on_big_nodes_agree_across_variants(top):
+    """3000 words, most of them heavier than the lightest with units of 1, 3 or 4 base-32
+    digits: the root weighs more than 2048 heavier targets (several pieces of the digit sweep)
+    and its children hundreds.  Every vector variant gives the guess counts of the scalar base
+    level, which has no unit sweep (one pass per distinct excess, or per target)."""
+    words = random_words(3000, top)
+    rng = np.random.default_rng(top)
+    c = rng.integers(0, top + 1, len(words))
+    c[rng.random(len(words)) < 0.1] = 0
+    v = (1 + len(words) * c).astype(np.int64)
+    default = runtime.kernel_variant()
+    got = {}
+    try:
+        for name in VARIANTS:
+            runtime.select_kernel_variant(name)
+            got[name] = jotto.comp_num_guesses(words, v, rule="exact", threads=2).tolist()
+    finally:
+        runtime.select_kernel_variant(default)
+    assert all(counts == got["base"] for counts in got.values())
+    assert len(got) == len(VARIANTS) and max(got["base"]) >= 2
+
+
 def test_jotto_kernel_environment_override():
     code = "import jotto.runtime as r; print(r.kernel_variant())"
     for name in VARIANTS:

@@ -6,8 +6,8 @@
  *  - class sizes of random candidates over random targets (up to 9000, so several rounds of byte
  *    counters and several segments of chunk tables) against a pair-by-pair count;
  *  - q(c) = sum_i v_i n_{reply(c,i)} with random weights (a uniform part, excesses of a few
- *    values or small multiples of one step), with and without class sizes, against the direct
- *    sum;
+ *    values or multiples of one step, small or wide), with and without class sizes, against the
+ *    direct sum;
  *  - the scans of q (least value, the paper rule's window) against plain loops;
  *  - the exact rule's guess counts against a naive recursive GuesserGBR;
  *  - whole trees of every rule (paper, exact, Norvig's three; guess counts and every node)
@@ -90,10 +90,13 @@ static void check_counts(const jt_words *w, int with_weights)
         /* a uniform part and a few excess values, sorted by excess as describe() does */
         const uint64_t vmin = 1 + below(3);
         uint64_t levels[4] = {0, 1 + below(5), 1 + below(1000), (uint64_t)1 << 30};
-        if (below(2)) { /* small multiples of one step, as in fictitious play */
+        const uint32_t kind = below(3);
+        if (kind) { /* multiples of one step, as in fictitious play: units <= 31 (exact mode) or
+                     * of 1 to 4 base-32 digits (paper mode) */
             const uint64_t step = 1 + below(3000);
+            const uint32_t top = kind == 1 ? 31 : (1u << (5 * (1 + below(4)))) - 1;
             for (int i = 1; i < 4; i++)
-                levels[i] = step * (1 + below(31));
+                levels[i] = step * (1 + below(top));
         }
         for (int32_t k = 0; k < m; k++)
             v[k] = vmin + levels[below(4)];

@@ -896,36 +896,45 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
     }
 }
 
-/* Nibble tables of the units u_k = delta[k] / g of n targets in chunks of 8, 32 bytes a chunk:
- * lo[x] (hi[x]) sums the units of the chunk's targets 0-3 (4-7) whose bits x holds, each entry
- * from a smaller one (x without its lowest bit) plus one unit; csum (if not NULL) gets each
- * chunk's sum of units (units <= 31: at most 248).  Returns the sum of all units.  delta is
- * sorted (describe()), so a division is made once per distinct excess. */
-static uint32_t unit_tables(const uint64_t *delta, uint64_t g, int32_t n, uint8_t *nib,
-                            uint8_t *csum)
+/* Units of any width are taken as their base-32 digits: u = sum_d 32^d u^(d), each digit <= 31
+ * as the nibble tables want, so the units in a class are X_j = sum_d 32^d X_j^(d) with X_j^(d)
+ * the digits d in it, each looked up like units <= 31.  At most MAX_DIGITS digits (units below
+ * 2^20). */
+#define MAX_DIGITS 4
+
+/* Nibble tables of digits d < nd of the units u_k = delta[k] / g of n targets in chunks of 8,
+ * 32 bytes a chunk, digit d's at nib + 32 d nch (nch chunks): lo[x] (hi[x]) sums the digits of
+ * the chunk's targets 0-3 (4-7) whose bits x holds, each entry from a smaller one (x without
+ * its lowest bit) plus one digit; csum[d nch + k] gets chunk k's sum of digits d (at most 248),
+ * usum[d] their sum over all.  delta is sorted (describe()), so a division is made once per
+ * distinct excess. */
+static void unit_tables(const uint64_t *delta, uint64_t g, int32_t n, int nd, uint8_t *nib,
+                        uint8_t *csum, uint32_t *usum)
 {
-    uint64_t last = 0;
-    uint8_t u_last = 0;
-    uint32_t total = 0;
-    for (int32_t h = 0; h < (n + 7) / 8 * 2; h++) { /* quarter h: targets 4h .. 4h+3 */
-        uint8_t u[4];
+    const int32_t nch = (n + 7) / 8;
+    uint64_t last = 0, u_last = 0;
+    for (int d = 0; d < nd; d++)
+        usum[d] = 0;
+    for (int32_t h = 0; h < nch * 2; h++) { /* quarter h: targets 4h .. 4h+3 */
+        uint64_t u[4];
         for (int b = 0; b < 4; b++) {
             const int32_t k = 4 * h + b;
             if (k < n && delta[k] != last) {
                 last = delta[k];
-                u_last = (uint8_t)(last / g);
+                u_last = last / g;
             }
             u[b] = k < n ? u_last : 0;
         }
-        uint8_t *t = nib + (size_t)h * 16;
-        t[0] = 0;
-        for (int x = 1; x < 16; x++)
-            t[x] = (uint8_t)(t[x & (x - 1)] + u[__builtin_ctz((unsigned)x)]);
-        if (csum)
-            csum[h >> 1] = (uint8_t)((h & 1 ? csum[h >> 1] : 0) + t[15]);
-        total += t[15];
+        for (int d = 0; d < nd; d++) {
+            uint8_t *t = nib + ((size_t)d * nch * 2 + (size_t)h) * 16;
+            t[0] = 0;
+            for (int x = 1; x < 16; x++)
+                t[x] = (uint8_t)(t[x & (x - 1)] + (u[__builtin_ctz((unsigned)x)] >> (5 * d) & 31));
+            uint8_t *cs = csum + (size_t)d * nch + (h >> 1);
+            *cs = (uint8_t)((h & 1 ? *cs : 0) + t[15]);
+            usum[d] += t[15];
+        }
     }
-    return total;
 }
 
 /* The planes of the candidates' replies (idx) to the targets of one chunk (table t). */
@@ -937,22 +946,25 @@ chunk_planes(const uint8_t *t, const slice_idx *idx, vb *pl, const int L)
         ripple(pl, look(tab, idx[p], 32), p, planes_for(L));
 }
 
-/* Class sizes (or any additive sums over targets) n_0..n_L in bytes from the counts P_1..P_L of
- * the planes' ANDs by Mobius inversion, n_0 = total - the rest: exact in wrapping byte arithmetic
- * while every n_j is below 256. */
-static inline __attribute__((always_inline)) void
-invert_bytes(vb *n, const vb *P, vb total, const int L)
-{
-    for (int j = L; j >= 1; j--) {
-        vb x = (vb){0};
-        for (int k = j; k <= L; k++)
-            if ((k & j) == j)
-                x = (__builtin_popcount((unsigned)(k ^ j)) & 1) ? x - P[k] : x + P[k];
-        n[j] = x;
-        total -= x;
+/* Class sizes (or any additive sums over targets) n_0..n_L in bytes (16-bit lanes) from the
+ * counts P_1..P_L of the planes' ANDs by Mobius inversion, n_0 = total - the rest: exact in
+ * wrapping byte (16-bit) arithmetic while every n_j is below 256 (65536). */
+#define DEFINE_INVERT(name, T)                                                                   \
+    static inline __attribute__((always_inline)) void name(T *n, const T *P, T total,           \
+                                                           const int L)                         \
+    {                                                                                            \
+        for (int j = L; j >= 1; j--) {                                                           \
+            T x = (T){0};                                                                        \
+            for (int k = j; k <= L; k++)                                                         \
+                if ((k & j) == j)                                                                \
+                    x = (__builtin_popcount((unsigned)(k ^ j)) & 1) ? x - P[k] : x + P[k];       \
+            n[j] = x;                                                                            \
+            total -= x;                                                                          \
+        }                                                                                        \
+        n[0] = total;                                                                            \
     }
-    n[0] = total;
-}
+DEFINE_INVERT(invert_bytes, vb)
+DEFINE_INVERT(invert16, vh)
 
 /* Add the counts of the planes' ANDs of chunks [k0, k1) of tabs to acc[1..L] (byte counters). */
 static inline __attribute__((always_inline)) void
@@ -1018,6 +1030,22 @@ slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t
     }
 }
 
+/* Add the units of the planes' ANDs of chunk k to wacc[d][1..L] (byte counters), the tables of
+ * digit d < ND at nib + d * dbytes (32 bytes a chunk): two nibble look-ups a class and digit. */
+static inline __attribute__((always_inline)) void
+add_units(const uint8_t *nib, size_t dbytes, int32_t k, const vb *pl, vb (*wacc)[JT_MAX_LEN + 1],
+          const int L, const int ND)
+{
+    for (int d = 0; d < ND; d++) {
+        const uint8_t *t = nib + d * dbytes + (size_t)k * 32;
+        const nib_tab lo = nib_load(t), hi = nib_load(t + 16);
+        for (int j = 1; j <= L; j++) {
+            const vb x = with_bits(pl, j, planes_for(L));
+            wacc[d][j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
+        }
+    }
+}
+
 /* q of candidates [c0, c0 + n) in one pass, for |S| <= 248 whose heavier targets weigh
  * vmin + g u_i with units u_i summing to utot <= 255: q = vmin sum_j n_j^2 + g sum_j n_j X_j,
  * X_j the units in class j (a sum over a set of targets is additive, so the Mobius inversion
@@ -1039,14 +1067,11 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
         for (int j = 1; j <= L; j++)
             acc[j] = wacc[j] = (vb){0};
         for (int32_t k = 0; k < nsch; k++) { /* chunks with heavier targets: counts and units */
-            const nib_tab lo = nib_load(nib + (size_t)k * 32), hi = nib_load(nib + (size_t)k * 32 + 16);
             vb pl[5];
             chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-            for (int j = 1; j <= L; j++) {
-                const vb x = with_bits(pl, j, np);
-                acc[j] += pc8(x);
-                wacc[j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
-            }
+            for (int j = 1; j <= L; j++)
+                acc[j] += pc8(with_bits(pl, j, np));
+            add_units(nib, 0, k, pl, &wacc, L, 1);
         }
         count_chunks(tabs, idx, nsch, nch, acc, L); /* the rest: counts */
         vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
@@ -1076,10 +1101,11 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
     }
 }
 
-/* The step g of the heavier targets' excesses (their gcd: each is g times a unit) and the sum
- * of their units, or -1 if some unit exceeds 31 (then a chunk's units fit a byte).  The
- * excesses are sorted: a gcd step and a division are made once per distinct excess. */
-static int64_t unit_step(const jt_eval *ev, uint64_t *g)
+/* The step g of the heavier targets' excesses (their gcd: each is g times a unit), the sum of
+ * their units (*utot), and how many base-32 digits the largest unit has, or 0 if more than
+ * MAX_DIGITS.  The excesses are sorted: a gcd step and a division are made once per distinct
+ * excess, and the last is the largest. */
+static int unit_step(const jt_eval *ev, uint64_t *g, uint64_t *utot)
 {
     uint64_t step = 0;
     for (int32_t k = 0; k < ev->nspec; k++) {
@@ -1093,105 +1119,246 @@ static int64_t unit_step(const jt_eval *ev, uint64_t *g)
         }
         step = a;
     }
-    int64_t total = 0;
-    uint64_t u = 0;
+    const uint64_t umax = ev->spec_delta[ev->nspec - 1] / step;
+    if (umax >> (5 * MAX_DIGITS))
+        return 0;
+    uint64_t total = 0, u = 0; /* < nspec 2^20 */
     for (int32_t k = 0; k < ev->nspec; k++) {
         if (!k || ev->spec_delta[k] != ev->spec_delta[k - 1])
             u = ev->spec_delta[k] / step;
-        if (u > 31)
-            return -1;
-        total += (int64_t)u;
+        total += u;
     }
     *g = step;
-    return total;
+    *utot = total;
+    int nd = 1;
+    while (umax >> (5 * nd))
+        nd++;
+    return nd;
 }
 
-/* X_j, the units of the heavier targets [s0, s0 + nsch * 8) in class j, of candidates
- * [c0, c0 + n) into X[j * stride + c] (first: written, else added), from their chunk tables tabs,
- * unit tables nib and chunks' unit sums csum (unit_tables), usum in all: per chunk the units of
- * the planes' ANDs are looked up into byte counters, widened to 16 bits before a byte could
- * overflow, and inverted like class sizes (exact in wrapping 16-bit arithmetic while the units
- * of S sum to at most 65535). */
+/* Widen the byte counters wacc[1..L] of one digit into its 16-bit tot[h][1..L] (h: each half of
+ * the candidates), and clear them. */
 static inline __attribute__((always_inline)) void
-spec_sweep(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, const uint8_t *nib,
-           const uint8_t *csum, int32_t nsch, uint32_t usum, uint16_t *X, size_t stride,
-           int first, const int L)
+spill_digit(vh (*tot)[JT_MAX_LEN + 1], vb *wacc, const int L)
 {
-    const int np = planes_for(L);
+    for (int j = 1; j <= L; j++) {
+        tot[0][j] += widen(wacc[j], 0);
+        tot[1][j] += widen(wacc[j], 1);
+        wacc[j] = (vb){0};
+    }
+}
+
+/* Over the nsch chunks of heavier targets of tabs, the units of the planes' ANDs of each digit
+ * d < ND into tot[d][h][1..L] (spill_digit; inverted like counts later), from the digit tables
+ * nib and chunk sums csum (unit_tables); with acc not NULL also their counts into acc[1..L]
+ * (byte counters).  A chunk adds at most its sum of digits d (<= 248) to digit d's byte
+ * counters: they are widened before one could pass 255. */
+static inline __attribute__((always_inline)) void
+unit_chunks(const uint8_t *tabs, const slice_idx *idx, const uint8_t *nib, const uint8_t *csum,
+            int32_t nsch, vb *acc, vh (*tot)[2][JT_MAX_LEN + 1], const int L, const int ND)
+{
+    vb wacc[MAX_DIGITS][JT_MAX_LEN + 1];
+    for (int d = 0; d < ND; d++)
+        for (int j = 1; j <= L; j++) {
+            wacc[d][j] = (vb){0};
+            tot[d][0][j] = tot[d][1][j] = (vh){0};
+        }
+    uint32_t run[MAX_DIGITS] = {0}; /* the most a digit's byte counter holds since widened */
+    for (int32_t k = 0; k < nsch; k++) {
+        for (int d = 0; d < ND; d++) {
+            if (run[d] + csum[d * nsch + k] > 255) {
+                spill_digit(tot[d], wacc[d], L);
+                run[d] = 0;
+            }
+            run[d] += csum[d * nsch + k];
+        }
+        vb pl[5];
+        chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
+        if (acc)
+            for (int j = 1; j <= L; j++)
+                acc[j] += pc8(with_bits(pl, j, planes_for(L)));
+        add_units(nib, (size_t)nsch * 32, k, pl, wacc, L, ND);
+    }
+    for (int d = 0; d < ND; d++)
+        spill_digit(tot[d], wacc[d], L);
+}
+
+/* 32-bit lanes for the products of class sizes and units: VW / 4 of them a vector, from VW / 4
+ * 16-bit lanes (a quarter of the candidates). */
+typedef uint16_t vq __attribute__((vector_size(VW / 2)));
+typedef uint32_t vw __attribute__((vector_size(VW)));
+
+/* Lanes [r VW / 4, (r + 1) VW / 4) of the 16-bit lanes x (r = 0, 1) as 32-bit lanes. */
+static inline __attribute__((always_inline)) vw quarter(vh x, int r)
+{
+    vq y;
+    memcpy(&y, (const char *)&x + r * (VW / 2), sizeof y);
+    return __builtin_convertvector(y, vw);
+}
+
+/* out[i] += sum_d 32^d sum_j a_j X_j^(d) for lanes i < nh of one half of the candidates (a[j],
+ * X[d][j]): each digit's sum in 32-bit lanes, exact while sum_j a_j X_j^(d) < 2^32 (the callers
+ * bound it), the digits combined in 64 bits. */
+static inline __attribute__((always_inline)) void
+add_dots(uint64_t *out, int nh, const vh *a, const vh (*X)[JT_MAX_LEN + 1], const int L,
+         const int ND)
+{
+    for (int part = 0; part < 2 && part * (VW / 4) < nh; part++) {
+        vw S[MAX_DIGITS];
+        for (int d = 0; d < ND; d++)
+            S[d] = (vw){0};
+        for (int j = 0; j <= L; j++) {
+            const vw A = quarter(a[j], part);
+            for (int d = 0; d < ND; d++)
+                S[d] += A * quarter(X[d][j], part);
+        }
+        uint32_t lanes[MAX_DIGITS][VW / 4];
+        memcpy(lanes, S, (size_t)ND * sizeof(vw));
+        uint64_t *o = out + part * (VW / 4);
+        for (int i = 0; i < VW / 4 && part * (VW / 4) + i < nh; i++) {
+            uint64_t x = 0;
+            for (int d = 0; d < ND; d++)
+                x += (uint64_t)lanes[d][i] << (5 * d);
+            o[i] += x;
+        }
+    }
+}
+
+/* The units X_j^(d) of one half h of the candidates from their counts tot[d][h] (unit_chunks),
+ * digit d's units summing to usum[d] <= 65535: exact in 16-bit lanes. */
+static inline __attribute__((always_inline)) void
+invert_units(vh (*X)[JT_MAX_LEN + 1], vh (*tot)[2][JT_MAX_LEN + 1], const uint32_t *usum, int h,
+             const int L, const int ND)
+{
+    for (int d = 0; d < ND; d++)
+        invert16(X[d], tot[d][h], (vh){0} + (uint16_t)usum[d], L);
+}
+
+/* q of candidates [c0, c0 + n) in one pass, for |S| <= 248 whose heavier targets' units have ND
+ * base-32 digits (or, ND = 1, sum above 255): as slice_q_weighted, each digit's units in a class
+ * counted in 16-bit lanes (X_j^(d) <= usum[d] <= 31 * 248 = 7688), q = vmin sum_j n_j^2
+ * (<= 248^2, 16 bits) + g sum_d 32^d sum_j n_j X_j^(d) (each digit's sum <= 248 * 7688 < 2^21:
+ * add_dots). */
+static inline __attribute__((always_inline)) void
+slice_q_digits(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
+               const uint8_t *nib, const uint8_t *csum, int32_t nsch, const uint32_t *usum,
+               uint64_t g, const int L, const int ND)
+{
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_LEN];
         candidate_indices(ev, c0 + v0, nv, L, idx, 32);
-        vh tot[2][JT_MAX_LEN + 1];
-        vb wacc[JT_MAX_LEN + 1];
-        for (int j = 1; j <= L; j++) {
-            tot[0][j] = tot[1][j] = (vh){0};
-            wacc[j] = (vb){0};
-        }
-        uint32_t run = 0; /* the most units a byte counter holds since it was widened */
-        for (int32_t k = 0; k <= nsch; k++) {
-            if (k == nsch || run + csum[k] > 255) {
-                for (int j = 1; j <= L; j++) {
-                    tot[0][j] += widen(wacc[j], 0);
-                    tot[1][j] += widen(wacc[j], 1);
-                    wacc[j] = (vb){0};
-                }
-                run = 0;
-                if (k == nsch)
-                    break;
+        vb acc[JT_MAX_LEN + 1], nj[JT_MAX_LEN + 1];
+        vh tot[MAX_DIGITS][2][JT_MAX_LEN + 1];
+        for (int j = 1; j <= L; j++)
+            acc[j] = (vb){0};
+        unit_chunks(tabs, idx, nib, csum, nsch, acc, tot, L, ND);
+        count_chunks(tabs, idx, nsch, nch, acc, L); /* the rest: counts */
+        invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
+        for (int h = 0; h < 2 && h * (VW / 2) < nv; h++) {
+            const int lo = h * (VW / 2), nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
+            vh a[JT_MAX_LEN + 1], X[MAX_DIGITS][JT_MAX_LEN + 1], sq = (vh){0};
+            for (int j = 0; j <= L; j++) {
+                a[j] = widen(nj[j], h);
+                sq += a[j] * a[j];
             }
-            run += csum[k];
-            const nib_tab lo = nib_load(nib + (size_t)k * 32), hi = nib_load(nib + (size_t)k * 32 + 16);
-            vb pl[5];
-            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-            for (int j = 1; j <= L; j++) {
-                const vb x = with_bits(pl, j, np);
-                wacc[j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
-            }
-        }
-        for (int h = 0; h < 2; h++) {
-            const int lo = h * (VW / 2);
-            const int nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
-            vh rest = (vh){0} + (uint16_t)usum;
-            for (int j = L; j >= 0; j--) {
-                vh x = (vh){0};
-                for (int k = j; j && k <= L; k++)
-                    if ((k & j) == j)
-                        x = (__builtin_popcount((unsigned)(k ^ j)) & 1) ? x - tot[h][k]
-                                                                         : x + tot[h][k];
-                x = j ? x : rest;
-                rest -= x;
-                if (nh > 0)
-                    add_lanes(X + (size_t)j * stride + v0 + lo, x, nh, first);
-            }
+            invert_units(X, tot, usum, h, L, ND);
+            uint64_t T[VW / 2] = {0};
+            add_dots(T, nh, a, X, L, ND);
+            uint16_t A[VW / 2];
+            memcpy(A, &sq, sizeof A);
+            uint64_t *q = ev->q + c0 + v0 + lo;
+            for (int i = 0; i < nh; i++)
+                q[i] = ev->vmin * A[i] + g * T[i];
         }
     }
 }
 
-/* What the heavier targets add to q(c) (weigh): g sum_j n_j X_j, the units X_j of each class
- * counted by spec_sweep over all of them at once, whatever their excesses (unit_step: units
- * <= 31 summing to utot <= 65535). */
+/* Small S (m <= 248), q only, heavier targets whose units have nd <= MAX_DIGITS digits (step g,
+ * sum utot): q of candidates [c0, c0 + n) in one pass over tabs (all of S, the heavier targets
+ * first): in bytes when the units are <= 31 and sum to <= 255, else digit by digit. */
+static inline __attribute__((always_inline)) void
+q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, uint64_t g,
+           uint64_t utot, int nd, const int L)
+{
+    _Alignas(64) uint8_t nib[MAX_DIGITS * 248 / 8 * 32];
+    uint8_t csum[MAX_DIGITS * 248 / 8];
+    uint32_t usum[MAX_DIGITS];
+    const int32_t nch = (ev->m + 7) / 8, nsch = (ev->nspec + 7) / 8;
+    if (nd == 1 && utot <= 255) {
+        unit_tables(ev->spec_delta, g, ev->nspec, 1, nib, csum, usum);
+        slice_q_weighted(ev, c0, n, tabs, nch, nib, nsch, (uint32_t)utot, g, L);
+        return;
+    }
+    unit_tables(ev->spec_delta, g, ev->nspec, nd, nib, csum, usum);
+    switch (nd) {
+    case 1: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, 1); break;
+    case 2: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, 2); break;
+    case 3: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, 3); break;
+    default: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, MAX_DIGITS); break;
+    }
+}
+
+/* What the heavier targets of one piece (nsch chunks: tables tabs, digit tables nib, csum, usum)
+ * add in units to q of candidates [c0, c0 + n): T[c] += sum_d 32^d sum_j n_j X_j^(d), n_j the
+ * class sizes cnt[j * stride + c]; X_j^(d) <= usum[d] <= 65535 (16-bit lanes) and
+ * sum_j n_j X_j^(d) <= |S| usum[d] < 2^32 (add_dots). */
+static inline __attribute__((always_inline)) void
+spec_sweep(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, const uint8_t *nib,
+           const uint8_t *csum, int32_t nsch, const uint32_t *usum, const uint16_t *cnt,
+           size_t stride, uint64_t *T, const int L, const int ND)
+{
+    for (int32_t v0 = 0; v0 < n; v0 += VW) {
+        const int nv = n - v0 < VW ? (int)(n - v0) : VW;
+        slice_idx idx[JT_MAX_LEN];
+        candidate_indices(ev, c0 + v0, nv, L, idx, 32);
+        vh tot[MAX_DIGITS][2][JT_MAX_LEN + 1];
+        unit_chunks(tabs, idx, nib, csum, nsch, NULL, tot, L, ND);
+        for (int h = 0; h < 2 && h * (VW / 2) < nv; h++) {
+            const int lo = h * (VW / 2), nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
+            vh a[JT_MAX_LEN + 1], X[MAX_DIGITS][JT_MAX_LEN + 1];
+            for (int j = 0; j <= L; j++) {
+                const uint16_t *row = cnt + (size_t)j * stride + v0 + lo;
+                if (nh == VW / 2) {
+                    a[j] = *(const vhu *)row;
+                } else {
+                    a[j] = (vh){0};
+                    memcpy(&a[j], row, (size_t)nh * sizeof *row);
+                }
+            }
+            invert_units(X, tot, usum, h, L, ND);
+            add_dots(T + v0 + lo, nh, a, X, L, ND);
+        }
+    }
+}
+
+/* Heavier targets per piece of weigh_units: each digit's units in a piece sum to at most
+ * 31 * 2048 = 63488 (16-bit lanes). */
+#define PIECE 2048
+
+/* What the heavier targets add to q(c) (weigh): g sum_i u_i n_{reply(c, i)}, their units u_i of
+ * nd <= MAX_DIGITS base-32 digits (unit_step) counted by spec_sweep over all of them, a piece at
+ * a time, whatever their excesses (the sum, in 64 bits, wraps only where q may). */
 static inline __attribute__((always_inline)) void
 weigh_units(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0, int32_t c1,
-            uint64_t g, const int L)
+            uint64_t g, const int L, const int ND)
 {
-    _Alignas(64) uint8_t tabs[TABS_BUF], nib[TABS_BUF];
-    uint8_t csum[SEG / 8];
-    uint16_t X[(JT_MAX_LEN + 1) * BLOCK];
+    _Alignas(64) uint8_t tabs[TABS_BUF], nib[MAX_DIGITS * PIECE / 8 * 32];
+    uint8_t csum[MAX_DIGITS * PIECE / 8];
+    uint64_t T[BLOCK];
     for (int32_t b0 = c0; b0 < c1; b0 += BLOCK) {
         const int32_t n = c1 - b0 < BLOCK ? c1 - b0 : BLOCK;
-        for (int32_t s0 = 0; s0 < ev->nspec; s0 += SEG) {
-            const int32_t s1 = ev->nspec - s0 < SEG ? ev->nspec : s0 + SEG;
+        memset(T, 0, sizeof T);
+        for (int32_t s0 = 0; s0 < ev->nspec; s0 += PIECE) {
+            const int32_t s1 = ev->nspec - s0 < PIECE ? ev->nspec : s0 + PIECE;
+            uint32_t usum[MAX_DIGITS];
             slice_tables(ev->spec_mask, NULL, s0, s1, tabs, 32);
-            const uint32_t usum = unit_tables(ev->spec_delta + s0, g, s1 - s0, nib, csum);
-            spec_sweep(ev, b0, n, tabs, nib, csum, (s1 - s0 + 7) / 8, usum, X, BLOCK, s0 == 0, L);
+            unit_tables(ev->spec_delta + s0, g, s1 - s0, ND, nib, csum, usum);
+            spec_sweep(ev, b0, n, tabs, nib, csum, (s1 - s0 + 7) / 8, usum, cnt + (b0 - c0),
+                       stride, T, L, ND);
         }
-        for (int32_t c = 0; c < n; c++) {
-            uint64_t x = 0; /* <= |S| 65535 */
-            for (int j = 0; j <= L; j++)
-                x += (uint64_t)cnt[(size_t)j * stride + (b0 - c0) + c] * X[j * BLOCK + c];
-            ev->q[b0 + c] += g * x;
-        }
+        for (int32_t c = 0; c < n; c++)
+            ev->q[b0 + c] += g * T[c];
     }
 }
 #endif
@@ -1229,8 +1396,9 @@ counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 
 /* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + what the targets heavier than
  * vmin add, from the class sizes cnt of candidates c0.. (cnt[j * stride + c - c0]).  On the
- * vector levels, when their excesses are multiples g u_i of one step with units u_i <= 31 (as
- * fictitious play's are), weigh_units counts all of them in one sweep.  Otherwise they come
+ * vector levels their excesses are multiples g u_i of one step (their gcd) with units below
+ * 2^20 (as fictitious play's are: exact mode's u_i <= 31, paper mode's wider), and weigh_units
+ * counts all of them in one sweep, digit by digit when wide.  Otherwise they come
  * grouped by their excess d (describe() sorts them): a group adds d sum_j n_j G_j, with G_j the
  * group's targets in class j, counted bit-sliced like n_j.  Every sum is exact
  * (sum_j n_j G_j <= |S|^2 < 2^32; q wraps only where the caller's bound says it cannot). */
@@ -1262,11 +1430,13 @@ weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0
     if (!ev->nspec)
         return;
 #if SLICE_T == 8
-    uint64_t g;
-    const int64_t utot = unit_step(ev, &g);
-    if (utot >= 0 && utot <= 65535) {
-        weigh_units(ev, cnt, stride, c0, c1, g, L);
-        return;
+    uint64_t g, utot;
+    switch (unit_step(ev, &g, &utot)) {
+    case 1: weigh_units(ev, cnt, stride, c0, c1, g, L, 1); return;
+    case 2: weigh_units(ev, cnt, stride, c0, c1, g, L, 2); return;
+    case 3: weigh_units(ev, cnt, stride, c0, c1, g, L, 3); return;
+    case MAX_DIGITS: weigh_units(ev, cnt, stride, c0, c1, g, L, MAX_DIGITS); return;
+    default: break; /* units of more than MAX_DIGITS digits */
     }
 #endif
     _Alignas(64) uint8_t tabs[TABS_BUF];
@@ -1453,15 +1623,12 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
         return;
     }
 #if SLICE_T == 8
-    if (K == K_LETTERS && !ev->cnt && ev->nspec && m <= 248) { /* q only, weighted: one pass when the weights allow */
-        uint64_t g;
-        const int64_t utot = unit_step(ev, &g);
-        if (utot >= 0 && utot <= 255) {
-            _Alignas(64) uint8_t nib[248 / 8 * 32];
+    if (K == K_LETTERS && !ev->cnt && ev->nspec && m <= 248) { /* q only, weighted: one pass when units allow */
+        uint64_t g, utot;
+        const int nd = unit_step(ev, &g, &utot);
+        if (nd) {
             slice_tables(ev->spec_mask, NULL, 0, m, tabs, 32); /* S, heavier targets first */
-            unit_tables(ev->spec_delta, g, ev->nspec, nib, NULL);
-            slice_q_weighted(ev, c0, c1 - c0, tabs, (m + 7) / 8, nib, (ev->nspec + 7) / 8,
-                             (uint32_t)utot, g, L);
+            q_weighted(ev, c0, c1 - c0, tabs, g, utot, nd, L);
             return;
         }
     }
