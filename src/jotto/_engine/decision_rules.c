@@ -149,20 +149,23 @@ static int paper_window(const jt_tree *t, jt_node *nd, const jt_eval *ev, uint64
     return t->updating ? jt_window_unique(t, nd) : JT_OK;
 }
 
-/* The replies of word c to the targets of S, packed `bits` to a reply into key[0..words). */
-static void pack_replies(const jt_words *w, const jt_node *nd, int32_t c, int bits, uint64_t *key,
-                         int words)
+/* The replies of word c to the targets of S, packed `bits` to a reply (per = 64 / bits to a
+ * 64-bit word) into key[0..words).  PAPER lists reply by the masks of S, sm, read once for the
+ * whole window; other modes by reply codes. */
+static void pack_replies(const jt_words *w, const jt_node *nd, const uint32_t *sm, int32_t c,
+                         int bits, int per, uint64_t *key, int words)
 {
-    for (int i = 0; i < words; i++)
-        key[i] = 0;
-    int shift = 0;
-    for (int32_t k = 0; k < nd->m; k++) {
-        if (shift + bits > 64) {
-            key++;
-            shift = 0;
-        }
-        *key |= (uint64_t)jt_reply(w, c, nd->S[k]) << shift;
-        shift += bits;
+    const uint32_t mc = w->mask[c];
+    for (int i = 0; i < words; i++) {
+        const int32_t k0 = i * per, k1 = k0 + per < nd->m ? k0 + per : nd->m;
+        uint64_t x = 0;
+        if (w->mode == JT_MODE_PAPER)
+            for (int32_t k = k0; k < k1; k++)
+                x |= (uint64_t)jt_pc64(mc & sm[k]) << (bits * (k - k0));
+        else
+            for (int32_t k = k0; k < k1; k++)
+                x |= (uint64_t)jt_code(w, c, nd->S[k]) << (bits * (k - k0));
+        key[i] = x;
     }
 }
 
@@ -183,24 +186,29 @@ int jt_window_unique(const jt_tree *t, jt_node *nd)
     int bits = 1;
     while ((1 << bits) < w->R)
         bits++;
-    const int words = (int)((nd->m + 64 / bits - 1) / (64 / bits));
+    const int per = 64 / bits;
+    const int words = (int)((nd->m + per - 1) / per);
     int32_t slots = 16;
     while (slots < 2 * nwin)
         slots *= 2;
     uint64_t *keys = malloc(sizeof(uint64_t) * (size_t)words * (size_t)nwin);
     int32_t *first = malloc(sizeof(int32_t) * (size_t)slots); /* the earlier word, in keys */
-    if (!keys || !first) {
+    uint32_t *sm = malloc(sizeof(uint32_t) * (size_t)nd->m);
+    if (!keys || !first || !sm) {
         free(keys);
         free(first);
+        free(sm);
         return JT_ENOMEM;
     }
+    for (int32_t k = 0; k < nd->m; k++)
+        sm[k] = w->mask[nd->S[k]];
     for (int32_t i = 0; i < slots; i++)
         first[i] = -1;
     int32_t kept = 0;
     for (int32_t i = 0; i < nwin; i++) {
         const int32_t c = nd->win[i];
         uint64_t *key = keys + (size_t)kept * words; /* the next free row */
-        pack_replies(w, nd, c, bits, key, words);
+        pack_replies(w, nd, sm, c, bits, per, key, words);
         uint64_t h = 0;
         for (int j = 0; j < words; j++)
             h = (h ^ key[j]) * UINT64_C(0x9e3779b97f4a7c15);
@@ -218,6 +226,7 @@ int jt_window_unique(const jt_tree *t, jt_node *nd)
     nd->unique = 1;
     free(keys);
     free(first);
+    free(sm);
     return JT_OK;
 }
 
