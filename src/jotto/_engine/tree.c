@@ -326,7 +326,8 @@ int jt_grow_all(jt_tree *t, jt_node **nodes, int32_t n, int decided, int threads
     return err;
 }
 
-/* Decide a root with state S (from jt_state_new, taking ownership of it) and, if expand, everything below it. */
+/* Decide a root with state S (from jt_state_new, taking ownership of it) and, if expand,
+ * everything below it. */
 static int decide_root(jt_tree *t, int32_t *S, int32_t m, int expand_it, int threads)
 {
     t->root = jt_node_new(t, S, m, 0, NULL);

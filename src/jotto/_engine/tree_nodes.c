@@ -104,7 +104,8 @@ static jt_scratch *jt_scratch_new(int n, const jt_words *w)
         if (!scr[i].sm || !scr[i].spec_mask || !scr[i].spec_delta || !scr[i].spec_id ||
             !scr[i].fam_n || !scr[i].fam_v || !scr[i].in_s || !scr[i].stok || !scr[i].sspell ||
             !scr[i].cnt || !scr[i].q || !scr[i].q16 ||
-            !scr[i].hs || !scr[i].term || !scr[i].wsel || !scr[i].wmask || !scr[i].wcnt || !scr[i].rep) {
+            !scr[i].hs || !scr[i].term || !scr[i].wsel || !scr[i].wmask || !scr[i].wcnt ||
+            !scr[i].rep) {
             jt_scratch_free(scr, n);
             return NULL;
         }

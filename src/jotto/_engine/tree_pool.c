@@ -53,7 +53,10 @@ static size_t class_bytes(const jt_tree *t, int c)
 }
 
 /* The payload's bytes of a block of class c. */
-static size_t payload_bytes(const jt_tree *t, int c) { return class_bytes(t, c) - sizeof(block_head); }
+static size_t payload_bytes(const jt_tree *t, int c)
+{
+    return class_bytes(t, c) - sizeof(block_head);
+}
 
 /* Pools for n threads, keeping the blocks of those already there. */
 int jt_pools_ensure(jt_tree *t, int n)
@@ -104,8 +107,10 @@ static void *take(jt_tree *t, int c)
             p->cap = cap;
         }
         const size_t slab = bytes > SLAB_BYTES ? bytes : SLAB_BYTES;
-        if (!(p->cur = malloc(slab)))
+        char *mem = malloc(slab); /* (on failure the old slab's end stays as it was) */
+        if (!mem)
             return NULL;
+        p->cur = mem;
         p->slabs[p->nslabs++] = p->cur;
         p->left = slab;
         POISON(p->cur, slab);
