@@ -175,7 +175,9 @@ static void pack_replies(const jt_words *w, const jt_node *nd, const uint32_t *s
  * maximum: the later word never wins.  A window left with one word no longer depends on h, so
  * updates need not re-decide it while the weights of S stay (and may keep it, jt_memo_keep).
  * Each word's replies are packed into a key, compared whole (an open-addressed table of hashes
- * finds the earlier words with the same key). */
+ * finds the earlier words with the same key).  Nearly all of this work is at small nodes (a
+ * 5-letter paper solve: |S| <= 21, one-word keys, 166 window words of which 6% stay), so keys
+ * are compared inline, not by a call. */
 int jt_window_unique(const jt_tree *t, jt_node *nd)
 {
     const jt_words *w = t->w;
@@ -218,8 +220,12 @@ int jt_window_unique(const jt_tree *t, jt_node *nd)
                 nd->win[kept++] = c; /* kept <= i: only words already read are overwritten */
                 break;
             }
-            if (!memcmp(keys + (size_t)first[slot] * words, key, sizeof(uint64_t) * words))
-                break;
+            const uint64_t *other = keys + (size_t)first[slot] * words;
+            int j = 0;
+            while (j < words && other[j] == key[j])
+                j++;
+            if (j == words)
+                break; /* an earlier word replies the same to all of S */
         }
     }
     nd->nwin = kept;
@@ -309,14 +315,19 @@ int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
     }
     /* class sizes seen, packed into a key (never 0: they sum to m >= 1), in an open-addressed
      * table that stops growing when three quarters full */
-    enum { SEEN = 128 };
+    enum { SEEN = 128, EB = 64 };
     uint64_t seen[SEEN] = {0};
     int nseen = 0;
     int32_t best = -1;
     double be = 0.0;
+    double eb[EB]; /* PAPER, weights of S not all equal: the values of a block of the window */
+    const int batch = !same && w->mode == JT_MODE_PAPER;
     for (int32_t i = 0; i < nwin; i++) {
         const int32_t c = nd->win[i];
         double e = 0.0;
+        if (batch && i % EB == 0)
+            K->exp_num_elims(w->mask, nd->win + i, nwin - i < EB ? nwin - i : EB, sm, hs, m,
+                             w->L, total, eb);
         if (same) {
             uint64_t key = 0;
             for (int j = 0; j < R; j++)
@@ -334,8 +345,8 @@ int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
             }
             for (int j = 0; j < R; j++)
                 e += s->term[s->wcnt[(size_t)j * nwin + i]];
-        } else if (w->mode == JT_MODE_PAPER) {
-            e = K->exp_num_elims(w->mask[c], sm, hs, m, w->L, total);
+        } else if (batch) {
+            e = eb[i % EB];
         } else {
             e = jt_exp_num_elims_codes(w, c, nd->S, hs, m, total);
         }

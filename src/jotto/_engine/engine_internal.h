@@ -201,9 +201,11 @@ typedef struct {
     /* The same two for 16-bit values (jt_eval.q16). */
     uint16_t (*min_q16)(const uint16_t *q, int32_t n, int32_t *first);
     int32_t (*select_le16)(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out);
-    /* The paper's ExpNumElims for mask cm over S, evaluated literally in IEEE double. */
-    double (*exp_num_elims)(uint32_t cm, const uint32_t *sm, const double *hs, int32_t m,
-                            int32_t L, double total);
+    /* The paper's ExpNumElims over S (masks sm, h in hs, summing to total) of words[0..n)
+     * (masks in mask), evaluated literally in IEEE double, into e[0..n). */
+    void (*exp_num_elims)(const uint32_t *mask, const int32_t *words, int32_t n,
+                          const uint32_t *sm, const double *hs, int32_t m, int32_t L,
+                          double total, double *e);
 } jt_kernels;
 
 const jt_kernels *jt_kernels_base(void);

@@ -1946,24 +1946,43 @@ static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *ou
     return select_from(q, c, n, lim, out, k);
 }
 
-static double exp_num_elims(uint32_t cm, const uint32_t *sm, const double *hs, int32_t m,
-                            int32_t L, double total)
+/* ExpNumElims of words[0..n) (masks in mask) over S, literally: per word, AnswerProbs sums h
+ * left to right in dictionary order into each reply's class, then the sum over j in order.
+ * Four words go side by side, each with its own sums in its own order, so that their additions
+ * (chains through memory when one reply repeats) do not wait on one another. */
+static void exp_num_elims(const uint32_t *mask, const int32_t *words, int32_t n,
+                          const uint32_t *sm, const double *hs, int32_t m, int32_t L,
+                          double total, double *e)
 {
-    double acc[JT_MAX_LEN + 1];
-    int32_t n[JT_MAX_LEN + 1];
-    for (int j = 0; j <= L; j++) {
-        acc[j] = 0.0;
-        n[j] = 0;
+    enum { B = 4 };
+    for (int32_t i0 = 0; i0 < n; i0 += B) {
+        const int nb = n - i0 < B ? (int)(n - i0) : B;
+        uint32_t cm[B];
+        double acc[B][JT_MAX_LEN + 1];
+        int32_t cnt[B][JT_MAX_LEN + 1];
+        for (int b = 0; b < B; b++) {
+            cm[b] = b < nb ? mask[words[i0 + b]] : 0; /* padding: every reply 0, unused */
+            for (int j = 0; j <= L; j++) {
+                acc[b][j] = 0.0;
+                cnt[b][j] = 0;
+            }
+        }
+        for (int32_t k = 0; k < m; k++) {
+            const uint32_t t = sm[k];
+            const double hk = hs[k];
+            for (int b = 0; b < B; b++) {
+                const uint32_t r = pc(cm[b] & t);
+                acc[b][r] += hk;
+                cnt[b][r]++;
+            }
+        }
+        for (int b = 0; b < nb; b++) {
+            double x = 0.0;
+            for (int j = 0; j <= L; j++)
+                x += (acc[b][j] / total) * (double)(m - cnt[b][j]);
+            e[i0 + b] = x;
+        }
     }
-    for (int32_t k = 0; k < m; k++) { /* AnswerProbs: sums left to right in dictionary order */
-        const uint32_t r = pc(cm & sm[k]);
-        acc[r] += hs[k];
-        n[r]++;
-    }
-    double e = 0.0; /* ExpNumElims: the sum over j in order */
-    for (int j = 0; j <= L; j++)
-        e += (acc[j] / total) * (double)(m - n[j]);
-    return e;
 }
 
 static const jt_kernels KERNELS = {
