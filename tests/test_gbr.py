@@ -217,3 +217,30 @@ def test_openmp_waits_passively_unless_the_user_chose():
     out = subprocess.run([sys.executable, "-c", code], env=dict(env, OMP_WAIT_POLICY="active"),
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "active"
+
+
+def test_paper_pick_over_many_tied_words_with_unequal_weights(twl06):
+    """Three to five targets among TWL06's first 400 five-letter words: dozens of candidates tie
+    at the largest ExpNumElims (81-93 for three targets, measured with the reference), so the
+    paper rule's window spans more than one block of the batched kernel (64 words, four side by
+    side), with unequal h.  Every kernel variant picks the reference twin's word, in 60 random
+    cases."""
+    from . import reference
+
+    words = list(twl06[5])[:400]
+    game = reference.Game(words)
+    rng = np.random.default_rng(1)
+    cases = []
+    for _ in range(60):
+        h = rng.random(len(words))
+        S = np.zeros(len(words), dtype=bool)
+        S[rng.choice(len(words), size=int(rng.integers(3, 6)), replace=False)] = True
+        cases.append((h, S, game.gbr_paper(h.tolist(), S.tolist())))
+    default = runtime.kernel_variant()
+    try:
+        for name in runtime.available_kernel_variants():
+            runtime.select_kernel_variant(name)
+            got = [jotto.guesser_gbr(words, h, S, rule="paper") for h, S, _ in cases]
+            assert got == [expected for _, _, expected in cases], name
+    finally:
+        runtime.select_kernel_variant(default)
