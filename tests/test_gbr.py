@@ -14,6 +14,8 @@ import pytest
 import jotto
 from jotto import runtime
 
+from . import reference
+
 # Ganzfried (2011) Table 1 and ../shared/wordlists/SOURCES.md: totals over all targets, maxima,
 # first guesses of GuesserGBRUniform; benchmark self-play hider payoff and epsilon.
 PAPER = {2: (338, 12, "ai", 6.627, 5.373), 3: (3200, 11, "ego", 7.601, 3.399),
@@ -225,8 +227,6 @@ def test_paper_pick_over_many_tied_words_with_unequal_weights(twl06):
     paper rule's window spans more than one block of the batched kernel (64 words, four side by
     side), with unequal h.  Every kernel variant picks the reference twin's word, in 60 random
     cases."""
-    from . import reference
-
     words = list(twl06[5])[:400]
     game = reference.Game(words)
     rng = np.random.default_rng(1)
