@@ -64,7 +64,7 @@ static void check_counts(const jt_words *w, int with_weights)
 {
     const int L = w->L;
     const int32_t D = w->D;
-    const int32_t sizes[] = {1, 3, 8, 9, 40, 250, 300, 4100, 9000};
+    const int32_t sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 40, 250, 300, 4100, 9000};
     const int32_t m = sizes[below(sizeof sizes / sizeof sizes[0])];
     const int32_t nc = below(2) ? D : 1 + (int32_t)below((uint32_t)(2 * D + 70));
     int32_t *S = malloc(sizeof(int32_t) * m);
@@ -98,6 +98,12 @@ static void check_counts(const jt_words *w, int with_weights)
             for (int i = 1; i < 4; i++)
                 levels[i] = step * (1 + below(top));
         }
+        for (int i = 2; i < 4; i++) /* ascending, as describe() orders the excesses */
+            for (int j = i; j > 1 && levels[j - 1] > levels[j]; j--) {
+                const uint64_t x = levels[j];
+                levels[j] = levels[j - 1];
+                levels[j - 1] = x;
+            }
         for (int32_t k = 0; k < m; k++)
             v[k] = vmin + levels[below(4)];
         ev.vmin = vmin;
@@ -120,7 +126,19 @@ static void check_counts(const jt_words *w, int with_weights)
     const int q_only = with_weights && below(2); /* q without class sizes, as small nodes ask */
     if (q_only)
         ev.cnt = NULL;
+    /* at weighted nodes of <= JT_RANK_MAX targets, small nodes ask the kernels that give them
+     * for q's ranks (q16, qval) */
+    uint16_t *q16 = malloc(sizeof(uint16_t) * (nc + 64));
+    uint64_t qval[JT_RANK_VALUES];
+    const int ranks = q_only && ev.nspec && m <= JT_RANK_MAX && below(2) &&
+                      jt_kernels_current()->q_ranks;
+    if (ranks) {
+        ev.q16 = q16;
+        ev.qval = qval;
+    }
     jt_kernels_current()->evaluate(&ev, 0, nc);
+    for (int32_t c = 0; c < nc && ranks; c++)
+        q[c] = jt_q16_value(&ev, q16[c]);
     for (int32_t c = 0; c < nc; c++) {
         int32_t n[JT_MAX_LEN + 1] = {0};
         for (int32_t k = 0; k < m; k++)
@@ -136,7 +154,7 @@ static void check_counts(const jt_words *w, int with_weights)
                   (unsigned long long)q[c], (unsigned long long)want);
         }
     }
-    free(S), free(sm), free(cid), free(cm), free(cnt), free(q), free(v), free(spec_mask),
+    free(S), free(sm), free(cid), free(cm), free(cnt), free(q), free(q16), free(v), free(spec_mask),
         free(spec_delta);
 }
 

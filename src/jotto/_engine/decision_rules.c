@@ -97,12 +97,12 @@ void jt_gather_h(const jt_tree *t, const jt_node *nd, int hones, double *hs)
 }
 
 /* The least q of ev's candidates and (first not NULL) the first candidate where it is, from
- * ev->q or, when the kernels gave it in 16 bits, ev->q16 (q = vmin q16, vmin >= 1 there). */
+ * ev->q or, when the kernels gave it in 16 bits, ev->q16 (jt_q16_value: both orders agree). */
 static uint64_t least_q(const jt_eval *ev, int32_t *first)
 {
     const jt_kernels *K = jt_kernels_current();
     if (ev->q16)
-        return ev->vmin * K->min_q16(ev->q16, ev->nc, first);
+        return jt_q16_value(ev, K->min_q16(ev->q16, ev->nc, first));
     return K->min_q(ev->q, ev->nc, first);
 }
 
@@ -115,7 +115,7 @@ static int32_t exact_pick(const jt_node *nd, const jt_eval *ev)
     if (ev->cid)
         return ev->cid[first];
     for (int32_t k = 0; k < nd->m; k++)
-        if ((ev->q16 ? ev->vmin * ev->q16[nd->S[k]] : ev->q[nd->S[k]]) == qmin)
+        if ((ev->q16 ? jt_q16_value(ev, ev->q16[nd->S[k]]) : ev->q[nd->S[k]]) == qmin)
             return nd->S[k];
     return first;
 }
@@ -131,9 +131,8 @@ static int paper_window(const jt_tree *t, jt_node *nd, const jt_eval *ev, uint64
     const uint64_t lim = qmin + slack < qmin ? UINT64_MAX : qmin + slack;
     const jt_kernels *K = jt_kernels_current();
     int32_t n;
-    if (ev->q16) { /* vmin q16 <= lim exactly when q16 <= floor(lim / vmin) */
-        const uint64_t lim16 = lim / ev->vmin;
-        n = K->select_le16(ev->q16, D, lim16 < UINT16_MAX ? (uint16_t)lim16 : UINT16_MAX, sel);
+    if (ev->q16) {
+        n = K->select_le16(ev->q16, D, jt_q16_limit(ev, lim), sel);
     } else {
         n = K->select_le(ev->q, D, lim, sel);
     }

@@ -119,8 +119,12 @@ typedef struct {
     const uint32_t *cm;        /* their masks: cm[c] is the mask of word cid[c] (or c) */
     uint16_t *cnt;             /* [R*nc] out: cnt[j*nc + c] = n_j(c), or NULL (q only) */
     uint64_t *q;               /* [nc] out, or NULL (counts only) */
-    /* [nc + 64] out instead of q when not NULL (jt_q16_fits): q(c) = vmin q16[c] */
+    /* [nc + 64] out instead of q when not NULL (jt_q16_fits): q(c) = vmin q16[c], or at a
+     * weighted node (nspec > 0) qval[q16[c]] */
     uint16_t *q16;
+    /* [JT_RANK_VALUES] out with q16 at weighted nodes: the values q takes, ascending, the rest
+     * UINT64_MAX */
+    uint64_t *qval;
     uint64_t vmin;             /* smallest weight over S */
     int32_t nspec;             /* targets of S weighing more than vmin */
     /* [m] when nspec > 0: the masks of S, the nspec heavier targets first (by excess), then the
@@ -157,16 +161,10 @@ static inline jt_eval jt_eval_of(const jt_words *w, int32_t m, const uint32_t *s
     return ev;
 }
 
-/* Whether the kernels can give q of ev as vmin times a 16-bit sum of squares (ev->q16), which
- * costs a store per half-register instead of one per candidate and is scanned 4x faster: q only
- * (no class sizes), uniform positive weights over S (the pick divides by vmin; zero weights,
- * possible under the paper rule, keep q), bit-sliced letter counts with |S| <= 248 (every n_j
- * fits a byte counter, sum_j n_j^2 <= |S|^2 fits 16 bits). */
-static inline int jt_q16_fits(const jt_eval *ev)
-{
-    return ev->w->mode == JT_MODE_PAPER && ev->q && !ev->cnt && !ev->nspec && ev->vmin &&
-           !ev->counted && ev->method == JT_M_SLICED && ev->m <= 248;
-}
+/* Weighted nodes of at most JT_RANK_MAX targets give q as the rank of its value (jt_eval.qval),
+ * which takes at most JT_RANK_VALUES values (the partitions of 4 targets are 15). */
+#define JT_RANK_MAX 4
+#define JT_RANK_VALUES 16
 
 /* GENERAL mode: the tokens and spellings of the m targets S into stok, sspell (m each), for
  * ev's kernels. */
@@ -206,6 +204,10 @@ typedef struct {
     void (*exp_num_elims)(const uint32_t *mask, const int32_t *words, int32_t n,
                           const uint32_t *sm, const double *hs, int32_t m, int32_t L,
                           double total, double *e);
+    /* Whether evaluate gives q as ranks at weighted nodes of <= JT_RANK_MAX targets
+     * (jt_q16_fits): the vector levels; the scalar one counts such nodes faster than it finds
+     * their pair bits. */
+    int q_ranks;
 } jt_kernels;
 
 const jt_kernels *jt_kernels_base(void);
@@ -216,5 +218,39 @@ const jt_kernels *jt_kernels_neon(void);
 
 /* The variant in use (dispatch.c). */
 const jt_kernels *jt_kernels_current(void);
+
+/* Whether the kernels can give q of ev in 16 bits (ev->q16), which costs a store per
+ * half-register instead of one per candidate and is scanned 4x faster: q only (no class sizes),
+ * bit-sliced letter counts, and either uniform positive weights over S with |S| <= 248, q as
+ * vmin times sum_j n_j^2 (every n_j fits a byte counter, the sum 16 bits; the pick divides by
+ * vmin, so zero weights, possible under the paper rule, keep q), or any weights with
+ * |S| <= JT_RANK_MAX and q as the rank of its value (ev->qval, which the caller provides) where
+ * the kernels do that. */
+static inline int jt_q16_fits(const jt_eval *ev)
+{
+    return ev->w->mode == JT_MODE_PAPER && ev->q && !ev->cnt && !ev->counted &&
+           ev->method == JT_M_SLICED &&
+           (ev->nspec ? ev->m <= JT_RANK_MAX && ev->qval && jt_kernels_current()->q_ranks
+                      : ev->vmin && ev->m <= 248);
+}
+
+/* q of a candidate whose 16-bit value (ev->q16) is x. */
+static inline uint64_t jt_q16_value(const jt_eval *ev, uint16_t x)
+{
+    return ev->nspec ? ev->qval[x] : ev->vmin * x;
+}
+
+/* The largest 16-bit value (ev->q16) whose q is at most lim (at least qmin's when lim >= qmin). */
+static inline uint16_t jt_q16_limit(const jt_eval *ev, uint64_t lim)
+{
+    if (ev->nspec) {
+        uint16_t r = 0;
+        while (r + 1 < JT_RANK_VALUES && ev->qval[r + 1] <= lim)
+            r++;
+        return r;
+    }
+    const uint64_t x = lim / ev->vmin; /* vmin q16 <= lim exactly when q16 <= floor(lim / vmin) */
+    return x < UINT16_MAX ? (uint16_t)x : UINT16_MAX;
+}
 
 #endif

@@ -946,6 +946,135 @@ chunk_planes(const uint8_t *t, const slice_idx *idx, vb *pl, const int L)
         ripple(pl, look(tab, idx[p], 32), p, planes_for(L));
 }
 
+/* ---- q at nodes of at most 8 targets, any weights ---------------------------------------------
+ * q(c) = sum_i v_i n_{reply(c, i)} adds each target's weight once for every target of S replying
+ * as it does, itself included: q = V + the sum of v_i + v_i' over the pairs i < i' of S that
+ * reply alike.  That is linear in the pair bits [reply(c, i) = reply(c, i')], and with S in one
+ * chunk the pairs (i, i + k) of a candidate are the bits below M - k of
+ * E_k = ~OR_b (p_b ^ (p_b >> k)) over its reply planes.  The M(M-1)/2 pair bits go into bytes in
+ * order of k, and q is one look-up a byte in a table of 256 sums (the first adds V): one at up
+ * to 4 targets, four at 8, where counting the class sizes and weighing them took a hundred or
+ * more vector operations a register, several hundred with paper mode's wide weights. */
+#define PAIR_MAX 8
+#define PAIR_BYTES ((PAIR_MAX * (PAIR_MAX - 1) / 2 + 7) / 8)
+
+/* The byte tables of M <= PAIR_MAX targets in the order of ev->spec_mask (the nspec heavier
+ * first): tb[b][x] = the sum of v_i + v_i' over the pairs whose bits x sets in byte b, plus
+ * their total weight V in byte 0's.  Entries past a byte's pairs are not written. */
+static void pair_tables(const jt_eval *ev, int M, uint64_t (*tb)[256])
+{
+    uint64_t v[PAIR_MAX], pw[8 * PAIR_BYTES], total = 0;
+    for (int i = 0; i < M; i++) {
+        v[i] = ev->vmin + (i < ev->nspec ? ev->spec_delta[i] : 0);
+        total += v[i];
+    }
+    int npair = 0;
+    for (int k = 1; k < M; k++)
+        for (int i = 0; i + k < M; i++)
+            pw[npair++] = v[i] + v[i + k];
+    tb[0][0] = total; /* one target: no pairs */
+    for (int b = 0; 8 * b < npair; b++) {
+        const int bits = npair - 8 * b < 8 ? npair - 8 * b : 8;
+        tb[b][0] = b ? 0 : total;
+        for (int x = 1; x < 1 << bits; x++)
+            tb[b][x] = tb[b][x & (x - 1)] + pw[8 * b + __builtin_ctz((unsigned)x)];
+    }
+}
+
+/* The pair bits of targets 0..M-1 from their reply planes pl[0..np), packed into by[]: pairs
+ * (i, i + k) for k = 1, 2, ... in turn, M - k bits each, a byte holding eight. */
+static inline __attribute__((always_inline)) void
+pair_bytes(const slice_t *pl, slice_t *by, const int M, const int np)
+{
+    UNROLL for (int b = 0; b < PAIR_BYTES; b++)
+        by[b] = (slice_t){0};
+    int off = 0;
+    UNROLL for (int k = 1; k < M; k++) {
+        slice_t d = (slice_t){0};
+        UNROLL for (int b = 0; b < np; b++)
+            d |= pl[b] ^ (pl[b] >> k);
+        const slice_t below = (slice_t){0} + (uint8_t)((1u << (M - k)) - 1); /* i + k < M */
+        const slice_t e = ~d & below;
+        by[off >> 3] |= (e << (off & 7)) & (uint8_t)0xff;
+        if ((off & 7) + M - k > 8)
+            by[(off >> 3) + 1] |= e >> (8 - (off & 7));
+        off += M - k;
+    }
+}
+
+/* At most JT_RANK_MAX = 4 targets the pair bits (one byte) take only the patterns of the
+ * partitions of the targets, listed here (pair_bytes' order: (0,1), (1,2), (2,3), (0,2),
+ * (1,3), (0,3)), so q takes at most 15 values; the kernels give the rank of a candidate's value
+ * among them (jt_q16_fits), a byte look-up, where its value takes a table look-up and a 64-bit
+ * store, and the pick scans 16-bit ranks 4x faster than 64-bit values. */
+static const uint8_t partitions[JT_RANK_MAX + 1][JT_RANK_VALUES] = {
+    {0}, {0}, {0, 1}, {0, 1, 2, 4, 7}, {0, 1, 2, 4, 5, 8, 11, 16, 22, 24, 32, 34, 44, 49, 63}};
+static const int npartitions[JT_RANK_MAX + 1] = {1, 1, 2, 5, 15};
+
+/* The rank of each partition's value among them by its pair bits (rank[x], 64 entries), and
+ * the values into ev->qval, ascending (equal values share a rank), the rest UINT64_MAX. */
+static void rank_tables(const jt_eval *ev, uint8_t *rank)
+{
+    uint64_t tb[PAIR_BYTES][256];
+    const int M = ev->m, n = npartitions[M];
+    const uint8_t *pat = partitions[M];
+    pair_tables(ev, M, tb);
+    int ord[JT_RANK_VALUES];
+    for (int i = 0; i < n; i++) { /* insertion sort by value */
+        int j = i;
+        for (; j > 0 && tb[0][pat[ord[j - 1]]] > tb[0][pat[i]]; j--)
+            ord[j] = ord[j - 1];
+        ord[j] = i;
+    }
+    memset(rank, 0, 64);
+    int r = -1;
+    for (int i = 0; i < n; i++) {
+        const uint64_t x = tb[0][pat[ord[i]]];
+        if (r < 0 || ev->qval[r] != x)
+            ev->qval[++r] = x;
+        rank[pat[ord[i]]] = (uint8_t)r;
+    }
+    while (++r < JT_RANK_VALUES)
+        ev->qval[r] = UINT64_MAX;
+}
+
+/* The pair bytes (pair_bytes) of the nv candidates from c, one register, over the one chunk of
+ * M targets in tabs. */
+static inline __attribute__((always_inline)) void
+register_pairs(const jt_eval *ev, int32_t c, int nv, const void *tabs, vb *by, const int L,
+               const int M)
+{
+    slice_idx idx[JT_MAX_LEN];
+    candidate_indices(ev, c, nv, L, idx, 32);
+    vb pl[5];
+    chunk_planes(tabs, idx, pl, L);
+    pair_bytes(pl, by, M, planes_for(L));
+}
+
+/* q of candidates [c0, c0 + n) at a node of M <= PAIR_MAX targets, from the chunk table tabs
+ * and the pair tables tb (pair_tables): the pair bytes of a register of candidates, then a
+ * look-up a byte for each candidate. */
+static inline __attribute__((always_inline)) void
+slice_q_pairs(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs,
+              const uint64_t (*tb)[256], const int L, const int M)
+{
+    const int nb = (M * (M - 1) / 2 + 7) / 8;
+    for (int32_t v0 = 0; v0 < n; v0 += VW) {
+        const int nv = n - v0 < VW ? (int)(n - v0) : VW;
+        vb by[PAIR_BYTES];
+        register_pairs(ev, c0 + v0, nv, tabs, by, L, M);
+        uint8_t x[PAIR_BYTES][VW];
+        memcpy(x, by, sizeof x);
+        uint64_t *q = ev->q + c0 + v0;
+        for (int i = 0; i < nv; i++) {
+            uint64_t s = tb[0][x[0][i]];
+            UNROLL for (int b = 1; b < nb; b++)
+                s += tb[b][x[b][i]];
+            q[i] = s;
+        }
+    }
+}
+
 /* Class sizes (or any additive sums over targets) n_0..n_L in bytes (16-bit lanes) from the
  * counts P_1..P_L of the planes' ANDs by Mobius inversion, n_0 = total - the rest: exact in
  * wrapping byte (16-bit) arithmetic while every n_j is below 256 (65536). */
@@ -976,6 +1105,38 @@ count_chunks(const uint8_t *tabs, const slice_idx *idx, int32_t k0, int32_t k1, 
         chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
         for (int j = 1; j <= L; j++)
             acc[j] += pc8(with_bits(pl, j, planes_for(L)));
+    }
+}
+
+/* The 16-bit values of a register of candidates, lanes [0, VW / 2) in x[0] and the rest in x[1],
+ * into q16[0 .. nv). */
+static inline __attribute__((always_inline)) void store_q16(uint16_t *q16, const vh *x, int nv)
+{
+    if (nv == VW) { /* (written out: compilers make add_lanes a memcpy of 2 nh bytes here) */
+        *(vhu *)q16 = x[0];
+        *(vhu *)(q16 + VW / 2) = x[1];
+    } else {
+        uint16_t lanes[VW];
+        memcpy(lanes, x, sizeof lanes);
+        for (int i = 0; i < nv; i++)
+            q16[i] = lanes[i];
+    }
+}
+
+/* The ranks (rank_tables) of candidates [c0, c0 + n) into ev->q16, M <= JT_RANK_MAX: the pair
+ * bits of a register of candidates looked up in the 64-entry rank table. */
+static inline __attribute__((always_inline)) void
+slice_q_ranks(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, const uint8_t *rank,
+              const int L, const int M)
+{
+    const slice_tab rt = tab_load(rank, 64);
+    for (int32_t v0 = 0; v0 < n; v0 += VW) {
+        const int nv = n - v0 < VW ? (int)(n - v0) : VW;
+        vb by[PAIR_BYTES];
+        register_pairs(ev, c0 + v0, nv, tabs, by, L, M);
+        const vb r = look(rt, idx_of(by[0], 64), 64);
+        const vh x[2] = {widen(r, 0), widen(r, 1)};
+        store_q16(ev->q16 + c0 + v0, x, nv);
     }
 }
 
@@ -1018,15 +1179,7 @@ slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t
                 }
             }
         }
-        if (nv == VW) { /* (written out: compilers make add_lanes a memcpy of 2 nh bytes here) */
-            *(vhu *)(q16 + v0) = sq[0];
-            *(vhu *)(q16 + v0 + VW / 2) = sq[1];
-        } else {
-            uint16_t lanes[VW];
-            memcpy(lanes, sq, sizeof lanes);
-            for (int i = 0; i < nv; i++)
-                q16[v0 + i] = lanes[i];
-        }
+        store_q16(q16 + v0, sq, nv);
     }
 }
 
@@ -1596,6 +1749,44 @@ kind_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t m
     place_sweep(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, q);
 }
 
+#if SLICE_T == 8
+/* q of candidates [c0, c0 + n) at a weighted node of m <= PAIR_MAX targets (pair_tables), the
+ * chunk table built in tabs. */
+static inline __attribute__((always_inline)) void
+q_pairs(const jt_eval *ev, int32_t c0, int32_t n, void *tabs, const int L)
+{
+    uint64_t tb[PAIR_BYTES][256];
+    slice_tables(ev->spec_mask, NULL, 0, ev->m, tabs, 32);
+    pair_tables(ev, ev->m, tb);
+    switch (ev->m) {
+    case 1: slice_q_pairs(ev, c0, n, tabs, (const uint64_t(*)[256])tb, L, 1); break;
+    case 2: slice_q_pairs(ev, c0, n, tabs, (const uint64_t(*)[256])tb, L, 2); break;
+    case 3: slice_q_pairs(ev, c0, n, tabs, (const uint64_t(*)[256])tb, L, 3); break;
+    case 4: slice_q_pairs(ev, c0, n, tabs, (const uint64_t(*)[256])tb, L, 4); break;
+    case 5: slice_q_pairs(ev, c0, n, tabs, (const uint64_t(*)[256])tb, L, 5); break;
+    case 6: slice_q_pairs(ev, c0, n, tabs, (const uint64_t(*)[256])tb, L, 6); break;
+    case 7: slice_q_pairs(ev, c0, n, tabs, (const uint64_t(*)[256])tb, L, 7); break;
+    default: slice_q_pairs(ev, c0, n, tabs, (const uint64_t(*)[256])tb, L, PAIR_MAX); break;
+    }
+}
+
+/* The ranks of q (rank_tables) of candidates [c0, c0 + n) at a weighted node of
+ * m <= JT_RANK_MAX targets into ev->q16, the chunk table built in tabs. */
+static inline __attribute__((always_inline)) void
+q_ranks(const jt_eval *ev, int32_t c0, int32_t n, void *tabs, const int L)
+{
+    _Alignas(64) uint8_t rank[64];
+    slice_tables(ev->spec_mask, NULL, 0, ev->m, tabs, 32);
+    rank_tables(ev, rank);
+    switch (ev->m) {
+    case 1: slice_q_ranks(ev, c0, n, tabs, rank, L, 1); break;
+    case 2: slice_q_ranks(ev, c0, n, tabs, rank, L, 2); break;
+    case 3: slice_q_ranks(ev, c0, n, tabs, rank, L, 3); break;
+    default: slice_q_ranks(ev, c0, n, tabs, rank, L, JT_RANK_MAX); break;
+    }
+}
+#endif
+
 /* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
  * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets a segment at a time.
  * When only q is wanted and S is small, the vector levels compute q in registers, in one pass.
@@ -1623,10 +1814,20 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
         return;
     }
 #if SLICE_T == 8
-    if (K == K_LETTERS && !ev->cnt && ev->nspec && m <= 248) { /* q only, weighted: one pass when units allow */
+    if (K == K_LETTERS && !ev->cnt && ev->nspec && m <= 248) { /* q only, weighted */
+        if (ev->q16) { /* ranks (jt_q16_fits) */
+            q_ranks(ev, c0, c1 - c0, tabs, L);
+            return;
+        }
+        /* pairs (q_pairs) where counting with the units costs more: at up to 5 targets, and
+         * at up to 8 when the units are wide (more than one digit or summing past a byte) */
         uint64_t g, utot;
         const int nd = unit_step(ev, &g, &utot);
-        if (nd) {
+        if (m <= PAIR_MAX && (m <= 5 || nd != 1 || utot > 255)) {
+            q_pairs(ev, c0, c1 - c0, tabs, L);
+            return;
+        }
+        if (nd) { /* one pass over S with the units */
             slice_tables(ev->spec_mask, NULL, 0, m, tabs, 32); /* S, heavier targets first */
             q_weighted(ev, c0, c1 - c0, tabs, g, utot, nd, L);
             return;
@@ -1995,6 +2196,7 @@ static const jt_kernels KERNELS = {
     .min_q16 = min_q16,
     .select_le16 = select_le16,
     .exp_num_elims = exp_num_elims,
+    .q_ranks = SLICE_T == 8,
 };
 
 const jt_kernels *JT_CAT(jt_kernels_, JT_KERNEL_SUFFIX)(void) { return &KERNELS; }

@@ -96,7 +96,8 @@ typedef struct jt_scratch {
     uint64_t *sspell;    /* ... and spellings of S */
     uint16_t *cnt;       /* class sizes of the candidates */
     uint64_t *q;
-    uint16_t *q16;       /* [D + 64] q of small nodes in 16 bits (jt_q16_fits) */
+    uint16_t *q16;       /* [D + 64] q of small nodes in 16 bits (jt_q16_fits) ... */
+    uint64_t qval[JT_RANK_VALUES]; /* ... and at weighted ones the values of its ranks */
     double *hs;          /* paper rule: h over S */
     double *term;        /* paper rule: [m+1] terms of ExpNumElims by class size */
     int32_t *wsel;       /* paper rule: [D + 16] the window as selected */
