@@ -986,7 +986,6 @@ static void pair_tables(const jt_eval *ev, int M, uint64_t (*tb)[256])
     for (int k = 1; k < M; k++)
         for (int i = 0; i + k < M; i++)
             pw[npair++] = i + k < ev->m ? v[i] + v[i + k] : 0;
-    tb[0][0] = total; /* one target: no pairs */
     for (int b = 0; 8 * b < npair; b++) {
         const int bits = npair - 8 * b < 8 ? npair - 8 * b : 8;
         tb[b][0] = b ? 0 : total;
@@ -1835,13 +1834,15 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
     }
 #if SLICE_T == 8
     if (K == K_LETTERS && !ev->cnt && ev->nspec && m <= 248) { /* q only, weighted */
-        uint64_t g, utot;
-        const int nd = unit_step(ev, &g, &utot);
 #if JT_PAIRS
         if (ev->q16) { /* ranks (jt_q16_fits) */
             q_ranks(ev, c0, c1 - c0, tabs, L);
             return;
         }
+#endif
+        uint64_t g, utot;
+        const int nd = unit_step(ev, &g, &utot);
+#if JT_PAIRS
         /* pairs (q_pairs) where counting with the units costs more: at up to 5 targets, and
          * at up to 8 when the units are wide (more than one digit or summing past a byte) */
         if (m <= PAIR_MAX && (m <= 5 || nd != 1 || utot > 255)) {
