@@ -30,17 +30,6 @@
 #define JT_STR2(x) #x
 #define JT_STR(x) JT_STR2(x)
 
-/* AddressSanitizer builds leave out the pairs and ranks of weighted small nodes (q_pairs,
- * q_ranks): instrumented at -Og they made each level's kernels take 2.5 minutes to compile
- * instead of one (a CI run 18.5 minutes instead of 14), for reasons not yet found.  The reference
- * tests check them on every level and under qemu; the instrumented tests check the counting they
- * replace. */
-#if defined(__SANITIZE_ADDRESS__)
-#define JT_PAIRS 0
-#else
-#define JT_PAIRS 1
-#endif
-
 /* Candidates per block: the class sizes of a block stay in L1. */
 #define BLOCK 256
 
@@ -360,8 +349,16 @@ pair_bits(const slice_t *pa, const slice_t *pb, int j, int k, const int np)
 }
 
 /* Loops over a length's letters or pairs, unrolled whole when the length is a constant (signs
- * and indices of the Mobius inversion fold; the counters stay in registers). */
+ * and indices of the Mobius inversion fold; the counters stay in registers).  Not in
+ * AddressSanitizer builds: at -Og the pragma is left to the RTL unroller, whose induction-variable
+ * analysis recomputes reaching definitions over the whole function for every loop, and over the
+ * instrumented always-inline sweeps that took each level's kernels 2.5 minutes to compile
+ * instead of one.  Unrolling changes speed only, never what is computed. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNROLL
+#else
 #define UNROLL _Pragma("GCC unroll 64")
+#endif
 
 /* A full adder of three masks of one weight: their sum (same weight) and carry (the next); one
  * vpternlog each with AVX-512. */
@@ -957,7 +954,6 @@ chunk_planes(const uint8_t *t, const slice_idx *idx, vb *pl, const int L)
         ripple(pl, look(tab, idx[p], 32), p, planes_for(L));
 }
 
-#if JT_PAIRS
 /* ---- q at nodes of at most 8 targets, any weights ---------------------------------------------
  * q(c) = sum_i v_i n_{reply(c, i)} adds each target's weight once for every target of S replying
  * as it does, itself included: q = V + the sum of v_i + v_i' over the pairs i < i' of S that
@@ -1099,7 +1095,6 @@ slice_q_pairs(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs,
         }
     }
 }
-#endif
 
 /* Class sizes (or any additive sums over targets) n_0..n_L in bytes (16-bit lanes) from the
  * counts P_1..P_L of the planes' ANDs by Mobius inversion, n_0 = total - the rest: exact in
@@ -1149,7 +1144,6 @@ static inline __attribute__((always_inline)) void store_q16(uint16_t *q16, const
     }
 }
 
-#if JT_PAIRS
 /* The ranks (rank_tables) of candidates [c0, c0 + n) into ev->q16, M <= JT_RANK_MAX: the pair
  * bits of a register of candidates looked up in the 64-entry rank table. */
 static inline __attribute__((always_inline)) void
@@ -1166,7 +1160,6 @@ slice_q_ranks(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, const 
         store_q16(ev->q16 + c0 + v0, x, nv);
     }
 }
-#endif
 
 /* sum_j n_j^2 of candidates [c0, c0 + n) into ev->q16 (jt_q16_fits), over the nch <= 31 chunks
  * of tabs (mseg <= 248 targets): the counts stay in byte counters and the class sizes in bytes
@@ -1777,7 +1770,7 @@ kind_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t m
     place_sweep(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, q);
 }
 
-#if SLICE_T == 8 && JT_PAIRS
+#if SLICE_T == 8
 /* q of candidates [c0, c0 + n) at a weighted node of m <= PAIR_MAX targets (pair_tables), the
  * chunk table built in tabs: laid out for 5 targets (two bytes of pairs) or 8 (four), two
  * sizes only, since each is compiled for every word length and level. */
@@ -1834,22 +1827,18 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
     }
 #if SLICE_T == 8
     if (K == K_LETTERS && !ev->cnt && ev->nspec && m <= 248) { /* q only, weighted */
-#if JT_PAIRS
         if (ev->q16) { /* ranks (jt_q16_fits) */
             q_ranks(ev, c0, c1 - c0, tabs, L);
             return;
         }
-#endif
         uint64_t g, utot;
         const int nd = unit_step(ev, &g, &utot);
-#if JT_PAIRS
         /* pairs (q_pairs) where counting with the units costs more: at up to 5 targets, and
          * at up to 8 when the units are wide (more than one digit or summing past a byte) */
         if (m <= PAIR_MAX && (m <= 5 || nd != 1 || utot > 255)) {
             q_pairs(ev, c0, c1 - c0, tabs, L);
             return;
         }
-#endif
         if (nd) { /* one pass over S with the units */
             slice_tables(ev->spec_mask, NULL, 0, m, tabs, 32); /* S, heavier targets first */
             q_weighted(ev, c0, c1 - c0, tabs, g, utot, nd, L);
@@ -2219,7 +2208,7 @@ static const jt_kernels KERNELS = {
     .min_q16 = min_q16,
     .select_le16 = select_le16,
     .exp_num_elims = exp_num_elims,
-    .q_ranks = SLICE_T == 8 && JT_PAIRS,
+    .q_ranks = SLICE_T == 8,
 };
 
 const jt_kernels *JT_CAT(jt_kernels_, JT_KERNEL_SUFFIX)(void) { return &KERNELS; }
