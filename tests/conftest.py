@@ -19,6 +19,20 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 TWL06 = SHARED / "wordlists" / "TWL06.txt"
 
 
+def _compile_seconds(item) -> float:
+    mark = item.get_closest_marker("compiles")
+    return mark.kwargs["seconds"] if mark else 0.0
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that compile C code for minutes run first, the longest first: under pytest-xdist
+    (`-n auto --dist loadgroup`, as the README runs the suite) the sanitizer build starts at once
+    on one worker and the aarch64 cross build and the serial build of the package (one
+    xdist_group, "builds") on another, instead of queueing behind it or running last while the
+    other workers sit idle.  The order is otherwise kept."""
+    items.sort(key=lambda item: -_compile_seconds(item))
+
+
 @pytest.fixture(scope="session")
 def twl06_path() -> Path:
     """TWL06, the paper's dictionary: copyrighted, so only read from ../shared when present."""

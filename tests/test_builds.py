@@ -80,6 +80,8 @@ def test_downstream_extension_cimports_the_kernels(tmp_path):
     assert status == -2
 
 
+@pytest.mark.compiles(seconds=60)
+@pytest.mark.xdist_group("builds")
 @pytest.mark.slow
 def test_serial_build_installs_warns_and_agrees(tmp_path):
     """Without OpenMP (and with the scalar kernel only, to build fast) the core installs, warns

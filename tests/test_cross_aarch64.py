@@ -47,6 +47,9 @@ def build(tmp_path: Path) -> Path:
     return exe
 
 
+@pytest.mark.slow
+@pytest.mark.compiles(seconds=80)
+@pytest.mark.xdist_group("builds")
 def test_neon_kernels_under_qemu(tmp_path):
     missing = [tool for tool in (CC, QEMU) if shutil.which(tool) is None]
     if missing:

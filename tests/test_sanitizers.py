@@ -52,6 +52,7 @@ def _libasan() -> str | None:
 
 @pytest.mark.slow
 @pytest.mark.sanitizers
+@pytest.mark.compiles(seconds=240)
 def test_reference_tests_pass_under_asan_and_ubsan(tmp_path):
     libasan = _libasan()
     if libasan is None:
