@@ -134,11 +134,35 @@ typedef struct {
     const int32_t *spec_id;    /* their word indices (GENERAL mode) */
     int counted;               /* cnt already holds the class sizes: compute q only */
     const uint16_t *table;     /* JT_M_TABLE: [table_size] subset counts over S */
+    /* JT_M_TABLE with heavier targets (jt_unit_table), or NULL: [table_size] subset sums of
+     * their units u_i = excess / ustep (wrapping uint32: their total utot is below 2^32) */
+    const uint32_t *utable;
+    uint64_t ustep;
+    uint32_t utot;
     const uint8_t *in_s;       /* JT_M_TABLE, ANAGRAM mode: [D] membership of S */
     const int32_t *fam_n;      /* ANAGRAM mode: [D] members of S per family (jt_words.family) */
     const uint64_t *fam_v;     /* ... and their weight */
     const int64_t *wv;         /* ANAGRAM mode: each target's weight (NULL: each weighs vmin) */
 } jt_eval;
+
+/* The step of the heavier targets' excesses ev->spec_delta[0..nspec) (sorted, nspec > 0): their
+ * gcd, each excess a multiple of it; one gcd step per distinct excess. */
+static inline uint64_t jt_excess_step(const jt_eval *ev)
+{
+    uint64_t step = 0;
+    for (int32_t k = 0; k < ev->nspec; k++) {
+        if (k && ev->spec_delta[k] == ev->spec_delta[k - 1])
+            continue;
+        uint64_t a = ev->spec_delta[k], b = step;
+        while (b) {
+            const uint64_t r = a % b;
+            a = b;
+            b = r;
+        }
+        step = a;
+    }
+    return step;
+}
 
 /* An evaluation of candidates cm (word indices cid, or NULL: candidate c is word c) over the
  * targets sm, writing class sizes to cnt and, if q is not NULL, q; uniform weights, bit-sliced

@@ -1281,18 +1281,7 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
  * excess, and the last is the largest. */
 static int unit_step(const jt_eval *ev, uint64_t *g, uint64_t *utot)
 {
-    uint64_t step = 0;
-    for (int32_t k = 0; k < ev->nspec; k++) {
-        if (k && ev->spec_delta[k] == ev->spec_delta[k - 1])
-            continue;
-        uint64_t a = ev->spec_delta[k], b = step;
-        while (b) {
-            const uint64_t r = a % b;
-            a = b;
-            b = r;
-        }
-        step = a;
-    }
+    const uint64_t step = jt_excess_step(ev);
     const uint64_t umax = ev->spec_delta[ev->nspec - 1] / step;
     if (umax >> (5 * MAX_DIGITS))
         return 0;
@@ -1540,31 +1529,65 @@ weigh_units(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int3
 /* Subset tables, for big S: E_s = sum over the candidate's s-letter subsets T of
  * #{i in S : T within i}; then n_j = sum_s (-1)^(s-j) C(s,j) E_s.  E_0 = |S| and E_L = [candidate
  * in S] (no two words share a letter set).  Wrapping unsigned arithmetic is exact because every
- * n_j lies in [0, |S|].  The cost per candidate does not depend on |S|. */
+ * n_j lies in [0, |S|].  The cost per candidate does not depend on |S|.  Any additive sum over
+ * the targets inverts alike: subset_classes takes the table t16 (counts) or t32 (units), the
+ * other NULL, and E_0 and E_L (all, own) for candidate word r. */
+static inline __attribute__((always_inline)) void
+subset_classes(const jt_words *w, int32_t r, const uint16_t *t16, const uint32_t *t32,
+               uint64_t all, uint64_t own, uint64_t *x, const int L)
+{
+    const int32_t *sr = w->subrank + (size_t)r * w->nsub;
+    uint64_t E[JT_TABLE_MAXL + 1];
+    E[0] = all;
+    E[L] = own;
+    int32_t t = 0;
+    for (int s = 1; s < L; s++) {
+        uint64_t acc = 0;
+        const int32_t nsz = w->nsub_of[s];
+        for (int32_t k = 0; k < nsz; k++, t++)
+            acc += t16 ? t16[sr[t]] : t32[sr[t]];
+        E[s] = acc;
+    }
+    for (int j = 0; j <= L; j++) {
+        uint64_t xj = 0;
+        for (int s = j; s <= L; s++)
+            xj += (uint64_t)w->incl[s][j] * E[s];
+        x[j] = xj;
+    }
+}
+
 static inline __attribute__((always_inline)) void
 counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-    const jt_words *w = ev->w;
     for (int32_t c = c0; c < c1; c++) {
         const int32_t r = ev->cid ? ev->cid[c] : c;
-        const int32_t *sr = w->subrank + (size_t)r * w->nsub;
-        uint64_t E[JT_TABLE_MAXL + 1];
-        E[0] = (uint64_t)ev->m;
-        E[L] = ev->in_s[r];
-        int32_t t = 0;
-        for (int s = 1; s < L; s++) {
-            uint64_t acc = 0;
-            const int32_t nsz = w->nsub_of[s];
-            for (int32_t k = 0; k < nsz; k++)
-                acc += ev->table[sr[t++]];
-            E[s] = acc;
-        }
+        uint64_t n[JT_TABLE_MAXL + 1];
+        subset_classes(ev->w, r, ev->table, NULL, (uint64_t)ev->m, ev->in_s[r], n, L);
+        for (int j = 0; j <= L; j++)
+            ev->cnt[(size_t)j * ev->nc + c] = (uint16_t)n[j];
+    }
+}
+
+/* q at a subset-table node with the heavier targets' units table (jt_unit_table), from the class
+ * sizes cnt: vmin sum_j n_j^2 + ustep sum_j n_j U_j, U_j the units of class j (in [0, utot], so
+ * exact from wrapping sums), the candidate's own units E_L when it is a heavier target of S. */
+static inline __attribute__((always_inline)) void
+weigh_table(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0,
+            int32_t c1, const int L)
+{
+    for (int32_t c = c0; c < c1; c++) {
+        const int32_t r = ev->cid ? ev->cid[c] : c;
+        const uint64_t own = ev->in_s[r] ? ((uint64_t)ev->wv[r] - ev->vmin) / ev->ustep : 0;
+        uint64_t U[JT_TABLE_MAXL + 1];
+        subset_classes(ev->w, r, NULL, ev->utable, ev->utot, own, U, L);
+        uint32_t sq = 0; /* <= |S|^2 < 2^32 */
+        uint64_t x = 0;
         for (int j = 0; j <= L; j++) {
-            uint64_t nj = 0;
-            for (int s = j; s <= L; s++)
-                nj += (uint64_t)w->incl[s][j] * E[s];
-            ev->cnt[(size_t)j * ev->nc + c] = (uint16_t)nj;
+            const uint32_t n = cnt[(size_t)j * stride + (c - c0)];
+            sq += n * n;
+            x += n * (uint64_t)(uint32_t)U[j];
         }
+        ev->q[c] = ev->vmin * (uint64_t)sq + ev->ustep * x;
     }
 }
 
@@ -1876,7 +1899,9 @@ evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
         counts_table(ev, c0, c1, L <= JT_TABLE_MAXL ? L : 2);
     else
         counts_sliced(ev, c0, c1, L, K_LETTERS, NULL);
-    if (ev->q && ev->cnt)
+    if (ev->q && ev->cnt && ev->utable)
+        weigh_table(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1, L <= JT_TABLE_MAXL ? L : 2);
+    else if (ev->q && ev->cnt)
         weigh(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1, L);
 }
 

@@ -184,6 +184,41 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
     return 0;
 }
 
+/* The heavier targets' units table of a subset-table node (jt_eval.utable): their excesses are
+ * multiples u_i g of one step g (their gcd), and utable[T] sums u_i over the heavier targets
+ * holding the letter subset T.  The kernels then get each reply class's units by the same
+ * inclusion-exclusion as its size, a cost per candidate independent of |S|, instead of sweeping
+ * every heavier target for every candidate.  Left out (JT_OK, utable NULL) when the units
+ * total 2^32 or more.  The excesses are sorted: each distinct one costs one gcd step and one
+ * division. */
+int jt_unit_table(const jt_words *w, jt_eval *ev, uint32_t **out)
+{
+    const uint64_t g = jt_excess_step(ev);
+    uint64_t total = 0, u = 0;
+    for (int32_t k = 0; k < ev->nspec && !(total >> 32); k++) {
+        if (!k || ev->spec_delta[k] != ev->spec_delta[k - 1])
+            u = ev->spec_delta[k] / g;
+        total += u;
+    }
+    if (total >> 32)
+        return JT_OK;
+    uint32_t *tab = calloc((size_t)w->table_size, sizeof(uint32_t));
+    *out = tab;
+    if (!tab)
+        return JT_ENOMEM;
+    for (int32_t k = 0; k < ev->nspec; k++) {
+        if (!k || ev->spec_delta[k] != ev->spec_delta[k - 1])
+            u = ev->spec_delta[k] / g;
+        const int32_t *sr = w->subrank + (size_t)ev->spec_id[k] * w->nsub;
+        for (int32_t i = 0; i < w->nsub; i++)
+            tab[sr[i]] += (uint32_t)u;
+    }
+    ev->utable = tab;
+    ev->ustep = g;
+    ev->utot = (uint32_t)total;
+    return JT_OK;
+}
+
 /* ---- evaluating candidates, in every mode of the word list ------------------------------------ */
 
 /* ANAGRAM mode: the members of S of every anagram family and their weight (wv, or vmin each),

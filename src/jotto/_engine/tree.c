@@ -109,32 +109,41 @@ static int big_prepare(jt_tree *t, jt_job *job)
         return JT_ENOMEM;
     ev->cnt = nd->cnt;
     ev->q = q;
-    if (nd->m == w->D && !ev->cid && w->root_cnt) { /* the root: its class sizes are known */
+    const int root = nd->m == w->D && !ev->cid && w->root_cnt;
+    if (root) { /* the root: its class sizes are known */
         /* (raw popcount classes in ANAGRAM mode, which evaluate_range corrects) */
         memcpy(nd->cnt, w->root_cnt, sizeof(uint16_t) * (size_t)ev->nc * w->R);
         ev->counted = 1;
-    } else if (ev->method == JT_M_TABLE) {
-        uint16_t *table = calloc((size_t)w->table_size, sizeof(uint16_t));
+    }
+    if (ev->method == JT_M_TABLE) {
         uint8_t *in_s = calloc(D, 1);
-        job->own[4] = table;
         job->own[5] = in_s;
-        if (!table || !in_s)
+        if (!in_s)
             return JT_ENOMEM;
-        for (size_t k = 0; k < m; k++) {
-            const int32_t *sr = w->subrank + (size_t)nd->S[k] * w->nsub;
-            for (int32_t i = 0; i < w->nsub; i++)
-                table[sr[i]]++;
+        for (size_t k = 0; k < m; k++)
             in_s[nd->S[k]] = 1;
-        }
-        ev->table = table;
         ev->in_s = in_s;
+        if (!root) {
+            uint16_t *table = calloc((size_t)w->table_size, sizeof(uint16_t));
+            job->own[4] = table;
+            if (!table)
+                return JT_ENOMEM;
+            for (size_t k = 0; k < m; k++) {
+                const int32_t *sr = w->subrank + (size_t)nd->S[k] * w->nsub;
+                for (int32_t i = 0; i < w->nsub; i++)
+                    table[sr[i]]++;
+            }
+            ev->table = table;
+        }
+        if (q && ev->nspec && w->mode == JT_MODE_PAPER)
+            return jt_unit_table(w, ev, (uint32_t **)&job->own[10]);
     }
     return JT_OK;
 }
 
 static void big_release(const jt_tree *t, jt_job *job)
 {
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 11; i++) {
         free(job->own[i]);
         job->own[i] = NULL;
     }

@@ -112,7 +112,7 @@ typedef struct {
     jt_eval ev;
     uint64_t V;         /* sum of the (effective) weights over S */
     int hones;          /* paper rule, all h of S zero: every target weighs 1.0 */
-    void *own[10];      /* arrays a big node allocated for itself */
+    void *own[11];      /* arrays a big node allocated for itself */
 } jt_job;
 
 /* The reply code of guess a to target b (jt_code; the popcount itself for PAPER lists). */
@@ -179,6 +179,7 @@ void jt_families_set(const jt_words *w, jt_eval *ev, const int32_t *S, int32_t m
                      int32_t *fam_n, uint64_t *fam_v, uint8_t *in_s);
 void jt_families_clear(const jt_words *w, const int32_t *S, int32_t m, int32_t *fam_n,
                        uint64_t *fam_v, uint8_t *in_s);
+int jt_unit_table(const jt_words *w, jt_eval *ev, uint32_t **out);
 void jt_evaluate_range(const jt_eval *ev, int32_t c0, int32_t c1);
 double jt_exp_num_elims_codes(const jt_words *w, int32_t c, const int32_t *S, const double *hs,
                               int32_t m, double total);
