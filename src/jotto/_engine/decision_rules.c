@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "popcnt_clones.h"
 #include "tree_internal.h"
 
 /* ---- the paper rule's rounding distance ------------------------------------------------------ */
@@ -151,8 +152,9 @@ static int paper_window(const jt_tree *t, jt_node *nd, const jt_eval *ev, uint64
 /* The replies of word c to the targets of S, packed `bits` to a reply (per = 64 / bits to a
  * 64-bit word) into key[0..words).  PAPER lists reply by the masks of S, sm, read once for the
  * whole window; other modes by reply codes. */
-static void pack_replies(const jt_words *w, const jt_node *nd, const uint32_t *sm, int32_t c,
-                         int bits, int per, uint64_t *key, int words)
+static inline __attribute__((always_inline)) void
+pack_replies(const jt_words *w, const jt_node *nd, const uint32_t *sm, int32_t c, int bits,
+             int per, uint64_t *key, int words)
 {
     const uint32_t mc = w->mask[c];
     for (int i = 0; i < words; i++) {
@@ -176,7 +178,8 @@ static void pack_replies(const jt_words *w, const jt_node *nd, const uint32_t *s
  * Each word's replies are packed into a key, compared whole (an open-addressed table of hashes
  * finds the earlier words with the same key).  Nearly all of this work is at small nodes (a
  * 5-letter paper solve: |S| <= 21, one-word keys, 166 window words of which 6% stay), so keys
- * are compared inline, not by a call. */
+ * are compared inline, not by a call.  Cloned for the popcnt instruction (popcnt_clones.h). */
+POPCNT_CLONES
 int jt_window_unique(const jt_tree *t, jt_node *nd)
 {
     const jt_words *w = t->w;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "jotto_engine.h"
+#include "popcnt_clones.h"
 #include "jotto_reply.h"
 #include "jotto_search.h"
 
@@ -117,21 +118,6 @@ struct jt_bsearch {
 };
 
 /* ---- small helpers ------------------------------------------------------------------------- */
-
-/* The functions that compute replies in loops (the split of a state by every word, class
- * weights and keys, member bounds, memo look-ups of classes) are cloned for CPUs with the popcnt
- * instruction: the build targets plain x86-64, where __builtin_popcount is a library call that
- * took a sixth of a best response's time.  The loader picks the clone once (an ifunc); always
- * inlined helpers are compiled into each clone.  ifuncs need glibc (musl has none), hence the
- * __GLIBC__ test (features.h defines it, through the headers above). */
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#endif
-#endif
-#ifndef POPCNT_CLONES
-#define POPCNT_CLONES
-#endif
 
 static inline int pc(uint32_t x) { return __builtin_popcount(x); }
 
