@@ -142,7 +142,8 @@ typedef struct {
     const uint8_t *in_s;       /* JT_M_TABLE, ANAGRAM mode: [D] membership of S */
     const int32_t *fam_n;      /* ANAGRAM mode: [D] members of S per family (jt_words.family) */
     const uint64_t *fam_v;     /* ... and their weight */
-    const int64_t *wv;         /* ANAGRAM mode: each target's weight (NULL: each weighs vmin) */
+    const int64_t *wv;         /* each target's weight (NULL: each weighs vmin), for ANAGRAM
+                                * mode's fix-up and a units table's candidate in S */
 } jt_eval;
 
 /* The step of the heavier targets' excesses ev->spec_delta[0..nspec) (sorted, nspec > 0): their

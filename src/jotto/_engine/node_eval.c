@@ -172,7 +172,7 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
     ev->spec_id = spec_id;
     if (spec_mask && V != (uint64_t)m * vmin)
         ev->nspec = split_by_excess(t, nd, vmin, sm, spec_mask, spec_delta, spec_id);
-    ev->wv = ev->nspec ? t->v : NULL; /* the weights the anagram fix-up takes */
+    ev->wv = ev->nspec ? t->v : NULL; /* for the anagram fix-up and the units tables */
     if (t->rule == JT_RULE_EXACT && vmin > 0 && m <= w->R && jt_exact_early_stop(w, nd))
         return 1;
     const int consistent = t->candidates == JT_CAND_CONSISTENT ||

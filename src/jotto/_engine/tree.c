@@ -143,7 +143,7 @@ static int big_prepare(jt_tree *t, jt_job *job)
 
 static void big_release(const jt_tree *t, jt_job *job)
 {
-    for (int i = 0; i < 11; i++) {
+    for (size_t i = 0; i < sizeof job->own / sizeof *job->own; i++) {
         free(job->own[i]);
         job->own[i] = NULL;
     }
