@@ -351,8 +351,8 @@ pair_bits(const slice_t *pa, const slice_t *pb, int j, int k, const int np)
 /* Loops over a length's letters or pairs, unrolled whole when the length is a constant (signs
  * and indices of the Mobius inversion fold; the counters stay in registers).  Not in
  * AddressSanitizer builds: at -Og the pragma is left to the RTL unroller, whose induction-variable
- * analysis recomputes reaching definitions over the whole function for every loop, and over the
- * instrumented always-inline sweeps that took each level's kernels 2.5 minutes to compile
+ * analysis recomputes reaching definitions over the whole function for every loop; over the
+ * instrumented always-inline sweeps that made each level's kernels take 2.5 minutes to compile
  * instead of one.  Unrolling changes speed only, never what is computed. */
 #if defined(__SANITIZE_ADDRESS__)
 #define UNROLL
