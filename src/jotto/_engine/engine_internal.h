@@ -147,8 +147,9 @@ typedef struct {
 } jt_eval;
 
 /* The step of the heavier targets' excesses ev->spec_delta[0..nspec) (sorted, nspec > 0): their
- * gcd, each excess a multiple of it; one gcd step per distinct excess. */
-static inline uint64_t jt_excess_step(const jt_eval *ev)
+ * gcd, each excess a multiple u_i of it; and the sum of those units into *units (below 2^63,
+ * as the excesses' sum is).  One gcd step and one division per distinct excess. */
+static inline uint64_t jt_excess_step(const jt_eval *ev, uint64_t *units)
 {
     uint64_t step = 0;
     for (int32_t k = 0; k < ev->nspec; k++) {
@@ -162,6 +163,13 @@ static inline uint64_t jt_excess_step(const jt_eval *ev)
         }
         step = a;
     }
+    uint64_t total = 0, u = 0;
+    for (int32_t k = 0; k < ev->nspec; k++) {
+        if (!k || ev->spec_delta[k] != ev->spec_delta[k - 1])
+            u = ev->spec_delta[k] / step;
+        total += u;
+    }
+    *units = total;
     return step;
 }
 

@@ -1024,9 +1024,9 @@ pair_bytes(const vb *pl, vb *by, const int M, const int np)
 }
 
 /* At most JT_RANK_MAX = 4 targets (fewer padded with empty planes, which reply alike among
- * themselves) the pair bits (one byte) take only the patterns of the partitions of 4, listed here
- * (pair_bytes' order: (0,1), (1,2), (2,3), (0,2), (1,3), (0,3)), so q takes at most 15 values; the kernels give the rank of a candidate's value
- * among them (jt_q16_fits), a byte look-up, where its value takes a table look-up and a 64-bit
+ * themselves) the pair bits (one byte) take only the patterns of the partitions of 4, listed
+ * here (pair_bytes' order: (0,1), (1,2), (2,3), (0,2), (1,3), (0,3)), so q takes at most 15
+ * values; the kernels give the rank of a candidate's value among them (jt_q16_fits), a byte look-up, where its value takes a table look-up and a 64-bit
  * store, and the pick scans 16-bit ranks 4x faster than 64-bit values. */
 static const uint8_t partitions[JT_RANK_VALUES] = {0,  1,  2,  4,  5,  8,  11, 16,
                                                     22, 24, 32, 34, 44, 49, 63};
@@ -1281,16 +1281,11 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
  * excess, and the last is the largest. */
 static int unit_step(const jt_eval *ev, uint64_t *g, uint64_t *utot)
 {
-    const uint64_t step = jt_excess_step(ev);
+    uint64_t total;
+    const uint64_t step = jt_excess_step(ev, &total);
     const uint64_t umax = ev->spec_delta[ev->nspec - 1] / step;
     if (umax >> (5 * MAX_DIGITS))
         return 0;
-    uint64_t total = 0, u = 0; /* < nspec 2^20 */
-    for (int32_t k = 0; k < ev->nspec; k++) {
-        if (!k || ev->spec_delta[k] != ev->spec_delta[k - 1])
-            u = ev->spec_delta[k] / step;
-        total += u;
-    }
     *g = step;
     *utot = total;
     int nd = 1;

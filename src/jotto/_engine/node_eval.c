@@ -189,17 +189,11 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
  * holding the letter subset T.  The kernels then get each reply class's units by the same
  * inclusion-exclusion as its size, a cost per candidate independent of |S|, instead of sweeping
  * every heavier target for every candidate.  Left out (JT_OK, utable NULL) when the units
- * total 2^32 or more.  The excesses are sorted: each distinct one costs one gcd step and one
- * division. */
+ * total 2^32 or more. */
 int jt_unit_table(const jt_words *w, jt_eval *ev, uint32_t **out)
 {
-    const uint64_t g = jt_excess_step(ev);
-    uint64_t total = 0, u = 0;
-    for (int32_t k = 0; k < ev->nspec && !(total >> 32); k++) {
-        if (!k || ev->spec_delta[k] != ev->spec_delta[k - 1])
-            u = ev->spec_delta[k] / g;
-        total += u;
-    }
+    uint64_t total, u = 0;
+    const uint64_t g = jt_excess_step(ev, &total);
     if (total >> 32)
         return JT_OK;
     uint32_t *tab = calloc((size_t)w->table_size, sizeof(uint32_t));
