@@ -215,7 +215,7 @@ def test_greedy_oracle_gives_a_valid_upper_bound_only():
 
 def test_the_last_step_proves_the_bound_of_the_most_promising_hider():
     """prove() ranks its candidate hiders (uniform, the LP's, the smoothed one, the one that
-    proved the bound) by top-5 trees, which are optimal on tiny lists, and proves the best
+    proved the bound) by short proofs, which finish on tiny lists, and proves the best
     response against the best of them: the greatest of their exact best-response values."""
     from jotto.double_oracle import DoubleOracle
     from jotto.oracles import parse_oracle
@@ -277,3 +277,78 @@ def test_double_oracle_on_the_command_line(tmp_path):
                                     "double-oracle", "--oracle", "lookahead:x", "-o",
                                     str(tmp_path / "x.jotto")])
     assert res.exit_code == 2 and "--oracle" in res.output
+
+
+HEDGE_WORDS = ["abc", "abd", "abe", "abf", "acd", "ace", "bcd", "bce", "cde", "def", "efa",
+               "bdf"]
+
+
+def test_hedge_rounds_answer_the_multiplicative_weights_hider():
+    """With a lookahead oracle each round draws HEDGE_STEPS trees, each the oracle's answer to
+    the hider that weighs target i by exp(HEDGE_RATE * guesses its earlier trees needed for
+    i), replayed here step by step; the guesser's mixture keeps its exact worst case as the
+    upper bound, which no lower than the game's exact value."""
+    from jotto.double_oracle import HEDGE_RATE, HEDGE_STEPS, DoubleOracle
+    from jotto.oracles import parse_oracle
+    from jotto.weights import integer_weights
+
+    wl = jotto.WordList.from_words(HEDGE_WORDS)
+    run = DoubleOracle(wl, parse_oracle("lookahead:2"))
+    for _ in range(2):
+        run.step()
+    total = np.zeros(len(wl), dtype=np.int64)
+    mixes, columns = [], {run.trees[0].guesses_needed().tobytes()}  # GuesserGBR's first tree
+    for _ in range(2 * HEDGE_STEPS):
+        mix = np.exp(HEDGE_RATE * (total - total.max()).astype(np.float64))
+        mix /= mix.sum()
+        g = jotto.best_response(wl, integer_weights(mix), top_k=2).tree.guesses_needed()
+        total += g
+        mixes.append(mix)
+        columns.add(g.tobytes())
+    assert run.rounds == 2 and run.hedge_steps == 2 * HEDGE_STEPS
+    assert run.hedge_sum.tolist() == total.tolist()
+    assert {t.guesses_needed().tobytes() for t in run.trees} == columns
+    assert np.allclose(run.hedge_mean, np.mean(mixes, axis=0), rtol=1e-12, atol=0)
+    sol = run.solution({})
+    value = jotto.solve(3, wl, method="double-oracle", progress=False).value_bounds[0]
+    assert sol.guesser_worst_case() == run.upper >= value
+
+
+def test_a_hedge_run_ends_when_its_trees_repeat_and_resumes_where_it_stopped(tmp_path):
+    """Unbudgeted, a hedge run stops at the first round that finds no new tree; a run stopped
+    after one round and resumed for one more ends as a two-round run does, hedge included."""
+    wl = jotto.WordList.from_words(HEDGE_WORDS)
+    value = jotto.solve(3, wl, method="double-oracle", progress=False).value_bounds[0]
+    ended = jotto.solve(3, wl, method="double-oracle", oracle="lookahead:2", progress=False)
+    assert ended.history["columns"][-1] == ended.history["columns"][-2]
+    assert ended.value_bounds[0] <= value <= ended.value_bounds[1]
+    two = jotto.solve(3, wl, method="double-oracle", oracle="lookahead:2", iterations=2,
+                      progress=False, out=tmp_path / "two.jotto")
+    jotto.solve(3, wl, method="double-oracle", oracle="lookahead:2", iterations=1,
+                progress=False, out=tmp_path / "one.jotto")
+    resumed = jotto.solve(3, wl, method="double-oracle", oracle="lookahead:2", iterations=1,
+                          progress=False, out=tmp_path / "one.jotto", resume=True)
+    a, b = (strategy_file.read(tmp_path / f"{n}.jotto") for n in ("two", "one"))
+    assert a["hedge"] == b["hedge"] and a["trees"] == b["trees"]
+    assert resumed.value_bounds == two.value_bounds and resumed.rounds == two.rounds == 2
+
+
+@pytest.mark.parametrize("field, bad, problem", [
+    ("sum", [-1], "hedge sum is not a list of 12 non-negative integers"),
+    ("mean", "x", "hedge mean is not a distribution over the words"),
+    ("sum", [2**70] * 12, "hedge sum holds a count too large"),
+    ("steps", -3, "hedge steps is not a non-negative integer"),
+    (None, [1, 2], "hedge is not an object")])
+def test_a_malformed_hedge_in_a_file_is_named(tmp_path, field, bad, problem):
+    wl = jotto.WordList.from_words(HEDGE_WORDS)
+    jotto.solve(3, wl, method="double-oracle", oracle="lookahead:2", iterations=1,
+                progress=False, out=tmp_path / "a.jotto")
+    payload = strategy_file.read(tmp_path / "a.jotto")
+    if field is None:
+        payload["hedge"] = bad
+    else:
+        payload["hedge"][field] = bad
+    strategy_file.write(tmp_path / "b.jotto", payload)
+    with pytest.raises(jotto.StrategyFileError, match=problem):
+        jotto.solve(3, wl, method="double-oracle", oracle="lookahead:2", iterations=1,
+                    progress=False, out=tmp_path / "b.jotto", resume=True)

@@ -10,7 +10,10 @@ Payload (inside the strategy file container of :mod:`jotto.strategy_file`)::
      "hider": [int, ...],                                      # p_i = hider[i] / sum(hider)
      "lower": [num, den], "upper": [num, den], "rounds": int,
      "history": {"lower": [...], "upper": [...], "restricted": [...], "columns": [...],
-                 "seconds": [...]}}
+                 "seconds": [...]},
+     # the run's state, for --resume (read by jotto.double_oracle.DoubleOracle.restore):
+     "done": bool, "oracle": str, "smoothed": [float, ...] | null,
+     "hedge": {"sum": [int, ...], "mean": [float, ...], "steps": int} | null}
 
 Every number that is a bound is stored exactly; the trees are checked node by node when read
 (:meth:`jotto.DecisionTree.from_nodes`), and the bounds are recomputed from the strategies where
@@ -46,7 +49,7 @@ def decode_fraction(d: Any, what: str) -> Fraction:
     return Fraction(d[0], d[1])
 
 
-def _int_list(d: Any, what: str, size: int | None = None) -> list[int]:
+def int_list(d: Any, what: str, size: int | None = None) -> list[int]:
     if not isinstance(d, list) or not all(type(v) is int and v >= 0 for v in d) \
             or (size is not None and len(d) != size):
         raise StrategyFileError(f"{what} is not a list of {size or ''} non-negative integers")
@@ -96,13 +99,13 @@ class DoubleOracleSolution(Solution):
             except TreeFileError as exc:
                 raise StrategyFileError(str(exc)) from None
         g = payload["guesser"]
-        self.guesser_weights = np.array(_int_list(g["weights"], "guesser.weights", len(raw)),
+        self.guesser_weights = np.array(int_list(g["weights"], "guesser.weights", len(raw)),
                                         dtype=object)
         self.guesser_denominator = int(g["denominator"])
         if self.guesser_denominator != int(self.guesser_weights.sum()) or \
                 self.guesser_denominator <= 0:
             raise StrategyFileError("guesser.weights do not sum to guesser.denominator")
-        self.hider_int = np.array(_int_list(payload["hider"], "hider", D), dtype=object)
+        self.hider_int = np.array(int_list(payload["hider"], "hider", D), dtype=object)
         if int(self.hider_int.sum()) <= 0:
             raise StrategyFileError("the hider's weights are all zero")
         lower = decode_fraction(payload["lower"], "lower")

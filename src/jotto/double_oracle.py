@@ -21,6 +21,15 @@ When no tree improves on the restricted value, the restricted game's exact ratio
 recovered from the LP's supports (:func:`jotto.matrix_game.exact_equilibrium`) and the exact best
 response against its hider mixture is computed: if it equals the restricted value, both bounds are
 that value and the game is solved, a certificate checked entirely in rational arithmetic.
+
+With a ``lookahead:K`` oracle (3 letters and more, where exact best responses are out of reach)
+the columns come from a *hedge* instead (:meth:`DoubleOracle.hedge_round`): a hider that plays
+multiplicative weights against the trees so far, each tree the oracle's answer to it.  The LP
+still gives the guesser's mixture, and so the upper bound, but the trees answer a smooth,
+slowly moving hider instead of the LP's, which jumps between vertices of the restricted game and
+draws trees that each fix little: at 3 letters, in 150 s on one thread, the LP-driven rounds
+reached a mixture whose worst case is 7.185 (lookahead:2) and the hedge 7.030 / 7.004 / 6.992
+(lookahead:2 / 3 / 4), with one LP solve per ``HEDGE_STEPS`` trees instead of one per tree.
 """
 
 from __future__ import annotations
@@ -33,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from .bounds import counting_bound
-from .do_solution import SOLVER_VERSION, DoubleOracleSolution, encode_fraction
+from .do_solution import SOLVER_VERSION, DoubleOracleSolution, int_list, encode_fraction
 from .gbr import gbr_tree
 from .matrix_game import GrowingGame, exact_equilibrium
 from .strategy_file import StrategyFileError
@@ -63,16 +72,31 @@ STRONG_NODES = 200_000
 SMOOTHING = 0.5
 #: Part of a time budget kept for the last step, :meth:`DoubleOracle.prove`.
 PROVE_SHARE = 0.25
-#: States of each top-5 search that ranks the last step's candidate hiders, and the part of
-#: the step's time all of them may take.
-RANK_NODES = 300_000
+#: The part of the last step's time that the short proofs ranking its candidate hiders take.
 RANK_SHARE = 0.2
+#: The hedge's learning rate (per guess of a target's cumulative count) and the trees it draws
+#: between two LP solves (a round).  At 3 letters, 150 s, with GuesserGBR and lookahead:2 trees,
+#: the best mixture of the trees drawn had a worst case of 7.129 with a rate of 0.03, 7.125 with
+#: 0.1 and 7.160 with 0.5; with lookahead:2 and 3 trees, 7.028 with 0.1 and 7.037 with 0.2.
+HEDGE_RATE = 0.1
+HEDGE_STEPS = 8
 #: Searches tried before an oracle of each kind, cheapest first: each runs when the ones before
 #: it found no improving tree (the strong one also every STRONG_EVERY rounds).  The top-5 search
 #: costs about 2% of an exact best response and the top-20 one 40%, and the top-20 tree is the
 #: optimal one in most rounds: the exact search's cost is its proof.
 _SCOUTS = {"best-response": (Oracle("lookahead", top_k=5),
                              Oracle("lookahead", top_k=20, nodes=STRONG_NODES))}
+
+
+def _distribution(d: Any, size: int, what: str) -> np.ndarray:
+    """A stored mixture over the words, checked."""
+    try:
+        arr = np.array(d, dtype=np.float64)
+    except (TypeError, ValueError):
+        arr = np.zeros(0)
+    if arr.shape != (size,) or not np.isfinite(arr).all() or (arr < 0).any():
+        raise StrategyFileError(f"{what} is not a distribution over the words")
+    return arr
 
 
 def _exact_dot(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -98,6 +122,9 @@ class DoubleOracle:
     guesser_den: int = 1
     rounds: int = 0
     done: bool = False
+    hedge_sum: np.ndarray | None = None            # the hedge's guess counts, summed per target
+    hedge_mean: np.ndarray | None = None           # the mean of the hedge's hider mixtures
+    hedge_steps: int = 0
     history: dict[str, list[float]] = field(default_factory=lambda: {
         "lower": [], "upper": [], "restricted": [], "columns": [], "seconds": []})
 
@@ -112,6 +139,9 @@ class DoubleOracle:
             self._add(tree)
         if not self.trees:
             self._add(gbr_tree(self.words, None, rule="exact", threads=self.threads))
+        if self.hedges and self.hedge_sum is None:
+            self.hedge_sum = np.zeros(D, dtype=np.int64)
+            self.hedge_mean = np.full(D, 1.0 / D)
         if self.hider_int is None:
             # the uniform hider's counting bound: a value bound before any search
             self.hider_int = np.ones(D, dtype=object)
@@ -134,6 +164,11 @@ class DoubleOracle:
 
     # ---- one round -----------------------------------------------------------------------------
 
+    @property
+    def hedges(self) -> bool:
+        """Whether the rounds draw their trees against the hedge (a lookahead oracle)."""
+        return self.oracle.kind == "lookahead"
+
     def step(self) -> None:
         """One round: solve the restricted game, tighten the bounds, add improving trees; sets
         ``done`` when the bounds meet or no oracle finds an improving tree.
@@ -146,6 +181,9 @@ class DoubleOracle:
         (``PROVE_EVERY_SCOUTED`` with scouts) for the lower bound.  Every tree that improves on
         the restricted game is added: a round may add several columns.
         """
+        if self.hedges:
+            self.hedge_round()
+            return
         start = time.perf_counter()
         G = self._counts
         sol = self._game.solve()
@@ -178,28 +216,63 @@ class DoubleOracle:
             added |= offer(br.tree)
         if not added:
             added = self._certify(G, sol)
+        self._record(sol.value, start)
+        if self.lower >= self.upper or not added:
+            self.done = True
+
+    def hedge_round(self) -> None:
+        """One round with a lookahead oracle: ``HEDGE_STEPS`` steps of the hedge, then the LP.
+
+        The hedge is a hider playing multiplicative weights (Hedge, Freund and Schapire 1997):
+        its mixture weighs target i by ``exp(HEDGE_RATE * G_i)``, where ``G_i`` sums the guesses
+        the hedge's trees so far needed for i, so the targets they find late gain weight.  Each
+        step the oracle answers that mixture with a tree, which joins the guesser's set (unless
+        an equal column is in) and the hedge's sum.  The LP over all trees then gives the
+        guesser's mixture and the upper bound, as in :meth:`step`; its hider is not used.  The
+        run is done when the bounds meet or a round finds no new tree.
+        """
+        start = time.perf_counter()
+        added = False
+        for _ in range(HEDGE_STEPS):
+            x = HEDGE_RATE * (self.hedge_sum - self.hedge_sum.max()).astype(np.float64)
+            mix = np.exp(x)
+            mix /= mix.sum()
+            tree = self.oracle.respond(self.words, integer_weights(mix), self.threads).tree
+            g = tree.guesses_needed()
+            added |= self._add(tree, g)
+            self.hedge_sum += g
+            self.hedge_steps += 1
+            self.hedge_mean += (mix - self.hedge_mean) / self.hedge_steps
+        sol = self._game.solve()
+        self._offer_lp_guesser(sol.q)
+        self._record(sol.value, start)
+        # a round whose trees were all in the set: the hedge cycles among known trees
+        self.done = self.lower >= self.upper or not added
+
+    def _record(self, restricted: float, start: float) -> None:
+        """The round is over: count it and keep its numbers in the history."""
         self.rounds += 1
         h = self.history
         h["lower"].append(float(self.lower))
         h["upper"].append(float(self.upper))
-        h["restricted"].append(sol.value)
+        h["restricted"].append(restricted)
         h["columns"].append(len(self.trees))
         h["seconds"].append(time.perf_counter() - start)
-        if self.lower >= self.upper or not added:
-            self.done = True
 
     def prove(self, seconds: float) -> None:
         """The last step of a run that its time budget stops: about ``seconds`` spent proving a
         lower bound on the game's value, keeping it if it beats the run's.
 
-        Unfinished rounds prove little at 3 letters and more, and their hider mixtures, the
-        LP's answers to a restricted set of trees, are far from an equilibrium: at 3 letters,
-        after 900 s, a top-5 tree needs 5.67 guesses against the LP's hider and 6.34 against
-        the smoothed one, but 6.90 against the uniform hider.  So the candidates (the uniform
-        hider, the smoothed and the LP's mixtures, and the one that proved the bound so far) are
-        ranked by the best tree a short top-5 search finds against each, which bounds what each
-        can prove, and the rest of the time goes to the exact best response against the best
-        of them.  Its tree joins the guesser's set, and the guesser's mixture is solved again.
+        Unfinished rounds prove little at 3 letters and more, and which hider lets a search prove
+        most is not the hardest one.  At 3 letters the LP's hider is far from an equilibrium
+        (after 900 s a top-5 tree needs 5.67 guesses against it, 6.90 against the uniform
+        hider); the hedge's mean is closer (a top-5 tree needs 6.94 against it after 60 s), but
+        20 s of search prove only 5.77 against it where they prove 6.26 against the uniform
+        hider: bounds are weaker on uneven weights.  So the candidates (the uniform hider, the
+        LP's, the smoothed and the hedge's mixtures, and the one that proved the bound so far)
+        are ranked by what a short proof against each gives, and the rest of the time goes to
+        proving against the best of them.  Its tree joins the guesser's set, and the guesser's
+        mixture is solved again.
         """
         from .best_responses import best_response
 
@@ -210,14 +283,17 @@ class DoubleOracle:
         mixes = [np.ones(D, dtype=np.int64), integer_weights(self._game.solve().p)]
         if self._smoothed is not None:
             mixes.append(integer_weights(self._smoothed))
+        if self.hedge_steps:  # the hedge's mean mixture: close to an equilibrium's hider
+            mixes.append(integer_weights(self.hedge_mean))
         if self.hider_int is not None and int(self.hider_int.sum()) * D < 2**62:
-            proved = self.hider_int.astype(np.int64)
-            if not any(np.array_equal(proved, w) for w in mixes):  # often still the uniform one
-                mixes.append(proved)
+            kept = self.hider_int.astype(np.int64)
+            if not any(np.array_equal(kept, w) for w in mixes):  # often still the uniform one
+                mixes.append(kept)
         share = RANK_SHARE * seconds / len(mixes)
-        reach = [best_response(self.words, w, top_k=5, nodes=RANK_NODES, budget=share,
-                               threads=self.threads).upper for w in mixes]
-        best = mixes[reach.index(max(reach))]
+        proved = [best_response(self.words, w, budget=share, threads=self.threads).lower
+                  for w in mixes]
+        best = mixes[proved.index(max(proved))]
+        self._offer_hider(max(proved), best.astype(object))
         left = seconds - (time.perf_counter() - start)
         if left <= 0:
             return
@@ -275,7 +351,10 @@ class DoubleOracle:
                 "lower": encode_fraction(self.lower), "upper": encode_fraction(self.upper),
                 "rounds": self.rounds, "done": self.done, "history": self.history,
                 "oracle": self.oracle.spec,
-                "smoothed": None if self._smoothed is None else self._smoothed.tolist()}
+                "smoothed": None if self._smoothed is None else self._smoothed.tolist(),
+                "hedge": None if self.hedge_sum is None else {
+                    "sum": [int(x) for x in self.hedge_sum], "mean": self.hedge_mean.tolist(),
+                    "steps": self.hedge_steps}}
 
     @classmethod
     def restore(cls, words: WordList, payload: dict[str, Any], oracle: Oracle,
@@ -292,10 +371,20 @@ class DoubleOracle:
             raise StrategyFileError("two trees of the file are the same guesser")
         smoothed = payload.get("smoothed")
         if smoothed is not None:
-            arr = np.array(smoothed, dtype=np.float64)
-            if arr.shape != (len(words),) or not np.isfinite(arr).all() or (arr < 0).any():
-                raise StrategyFileError("smoothed is not a distribution over the words")
-            run._smoothed = arr
+            run._smoothed = _distribution(smoothed, len(words), "smoothed")
+        hedge = payload.get("hedge")
+        if hedge is not None and run.hedges:
+            if not isinstance(hedge, dict):
+                raise StrategyFileError("hedge is not an object with sum, mean and steps")
+            sums = int_list(hedge.get("sum"), "hedge sum", len(words))
+            if max(sums, default=0) >= 2**62:
+                raise StrategyFileError("hedge sum holds a count too large to be a run's")
+            run.hedge_sum = np.array(sums, dtype=np.int64)
+            run.hedge_mean = _distribution(hedge.get("mean"), len(words), "hedge mean")
+            steps = hedge.get("steps")
+            if type(steps) is not int or steps < 0:
+                raise StrategyFileError("hedge steps is not a non-negative integer")
+            run.hedge_steps = steps
         return run
 
     def solution(self, extra: dict[str, Any]) -> DoubleOracleSolution:

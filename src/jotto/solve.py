@@ -93,10 +93,12 @@ def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = 
             in IEEE double); see :mod:`jotto.fictitious_play`.
         oracle: the guesser's oracle (:mod:`jotto.oracles`): fictitious play's default is
             ``"greedy"`` (GuesserGBR, the paper's), the double oracle's ``"best-response"``
-            (exact).
+            (exact); with ``"lookahead:K"`` the double oracle draws its trees against a hedge
+            hider (:meth:`jotto.double_oracle.DoubleOracle.hedge_round`).
         iterations: fictitious play's iterations (default: the paper's count for 2..5 letters,
             22212 / 10694 / 3568 / 3906, and 3906 for other lengths); the double oracle's most
-            rounds (default: until it converges).
+            rounds (default: until it converges, or with a lookahead oracle until a round
+            finds no new tree).
         target_epsilon: stop as soon as epsilon (fictitious play) or the width of the value
             interval (double oracle) is at most this.
         time_budget: stop after this many seconds.  The double oracle keeps the last

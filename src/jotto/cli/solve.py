@@ -68,7 +68,8 @@ def default_out(letters: int, method: str, mode: str) -> Path:
 @click.option("--oracle", default=None, metavar="SPEC",
               help="The guesser's oracle: greedy (GuesserGBR; fictitious play's default), "
                    "best-response (exact; the double oracle's default), best-response:SECONDS "
-                   "(a budget per search) or lookahead:K (the K best candidates per state).")
+                   "(a budget per search) or lookahead:K (the K best candidates per state; "
+                   "the double oracle then draws its trees against a hedge hider).")
 @click.option("--mode", type=click.Choice(list(MODES)), default=None,
               help="exact (default): integers and the exact rule; paper: Algorithm 13 in IEEE "
                    "double with the paper rule.  When resuming, the file's mode.")
