@@ -179,7 +179,8 @@ class DoubleOracle:
         improves, and every ``STRONG_EVERY`` rounds).  The oracle itself runs when no scout
         improves on the restricted game, and every ``PROVE_EVERY`` rounds
         (``PROVE_EVERY_SCOUTED`` with scouts) for the lower bound.  Every tree that improves on
-        the restricted game is added: a round may add several columns.
+        the restricted game is added: a round may add several columns.  With a lookahead
+        oracle the round is :meth:`hedge_round`.
         """
         if self.hedges:
             self.hedge_round()
@@ -227,7 +228,8 @@ class DoubleOracle:
         its mixture weighs target i by ``exp(HEDGE_RATE * G_i)``, where ``G_i`` sums the guesses
         the hedge's trees so far needed for i, so the targets they find late gain weight.  Each
         step the oracle answers that mixture with a tree, which joins the guesser's set (unless
-        an equal column is in) and the hedge's sum.  The LP over all trees then gives the
+        an equal column is in) and the hedge's sum, and with the lower bound its search proved
+        against the mixture.  The LP over all trees then gives the
         guesser's mixture and the upper bound, as in :meth:`step`; its hider is not used.  The
         run is done when the bounds meet or a round finds no new tree.
         """
@@ -237,9 +239,11 @@ class DoubleOracle:
             x = HEDGE_RATE * (self.hedge_sum - self.hedge_sum.max()).astype(np.float64)
             mix = np.exp(x)
             mix /= mix.sum()
-            tree = self.oracle.respond(self.words, integer_weights(mix), self.threads).tree
-            g = tree.guesses_needed()
-            added |= self._add(tree, g)
+            w = integer_weights(mix)
+            found = self.oracle.respond(self.words, w, self.threads)
+            self._offer_hider(found.lower, w.astype(object))
+            g = found.tree.guesses_needed()
+            added |= self._add(found.tree, g)
             self.hedge_sum += g
             self.hedge_steps += 1
             self.hedge_mean += (mix - self.hedge_mean) / self.hedge_steps
