@@ -229,9 +229,9 @@ class DoubleOracle:
         the hedge's trees so far needed for i, so the targets they find late gain weight.  Each
         step the oracle answers that mixture with a tree, which joins the guesser's set (unless
         an equal column is in) and the hedge's sum, and with the lower bound its search proved
-        against the mixture.  The LP over all trees then gives the
-        guesser's mixture and the upper bound, as in :meth:`step`; its hider is not used.  The
-        run is done when the bounds meet or a round finds no new tree.
+        against the mixture.  The LP over all trees then gives the guesser's mixture and the
+        upper bound, as in :meth:`step`; its hider is not used.  The run is done when the bounds
+        meet or a round finds no new tree.
         """
         start = time.perf_counter()
         added = False

@@ -1026,8 +1026,9 @@ pair_bytes(const vb *pl, vb *by, const int M, const int np)
 /* At most JT_RANK_MAX = 4 targets (fewer padded with empty planes, which reply alike among
  * themselves) the pair bits (one byte) take only the patterns of the partitions of 4, listed
  * here (pair_bytes' order: (0,1), (1,2), (2,3), (0,2), (1,3), (0,3)), so q takes at most 15
- * values; the kernels give the rank of a candidate's value among them (jt_q16_fits), a byte look-up, where its value takes a table look-up and a 64-bit
- * store, and the pick scans 16-bit ranks 4x faster than 64-bit values. */
+ * values; the kernels give the rank of a candidate's value among them (jt_q16_fits), a byte
+ * look-up, where its value takes a table look-up and a 64-bit store, and the pick scans 16-bit
+ * ranks 4x faster than 64-bit values. */
 static const uint8_t partitions[JT_RANK_VALUES] = {0,  1,  2,  4,  5,  8,  11, 16,
                                                     22, 24, 32, 34, 44, 49, 63};
 #define NPARTITIONS 15
