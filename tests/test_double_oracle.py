@@ -3,8 +3,10 @@ against every tree a guesser could play, files, resumption, and the paper's 2-le
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 
 from fractions import Fraction
 
@@ -352,3 +354,89 @@ def test_a_malformed_hedge_in_a_file_is_named(tmp_path, field, bad, problem):
     with pytest.raises(jotto.StrategyFileError, match=problem):
         jotto.solve(3, wl, method="double-oracle", oracle="lookahead:2", iterations=1,
                     progress=False, out=tmp_path / "b.jotto", resume=True)
+
+
+def test_a_proof_beside_the_rounds_keeps_what_it_proved():
+    """prove_beside() proves a lower bound against the uniform hider on a thread of its own
+    while the rounds go on; on a tiny list it finishes, and the run keeps the exact value of
+    the uniform hider's best response, with that hider."""
+    from jotto.double_oracle import DoubleOracle
+    from jotto.oracles import parse_oracle
+
+    wl = jotto.WordList.from_words(HEDGE_WORDS)
+    run = DoubleOracle(wl, parse_oracle("lookahead:2"))
+    start = run.lower
+    run.prove_beside(60.0)
+    while not run.side_proof_wait(0.1):
+        pass
+    run.take_side_bound(stop=True)
+    exact = jotto.best_response(wl)
+    assert exact.exact and run.lower == exact.lower > start == counting_bound(wl)
+    assert run.hider_int.tolist() == [1] * len(wl)
+    run.step()  # the rounds go on without it
+    assert run.rounds == 1 and run.lower >= exact.lower
+
+
+def test_a_budgeted_hedge_run_on_two_threads_proves_beside_its_rounds(tmp_path, monkeypatch):
+    """With a time budget and two threads, a hedge run's rounds may take all of the budget and
+    the lower bound is proved beside them, not after them (prove() never runs); here the rounds
+    end when their trees repeat and the proof when it has the uniform hider's exact value, which
+    the file keeps."""
+    from jotto.double_oracle import DoubleOracle
+
+    def no_prove(self, seconds):
+        raise AssertionError("prove() ran")
+
+    monkeypatch.setattr(DoubleOracle, "prove", no_prove)
+    wl = jotto.WordList.from_words(HEDGE_WORDS)
+    sol = jotto.solve(3, wl, method="double-oracle", oracle="lookahead:2", time_budget=60.0,
+                      threads=2, progress=False, out=tmp_path / "h.jotto")
+    value = jotto.solve(3, wl, method="double-oracle", progress=False).value_bounds[0]
+    assert jotto.best_response(wl).lower <= sol.value_bounds[0] <= value <= sol.value_bounds[1]
+    assert jotto.Solution.load(tmp_path / "h.jotto").value_bounds == sol.value_bounds
+    with pytest.raises(AssertionError, match="prove"):  # one thread: the proof comes last
+        jotto.solve(3, wl, method="double-oracle", oracle="lookahead:2", time_budget=60.0,
+                    threads=1, progress=False)
+
+
+def test_ctrl_c_keeps_the_bound_proved_beside_the_rounds(tmp_path, twl06, twl06_path):
+    """Ctrl-C during a budgeted hedge run on two threads stops the proof beside the rounds too;
+    the file keeps what it proved against the uniform hider (above the counting bound the run
+    starts from, which the rounds' own searches do not beat at 3 letters)."""
+    wl = twl06[3]
+    path = tmp_path / "do.jotto"
+    proc = subprocess.Popen([sys.executable, "-m", "jotto", "solve", "-w", str(twl06_path), "-n",
+                             "3",
+                             "--method", "double-oracle", "--oracle", "lookahead:2",
+                             "--time-budget", "300", "-j", "2", "-o", str(path),
+                             "--checkpoint-every", "0.5", "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and proc.poll() is None and not path.exists():
+            time.sleep(0.05)
+        time.sleep(3.0)  # a few rounds, and seconds of proof
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Resume with" in err
+    saved = jotto.Solution.load(path)
+    assert saved.rounds >= 1
+    assert saved.hider_weights().tolist() == [1] * len(wl)
+    assert saved.value_bounds[0] > counting_bound(wl)
+
+
+def test_a_hedge_round_past_its_deadline_draws_one_tree_and_solves_its_lp():
+    """A time budget is not overrun by a whole round (20 s at 5 letters): once the run's
+    deadline has passed, a hedge round stops drawing trees after its first."""
+    from jotto.double_oracle import DoubleOracle
+    from jotto.oracles import parse_oracle
+
+    wl = jotto.WordList.from_words(HEDGE_WORDS)
+    run = DoubleOracle(wl, parse_oracle("lookahead:2"), deadline=time.monotonic())
+    run.step()
+    assert run.rounds == 1 and run.hedge_steps == 1
+    assert run.upper == run.solution({}).guesser_worst_case()

@@ -215,6 +215,64 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
     return _result(t0, driver, top_k=top_k)
 
 
+class BoundSearch:
+    """The proving half of a budgeted :func:`best_response` on a thread of its own: a lower
+    bound against one hider that rises for ``seconds`` while the caller does other work, and
+    can be read at any time.  The double oracle's rounds draw trees on one core while this
+    proves on another (:meth:`jotto.double_oracle.DoubleOracle.prove_beside`).
+
+    Ctrl-C reaches only the main thread: the caller stops this search (:meth:`stop`) when it
+    stops.  A bound it has read stays proven whatever happens to the search afterwards."""
+
+    def __init__(self, words: Words, hider: Hider, seconds: float,
+                 memory: int = DEFAULT_MEMORY) -> None:
+        wl = as_word_list(words)
+        self.weights = exact_weights(hider, len(wl))
+        total = int(self.weights.sum(dtype=object))
+        if total == 0:
+            raise ValueError("the hider puts weight on no word: expected guesses are undefined")
+        budget = _Budget(time.perf_counter() + float(_positive_number("seconds", seconds)),
+                         None)
+        self._driver = _Driver(wl, self.weights, total,
+                               _core_search(wl, self.weights, memory), budget, None)
+        self._failure: list[BaseException] = []
+        self._thread = threading.Thread(target=self._run, name="jotto-lower-bound", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._driver.start()
+            self._driver.full(anytime=True)
+        except BaseException as exc:  # re-raised on the caller's thread by wait() or stop()
+            self._failure.append(exc)
+
+    @property
+    def lower(self) -> Fraction:
+        """The lower bound proven so far (0 before the search's first bound)."""
+        return Fraction(self._driver.lower, self._driver.total)
+
+    def wait(self, timeout: float) -> bool:
+        """Wait at most ``timeout`` seconds for the search to end (its time spent or the
+        optimum proven); whether it has."""
+        self._thread.join(timeout)
+        return self._ended()
+
+    def stop(self) -> Fraction:
+        """Stop the search (at once: the pass under way ends with what it proved) and return
+        the lower bound it proved."""
+        self._driver.cancel.append(True)
+        self._thread.join()
+        self._ended()
+        return self.lower
+
+    def _ended(self) -> bool:
+        if self._thread.is_alive():
+            return False
+        if self._failure:
+            raise self._failure[0]
+        return True
+
+
 @dataclass
 class _Budget:
     """What one search may spend: time until ``deadline`` (a :func:`time.perf_counter` time;

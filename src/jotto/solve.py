@@ -101,9 +101,11 @@ def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = 
             finds no new tree).
         target_epsilon: stop as soon as epsilon (fictitious play) or the width of the value
             interval (double oracle) is at most this.
-        time_budget: stop after this many seconds.  The double oracle keeps the last
-            quarter of them, and whatever its rounds leave, for proving a lower bound on the
-            value against the most promising hider mixture
+        time_budget: stop after this many seconds.  The double oracle also proves a lower
+            bound on the value with them: with a lookahead oracle and two threads or more, all
+            of the time on a thread beside the rounds, against the uniform hider
+            (:meth:`jotto.double_oracle.DoubleOracle.prove_beside`); otherwise in the last
+            quarter, and whatever its rounds leave, against the most promising hider mixture
             (:meth:`jotto.double_oracle.DoubleOracle.prove`).
         threads: threads for the core (default ``OMP_NUM_THREADS``, else all cores).
         out: strategy file to write (checkpointed while running).
@@ -254,15 +256,43 @@ def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
     def extra() -> dict[str, Any]:
         return {"words": words_payload(wl), "plan": plan, "jotto_version": __version__}
 
-    save = None if path is None else (lambda: strategy_file.write(path, {**run.payload(),
-                                                                         **extra()}))
-    # A time budget keeps its last part, and whatever the rounds leave, for proving a lower
-    # bound (DoubleOracle.prove): the rounds' own searches prove little at 3 letters and more.
+    def save_run() -> None:
+        run.take_side_bound()
+        strategy_file.write(path, {**run.payload(), **extra()})
+
+    def step() -> None:
+        run.step()
+        run.take_side_bound()
+
+    save = None if path is None else save_run
+    # The rounds' own searches prove little at 3 letters and more, so a time budget also goes
+    # to proving a lower bound: with a second thread, all of it, beside the rounds
+    # (DoubleOracle.prove_beside; hedge rounds use one core); else its last part, and whatever
+    # the rounds leave, after them (DoubleOracle.prove).
     started = time.monotonic()
-    rounds_budget = None if time_budget is None else time_budget * (1 - PROVE_SHARE)
-    if _drive(run.step, finished, status, save, bar, rounds_budget, checkpoint_seconds):
+    beside = time_budget is not None and run.hedges and threads > 1 and not finished()
+    if beside:
+        run.prove_beside(time_budget)
+    rounds_budget = time_budget
+    if time_budget is not None and not beside:
+        rounds_budget = time_budget * (1 - PROVE_SHARE)
+    if rounds_budget is not None:
+        run.deadline = started + rounds_budget
+    try:
+        interrupted = _drive(step, finished, status, save, bar, rounds_budget,
+                             checkpoint_seconds)
+        if beside:
+            left = time_budget - (time.monotonic() - started)
+            if _end_side_proof(run, interrupted or limit_reached(), progress, left):
+                interrupted = True
+            if save is not None:
+                save()
+    finally:
+        run.take_side_bound(stop=True)  # no-op unless an error or a second Ctrl-C came first
+    if interrupted:
         raise SolveInterrupted(run.rounds, path)
-    if time_budget is not None and run.lower < run.upper and not limit_reached():
+    if time_budget is not None and not beside and run.lower < run.upper and \
+            not limit_reached():
         seconds = time_budget - (time.monotonic() - started)
         if progress:
             print(f"{wl.length} letters, double oracle: proving a lower bound on the value for "
@@ -274,6 +304,22 @@ def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
         if save is not None:
             save()
     return run.solution(extra())
+
+
+def _end_side_proof(run: DoubleOracle, now: bool, progress: bool, seconds: float) -> bool:
+    """The rounds are over: stop the proof beside them (``now``), or let it use the rest of
+    its time, and keep its bound.  Returns whether Ctrl-C or SIGTERM stopped it."""
+    if now or (run.upper is not None and run.lower >= run.upper):
+        run.take_side_bound(stop=True)
+        return False
+    if progress and seconds >= 1:
+        print(f"{run.words.length} letters, double oracle: proving a lower bound on the value "
+              f"for {seconds:.0f} s more", file=sys.stderr, flush=True)
+    with deferred_interrupts() as stop:
+        while not stop.requested and not run.side_proof_wait(0.2):
+            pass
+    run.take_side_bound(stop=True)
+    return stop.requested
 
 
 class StoredRun(NamedTuple):

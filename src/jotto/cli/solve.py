@@ -82,7 +82,8 @@ def default_out(letters: int, method: str, mode: str) -> Path:
                    "most this.")
 @click.option("--time-budget", type=POSITIVE_FINITE, default=None,
               metavar="SECONDS", help="Stop after this many seconds (the double oracle "
-              "keeps the last quarter for proving a lower bound on the value).")
+              "also proves a lower bound on the value: with --oracle lookahead:K and two "
+              "threads, beside its rounds all the time, else in the last quarter).")
 @threads_option
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Strategy file (default jotto-<letters>-letters-<mode>.jotto).")
