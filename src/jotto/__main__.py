@@ -1,13 +1,25 @@
 """The ``jotto`` command (``python -m jotto`` and the installed script)."""
 
+import signal
 import sys
 
 
 def run() -> None:
     """Run the command.  A Ctrl-C at any moment, even while NumPy and the core still load,
-    ends it quietly with exit status 130 (``import jotto`` itself loads nothing heavy)."""
+    ends it quietly with exit status 130 (``import jotto`` itself loads nothing heavy).
+
+    SIGINT is held back while the commands load: a compiled module whose initialisation it
+    interrupts reports an ImportError (HiGHS's does), not a KeyboardInterrupt, and a module
+    interrupted halfway stays broken.  A Ctrl-C held back arrives once they are loaded."""
+    hold = hasattr(signal, "pthread_sigmask")
+    if hold:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        from .cli import main
+        try:
+            from .cli import main
+        finally:
+            if hold:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     except KeyboardInterrupt:
         sys.exit(130)
     main(prog_name="jotto")
