@@ -435,3 +435,25 @@ def test_core_refuses_inconsistent_words(tokens, spell, flags):
                                  np.ones(2, dtype=np.int64), 2**20,
                                  None if spell is None else np.array(spell, dtype=np.uint64),
                                  flags)
+
+
+def test_an_error_on_a_search_thread_is_raised_to_the_caller(monkeypatch):
+    """The searches that run on threads of their own (the tree search beside a budgeted
+    best response's proof, the double oracle's proof beside its rounds) raise what went wrong
+    there on the caller's thread, not silently end."""
+    from jotto import best_responses
+
+    words = ["ab", "cd", "ac", "bd", "ef", "ae", "cf"]
+
+    def boom(self, *args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(best_responses._Driver, "better_trees", boom)
+    with pytest.raises(RuntimeError, match="boom"):
+        jotto.best_response(words, budget=30.0, threads=2)
+    monkeypatch.setattr(best_responses._Driver, "full", boom)
+    search = best_responses.BoundSearch(words, None, 30.0)
+    with pytest.raises(RuntimeError, match="boom"):
+        search.wait(30.0)
+    with pytest.raises(RuntimeError, match="boom"):
+        search.stop()

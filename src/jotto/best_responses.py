@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Real
-from typing import Sequence, Union
+from typing import Callable, Sequence, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -235,16 +235,11 @@ class BoundSearch:
                          None)
         self._driver = _Driver(wl, self.weights, total,
                                _core_search(wl, self.weights, memory), budget, None)
-        self._failure: list[BaseException] = []
-        self._thread = threading.Thread(target=self._run, name="jotto-lower-bound", daemon=True)
-        self._thread.start()
+        self._worker = _Worker(self._driver, self._run, "jotto-lower-bound")
 
     def _run(self) -> None:
-        try:
-            self._driver.start()
-            self._driver.full(anytime=True)
-        except BaseException as exc:  # re-raised on the caller's thread by wait() or stop()
-            self._failure.append(exc)
+        self._driver.start()
+        self._driver.full(anytime=True)
 
     @property
     def lower(self) -> Fraction:
@@ -254,21 +249,45 @@ class BoundSearch:
     def wait(self, timeout: float) -> bool:
         """Wait at most ``timeout`` seconds for the search to end (its time spent or the
         optimum proven); whether it has."""
-        self._thread.join(timeout)
-        return self._ended()
+        return self._worker.join(timeout)
 
     def stop(self) -> Fraction:
         """Stop the search (at once: the pass under way ends with what it proved) and return
         the lower bound it proved."""
-        self._driver.cancel.append(True)
-        self._thread.join()
-        self._ended()
+        self._worker.stop()
+        self._worker.join()
         return self.lower
 
-    def _ended(self) -> bool:
+
+class _Worker:
+    """A search's work (``work``, a method of ``driver``) on a thread of its own, stopped
+    through the driver's cancel list; its exception is raised again on the thread that joins
+    it."""
+
+    def __init__(self, driver: "_Driver", work: Callable[[], None], name: str) -> None:
+        self._driver = driver
+        self._failure: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                work()
+            except BaseException as exc:
+                self._failure.append(exc)
+
+        self._thread = threading.Thread(target=run, name=name, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Ask the work to stop: the pass under way ends with what it proved."""
+        self._driver.cancel.append(True)
+
+    def join(self, timeout: float | None = None, reraise: bool = True) -> bool:
+        """Wait for the work to end (at most ``timeout`` seconds); whether it has.  What the
+        work raised is raised here (unless not ``reraise``)."""
+        self._thread.join(timeout)
         if self._thread.is_alive():
             return False
-        if self._failure:
+        if self._failure and reraise:
             raise self._failure[0]
         return True
 
@@ -314,27 +333,16 @@ def _side_by_side(trees: _Driver, bounds: _Driver, cancel_when_done: bool) -> No
     With a time budget, once the bound search ends (the optimum proven, the goal out of reach,
     or the time spent) the tree search is told to stop: results depend on timing anyway.  With
     node budgets alone it runs its share, as it would on one thread."""
-    failure: list[BaseException] = []
-
-    def run_trees() -> None:
-        try:
-            trees.better_trees()
-        except BaseException as exc:  # re-raised on the calling thread
-            failure.append(exc)
-
-    worker = threading.Thread(target=run_trees, name="jotto-best-response-trees", daemon=True)
-    worker.start()
+    worker = _Worker(trees, trees.better_trees, "jotto-best-response-trees")
     try:
         bounds.full(anytime=True)
-        if cancel_when_done:
-            trees.cancel.append(True)
     except BaseException:
-        trees.cancel.append(True)
+        worker.stop()
+        worker.join(reraise=False)  # the bound search's exception is the one to raise
         raise
-    finally:
-        worker.join()
-    if failure:
-        raise failure[0]
+    if cancel_when_done:
+        worker.stop()
+    worker.join()
 
 
 def _result(t0: float, bounds: _Driver, trees: _Driver | None = None,
