@@ -37,7 +37,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -50,6 +50,9 @@ from .trees import DecisionTree
 from .oracles import Oracle
 from .weights import integer_weights, rational_weights
 from .words import WordList
+
+if TYPE_CHECKING:
+    from .best_responses import BoundSearch
 
 __all__ = ["DoubleOracle"]
 
@@ -137,7 +140,7 @@ class DoubleOracle:
         self._game = GrowingGame(D)  # the restricted game's LP, warm-started round after round
         self._seen: set[bytes] = set()
         self._smoothed: np.ndarray | None = None
-        self._side: Any = None  # the search proving beside the rounds (prove_beside)
+        self._side: BoundSearch | None = None  # the proof beside the rounds (prove_beside)
         for tree in list(self.trees):
             self.trees.remove(tree)
             self._add(tree)
@@ -337,9 +340,11 @@ class DoubleOracle:
         side = self._side
         if side is None:
             return
-        lower = side.stop() if stop else side.lower
         if stop:
-            self._side = None
+            self._side = None  # gone even if stopping raises what went wrong on its thread
+            lower = side.stop()
+        else:
+            lower = side.lower
         self._offer_hider(lower, side.weights.astype(object))
         if self.upper is not None and self.lower >= self.upper:
             self.done = True
