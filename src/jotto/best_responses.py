@@ -112,14 +112,21 @@ class BestResponse:
         return self.upper - self.lower
 
 
+def _weights_and_total(hider: Hider, size: int) -> tuple[np.ndarray, int]:
+    """The hider's exact integer weights over ``size`` words (:func:`jotto.weights.exact_weights`)
+    and their sum; :class:`ValueError` if it puts weight on no word."""
+    v = exact_weights(hider, size)
+    total = int(v.sum(dtype=object))
+    if total == 0:
+        raise ValueError("the hider puts weight on no word: expected guesses are undefined")
+    return v, total
+
+
 def expected_guesses(tree: DecisionTree, hider: Hider = None) -> Fraction:
     """The exact expected number of guesses of ``tree`` against ``hider``:
     ``sum_i v_i guesses_i / sum_i v_i`` with ``v`` the integer weights of ``hider`` (as in
     :func:`best_response`)."""
-    v = exact_weights(hider, len(tree.words))
-    total = int(v.sum(dtype=object))
-    if total == 0:
-        raise ValueError("the hider puts weight on no word")
+    v, total = _weights_and_total(hider, len(tree.words))
     g = tree.guesses_needed().astype(object)
     return Fraction(int((v.astype(object) * g).sum()), total)
 
@@ -187,10 +194,7 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
     """
     t0 = time.perf_counter()
     wl = as_word_list(words)
-    v = exact_weights(hider, len(wl))
-    total = int(v.sum(dtype=object))
-    if total == 0:
-        raise ValueError("the hider puts weight on no word: expected guesses are undefined")
+    v, total = _weights_and_total(hider, len(wl))
     budget = _positive_number("budget", budget)
     nodes = _positive_number("nodes", nodes, integer=True)
     top_k = _positive_number("top_k", top_k, integer=True)
@@ -227,10 +231,7 @@ class BoundSearch:
     def __init__(self, words: Words, hider: Hider, seconds: float,
                  memory: int = DEFAULT_MEMORY) -> None:
         wl = as_word_list(words)
-        self.weights = exact_weights(hider, len(wl))
-        total = int(self.weights.sum(dtype=object))
-        if total == 0:
-            raise ValueError("the hider puts weight on no word: expected guesses are undefined")
+        self.weights, total = _weights_and_total(hider, len(wl))
         budget = _Budget(time.perf_counter() + float(_positive_number("seconds", seconds)),
                          None)
         self._driver = _Driver(wl, self.weights, total,

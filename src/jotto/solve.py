@@ -256,15 +256,12 @@ def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
     def extra() -> dict[str, Any]:
         return {"words": words_payload(wl), "plan": plan, "jotto_version": __version__}
 
-    def save_run() -> None:
-        run.take_side_bound()
-        strategy_file.write(path, {**run.payload(), **extra()})
-
-    def step() -> None:
+    def step() -> None:  # each round also takes what the proof beside the rounds proved
         run.step()
         run.take_side_bound()
 
-    save = None if path is None else save_run
+    save = None if path is None else (lambda: strategy_file.write(path, {**run.payload(),
+                                                                         **extra()}))
     # The rounds' own searches prove little at 3 letters and more, so a time budget also goes
     # to proving a lower bound: with a second thread, all of it, beside the rounds
     # (DoubleOracle.prove_beside; hedge rounds use one core); else its last part, and whatever
