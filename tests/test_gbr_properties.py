@@ -75,6 +75,30 @@ def test_exact_rule_fictitious_play_weights_match_reference(words, data, paths):
     assert got.tolist() == expected
 
 
+@pytest.mark.parametrize("variant", runtime.available_kernel_variants())
+def test_fictitious_play_weights_on_a_real_list(variant, twl06):
+    """Weights 1 + D c on 315 five-letter words of TWL06: dozens of weighted nodes of 5-15
+    targets, whose q the vector levels give as 16-bit keys (jt_q16_keys needs D c well above
+    the node's size squared, which the hypothesis dictionaries above reach only at 5-8
+    targets).  Exact rule against the twin; paper rule, whose windows read keys back as q,
+    against base, whose q stays 64-bit."""
+    words = list(twl06[5])[::9]
+    D = len(words)
+    c = np.random.default_rng(7).choice([0, 0, 0, 1, 1, 2, 3], size=D)
+    v = 1 + D * c
+    default = runtime.kernel_variant()
+    runtime.select_kernel_variant("base")
+    try:
+        paper = jotto.comp_num_guesses(words, v.astype(float), rule="paper")
+        runtime.select_kernel_variant(variant)
+        assert jotto.comp_num_guesses(words, v, rule="exact").tolist() == \
+            reference.Game(words).comp_num_guesses(v.tolist(), "exact")
+        assert jotto.comp_num_guesses(words, v.astype(float), rule="paper").tolist() == \
+            paper.tolist()
+    finally:
+        runtime.select_kernel_variant(default)
+
+
 @st.composite
 def many_distinct_weights(draw):
     """66-100 words (4 of 10 letters) with distinct weights: more than 64 distinct excesses

@@ -119,14 +119,7 @@ def core_weights(weights: ArrayLike | None, size: int, rule: str) -> CoreWeights
                              "paper's sums cannot overflow double")
         v, err = _core.integer_weights(h)
         return CoreWeights(v, h, float(err))
-    if np.issubdtype(arr.dtype, np.floating):
-        return CoreWeights(_core.integer_weights(np.ascontiguousarray(arr, np.float64))[0],
-                           None, 0.0)
-    v = arr.astype(np.int64) if arr.dtype != np.uint64 or arr.max() < 2**63 else None
-    if v is None or int(v.sum(dtype=object)) >= _LIMIT // size:
-        raise ValueError(f"integer weights must total less than 2**63 / {size}; scale them "
-                         f"down or pass floats")
-    return CoreWeights(np.ascontiguousarray(v), None, 0.0)
+    return CoreWeights(exact_weights(arr, size), None, 0.0)
 
 
 def exact_weights(hider, size: int) -> np.ndarray:
@@ -149,7 +142,7 @@ def exact_weights(hider, size: int) -> np.ndarray:
     if np.issubdtype(arr.dtype, np.floating):
         return _core.integer_weights(np.ascontiguousarray(arr, np.float64))[0]
     if arr.dtype == np.uint64 and arr.max() >= 2**63:
-        raise ValueError(f"integer weights must total less than 2**63 / {size}")
+        raise _too_heavy(size)
     return _checked_total(np.ascontiguousarray(arr, dtype=np.int64), size)
 
 
@@ -174,7 +167,15 @@ def _fraction_weights(items: list, size: int) -> np.ndarray:
 
 
 def _checked_total(v: np.ndarray, size: int) -> np.ndarray:
-    if int(v.sum(dtype=object)) >= _LIMIT // size:
-        raise ValueError(f"integer weights must total less than 2**63 / {size}; scale them "
-                         f"down or pass floats")
+    """v, if its total is below 2**63 / size.  When every weight is below that over size the
+    total cannot reach it, and the exact sum over Python integers is skipped: at 2833 words it
+    took 0.09 ms, 4% of a whole tree of GuesserGBR on two threads."""
+    bound = _LIMIT // size
+    if int(v.max(initial=0)) >= bound // size and int(v.sum(dtype=object)) >= bound:
+        raise _too_heavy(size)
     return v
+
+
+def _too_heavy(size: int) -> ValueError:
+    return ValueError(f"integer weights must total less than 2**63 / {size}; scale them down or "
+                      f"pass floats")

@@ -43,6 +43,8 @@ static int failures = 0;
 
 static int reply(uint32_t a, uint32_t b) { return __builtin_popcount(a & b); }
 
+static int keyed = 0; /* weighted evaluations whose q came as 16-bit keys */
+
 /* D distinct masks of L letters among the first A letters (D must not exceed C(A, L)). */
 static int32_t make_masks(uint32_t *masks, int32_t D, int L, int A)
 {
@@ -60,12 +62,16 @@ static int32_t make_masks(uint32_t *masks, int32_t D, int L, int A)
     return n;
 }
 
+/* with_weights: 0 class sizes only, 1 random weights, 2 weights like fictitious play's at a
+ * small node (1 + a big step times a few units), for which q comes as 16-bit keys. */
 static void check_counts(const jt_words *w, int with_weights)
 {
     const int L = w->L;
     const int32_t D = w->D;
-    const int32_t sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 40, 250, 300, 4100, 9000};
-    const int32_t m = sizes[below(sizeof sizes / sizeof sizes[0])];
+    const int32_t sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 40, 250, 300, 4100, 9000};
+    const int32_t small[] = {5, 6, 8, 9, 12, 16};
+    const int32_t m = with_weights == 2 ? small[below(sizeof small / sizeof small[0])]
+                                        : sizes[below(sizeof sizes / sizeof sizes[0])];
     const int32_t nc = below(2) ? D : 1 + (int32_t)below((uint32_t)(2 * D + 70));
     int32_t *S = malloc(sizeof(int32_t) * m);
     uint32_t *sm = malloc(sizeof(uint32_t) * m);
@@ -88,13 +94,13 @@ static void check_counts(const jt_words *w, int with_weights)
     jt_eval ev = jt_eval_of(w, m, sm, NULL, nc, all ? NULL : cid, cm, cnt, with_weights ? q : NULL);
     if (with_weights) {
         /* a uniform part and a few excess values, sorted by excess as describe() does */
-        const uint64_t vmin = 1 + below(3);
+        const uint64_t vmin = with_weights == 2 ? 1 : 1 + below(3);
         uint64_t levels[4] = {0, 1 + below(5), 1 + below(1000), (uint64_t)1 << 30};
-        const uint32_t kind = below(3);
+        const uint32_t kind = with_weights == 2 ? 3 : below(3);
         if (kind) { /* multiples of one step, as in fictitious play: units <= 31 (exact mode) or
                      * of 1 to 4 base-32 digits (paper mode) */
-            const uint64_t step = 1 + below(3000);
-            const uint32_t top = kind == 1 ? 31 : (1u << (5 * (1 + below(4)))) - 1;
+            const uint64_t step = kind == 3 ? (uint64_t)m * m + below(3000) : 1 + below(3000);
+            const uint32_t top = kind == 1 ? 31 : kind == 3 ? 2 : (1u << (5 * (1 + below(4)))) - 1;
             for (int i = 1; i < 4; i++)
                 levels[i] = step * (1 + below(top));
         }
@@ -123,21 +129,24 @@ static void check_counts(const jt_words *w, int with_weights)
             if (v[k] == vmin)
                 spec_mask[rest++] = sm[k];
     }
-    const int q_only = with_weights && below(2); /* q without class sizes, as small nodes ask */
+    /* q without class sizes, as small nodes ask */
+    const int q_only = with_weights == 2 || (with_weights && below(2));
     if (q_only)
         ev.cnt = NULL;
-    /* at weighted nodes of <= JT_RANK_MAX targets, small nodes ask the kernels that give them
-     * for q's ranks (q16, qval) */
+    /* at weighted nodes, small nodes ask the kernels that give them for q in 16 bits: ranks
+     * (q16, qval) up to JT_RANK_MAX targets, keys (jt_q16_keys) where they fit */
     uint16_t *q16 = malloc(sizeof(uint16_t) * (nc + 64));
     uint64_t qval[JT_RANK_VALUES];
-    const int ranks = q_only && ev.nspec && m <= JT_RANK_MAX && below(2) &&
-                      jt_kernels_current()->q_ranks;
-    if (ranks) {
+    ev.qval = qval;
+    if (q_only && ev.nspec && (with_weights == 2 || below(2)))
+        jt_q16_keys(&ev);
+    const int in16 = q_only && ev.nspec && (ev.qkey || (m <= JT_RANK_MAX && below(2))) &&
+                     jt_kernels_current()->q16_weighted;
+    if (in16)
         ev.q16 = q16;
-        ev.qval = qval;
-    }
+    keyed += in16 && ev.qkey;
     jt_kernels_current()->evaluate(&ev, 0, nc);
-    for (int32_t c = 0; c < nc && ranks; c++)
+    for (int32_t c = 0; c < nc && in16; c++)
         q[c] = jt_q16_value(&ev, q16[c]);
     for (int32_t c = 0; c < nc; c++) {
         int32_t n[JT_MAX_LEN + 1] = {0};
@@ -247,6 +256,37 @@ static void check_scans(const char *name)
         CHECK(k == want, "%s: select_le found %d, not %d", name, (int)k, (int)want);
     }
 }
+/* The limit of a window of keys (jt_q16_limit) against every key: key <= limit exactly when
+ * its q is at most the window's q limit, at random m, vmin, step g and limits. */
+static void check_key_limits(const char *name)
+{
+    for (int round = 0; round < 60; round++) {
+        jt_eval ev;
+        memset(&ev, 0, sizeof ev);
+        ev.m = 5 + (int32_t)below(12);
+        const uint64_t m = (uint64_t)ev.m, K = m * m + 1;
+        ev.nspec = 1;
+        ev.vmin = 1 + below(4);
+        ev.ustep = ev.vmin * (m * m - m) + 1 + below(round % 2 ? 3 : 3000);
+        ev.qkey = (uint32_t)K;
+        const uint64_t bmax = (UINT16_MAX - m * m) / K;
+        const uint64_t lim = below(3) ? below((uint32_t)(ev.ustep * (bmax + 2)))
+                                      : ev.vmin * (m + below((uint32_t)(m * m))) +
+                                            ev.ustep * below((uint32_t)bmax + 1);
+        const uint16_t x = jt_q16_limit(&ev, lim);
+        for (uint64_t b = 0; b <= bmax; b++)
+            for (uint64_t a = m; a <= m * m; a++) {
+                const uint64_t key = b * K + a;
+                CHECK((key <= x) == (ev.vmin * a + ev.ustep * b <= lim),
+                      "%s: key limit m=%d vmin=%llu g=%llu lim=%llu: key %llu vs limit %u", name,
+                      ev.m, (unsigned long long)ev.vmin, (unsigned long long)ev.ustep,
+                      (unsigned long long)lim, (unsigned long long)key, x);
+                CHECK(jt_q16_value(&ev, (uint16_t)key) == ev.vmin * a + ev.ustep * b,
+                      "%s: key value", name);
+            }
+    }
+}
+
 /* Every rule's tree under the current variant, flattened: guess counts then the export. */
 static int32_t *tree_of(const jt_words *w, int rule, const int64_t *v, const double *h,
                         int32_t *len)
@@ -294,6 +334,7 @@ int main(int argc, char **argv)
         state = seed; /* every variant sees the same lists */
         const int before = failures;
         check_scans(name);
+        check_key_limits(name);
         for (int trial = 0; trial < trials; trial++) {
             const int lengths[] = {1, 2, 3, 4, 5, 5, 5, 6, 7, 8, 12, 20};
             const int L = lengths[below(sizeof lengths / sizeof lengths[0])];
@@ -306,11 +347,15 @@ int main(int argc, char **argv)
                 continue;
             check_counts(w, 0);
             check_counts(w, 1);
+            check_counts(w, 2);
             if (D <= 60) {
                 int64_t v[300];
                 double h[300];
+                const int fp = below(3) == 0; /* fictitious play's 1 + D c, c: times chosen */
                 for (int32_t i = 0; i < D; i++) {
-                    v[i] = below(3) ? (int64_t)below(4) : (int64_t)below(1u << 20);
+                    v[i] = fp            ? 1 + (int64_t)D * (below(2) ? 0 : 1 + below(3))
+                           : below(3) ? (int64_t)below(4)
+                                      : (int64_t)below(1u << 20);
                     h[i] = (double)v[i];
                 }
                 int32_t *S = malloc(sizeof(int32_t) * D), *want = calloc(D, sizeof(int32_t));
@@ -340,6 +385,9 @@ int main(int argc, char **argv)
             }
             jt_words_free(w);
         }
+        CHECK(keyed > 0 || !jt_kernels_current()->q16_weighted,
+              "%s: no weighted evaluation gave its q as 16-bit keys", name);
+        keyed = 0;
         printf("%s: %s\n", name, failures == before ? "ok" : "FAILED");
         nvariant++;
     }

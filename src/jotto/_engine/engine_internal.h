@@ -120,8 +120,11 @@ typedef struct {
     uint16_t *cnt;             /* [R*nc] out: cnt[j*nc + c] = n_j(c), or NULL (q only) */
     uint64_t *q;               /* [nc] out, or NULL (counts only) */
     /* [nc + 64] out instead of q when not NULL (jt_q16_fits): q(c) = vmin q16[c], or at a
-     * weighted node (nspec > 0) qval[q16[c]] */
+     * weighted node (nspec > 0) qval[q16[c]], or with keys (qkey > 0) as jt_q16_value says */
     uint16_t *q16;
+    /* Weighted nodes of more than JT_RANK_MAX targets with q16: the key multiplier (jt_q16_keys),
+     * else 0 */
+    uint32_t qkey;
     /* [JT_RANK_VALUES] out with q16 at weighted nodes: the values q takes, ascending, the rest
      * UINT64_MAX */
     uint64_t *qval;
@@ -135,7 +138,8 @@ typedef struct {
     int counted;               /* cnt already holds the class sizes: compute q only */
     const uint16_t *table;     /* JT_M_TABLE: [table_size] subset counts over S */
     /* JT_M_TABLE with heavier targets (jt_unit_table), or NULL: [table_size] subset sums of
-     * their units u_i = excess / ustep (wrapping uint32: their total utot is below 2^32) */
+     * their units u_i = excess / ustep (wrapping uint32: their total utot is below 2^32); ustep
+     * and utot are also set with keys (jt_q16_keys) */
     const uint32_t *utable;
     uint64_t ustep;
     uint32_t utot;
@@ -237,10 +241,9 @@ typedef struct {
     void (*exp_num_elims)(const uint32_t *mask, const int32_t *words, int32_t n,
                           const uint32_t *sm, const double *hs, int32_t m, int32_t L,
                           double total, double *e);
-    /* Whether evaluate gives q as ranks at weighted nodes of <= JT_RANK_MAX targets
-     * (jt_q16_fits): the vector levels; the scalar one counts such nodes faster than it finds
-     * their pair bits. */
-    int q_ranks;
+    /* Whether evaluate gives q in 16 bits at weighted nodes (jt_q16_fits: ranks, keys): the
+     * vector levels; the scalar one counts such nodes faster than it finds their pair bits. */
+    int q16_weighted;
 } jt_kernels;
 
 const jt_kernels *jt_kernels_base(void);
@@ -252,30 +255,74 @@ const jt_kernels *jt_kernels_neon(void);
 /* The variant in use (dispatch.c). */
 const jt_kernels *jt_kernels_current(void);
 
+/* Keys for the 16-bit q of a weighted node of m > JT_RANK_MAX targets.  Its heavier targets
+ * weigh vmin + g u_i (g their excesses' step, units u_i <= 31 summing to utot <= 255: the
+ * kernels' one-pass case), so q = vmin A + g B with A = sum_j n_j^2 in [m, m^2] and
+ * B = sum_j n_j X_j <= m utot (X_j: the units in class j).  When vmin (m^2 - m) < g, a
+ * difference in B outweighs any in A: q orders and ties exactly as the key B K + A, K = m^2 + 1,
+ * which fits 16 bits when m utot K + m^2 does.  Fictitious play's weights 1 + D c (c: times
+ * chosen) give such nodes up to about 16 targets.  Sets ev->qkey = K, ev->ustep = g and
+ * ev->utot, or ev->qkey = 0 where keys do not fit; call before jt_q16_fits. */
+static inline void jt_q16_keys(jt_eval *ev)
+{
+    ev->qkey = 0;
+    const uint64_t m = (uint64_t)ev->m;
+    if (!ev->nspec || m <= JT_RANK_MAX || m > 248 || !ev->vmin)
+        return;
+    uint64_t utot;
+    const uint64_t g = jt_excess_step(ev, &utot);
+    const uint64_t K = m * m + 1;
+    if (ev->spec_delta[ev->nspec - 1] / g > 31 || utot > 255 || ev->vmin > (g - 1) / (m * m - m) ||
+        m * utot * K + m * m > UINT16_MAX)
+        return;
+    ev->qkey = (uint32_t)K;
+    ev->ustep = g;
+    ev->utot = (uint32_t)utot;
+}
+
 /* Whether the kernels can give q of ev in 16 bits (ev->q16), which costs a store per
  * half-register instead of one per candidate and is scanned 4x faster: q only (no class sizes),
  * bit-sliced letter counts, and either uniform positive weights over S with |S| <= 248, q as
  * vmin times sum_j n_j^2 (every n_j fits a byte counter, the sum 16 bits; the pick divides by
  * vmin, so zero weights, possible under the paper rule, keep q), or any weights with
- * |S| <= JT_RANK_MAX and q as the rank of its value (ev->qval, which the caller provides) where
- * the kernels do that. */
+ * |S| <= JT_RANK_MAX and q as the rank of its value (ev->qval, which the caller provides), or
+ * weights that admit keys (jt_q16_keys), where the kernels do that. */
 static inline int jt_q16_fits(const jt_eval *ev)
 {
     return ev->w->mode == JT_MODE_PAPER && ev->q && !ev->cnt && !ev->counted &&
            ev->method == JT_M_SLICED &&
-           (ev->nspec ? ev->m <= JT_RANK_MAX && ev->qval && jt_kernels_current()->q_ranks
+           (ev->nspec ? (ev->qkey || (ev->m <= JT_RANK_MAX && ev->qval)) &&
+                            jt_kernels_current()->q16_weighted
                       : ev->vmin && ev->m <= 248);
 }
 
 /* q of a candidate whose 16-bit value (ev->q16) is x. */
 static inline uint64_t jt_q16_value(const jt_eval *ev, uint16_t x)
 {
+    if (ev->nspec && ev->qkey)
+        return ev->vmin * (x % ev->qkey) + ev->ustep * (x / ev->qkey);
     return ev->nspec ? ev->qval[x] : ev->vmin * x;
 }
 
 /* The largest 16-bit value (ev->q16) whose q is at most lim (at least qmin's when lim >= qmin). */
 static inline uint16_t jt_q16_limit(const jt_eval *ev, uint64_t lim)
 {
+    if (ev->nspec && ev->qkey) {
+        /* keys order as q: the last key (B, A), A in [m, m^2], with q <= lim has B = lim / g
+         * if some A >= m is left for it, else B one less (then A >= (g / vmin) > m^2 - m >= m) */
+        const uint64_t K = ev->qkey;
+        uint64_t b = lim / ev->ustep, a = (lim - b * ev->ustep) / ev->vmin;
+        if (b > UINT16_MAX / K)
+            return UINT16_MAX;
+        if (a < (uint64_t)ev->m) {
+            if (!b)
+                return 0; /* no key: every A is at least m */
+            b--;
+            a = (lim - b * ev->ustep) / ev->vmin;
+        }
+        const uint64_t x = b * K + (a < K ? a : K - 1);
+        return x < UINT16_MAX ? (uint16_t)x : UINT16_MAX;
+    }
     if (ev->nspec) {
         uint16_t r = 0;
         while (r + 1 < JT_RANK_VALUES && ev->qval[r + 1] <= lim)

@@ -1227,10 +1227,13 @@ add_units(const uint8_t *nib, size_t dbytes, int32_t k, const vb *pl, vb (*wacc)
  * applies to it too).  tabs holds the chunk tables of all of S with the heavier targets first
  * (ev->spec_mask), so that only the first nsch chunks also add their units, looked up in the
  * nibble tables nib from the same planes: the heavier targets cost a few look-ups, not a second
- * sweep.  n_j, X_j fit bytes; sum n_j^2 <= m^2 and sum n_j X_j <= m utot fit 16 bits. */
+ * sweep.  n_j, X_j fit bytes; sum n_j^2 <= m^2 and sum n_j X_j <= m utot fit 16 bits.  KEYS:
+ * their 16-bit keys into ev->q16 instead (jt_q16_keys: sum_j n_j X_j times ev->qkey plus
+ * sum_j n_j^2, exact in wrapping 16-bit lanes since it fits), two stores a register. */
 static inline __attribute__((always_inline)) void
 slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
-                 const uint8_t *nib, int32_t nsch, uint32_t utot, uint64_t g, const int L)
+                 const uint8_t *nib, int32_t nsch, uint32_t utot, uint64_t g, const int L,
+                 const int KEYS)
 {
     const int np = planes_for(L);
     const uint64_t vmin = ev->vmin;
@@ -1252,12 +1255,17 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
         vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
         invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
         invert_bytes(xj, wacc, (vb){0} + (uint8_t)utot, L);
+        vh key[2];
         for (int h = 0; h < 2; h++) {
             vh sq = (vh){0}, wx = (vh){0};
             for (int j = 0; j <= L; j++) {
                 const vh a = widen(nj[j], h);
                 sq += a * a;
                 wx += a * widen(xj[j], h);
+            }
+            if (KEYS) {
+                key[h] = wx * (uint16_t)ev->qkey + sq;
+                continue;
             }
             uint16_t A[VW / 2], B[VW / 2];
             memcpy(A, &sq, sizeof A);
@@ -1273,6 +1281,8 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
                     q[i] = vmin * A[i] + g * B[i];
             }
         }
+        if (KEYS)
+            store_q16(ev->q16 + c0 + v0, key, nv);
     }
 }
 
@@ -1446,7 +1456,7 @@ q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, uint64
     const int32_t nch = (ev->m + 7) / 8, nsch = (ev->nspec + 7) / 8;
     if (nd == 1 && utot <= 255) {
         unit_tables(ev->spec_delta, g, ev->nspec, 1, nib, csum, usum);
-        slice_q_weighted(ev, c0, n, tabs, nch, nib, nsch, (uint32_t)utot, g, L);
+        slice_q_weighted(ev, c0, n, tabs, nch, nib, nsch, (uint32_t)utot, g, L, 0);
         return;
     }
     unit_tables(ev->spec_delta, g, ev->nspec, nd, nib, csum, usum);
@@ -1456,6 +1466,19 @@ q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, uint64
     case 3: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, 3); break;
     default: slice_q_digits(ev, c0, n, tabs, nch, nib, csum, nsch, usum, g, L, MAX_DIGITS); break;
     }
+}
+
+/* The keys (jt_q16_keys) of q of candidates [c0, c0 + n) into ev->q16, in one pass over tabs
+ * (all of S, the heavier targets first). */
+static inline __attribute__((always_inline)) void
+q_keys(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, const int L)
+{
+    _Alignas(64) uint8_t nib[248 / 8 * 32];
+    uint8_t csum[248 / 8];
+    uint32_t usum[1];
+    unit_tables(ev->spec_delta, ev->ustep, ev->nspec, 1, nib, csum, usum);
+    slice_q_weighted(ev, c0, n, tabs, (ev->m + 7) / 8, nib, (ev->nspec + 7) / 8, ev->utot,
+                     ev->ustep, L, 1);
 }
 
 /* What the heavier targets of one piece (nsch chunks: tables tabs, digit tables nib, csum, usum)
@@ -1526,64 +1549,106 @@ weigh_units(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int3
  * #{i in S : T within i}; then n_j = sum_s (-1)^(s-j) C(s,j) E_s.  E_0 = |S| and E_L = [candidate
  * in S] (no two words share a letter set).  Wrapping unsigned arithmetic is exact because every
  * n_j lies in [0, |S|].  The cost per candidate does not depend on |S|.  Any additive sum over
- * the targets inverts alike: subset_classes takes the table t16 (counts) or t32 (units), the
- * other NULL, and E_0 and E_L (all, own) for candidate word r. */
+ * the targets inverts alike: subset_classes takes the table t16 (counts) or t32 (units) or both,
+ * and E_0 and E_L (all, own; uall, uown for the units) for candidate word r: class sizes into
+ * x, units into u.  With both, one pass over the candidate's subsets reads the two tables. */
 static inline __attribute__((always_inline)) void
 subset_classes(const jt_words *w, int32_t r, const uint16_t *t16, const uint32_t *t32,
-               uint64_t all, uint64_t own, uint64_t *x, const int L)
+               uint64_t all, uint64_t own, uint64_t uall, uint64_t uown, uint64_t *x,
+               uint64_t *u, const int L)
 {
     const int32_t *sr = w->subrank + (size_t)r * w->nsub;
-    uint64_t E[JT_TABLE_MAXL + 1];
+    uint64_t E[JT_TABLE_MAXL + 1], U[JT_TABLE_MAXL + 1];
     E[0] = all;
     E[L] = own;
+    U[0] = uall;
+    U[L] = uown;
     int32_t t = 0;
     for (int s = 1; s < L; s++) {
-        uint64_t acc = 0;
+        uint64_t acc = 0, uacc = 0;
         const int32_t nsz = w->nsub_of[s];
-        for (int32_t k = 0; k < nsz; k++, t++)
-            acc += t16 ? t16[sr[t]] : t32[sr[t]];
+        for (int32_t k = 0; k < nsz; k++, t++) {
+            if (t16)
+                acc += t16[sr[t]];
+            if (t32)
+                uacc += t32[sr[t]];
+        }
         E[s] = acc;
+        U[s] = uacc;
     }
     for (int j = 0; j <= L; j++) {
-        uint64_t xj = 0;
-        for (int s = j; s <= L; s++)
+        uint64_t xj = 0, uj = 0;
+        for (int s = j; s <= L; s++) {
             xj += (uint64_t)w->incl[s][j] * E[s];
-        x[j] = xj;
+            uj += (uint64_t)w->incl[s][j] * U[s];
+        }
+        if (t16)
+            x[j] = xj;
+        if (t32)
+            u[j] = uj;
+    }
+}
+
+/* A heavier target's units (jt_unit_table): candidate word r's own, E_L of the units. */
+static inline uint64_t own_units(const jt_eval *ev, int32_t r)
+{
+    return ev->in_s[r] ? ((uint64_t)ev->wv[r] - ev->vmin) / ev->ustep : 0;
+}
+
+/* q from the class sizes n and units U of a candidate at a node with a units table:
+ * vmin sum_j n_j^2 + ustep sum_j n_j U_j, U_j in [0, utot] (exact from wrapping sums). */
+static inline __attribute__((always_inline)) uint64_t
+table_q(const jt_eval *ev, const uint64_t *n, const uint64_t *U, const int L)
+{
+    uint32_t sq = 0; /* <= |S|^2 < 2^32 */
+    uint64_t x = 0;
+    for (int j = 0; j <= L; j++) {
+        sq += (uint32_t)(n[j] * n[j]);
+        x += n[j] * (uint64_t)(uint32_t)U[j];
+    }
+    return ev->vmin * (uint64_t)sq + ev->ustep * x;
+}
+
+/* Class sizes of candidates [c0, c1) from the subset table into ev->cnt; with UNITS (a units
+ * table, jt_unit_table, and q wanted) q too, from the same pass over each candidate's subsets. */
+static inline __attribute__((always_inline)) void
+table_range(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int UNITS)
+{
+    for (int32_t c = c0; c < c1; c++) {
+        const int32_t r = ev->cid ? ev->cid[c] : c;
+        uint64_t n[JT_TABLE_MAXL + 1], U[JT_TABLE_MAXL + 1];
+        subset_classes(ev->w, r, ev->table, UNITS ? ev->utable : NULL, (uint64_t)ev->m,
+                       ev->in_s[r], ev->utot, UNITS ? own_units(ev, r) : 0, n, U, L);
+        for (int j = 0; j <= L; j++)
+            ev->cnt[(size_t)j * ev->nc + c] = (uint16_t)n[j];
+        if (UNITS)
+            ev->q[c] = table_q(ev, n, U, L);
     }
 }
 
 static inline __attribute__((always_inline)) void
 counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-    for (int32_t c = c0; c < c1; c++) {
-        const int32_t r = ev->cid ? ev->cid[c] : c;
-        uint64_t n[JT_TABLE_MAXL + 1];
-        subset_classes(ev->w, r, ev->table, NULL, (uint64_t)ev->m, ev->in_s[r], n, L);
-        for (int j = 0; j <= L; j++)
-            ev->cnt[(size_t)j * ev->nc + c] = (uint16_t)n[j];
-    }
+    if (ev->q && ev->utable)
+        table_range(ev, c0, c1, L, 1);
+    else
+        table_range(ev, c0, c1, L, 0);
 }
 
 /* q at a subset-table node with the heavier targets' units table (jt_unit_table), from the class
- * sizes cnt: vmin sum_j n_j^2 + ustep sum_j n_j U_j, U_j the units of class j (in [0, utot], so
- * exact from wrapping sums), the candidate's own units E_L when it is a heavier target of S. */
+ * sizes cnt (counted already: the root's), the units of each class from the units table, the
+ * candidate's own units E_L when it is a heavier target of S. */
 static inline __attribute__((always_inline)) void
 weigh_table(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0,
             int32_t c1, const int L)
 {
     for (int32_t c = c0; c < c1; c++) {
         const int32_t r = ev->cid ? ev->cid[c] : c;
-        const uint64_t own = ev->in_s[r] ? ((uint64_t)ev->wv[r] - ev->vmin) / ev->ustep : 0;
-        uint64_t U[JT_TABLE_MAXL + 1];
-        subset_classes(ev->w, r, NULL, ev->utable, ev->utot, own, U, L);
-        uint32_t sq = 0; /* <= |S|^2 < 2^32 */
-        uint64_t x = 0;
-        for (int j = 0; j <= L; j++) {
-            const uint32_t n = cnt[(size_t)j * stride + (c - c0)];
-            sq += n * n;
-            x += n * (uint64_t)(uint32_t)U[j];
-        }
-        ev->q[c] = ev->vmin * (uint64_t)sq + ev->ustep * x;
+        uint64_t n[JT_TABLE_MAXL + 1], U[JT_TABLE_MAXL + 1];
+        subset_classes(ev->w, r, NULL, ev->utable, 0, 0, ev->utot, own_units(ev, r), NULL, U, L);
+        for (int j = 0; j <= L; j++)
+            n[j] = cnt[(size_t)j * stride + (c - c0)];
+        ev->q[c] = table_q(ev, n, U, L);
     }
 }
 
@@ -1846,6 +1911,11 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
     }
 #if SLICE_T == 8
     if (K == K_LETTERS && !ev->cnt && ev->nspec && m <= 248) { /* q only, weighted */
+        if (ev->q16 && ev->qkey) { /* keys (jt_q16_keys) */
+            slice_tables(ev->spec_mask, NULL, 0, m, tabs, 32); /* S, heavier targets first */
+            q_keys(ev, c0, c1 - c0, tabs, L);
+            return;
+        }
         if (ev->q16) { /* ranks (jt_q16_fits) */
             q_ranks(ev, c0, c1 - c0, tabs, L);
             return;
@@ -1889,13 +1959,16 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
 static inline __attribute__((always_inline)) void
 evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
+    const int table = !ev->counted && ev->method == JT_M_TABLE && L <= JT_TABLE_MAXL;
     if (ev->counted)
         ; /* class sizes given: weigh only */
-    else if (ev->method == JT_M_TABLE && L <= JT_TABLE_MAXL)
+    else if (table)
         counts_table(ev, c0, c1, L <= JT_TABLE_MAXL ? L : 2);
     else
         counts_sliced(ev, c0, c1, L, K_LETTERS, NULL);
-    if (ev->q && ev->cnt && ev->utable)
+    if (ev->q && ev->cnt && ev->utable && table)
+        ; /* counts_table gave q too */
+    else if (ev->q && ev->cnt && ev->utable)
         weigh_table(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1, L <= JT_TABLE_MAXL ? L : 2);
     else if (ev->q && ev->cnt)
         weigh(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1, L);
@@ -2229,7 +2302,7 @@ static const jt_kernels KERNELS = {
     .min_q16 = min_q16,
     .select_le16 = select_le16,
     .exp_num_elims = exp_num_elims,
-    .q_ranks = SLICE_T == 8,
+    .q16_weighted = SLICE_T == 8,
 };
 
 const jt_kernels *JT_CAT(jt_kernels_, JT_KERNEL_SUFFIX)(void) { return &KERNELS; }

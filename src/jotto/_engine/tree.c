@@ -49,6 +49,7 @@ int jt_decide_small(jt_tree *t, jt_node *nd, jt_scratch *s)
     job.ev.cnt = q_only ? NULL : s->cnt;
     job.ev.q = jt_updatable(t) ? s->q : NULL;
     job.ev.qval = s->qval;
+    jt_q16_keys(&job.ev);
     job.ev.q16 = jt_q16_fits(&job.ev) ? s->q16 : NULL;
     const jt_words *w = t->w;
     if (w->mode == JT_MODE_ANAGRAM)
