@@ -54,6 +54,10 @@ struct jt_words {
      * letter at position p of the spelling. */
     uint8_t *letters;
     int32_t lstride;
+    /* PAPER and ANAGRAM modes: the letters again, bit 7 set on those above 15 (the indices the
+     * SSSE3/AVX2 kernels' two 16-entry shuffles of a 32-entry table take: idx_of), which they
+     * load instead of computing them for every register of candidates at every node; else NULL */
+    uint8_t *shuf;
     /* Subset tables (2 <= L <= JT_TABLE_MAXL): the rank of every proper non-empty subset of
      * every word, by size: the nsub_of[s] subsets of size s follow those of size s-1. */
     int32_t nsub;

@@ -221,6 +221,15 @@ static inline __attribute__((always_inline)) slice_idx idx_of(vb letters, const 
                           : letters | ((vb)(letters > 15) & 0x80);
     return r;
 }
+/* The indices idx_of gives at TW = 32, loaded from jt_words.shuf (computed there once). */
+#define IDX_ROWS 1
+static inline __attribute__((always_inline)) slice_idx idx_load(const uint8_t *row)
+{
+    slice_idx r;
+    memcpy(&r.q[0], row, sizeof(vb));
+    r.q[1] = r.q[2] = r.q[3] = r.q[0];
+    return r;
+}
 static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i, const int TW)
 {
     if (TW == 64)
@@ -692,6 +701,13 @@ static inline __attribute__((always_inline)) void
 candidate_indices(const jt_eval *ev, int32_t c, int32_t n, const int L, slice_idx *idx,
                   const int TW)
 {
+#ifdef IDX_ROWS
+    if (TW == 32 && !ev->cid && ev->w->shuf) { /* computed once for the word list */
+        for (int p = 0; p < L; p++)
+            idx[p] = idx_load(ev->w->shuf + (size_t)p * ev->w->lstride + c);
+        return;
+    }
+#endif
     for (int p = 0; p < L; p++) {
         vb lt;
         candidate_letters(ev, p, c, n, VW, (uint8_t *)&lt);

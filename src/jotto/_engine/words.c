@@ -114,6 +114,14 @@ static int build_letters(jt_words *w)
         for (; w->slicing == JT_SLICE_TOKENS && p < w->L; p++)
             w->letters[(size_t)p * w->lstride + i] = w->pad;
     }
+    if (w->mode == JT_MODE_GENERAL)
+        return 1;
+    const size_t n = (size_t)w->lstride * w->L;
+    w->shuf = malloc(n);
+    if (!w->shuf)
+        return 0;
+    for (size_t k = 0; k < n; k++)
+        w->shuf[k] = w->letters[k] | (w->letters[k] > 15 ? 0x80 : 0);
     return 1;
 }
 
@@ -330,6 +338,7 @@ void jt_words_free(jt_words *w)
     free(w->spell);
     free(w->family);
     free(w->letters);
+    free(w->shuf);
     free(w->subrank);
     free(w->root_cnt);
     free(w);
