@@ -238,12 +238,13 @@ int jt_window_unique(const jt_tree *t, jt_node *nd)
     return JT_OK;
 }
 
-/* The paper rule's pick when every target of S weighs the same and the window's class sizes do
- * not pack into a key (many reply codes, as positional replies have): the first word of the
- * window with the largest sum of term[n_j] over j in order.  A block of words is summed side by
- * side, code by code, so the additions of different words do not wait on one another; each
- * word's sum still runs over j in order, bit-identical to summing it alone. */
-static int32_t pick_uniform_unpacked(const jt_node *nd, const jt_scratch *s, int R)
+/* The paper rule's pick when every target of S weighs the same: the first word of the window
+ * with the largest sum of term[n_j] over j in order.  A block of words is summed side by side,
+ * code by code, so the additions of different words do not wait on one another; each word's
+ * sum still runs over j in order, bit-identical to summing it alone.  (Skipping words whose
+ * class sizes an earlier word had, found by hashing them, cost more than summing them: 2-3% of
+ * a uniform paper-rule tree on v3.) */
+static int32_t pick_uniform(const jt_node *nd, const jt_scratch *s, int R)
 {
     enum { B = 256 };
     const int32_t nwin = nd->nwin;
@@ -274,8 +275,7 @@ static int32_t pick_uniform_unpacked(const jt_node *nd, const jt_scratch *s, int
  * ((h + h) + ...) + h, n terms added in order, whichever targets they are; so its term of the
  * sum over j is a function term[n] of n alone, computed once per node with the literal
  * operations, and a value is L+1 look-ups added in order of j: bit-identical to the literal
- * evaluation.  The window's class sizes then come from the vector kernel, and words whose class
- * sizes were already seen (the same value, at a higher index) are skipped. */
+ * evaluation.  The window's class sizes then come from the vector kernel (pick_uniform). */
 int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
                           jt_scratch *s)
 {
@@ -292,10 +292,6 @@ int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
     double total = 0.0;
     for (int32_t k = 0; k < m; k++)
         total += hs[k];
-    int bits = 1;
-    while (((int32_t)1 << bits) <= m)
-        bits++;
-    const int pack = R * bits <= 64;
     if (same) {
         double acc = 0.0;
         for (int32_t n = 0; n <= m; n++) {
@@ -312,48 +308,21 @@ int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
         jt_evaluate_range(&ev, 0, nwin);
         if (w->mode == JT_MODE_ANAGRAM)
             jt_families_clear(w, nd->S, m, s->fam_n, s->fam_v, s->in_s);
-        if (!pack)
-            return pick_uniform_unpacked(nd, s, R);
+        return pick_uniform(nd, s, R);
     }
-    /* class sizes seen, packed into a key (never 0: they sum to m >= 1), in an open-addressed
-     * table that stops growing when three quarters full */
-    enum { SEEN = 128, EB = 64 };
-    uint64_t seen[SEEN] = {0};
-    int nseen = 0;
+    enum { EB = 64 };
     int32_t best = -1;
     double be = 0.0;
-    double eb[EB]; /* PAPER, weights of S not all equal: the values of a block of the window */
-    const int batch = !same && w->mode == JT_MODE_PAPER;
+    double eb[EB]; /* PAPER: the values of a block of the window */
+    const int batch = w->mode == JT_MODE_PAPER;
     for (int32_t i = 0; i < nwin; i++) {
-        const int32_t c = nd->win[i];
-        double e = 0.0;
         if (batch && i % EB == 0)
             K->exp_num_elims(w->mask, nd->win + i, nwin - i < EB ? nwin - i : EB, sm, hs, m,
                              w->L, total, eb);
-        if (same) {
-            uint64_t key = 0;
-            for (int j = 0; j < R; j++)
-                key = key << bits | s->wcnt[(size_t)j * nwin + i];
-            if (pack) {
-                unsigned slot = (unsigned)((key * 0x9e3779b97f4a7c15u) >> 57);
-                while (seen[slot] && seen[slot] != key)
-                    slot = (slot + 1) % SEEN;
-                if (seen[slot])
-                    continue; /* the same value at a higher index: never strictly better */
-                if (nseen < SEEN * 3 / 4) {
-                    seen[slot] = key;
-                    nseen++;
-                }
-            }
-            for (int j = 0; j < R; j++)
-                e += s->term[s->wcnt[(size_t)j * nwin + i]];
-        } else if (batch) {
-            e = eb[i % EB];
-        } else {
-            e = jt_exp_num_elims_codes(w, c, nd->S, hs, m, total);
-        }
+        const double e = batch ? eb[i % EB]
+                               : jt_exp_num_elims_codes(w, nd->win[i], nd->S, hs, m, total);
         if (best < 0 || e > be) {
-            best = c;
+            best = nd->win[i];
             be = e;
         }
     }
