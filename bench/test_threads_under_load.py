@@ -3,7 +3,9 @@ exact solve with a CPU-bound process running on every core.
 
 Target (issue 10): the default thread count is at most 1.1x slower than ``-j 1`` under that load
 (it was 18x).  Run: ``pytest bench/test_threads_under_load.py --benchmark-only -s``; the test
-prints both times and their ratio.
+prints both times and their ratio.  The solve takes well under a second now, and one pair of
+runs under load gave ratios from 0.6 to 1.5 for the same build, so the two alternate for ROUNDS
+rounds and the ratio is that of their totals.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from jotto import runtime
 from jotto.fictitious_play import ExactPlay
 
 ITERATIONS = 3000
+ROUNDS = 7
 BUSY = "while True: pass"
 
 
@@ -46,11 +49,12 @@ def test_default_threads_not_slower_under_load(benchmark, twl06, busy_cores):
     words = twl06[3]
     default = jotto.resolve_threads()
     benchmark.group = "3-letter solve, one busy process per core"
-    times = {}
+    times = {1: 0.0, default: 0.0}
 
     def both():
-        times[1] = solve_seconds(words, 1)
-        times[default] = solve_seconds(words, default)
+        for _ in range(ROUNDS):
+            times[1] += solve_seconds(words, 1)
+            times[default] += solve_seconds(words, default)
 
     benchmark.pedantic(both, rounds=1, iterations=1)
     ratio = times[default] / times[1]
@@ -58,6 +62,6 @@ def test_default_threads_not_slower_under_load(benchmark, twl06, busy_cores):
                                  "default_s": times[default], "ratio": ratio,
                                  "busy_processes": busy_cores,
                                  "kernel": runtime.kernel_variant()})
-    print(f"\n-j 1: {times[1]:.2f} s; default ({default} threads): {times[default]:.2f} s; "
-          f"ratio {ratio:.2f} with {busy_cores} busy processes, kernel "
+    print(f"\n{ROUNDS} rounds: -j 1 {times[1]:.2f} s; default ({default} threads) "
+          f"{times[default]:.2f} s; ratio {ratio:.2f} with {busy_cores} busy processes, kernel "
           f"{runtime.kernel_variant()}")
