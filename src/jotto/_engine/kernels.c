@@ -2176,9 +2176,9 @@ static inline int32_t store_hits(int32_t *out, int32_t k, unsigned hit, int32_t 
 
 /* The c with q[c] <= lim (the paper rule's window, most of whose scan finds nothing), in 16- and
  * 64-bit values, a register of values at a time: AVX-512 compresses the indices of each half
- * register's hits into a store; SSE4.1 (SSE4.2 for 64 bits) and AVX2 take a 16-bit mask of hits
- * per 16 values, skip it when empty and else store_hits.  Other levels: one branchless store a
- * value. */
+ * register's hits into a store; SSE4.1 (SSE4.2 for 64 bits) and AVX2 take a mask of hits per 16
+ * values (16-bit values on AVX2: per 32), skip it when empty and else store_hits.  Other levels:
+ * one branchless store a value. */
 #if defined(__AVX512BW__)
 static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
 {
@@ -2195,6 +2195,27 @@ static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *
             k += __builtin_popcount(hit >> 16);
         }
         idx = _mm512_add_epi32(idx, _mm512_add_epi32(step, step));
+    }
+    return select_from16(q, c, n, lim, out, k);
+}
+#elif defined(__AVX2__)
+static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
+{
+    int32_t k = 0, c = 0;
+    const __m256i l = _mm256_set1_epi16((short)lim);
+    for (; c + 32 <= n; c += 32) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(q + c));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(q + c + 16));
+        const __m256i ha = _mm256_cmpeq_epi16(_mm256_min_epu16(a, l), a);
+        const __m256i hb = _mm256_cmpeq_epi16(_mm256_min_epu16(b, l), b);
+        /* the pack interleaves the 128-bit lanes (a 0-7, b 0-7, a 8-15, b 8-15): put them in
+         * order before taking the 32 bits */
+        const __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi16(ha, hb), 0xd8);
+        const unsigned hit = (unsigned)_mm256_movemask_epi8(p);
+        if (hit) {
+            k = store_hits(out, k, hit & 0xffffu, c);
+            k = store_hits(out, k, hit >> 16, c + 16);
+        }
     }
     return select_from16(q, c, n, lim, out, k);
 }
