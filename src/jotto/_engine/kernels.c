@@ -2198,41 +2198,41 @@ static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *
     }
     return select_from16(q, c, n, lim, out, k);
 }
-#elif defined(__AVX2__)
-static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
-{
-    int32_t k = 0, c = 0;
-    const __m256i l = _mm256_set1_epi16((short)lim);
-    for (; c + 32 <= n; c += 32) {
-        const __m256i a = _mm256_loadu_si256((const __m256i *)(q + c));
-        const __m256i b = _mm256_loadu_si256((const __m256i *)(q + c + 16));
-        const __m256i ha = _mm256_cmpeq_epi16(_mm256_min_epu16(a, l), a);
-        const __m256i hb = _mm256_cmpeq_epi16(_mm256_min_epu16(b, l), b);
-        /* the pack interleaves the 128-bit lanes (a 0-7, b 0-7, a 8-15, b 8-15): put them in
-         * order before taking the 32 bits */
-        const __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi16(ha, hb), 0xd8);
-        const unsigned hit = (unsigned)_mm256_movemask_epi8(p);
-        if (hit) {
-            k = store_hits(out, k, hit & 0xffffu, c);
-            k = store_hits(out, k, hit >> 16, c + 16);
-        }
-    }
-    return select_from16(q, c, n, lim, out, k);
-}
 #elif defined(__SSE4_1__)
+/* The hits of the LE16_STEP 16-bit values at q, bit i for q[i] <= lim: q <= lim exactly when
+ * min(q, lim) == q, and the 0/-1 words pack to bytes whose top bits movemask gathers. */
+#if defined(__AVX2__)
+#define LE16_STEP 32
+static inline __attribute__((always_inline)) unsigned le16_hits(const uint16_t *q, uint16_t lim)
+{
+    const __m256i l = _mm256_set1_epi16((short)lim);
+    const __m256i a = _mm256_loadu_si256((const __m256i *)q);
+    const __m256i b = _mm256_loadu_si256((const __m256i *)(q + 16));
+    const __m256i ha = _mm256_cmpeq_epi16(_mm256_min_epu16(a, l), a);
+    const __m256i hb = _mm256_cmpeq_epi16(_mm256_min_epu16(b, l), b);
+    /* the pack interleaves the 128-bit lanes (a 0-7, b 0-7, a 8-15, b 8-15): put them in order */
+    return (unsigned)_mm256_movemask_epi8(
+        _mm256_permute4x64_epi64(_mm256_packs_epi16(ha, hb), 0xd8));
+}
+#else
+#define LE16_STEP 16
+static inline __attribute__((always_inline)) unsigned le16_hits(const uint16_t *q, uint16_t lim)
+{
+    const __m128i l = _mm_set1_epi16((short)lim);
+    const __m128i a = _mm_loadu_si128((const __m128i *)q);
+    const __m128i b = _mm_loadu_si128((const __m128i *)(q + 8));
+    const __m128i ha = _mm_cmpeq_epi16(_mm_min_epu16(a, l), a);
+    const __m128i hb = _mm_cmpeq_epi16(_mm_min_epu16(b, l), b);
+    return (unsigned)_mm_movemask_epi8(_mm_packs_epi16(ha, hb));
+}
+#endif
 static int32_t select_le16(const uint16_t *q, int32_t n, uint16_t lim, int32_t *out)
 {
     int32_t k = 0, c = 0;
-    const __m128i l = _mm_set1_epi16((short)lim);
-    for (; c + 16 <= n; c += 16) {
-        const __m128i a = _mm_loadu_si128((const __m128i *)(q + c));
-        const __m128i b = _mm_loadu_si128((const __m128i *)(q + c + 8));
-        /* q <= lim exactly when min(q, lim) == q; the 0/-1 words pack to bytes in order */
-        const __m128i ha = _mm_cmpeq_epi16(_mm_min_epu16(a, l), a);
-        const __m128i hb = _mm_cmpeq_epi16(_mm_min_epu16(b, l), b);
-        const unsigned hit = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(ha, hb));
-        if (hit)
-            k = store_hits(out, k, hit, c);
+    for (; c + LE16_STEP <= n; c += LE16_STEP) {
+        const unsigned hit = le16_hits(q + c, lim);
+        for (int h = 0; hit && h < LE16_STEP / 16; h++)
+            k = store_hits(out, k, (hit >> (16 * h)) & 0xffffu, c + 16 * h);
     }
     return select_from16(q, c, n, lim, out, k);
 }
