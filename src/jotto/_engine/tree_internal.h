@@ -149,12 +149,15 @@ static inline int jt_updatable(const jt_tree *t) { return t->rule <= JT_RULE_EXA
 
 /* tree_pool.c: states of 4 << c words for the classes c < JT_POOL_CLASSES (up to 1024) */
 #define JT_POOL_CLASSES 9
+#define JT_POOL_MAX (4 << (JT_POOL_CLASSES - 1)) /* states of more words come from the heap */
 int jt_pools_ensure(jt_tree *t, int n);
 void jt_pools_free(jt_tree *t);
 int32_t *jt_state_new(jt_tree *t, int32_t n);
 void jt_state_free(jt_tree *t, int32_t *S);
 jt_node *jt_node_take(jt_tree *t);
 void jt_node_give(jt_tree *t, jt_node *nd);
+/* fn on every node record in use (not given back), in no particular order */
+void jt_pools_each_node(jt_tree *t, void (*fn)(jt_tree *, jt_node *));
 
 /* tree_nodes.c */
 jt_node *jt_node_new(jt_tree *t, int32_t *S, int32_t m, int32_t depth, jt_node *parent);

@@ -312,11 +312,26 @@ const jt_memo *jt_memo_find(const jt_tree *t, jt_node *nd)
     return e;
 }
 
+/* What a node in use holds outside the pools (its class sizes, values and window, a state of
+ * more words than the pools hold), at the tree's end: its record and a pooled state go with the
+ * pools. */
+static void release_node(jt_tree *t, jt_node *nd)
+{
+    if (nd->m > JT_POOL_MAX)
+        jt_state_free(t, nd->S);
+    if (nd->cnt || nd->q || nd->win) { /* (few nodes: calls freeing NULL took most of the time) */
+        free(nd->cnt);
+        free(nd->q);
+        free(nd->win);
+    }
+}
+
 void jt_tree_free(jt_tree *t)
 {
     if (!t)
         return;
-    jt_drop_root(t);
+    jt_pools_each_node(t, release_node);
+    t->root = NULL;
     jt_memo_clear(t);
     free(t->memo);
     free(t->changed);
