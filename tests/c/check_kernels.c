@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_internal.h"
+#include "tree_internal.h"
 
 static uint64_t state = 0x9e3779b97f4a7c15u;
 static uint32_t rnd(void)
@@ -44,6 +44,7 @@ static int failures = 0;
 static int reply(uint32_t a, uint32_t b) { return __builtin_popcount(a & b); }
 
 static int keyed = 0; /* weighted evaluations whose q came as 16-bit keys */
+static int owned = 0; /* evaluations that took class L from S's membership */
 
 /* D distinct masks of L letters among the first A letters (D must not exceed C(A, L)). */
 static int32_t make_masks(uint32_t *masks, int32_t D, int L, int A)
@@ -82,16 +83,26 @@ static void check_counts(const jt_words *w, int with_weights)
     uint64_t *v = malloc(sizeof(uint64_t) * m);
     uint32_t *spec_mask = malloc(sizeof(uint32_t) * m);
     uint64_t *spec_delta = malloc(sizeof(uint64_t) * m);
+    int32_t *spec_id = malloc(sizeof(int32_t) * m);
+    const int all = nc == D;
+    /* class L from S's membership (jt_own_set, as the tree asks of paper words with every word a
+     * candidate) needs S to be a set: then its targets are distinct */
+    const int own = all && 2 * m <= D && below(2);
     for (int32_t k = 0; k < m; k++) {
-        S[k] = (int32_t)below((uint32_t)D);
+        int dup;
+        do {
+            S[k] = (int32_t)below((uint32_t)D);
+            dup = 0;
+            for (int32_t i = 0; own && i < k; i++)
+                dup |= S[i] == S[k];
+        } while (dup);
         sm[k] = w->mask[S[k]];
     }
-    const int all = nc == D;
     for (int32_t c = 0; c < nc; c++) {
         cid[c] = all ? c : (int32_t)below((uint32_t)D);
         cm[c] = w->mask[cid[c]];
     }
-    jt_eval ev = jt_eval_of(w, m, sm, NULL, nc, all ? NULL : cid, cm, cnt, with_weights ? q : NULL);
+    jt_eval ev = jt_eval_of(w, m, sm, S, nc, all ? NULL : cid, cm, cnt, with_weights ? q : NULL);
     if (with_weights) {
         /* a uniform part and a few excess values, sorted by excess as describe() does */
         const uint64_t vmin = with_weights == 2 ? 1 : 1 + below(3);
@@ -115,6 +126,7 @@ static void check_counts(const jt_words *w, int with_weights)
         ev.vmin = vmin;
         ev.spec_mask = spec_mask;
         ev.spec_delta = spec_delta;
+        ev.spec_id = spec_id;
         for (int level = 1; level < 4; level++) {
             int again = 0; /* each excess once, its targets together */
             for (int before = 1; before < level; before++)
@@ -122,6 +134,7 @@ static void check_counts(const jt_words *w, int with_weights)
             for (int32_t k = 0; k < m && !again; k++)
                 if (v[k] - vmin == levels[level]) {
                     spec_mask[ev.nspec] = sm[k];
+                    spec_id[ev.nspec] = S[k];
                     spec_delta[ev.nspec++] = levels[level];
                 }
         }
@@ -142,19 +155,39 @@ static void check_counts(const jt_words *w, int with_weights)
         jt_q16_keys(&ev);
     const int in16 = q_only && ev.nspec && (ev.qkey || (m <= JT_RANK_MAX && below(2))) &&
                      jt_kernels_current()->q16_weighted;
-    if (in16)
+    /* uniform weights, q only, at most 255 targets: sum_j n_j^2 in 16 bits, as small nodes ask */
+    const int uniform16 = !with_weights && m <= 255 && below(2);
+    if (uniform16) {
+        ev.cnt = NULL;
+        ev.q = q;
+        ev.vmin = 1;
+    }
+    if (in16 || uniform16)
         ev.q16 = q16;
     keyed += in16 && ev.qkey;
+    uint8_t *own_buf = calloc(2 * ((size_t)D + 64), 1);
+    if (own)
+        jt_own_set(w, &ev, own_buf);
+    owned += ev.own_n != NULL;
     jt_kernels_current()->evaluate(&ev, 0, nc);
+    jt_own_clear(w, &ev, own_buf);
+    for (size_t i = 0; i < 2 * ((size_t)D + 64); i++)
+        CHECK(!own_buf[i], "jt_own_clear left byte %zu set", i);
+    free(own_buf);
     for (int32_t c = 0; c < nc && in16; c++)
         q[c] = jt_q16_value(&ev, q16[c]);
     for (int32_t c = 0; c < nc; c++) {
         int32_t n[JT_MAX_LEN + 1] = {0};
         for (int32_t k = 0; k < m; k++)
             n[reply(cm[c], sm[k])]++;
-        for (int j = 0; j <= L && !q_only; j++)
+        for (int j = 0; j <= L && !q_only && !uniform16; j++)
             CHECK(cnt[(size_t)j * nc + c] == n[j], "L=%d m=%d c=%d j=%d: %d, not %d", L, m, c, j,
                   cnt[(size_t)j * nc + c], n[j]);
+        uint32_t squares = 0;
+        for (int j = 0; j <= L; j++)
+            squares += (uint32_t)(n[j] * n[j]);
+        CHECK(!uniform16 || q16[c] == squares, "L=%d m=%d c=%d: q16 %u, not %u", L, m, c, q16[c],
+              squares);
         if (with_weights) {
             uint64_t want = 0;
             for (int32_t k = 0; k < m; k++)
@@ -164,7 +197,57 @@ static void check_counts(const jt_words *w, int with_weights)
         }
     }
     free(S), free(sm), free(cid), free(cm), free(cnt), free(q), free(q16), free(v), free(spec_mask),
-        free(spec_delta);
+        free(spec_delta), free(spec_id);
+}
+
+/* Class sizes with class L from S's membership (jt_own_set) where S spans several segments of
+ * chunk tables (more than 4096 targets: only the first segment takes it, the sums still add up):
+ * a list of 9000 words, S of 4100 to 9000 of them, candidates every word. */
+static void check_own_segments(const char *name)
+{
+    const int L = 6 + (int)below(2);
+    const int32_t D = 9000, m = 4100 + (int32_t)below(4901);
+    uint32_t *masks = malloc(sizeof(uint32_t) * D);
+    const int32_t made = make_masks(masks, D, L, 26);
+    jt_words *w = made == D ? jt_words_new(masks, D, L) : NULL;
+    CHECK(w != NULL, "%s: no list of %d words", name, D);
+    int32_t *S = malloc(sizeof(int32_t) * D), *order = malloc(sizeof(int32_t) * D);
+    uint32_t *sm = malloc(sizeof(uint32_t) * m);
+    uint16_t *cnt = malloc(sizeof(uint16_t) * D * (L + 1));
+    uint8_t *own_buf = calloc(2 * ((size_t)D + 64), 1);
+    for (int32_t i = 0; i < D; i++)
+        order[i] = i;
+    for (int32_t i = 0; i < m; i++) { /* m distinct words, in increasing order */
+        const int32_t j = i + (int32_t)below((uint32_t)(D - i)), x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+    int32_t n = 0;
+    uint8_t *in = calloc(D, 1);
+    for (int32_t i = 0; i < m; i++)
+        in[order[i]] = 1;
+    for (int32_t i = 0; i < D; i++)
+        if (in[i])
+            S[n++] = i;
+    for (int32_t k = 0; w && k < m; k++)
+        sm[k] = w->mask[S[k]];
+    if (w) {
+        jt_eval ev = jt_eval_of(w, m, sm, S, D, NULL, w->mask, cnt, NULL);
+        jt_own_set(w, &ev, own_buf);
+        CHECK(ev.own_n != NULL, "%s: jt_own_set took no paper words", name);
+        jt_kernels_current()->evaluate(&ev, 0, D);
+        jt_own_clear(w, &ev, own_buf);
+        for (int32_t c = 0; c < D; c += 1 + (int32_t)below(40)) {
+            int32_t want[JT_MAX_LEN + 1] = {0};
+            for (int32_t k = 0; k < m; k++)
+                want[reply(w->mask[c], sm[k])]++;
+            for (int j = 0; j <= L; j++)
+                CHECK(cnt[(size_t)j * D + c] == want[j], "%s: own, L=%d m=%d c=%d j=%d: %d, not %d",
+                      name, L, m, c, j, cnt[(size_t)j * D + c], want[j]);
+        }
+        jt_words_free(w);
+    }
+    free(masks), free(S), free(order), free(sm), free(cnt), free(own_buf), free(in);
 }
 
 /* GuesserGBR, exact rule, literally: the least (Q, not in S, index), then the same below. */
@@ -335,6 +418,7 @@ int main(int argc, char **argv)
         const int before = failures;
         check_scans(name);
         check_key_limits(name);
+        check_own_segments(name);
         for (int trial = 0; trial < trials; trial++) {
             const int lengths[] = {1, 2, 3, 4, 5, 5, 5, 6, 7, 8, 12, 20};
             const int L = lengths[below(sizeof lengths / sizeof lengths[0])];
@@ -348,7 +432,7 @@ int main(int argc, char **argv)
             check_counts(w, 0);
             check_counts(w, 1);
             check_counts(w, 2);
-            if (D <= 60) {
+            if (D > 0 && D <= 60) {
                 int64_t v[300];
                 double h[300];
                 const int fp = below(3) == 0; /* fictitious play's 1 + D c, c: times chosen */
@@ -387,7 +471,8 @@ int main(int argc, char **argv)
         }
         CHECK(keyed > 0 || !jt_kernels_current()->q16_weighted,
               "%s: no weighted evaluation gave its q as 16-bit keys", name);
-        keyed = 0;
+        CHECK(owned > 0, "%s: no evaluation took class L from S's membership", name);
+        keyed = owned = 0;
         printf("%s: %s\n", name, failures == before ? "ok" : "FAILED");
         nvariant++;
     }

@@ -152,6 +152,11 @@ typedef struct {
     const uint64_t *fam_v;     /* ... and their weight */
     const int64_t *wv;         /* each target's weight (NULL: each weighs vmin), for ANAGRAM
                                 * mode's fix-up and a units table's candidate in S */
+    /* PAPER mode, candidate c word c (jt_own_set): [D + 64] the size of each candidate's class L,
+     * 1 if it is a target of S and else 0 (its own reply is the only L: no two words share a
+     * letter set), and with keys its units there (own_u: excess / ustep of a heavier target, else
+     * 0), which the vector kernels read instead of counting class L; NULL: counted. */
+    const uint8_t *own_n, *own_u;
 } jt_eval;
 
 /* The step of the heavier targets' excesses ev->spec_delta[0..nspec) (sorted, nspec > 0): their

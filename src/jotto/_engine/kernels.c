@@ -13,7 +13,10 @@
  * n_j = sum over k >= j with k's bits a superset of j's of (-1)^(|k|-|j|) P_k (Mobius
  * inversion over bit subsets), n_0 = |S| - sum n_j.  The vector levels put one candidate in each
  * byte of a register (16, 32 or 64 at a time), look the letter masks up with a byte shuffle
- * (pshufb, vpermb, tbl) and count bits per byte; the scalar level puts 64 targets in a word. */
+ * (pshufb, vpermb, tbl) and count bits per byte; the scalar level puts 64 targets in a word.
+ * Paper words (no two share a letter set) reply L only to themselves: with every word a
+ * candidate, the vector levels take P_L (and its weight) from S's membership (jt_eval.own_n)
+ * instead of counting it, a popcount less a chunk. */
 #include <string.h>
 
 #if defined(__SSSE3__) || defined(__AVX2__) || defined(__AVX512F__)
@@ -715,6 +718,16 @@ candidate_indices(const jt_eval *ev, int32_t c, int32_t n, const int L, slice_id
     }
 }
 
+/* Class L of candidates c .. c+VW-1 from own (jt_eval.own_n, own_u) when it is not NULL, else
+ * x as counted. */
+static inline __attribute__((always_inline)) vb own_class(const uint8_t *own, int32_t c, vb x)
+{
+    if (!own)
+        return x;
+    memcpy(&x, own + c, sizeof x);
+    return x;
+}
+
 /* Adds (first: writes) the 16-bit lanes x to o[0 .. nh), nh <= VW / 2. */
 static inline __attribute__((always_inline)) void add_lanes(uint16_t *o, vh x, int nh, int first)
 {
@@ -736,7 +749,7 @@ static inline __attribute__((always_inline)) void add_lanes(uint16_t *o, vh x, i
 static inline __attribute__((always_inline)) void
 slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
               int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, uint64_t *q,
-              const uint8_t *sel, const int TW)
+              const uint8_t *sel, const uint8_t *own, const int TW)
 {
     const int np = planes_for(L);
     const uint8_t *T = tabs;
@@ -759,12 +772,18 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
                 for (int p = 0; p < L; p++)
                     ripple(pl, look(t, idx[p], TW), p, np);
                 for (int j = 1; j <= L; j++)
-                    acc[j] += pc8(with_bits(pl, j, np));
+                    if (j < L || !own)
+                        acc[j] += pc8(with_bits(pl, j, np));
             }
             for (int j = 1; j <= L; j++) {
                 tot[0][j] += widen(acc[j], 0);
                 tot[1][j] += widen(acc[j], 1);
             }
+        }
+        if (own && first) { /* (later segments count none: their sums still add up) */
+            const vb o = own_class(own, c0 + v0, (vb){0});
+            tot[0][L] = widen(o, 0);
+            tot[1][L] = widen(o, 1);
         }
         /* Mobius inversion lane-wise, in wrapping 16-bit arithmetic (exact: n_j in [0, m]),
          * for each half of the candidates */
@@ -811,7 +830,7 @@ static inline __attribute__((always_inline)) void
 slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
             int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, const int TW)
 {
-    slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, NULL, NULL, TW);
+    slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, NULL, NULL, NULL, TW);
 }
 
 DEFINE_MOBIUS2(mobius2, vh, uint16_t)
@@ -1133,16 +1152,18 @@ slice_q_pairs(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs,
 DEFINE_INVERT(invert_bytes, vb)
 DEFINE_INVERT(invert16, vh)
 
-/* Add the counts of the planes' ANDs of chunks [k0, k1) of tabs to acc[1..L] (byte counters). */
+/* Add the counts of the planes' ANDs of chunks [k0, k1) of tabs to acc[1..L] (byte counters),
+ * class L's only if own is NULL (own_class). */
 static inline __attribute__((always_inline)) void
 count_chunks(const uint8_t *tabs, const slice_idx *idx, int32_t k0, int32_t k1, vb *acc,
-             const int L)
+             const uint8_t *own, const int L)
 {
     for (int32_t k = k0; k < k1; k++) {
         vb pl[5];
         chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
         for (int j = 1; j <= L; j++)
-            acc[j] += pc8(with_bits(pl, j, planes_for(L)));
+            if (j < L || !own)
+                acc[j] += pc8(with_bits(pl, j, planes_for(L)));
     }
 }
 
@@ -1197,7 +1218,8 @@ slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t
         vb acc[JT_MAX_LEN + 1], nj[JT_MAX_LEN + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = (vb){0};
-        count_chunks(tabs, idx, 0, nch, acc, L);
+        count_chunks(tabs, idx, 0, nch, acc, ev->own_n, L);
+        acc[L] = own_class(ev->own_n, c0 + v0, acc[L]);
         invert_bytes(nj, acc, (vb){0} + (uint8_t)mseg, L);
         vb sqb = (vb){0};
         if (mseg <= 15) {
@@ -1221,16 +1243,19 @@ slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t
     }
 }
 
-/* Add the units of the planes' ANDs of chunk k to wacc[d][1..L] (byte counters), the tables of
- * digit d < ND at nib + d * dbytes (32 bytes a chunk): two nibble look-ups a class and digit. */
+/* Add the units of the planes' ANDs of chunk k to wacc[d][1..L] (byte counters; class L's only
+ * if own is NULL), the tables of digit d < ND at nib + d * dbytes (32 bytes a chunk): two nibble
+ * look-ups a class and digit. */
 static inline __attribute__((always_inline)) void
 add_units(const uint8_t *nib, size_t dbytes, int32_t k, const vb *pl, vb (*wacc)[JT_MAX_LEN + 1],
-          const int L, const int ND)
+          const uint8_t *own, const int L, const int ND)
 {
     for (int d = 0; d < ND; d++) {
         const uint8_t *t = nib + d * dbytes + (size_t)k * 32;
         const nib_tab lo = nib_load(t), hi = nib_load(t + 16);
         for (int j = 1; j <= L; j++) {
+            if (j == L && own)
+                continue;
             const vb x = with_bits(pl, j, planes_for(L));
             wacc[d][j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
         }
@@ -1253,6 +1278,7 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
 {
     const int np = planes_for(L);
     const uint64_t vmin = ev->vmin;
+    const uint8_t *own_u = KEYS ? ev->own_u : NULL; /* (units <= 31 with keys) */
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_LEN];
@@ -1264,10 +1290,13 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
             vb pl[5];
             chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
             for (int j = 1; j <= L; j++)
-                acc[j] += pc8(with_bits(pl, j, np));
-            add_units(nib, 0, k, pl, &wacc, L, 1);
+                if (j < L || !ev->own_n)
+                    acc[j] += pc8(with_bits(pl, j, np));
+            add_units(nib, 0, k, pl, &wacc, own_u, L, 1);
         }
-        count_chunks(tabs, idx, nsch, nch, acc, L); /* the rest: counts */
+        count_chunks(tabs, idx, nsch, nch, acc, ev->own_n, L); /* the rest: counts */
+        acc[L] = own_class(ev->own_n, c0 + v0, acc[L]);
+        wacc[L] = own_class(own_u, c0 + v0, wacc[L]);
         vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
         invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
         invert_bytes(xj, wacc, (vb){0} + (uint8_t)utot, L);
@@ -1336,11 +1365,12 @@ spill_digit(vh (*tot)[JT_MAX_LEN + 1], vb *wacc, const int L)
 /* Over the nsch chunks of heavier targets of tabs, the units of the planes' ANDs of each digit
  * d < ND into tot[d][h][1..L] (spill_digit; inverted like counts later), from the digit tables
  * nib and chunk sums csum (unit_tables); with acc not NULL also their counts into acc[1..L]
- * (byte counters).  A chunk adds at most its sum of digits d (<= 248) to digit d's byte
- * counters: they are widened before one could pass 255. */
+ * (byte counters; class L's only if own is NULL).  A chunk adds at most its sum of digits d
+ * (<= 248) to digit d's byte counters: they are widened before one could pass 255. */
 static inline __attribute__((always_inline)) void
 unit_chunks(const uint8_t *tabs, const slice_idx *idx, const uint8_t *nib, const uint8_t *csum,
-            int32_t nsch, vb *acc, vh (*tot)[2][JT_MAX_LEN + 1], const int L, const int ND)
+            int32_t nsch, vb *acc, const uint8_t *own, vh (*tot)[2][JT_MAX_LEN + 1], const int L,
+            const int ND)
 {
     vb wacc[MAX_DIGITS][JT_MAX_LEN + 1];
     for (int d = 0; d < ND; d++)
@@ -1361,8 +1391,9 @@ unit_chunks(const uint8_t *tabs, const slice_idx *idx, const uint8_t *nib, const
         chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
         if (acc)
             for (int j = 1; j <= L; j++)
-                acc[j] += pc8(with_bits(pl, j, planes_for(L)));
-        add_units(nib, (size_t)nsch * 32, k, pl, wacc, L, ND);
+                if (j < L || !own)
+                    acc[j] += pc8(with_bits(pl, j, planes_for(L)));
+        add_units(nib, (size_t)nsch * 32, k, pl, wacc, NULL, L, ND);
     }
     for (int d = 0; d < ND; d++)
         spill_digit(tot[d], wacc[d], L);
@@ -1437,8 +1468,9 @@ slice_q_digits(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, in
         vh tot[MAX_DIGITS][2][JT_MAX_LEN + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = (vb){0};
-        unit_chunks(tabs, idx, nib, csum, nsch, acc, tot, L, ND);
-        count_chunks(tabs, idx, nsch, nch, acc, L); /* the rest: counts */
+        unit_chunks(tabs, idx, nib, csum, nsch, acc, ev->own_n, tot, L, ND);
+        count_chunks(tabs, idx, nsch, nch, acc, ev->own_n, L); /* the rest: counts */
+        acc[L] = own_class(ev->own_n, c0 + v0, acc[L]);
         invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
         for (int h = 0; h < 2 && h * (VW / 2) < nv; h++) {
             const int lo = h * (VW / 2), nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
@@ -1511,7 +1543,7 @@ spec_sweep(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, const 
         slice_idx idx[JT_MAX_LEN];
         candidate_indices(ev, c0 + v0, nv, L, idx, 32);
         vh tot[MAX_DIGITS][2][JT_MAX_LEN + 1];
-        unit_chunks(tabs, idx, nib, csum, nsch, NULL, tot, L, ND);
+        unit_chunks(tabs, idx, nib, csum, nsch, NULL, NULL, tot, L, ND);
         for (int h = 0; h < 2 && h * (VW / 2) < nv; h++) {
             const int lo = h * (VW / 2), nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
             vh a[JT_MAX_LEN + 1], X[MAX_DIGITS][JT_MAX_LEN + 1];
@@ -1857,7 +1889,7 @@ kind_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t m
 #if SLICE_T == 8
     if (K != K_PLACE) {
         slice_sweep_q(ev, c0, n, tabs, nch, mseg, dst, stride, first, L, q, sel,
-                      K == K_TOKENS ? 64 : 32);
+                      K == K_LETTERS ? ev->own_n : NULL, K == K_TOKENS ? 64 : 32);
         return;
     }
 #else

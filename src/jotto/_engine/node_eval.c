@@ -184,6 +184,39 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
     return 0;
 }
 
+/* PAPER mode with every word a candidate (candidate c is word c): mark S's targets in own (own_n)
+ * and, with keys (jt_q16_keys), the heavier targets' units in own + D + 64 (own_u), for the
+ * vector kernels to take class L from (jt_eval.own_n); own is zero outside them, and
+ * jt_own_clear makes it zero again. */
+void jt_own_set(const jt_words *w, jt_eval *ev, uint8_t *own)
+{
+    if (w->mode != JT_MODE_PAPER || ev->cid)
+        return;
+    for (int32_t k = 0; k < ev->m; k++)
+        own[ev->sid[k]] = 1;
+    ev->own_n = own;
+    if (!ev->qkey)
+        return;
+    uint8_t *own_u = own + w->D + 64;
+    uint64_t u = 0;
+    for (int32_t k = 0; k < ev->nspec; k++) {
+        if (!k || ev->spec_delta[k] != ev->spec_delta[k - 1])
+            u = ev->spec_delta[k] / ev->ustep; /* <= 31 with keys */
+        own_u[ev->spec_id[k]] = (uint8_t)u;
+    }
+    ev->own_u = own_u;
+}
+
+void jt_own_clear(const jt_words *w, const jt_eval *ev, uint8_t *own)
+{
+    if (!ev->own_n)
+        return;
+    for (int32_t k = 0; k < ev->m; k++)
+        own[ev->sid[k]] = 0;
+    for (int32_t k = 0; ev->own_u && k < ev->nspec; k++)
+        own[w->D + 64 + ev->spec_id[k]] = 0;
+}
+
 /* The heavier targets' units table of a subset-table node (jt_eval.utable): their excesses are
  * multiples u_i g of one step g (their gcd), and utable[T] sums u_i over the heavier targets
  * holding the letter subset T.  The kernels then get each reply class's units by the same

@@ -56,7 +56,9 @@ int jt_decide_small(jt_tree *t, jt_node *nd, jt_scratch *s)
         jt_families_set(w, &job.ev, nd->S, nd->m, s->fam_n, s->fam_v, s->in_s);
     if (w->mode == JT_MODE_GENERAL)
         jt_gather_s(&job.ev, nd->S, nd->m, s->stok, s->sspell);
+    jt_own_set(w, &job.ev, s->own);
     jt_evaluate_range(&job.ev, 0, job.ev.nc);
+    jt_own_clear(w, &job.ev, s->own);
     if (w->mode == JT_MODE_ANAGRAM)
         jt_families_clear(w, nd->S, nd->m, s->fam_n, s->fam_v, s->in_s);
     return jt_choose(t, &job, s);
@@ -115,6 +117,13 @@ static int big_prepare(jt_tree *t, jt_job *job)
         /* (raw popcount classes in ANAGRAM mode, which evaluate_range corrects) */
         memcpy(nd->cnt, w->root_cnt, sizeof(uint16_t) * (size_t)ev->nc * w->R);
         ev->counted = 1;
+    }
+    if (ev->method == JT_M_SLICED && !ev->counted) {
+        uint8_t *own = calloc(D + 64, 1);
+        job->own[11] = own;
+        if (!own)
+            return JT_ENOMEM;
+        jt_own_set(w, ev, own);
     }
     if (ev->method == JT_M_TABLE) {
         uint8_t *in_s = calloc(D, 1);

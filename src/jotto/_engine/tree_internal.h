@@ -104,6 +104,7 @@ typedef struct jt_scratch {
     uint32_t *wmask;     /* paper rule: masks of the window's words (+16) */
     uint16_t *wcnt;      /* paper rule: their class sizes */
     uint8_t *rep;        /* [D] expand(): the replies to the node's guess */
+    uint8_t *own;        /* [2 (D + 64)] jt_own_set (zero between uses) */
 } jt_scratch;
 
 /* What deciding one node needs besides its evaluation. */
@@ -112,7 +113,7 @@ typedef struct {
     jt_eval ev;
     uint64_t V;         /* sum of the (effective) weights over S */
     int hones;          /* paper rule, all h of S zero: every target weighs 1.0 */
-    void *own[11];      /* arrays a big node allocated for itself */
+    void *own[12];      /* arrays a big node allocated for itself */
 } jt_job;
 
 /* The reply code of guess a to target b (jt_code; the popcount itself for PAPER lists). */
@@ -183,6 +184,8 @@ void jt_families_set(const jt_words *w, jt_eval *ev, const int32_t *S, int32_t m
 void jt_families_clear(const jt_words *w, const int32_t *S, int32_t m, int32_t *fam_n,
                        uint64_t *fam_v, uint8_t *in_s);
 int jt_unit_table(const jt_words *w, jt_eval *ev, uint32_t **out);
+void jt_own_set(const jt_words *w, jt_eval *ev, uint8_t *own);
+void jt_own_clear(const jt_words *w, const jt_eval *ev, uint8_t *own);
 void jt_evaluate_range(const jt_eval *ev, int32_t c0, int32_t c1);
 double jt_exp_num_elims_codes(const jt_words *w, int32_t c, const int32_t *S, const double *hs,
                               int32_t m, double total);

@@ -72,6 +72,7 @@ void jt_scratch_free(jt_scratch *scr, int n)
         free(scr[i].wmask);
         free(scr[i].wcnt);
         free(scr[i].rep);
+        free(scr[i].own);
     }
     free(scr);
 }
@@ -101,11 +102,12 @@ static jt_scratch *jt_scratch_new(int n, const jt_words *w)
         scr[i].wmask = malloc(sizeof(uint32_t) * (D + 16));
         scr[i].wcnt = malloc(sizeof(uint16_t) * D * w->R);
         scr[i].rep = malloc(D);
+        scr[i].own = calloc(2 * (D + 64), 1);
         if (!scr[i].sm || !scr[i].spec_mask || !scr[i].spec_delta || !scr[i].spec_id ||
             !scr[i].fam_n || !scr[i].fam_v || !scr[i].in_s || !scr[i].stok || !scr[i].sspell ||
             !scr[i].cnt || !scr[i].q || !scr[i].q16 ||
             !scr[i].hs || !scr[i].term || !scr[i].wsel || !scr[i].wmask || !scr[i].wcnt ||
-            !scr[i].rep) {
+            !scr[i].rep || !scr[i].own) {
             jt_scratch_free(scr, n);
             return NULL;
         }
