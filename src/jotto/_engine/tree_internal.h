@@ -66,6 +66,8 @@ struct jt_tree {
     struct jt_pool *pools; /* per thread (tree_pool.c) */
     int npools;
     size_t node_bytes;  /* a node record with room for R children */
+    int posted;         /* a growth's first tasks are queued (jt_grow_all's other threads wait
+                           for them awake) */
 };
 
 /* A decision of a small node that left the tree in an update, kept to be reused when a later
