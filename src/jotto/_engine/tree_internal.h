@@ -150,9 +150,10 @@ static inline int jt_thread_id(void)
 /* The greedy rules keep their values on big nodes and can be updated; Norvig's cannot. */
 static inline int jt_updatable(const jt_tree *t) { return t->rule <= JT_RULE_EXACT; }
 
-/* tree_pool.c: states of 4 << c words for the classes c < JT_POOL_CLASSES (up to 1024) */
+/* tree_pool.c: states of 4 << c words for the classes c < JT_POOL_CLASSES, up to JT_POOL_MAX
+ * words; larger states come from the heap (a tree's end frees those by their size alone) */
 #define JT_POOL_CLASSES 9
-#define JT_POOL_MAX (4 << (JT_POOL_CLASSES - 1)) /* states of more words come from the heap */
+#define JT_POOL_MAX (4 << (JT_POOL_CLASSES - 1))
 int jt_pools_ensure(jt_tree *t, int n);
 void jt_pools_free(jt_tree *t);
 int32_t *jt_state_new(jt_tree *t, int32_t n);

@@ -166,10 +166,10 @@ static void give(jt_tree *t, block_head *b)
 
 int32_t *jt_state_new(jt_tree *t, int32_t n)
 {
-    int c = 0;
-    while (c < JT_POOL_CLASSES && (4 << c) < n)
-        c++;
-    if (c < JT_POOL_CLASSES) {
+    if (n <= JT_POOL_MAX) {
+        int c = 0;
+        while ((4 << c) < n)
+            c++;
         int32_t *S = take(t, c);
         if (S) /* the words past n are as out of bounds as past a malloc'd array */
             POISON(S + n, sizeof(int32_t) * (size_t)((4 << c) - n));
