@@ -169,6 +169,11 @@ class DoubleOracle:
         self._game.add_column(g)
         return True
 
+    @property
+    def met(self) -> bool:
+        """Whether the bounds have met: the game's value is certified exactly."""
+        return self.upper is not None and self.lower >= self.upper
+
     # ---- one round -----------------------------------------------------------------------------
 
     @property
@@ -225,7 +230,7 @@ class DoubleOracle:
         if not added:
             added = self._certify(G, sol)
         self._record(sol.value, start)
-        if self.lower >= self.upper or not added:
+        if self.met or not added:
             self.done = True
 
     def hedge_round(self) -> None:
@@ -261,7 +266,7 @@ class DoubleOracle:
         self._offer_lp_guesser(sol.q)
         self._record(sol.value, start)
         # a round whose trees were all in the set: the hedge cycles among known trees
-        self.done = self.lower >= self.upper or not added
+        self.done = self.met or not added
 
     def _record(self, restricted: float, start: float) -> None:
         """The round is over: count it and keep its numbers in the history."""
@@ -315,7 +320,7 @@ class DoubleOracle:
         self._offer_hider(br.lower, best.astype(object))
         if self._add(br.tree):
             self._offer_lp_guesser(self._game.solve().q)
-        if self.lower >= self.upper:
+        if self.met:
             self.done = True
 
     def prove_beside(self, seconds: float) -> None:
@@ -346,7 +351,7 @@ class DoubleOracle:
         else:
             lower = side.lower
         self._offer_hider(lower, side.weights.astype(object))
-        if self.upper is not None and self.lower >= self.upper:
+        if self.met:
             self.done = True
 
     def side_proof_wait(self, timeout: float) -> bool:

@@ -306,7 +306,7 @@ def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
 def _end_side_proof(run: DoubleOracle, now: bool, progress: bool, seconds: float) -> bool:
     """The rounds are over: stop the proof beside them (``now``), or let it use the rest of
     its time, and keep its bound.  Returns whether Ctrl-C or SIGTERM stopped it."""
-    if now or (run.upper is not None and run.lower >= run.upper):
+    if now or run.met:
         run.take_side_bound(stop=True)
         return False
     if progress and seconds >= 1:
