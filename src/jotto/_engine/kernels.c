@@ -728,6 +728,16 @@ static inline __attribute__((always_inline)) vb own_class(const uint8_t *own, in
     return x;
 }
 
+/* Add the counts of one chunk's planes' ANDs pl to acc[1..L] (byte counters), class L's only if
+ * own is NULL (own_class). */
+static inline __attribute__((always_inline)) void add_counts(const vb *pl, vb *acc,
+                                                             const uint8_t *own, const int L)
+{
+    for (int j = 1; j <= L; j++)
+        if (j < L || !own)
+            acc[j] += pc8(with_bits(pl, j, planes_for(L)));
+}
+
 /* Adds (first: writes) the 16-bit lanes x to o[0 .. nh), nh <= VW / 2. */
 static inline __attribute__((always_inline)) void add_lanes(uint16_t *o, vh x, int nh, int first)
 {
@@ -771,9 +781,7 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
                 vb pl[5];
                 for (int p = 0; p < L; p++)
                     ripple(pl, look(t, idx[p], TW), p, np);
-                for (int j = 1; j <= L; j++)
-                    if (j < L || !own)
-                        acc[j] += pc8(with_bits(pl, j, np));
+                add_counts(pl, acc, own, L);
             }
             for (int j = 1; j <= L; j++) {
                 tot[0][j] += widen(acc[j], 0);
@@ -1161,9 +1169,7 @@ count_chunks(const uint8_t *tabs, const slice_idx *idx, int32_t k0, int32_t k1, 
     for (int32_t k = k0; k < k1; k++) {
         vb pl[5];
         chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-        for (int j = 1; j <= L; j++)
-            if (j < L || !own)
-                acc[j] += pc8(with_bits(pl, j, planes_for(L)));
+        add_counts(pl, acc, own, L);
     }
 }
 
@@ -1276,7 +1282,6 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
                  const uint8_t *nib, int32_t nsch, uint32_t utot, uint64_t g, const int L,
                  const int KEYS)
 {
-    const int np = planes_for(L);
     const uint64_t vmin = ev->vmin;
     const uint8_t *own_u = KEYS ? ev->own_u : NULL; /* (units <= 31 with keys) */
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
@@ -1289,9 +1294,7 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
         for (int32_t k = 0; k < nsch; k++) { /* chunks with heavier targets: counts and units */
             vb pl[5];
             chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-            for (int j = 1; j <= L; j++)
-                if (j < L || !ev->own_n)
-                    acc[j] += pc8(with_bits(pl, j, np));
+            add_counts(pl, acc, ev->own_n, L);
             add_units(nib, 0, k, pl, &wacc, own_u, L, 1);
         }
         count_chunks(tabs, idx, nsch, nch, acc, ev->own_n, L); /* the rest: counts */
@@ -1390,9 +1393,7 @@ unit_chunks(const uint8_t *tabs, const slice_idx *idx, const uint8_t *nib, const
         vb pl[5];
         chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
         if (acc)
-            for (int j = 1; j <= L; j++)
-                if (j < L || !own)
-                    acc[j] += pc8(with_bits(pl, j, planes_for(L)));
+            add_counts(pl, acc, own, L);
         add_units(nib, (size_t)nsch * 32, k, pl, wacc, NULL, L, ND);
     }
     for (int d = 0; d < ND; d++)

@@ -120,6 +120,7 @@ static int big_prepare(jt_tree *t, jt_job *job)
         ev->counted = 1;
     }
     if (ev->method == JT_M_SLICED && !ev->counted) {
+        /* (own_n only: keys, and with them own_u, are for small nodes alone) */
         uint8_t *own = calloc(D + 64, 1);
         job->own[11] = own;
         if (!own)
