@@ -422,6 +422,7 @@ cdef extern from "jotto_search.h" nogil:
     void jt_bs_free(jt_bsearch *s)
     int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     uint64_t jt_bs_root_bound(jt_bsearch *s)
+    uint64_t jt_bs_lookahead_bound(jt_bsearch *s, const int32_t *S, int32_t m)
     void jt_bs_forget_top_k(jt_bsearch *s)
     int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint64_t *total)
     void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,
@@ -530,6 +531,21 @@ cdef class BestResponseSearch:
         cdef uint64_t b
         with nogil:
             b = jt_bs_root_bound(self.ptr)
+        return int(b)
+
+    def lookahead_bound(self, targets):
+        """The lookahead bound of the state of ``targets`` (at least 3 increasing word indices of
+        positive weight): W + min_g sum_j B(S_j), B the counting bound of each class, or its
+        family bound (paper words, equal weights); no search."""
+        idx = np.asarray(targets, dtype=np.int64)
+        if idx.ndim != 1 or idx.shape[0] < 3 or idx.min() < 0 or idx.max() >= self.size or \
+                np.any(np.diff(idx) <= 0):
+            raise ValueError("lookahead_bound needs at least 3 increasing word indices")
+        cdef const int32_t[::1] S = idx.astype(np.int32)
+        cdef int32_t m = S.shape[0]
+        cdef uint64_t b
+        with nogil:
+            b = jt_bs_lookahead_bound(self.ptr, &S[0], m)
         return int(b)
 
     def tree(self, int top_k, int root_guess):

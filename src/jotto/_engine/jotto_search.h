@@ -88,6 +88,11 @@ void jt_bs_forget_top_k(jt_bsearch *s);
 /* The lower bound the search starts from at the root: W + min_g sum_j (counting bound of S_j). */
 uint64_t jt_bs_root_bound(jt_bsearch *s);
 
+/* The lookahead bound of the state S (m >= 3 increasing indices of targets of positive weight):
+ * W + min_g sum_j B(S_j), B the counting bound, or with paper words and equal weights the
+ * family bound; at least what the memo knows of S (see search_bounds.c). */
+uint64_t jt_bs_lookahead_bound(jt_bsearch *s, const int32_t *S, int32_t m);
+
 /* Build the tree over all D targets that follows the memo of mode top_k (the mode of the last
  * pass with that top_k, and its full_below) with first guess root_guess (-1: the memo's); states the memo lacks are
  * solved again (exactly, no budget).  Targets of weight 0 follow the tree while positive targets

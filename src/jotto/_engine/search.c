@@ -13,7 +13,10 @@
  *  - the memo's proven bound or exact value for S_j (bounds cached per state);
  *  - for small classes the member bound (member_bound): it sees lopsided splits;
  *  - for larger classes, once the guess is tried, the lookahead bound (lookahead_bound): the
- *    best split the class admits, each part at its counting bound, cached in the memo.
+ *    best split the class admits, each part at its counting bound, cached in the memo;
+ *  - with paper words and equal weights, the family bound (search_families.c) in place of the
+ *    counting bound in all three: words sharing all letters but one are told apart at most L
+ *    at a time, which the counting bound cannot see.
  * Guesses are tried in the greedy order (least sum_i v_i n_{reply(g,i)}, then words of S, then
  * list order), guesses splitting S the same way are tried once, and a guess's classes are
  * searched in rounds, each asked to rise by its share of what the guess still needs to reach the
@@ -135,12 +138,23 @@ uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, ui
                 if (n[r] >= 3)
                     __builtin_prefetch(&mm->tab[hz[r] & (mm->cap - 1)]);
         }
+    const int32_t nf = s->gen == 0 && !s->hard && uniform && !restricted ? bs_families(lv, m)
+                                                                          : 0;
     int32_t kept = 0;
     for (int32_t i = 0; i < nl; i++) {
         cand *cd = &lv->list[i];
         const uint32_t *n = lv->cnt + (size_t)cd->c * R;
         uint64_t *lbc = lv->lbc + (size_t)cd->c * R;
         const uint64_t *hz = lv->hz + (size_t)cd->c * R;
+        if (nf) {
+            uint64_t fb[MAXR];
+            bs_family_word_bounds(s, lv, nf, cd->c, fb);
+            for (int r = 0; r < V; r++)
+                if (fb[r] > lbc[r]) {
+                    cd->lb += fb[r] - lbc[r];
+                    lbc[r] = fb[r];
+                }
+        }
         codeset unknown_small = 0;
         for (int r = 0; r < V && cd->lb < beta; r++) {
             if (n[r] < 3)
@@ -154,7 +168,7 @@ uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, ui
                 unknown_small |= (codeset)1 << r;
         }
         if (unknown_small && cd->lb < beta)
-            cd->lb += bs_member_bounds(s, lv, m, cd->c, uniform, unknown_small);
+            cd->lb += bs_member_bounds(s, lv, m, cd->c, uniform, unknown_small, nf > 0);
         if (cd->lb >= beta)
             outside = umin(outside, cd->lb);
         else
@@ -360,4 +374,14 @@ uint64_t jt_bs_root_bound(jt_bsearch *s)
     if (jt_bs_run(s, &p, &o) != JT_OK)
         return 0;
     return o.value;
+}
+
+uint64_t jt_bs_lookahead_bound(jt_bsearch *s, const int32_t *S, int32_t m)
+{
+    uint64_t key = 0, W = 0;
+    for (int32_t k = 0; k < m; k++) {
+        key += s->z[S[k]];
+        W += s->v[S[k]];
+    }
+    return bs_lookahead_bound(s, 0, S, m, key, W);
 }

@@ -1,7 +1,7 @@
 /* search_bounds.c -- lower bounds of a best-response search beyond the counting bound
  * (search_internal.h): the member bound of a small class, which sees lopsided splits, and the
  * lookahead bound of a larger one, the best split it admits with every part at its counting
- * bound (cached in the memo). */
+ * bound, or at its family bound where that applies (search_families.c; cached in the memo). */
 #include "search_internal.h"
 
 /* A lower bound on F of a small state T (n >= 3 targets: word indices ti, paper masks tm,
@@ -54,7 +54,7 @@ member_bound_body(const jt_bsearch *s, const int32_t *ti, const uint32_t *tm, co
  * member bounds; *gain gets by how much in all. */
 static inline __attribute__((always_inline)) void
 member_bounds_body(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
-                   codeset which, uint64_t *gain_out, const int gen)
+                   codeset which, int families, uint64_t *gain_out, const int gen)
 {
     const int V = s->win, R = s->R;
     const uint32_t *n = lv->cnt + (size_t)c * R;
@@ -81,8 +81,11 @@ member_bounds_body(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uni
     for (int r = 0; r < V; r++) {
         if (!((which >> r) & 1))
             continue;
-        const uint64_t b = member_bound_body(s, ti[r], tm[r], tv[r], (int)n[r], w[r],
-                                             uniform ? lv->sv[0] : cmax[r], gen);
+        const uint64_t b =
+            families && lv->fs->np[r]
+                ? lv->sv[0] * bs_family_member_bound(s, lv->fs, r, tm[r], (int)n[r])
+                : member_bound_body(s, ti[r], tm[r], tv[r], (int)n[r], w[r],
+                                    uniform ? lv->sv[0] : cmax[r], gen);
         if (b > lbc[r]) {
             gain += b - lbc[r];
             lbc[r] = b;
@@ -93,11 +96,35 @@ member_bounds_body(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uni
 
 POPCNT_CLONES
 uint64_t bs_member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
-                          codeset which)
+                          codeset which, int families)
 {
     uint64_t gain;
-    BY_GEN(s, member_bounds_body, s, lv, m, c, uniform, which, &gain);
+    BY_GEN(s, member_bounds_body, s, lv, m, c, uniform, which, families, &gain);
     return gain;
+}
+
+/* The lookahead bound of a split state (paper words, equal weights) with every class at its
+ * family bound (search_families.c): the least over the words that narrow S down.  A word's
+ * family bound is never below its counting bound, so the word of the least counting bound
+ * goes first, and the words whose counting bound reaches the least found need no more. */
+static uint64_t family_floor(const jt_bsearch *s, level *lv, int32_t m, uint64_t W)
+{
+    const int32_t nf = bs_families(lv, m);
+    int32_t first = -1;
+    for (int32_t t = 0; t < lv->nc; t++) {
+        const int32_t c = lv->cid[t];
+        if (lv->prog[c] && (first < 0 || lv->lb[c] < lv->lb[first]))
+            first = c;
+    }
+    if (!nf)
+        return lv->lb[first];
+    uint64_t best = INF, fb[MAXR];
+    for (int32_t t = -1; t < lv->nc; t++) {
+        const int32_t c = t < 0 ? first : lv->cid[t];
+        if (lv->prog[c] && lv->lb[c] < best && (t < 0 || c != first))
+            best = umin(best, W + bs_family_word_bounds(s, lv, nf, c, fb));
+    }
+    return best;
 }
 
 /* The lookahead bound of a state S (m >= 3 targets, positive weight W, Zobrist key): its
@@ -107,9 +134,11 @@ uint64_t bs_member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, 
  * g over the words that narrow S down (every word that could be a tree's first guess: one that
  * does not narrow S down only repeats S, so an optimal tree never plays it) -- the minimum
  * bs_search() takes as its floor before trying any word.  L1 sees how lopsided S's best splits
- * are, which the counting bound CB(S) of S's size alone cannot.  Returns max(L1(S), what the
- * memo knows of S) and stores it as a proven bound (or returns the exact value the memo has);
- * costs one split of S and never searches deeper.  Level depth must be free: the caller is at
+ * are, which the counting bound CB(S) of S's size alone cannot; with paper words and equal
+ * weights each CB is the class's family bound instead (family_floor), which also sees the
+ * classes' families.  Returns max(L1(S), what the memo knows of S) and stores it as a proven
+ * bound (or returns the exact value the memo has); costs one split of S and never searches
+ * deeper.  Level depth must be free: the caller is at
  * depth - 1 (or the state is the root). */
 uint64_t bs_lookahead_bound(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, uint64_t key,
                             uint64_t W)
@@ -124,11 +153,13 @@ uint64_t bs_lookahead_bound(jt_bsearch *s, int32_t depth, const int32_t *S, int3
     level *lv = bs_enter_level(s, depth, S, m);
     if (!lv)
         return known;
-    bs_split_state(s, depth, lv, m, W);
+    const int uniform = bs_split_state(s, depth, lv, m, W);
     uint64_t floor = INF;
     for (int32_t t = 0; t < lv->nc; t++)
         if (lv->prog[lv->cid[t]])
             floor = umin(floor, lv->lb[lv->cid[t]]);
+    if (s->gen == 0 && !s->hard && uniform && floor > known && floor < INF)
+        floor = family_floor(s, lv, m, W);
     bs_clear_members(lv, S, m);
     if (floor <= known)
         return known;

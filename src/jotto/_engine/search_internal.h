@@ -6,6 +6,7 @@
  *   search_memo.c    the memo of exact values and proven bounds per state;
  *   search_split.c   the levels, and splitting a state by every word worth trying;
  *   search_bounds.c  the member and lookahead bounds;
+ *   search_families.c the family bound;
  *   search_tree.c    the tree a memo describes. */
 #ifndef JOTTO_SEARCH_INTERNAL_H
 #define JOTTO_SEARCH_INTERNAL_H
@@ -48,6 +49,15 @@ typedef struct {
     int32_t out;  /* 1 if the word is not in S */
 } cand;
 
+/* The parts of a state's families in the classes of one word (search_families.c): class r
+ * holds np[r] parts, part i the members of shared letters p[r][i] and own letters x[r][i],
+ * covered[r] targets in all.  Paper words only, whose non-winning codes are 0..L-1. */
+#define FAM_R (JT_MAX_LEN + 1)
+#define FAM_PARTS 64
+typedef struct {
+    uint32_t p[FAM_R][FAM_PARTS], x[FAM_R][FAM_PARTS];
+    int np[FAM_R], covered[FAM_R];
+} fsplit;
 /* Scratch of one depth of the recursion (every array sized for all D words). */
 typedef struct {
     const int32_t *S;   /* the state's members (while the level is in use) */
@@ -77,7 +87,21 @@ typedef struct {
     uint32_t stamp;     /* bumped for every use of the two tables */
     unsigned __int128 *skey; /* [D] sort keys */
     cand *tmp;          /* [D] */
+    /* the state's families (search_families.c) */
+    uint32_t *fh_key;   /* [fh_cap] hash of sets of targets sharing L - 1 letters: the letters, */
+    int32_t *fh_cnt, *fh_head; /* the set's size, the first link of its members */
+    uint32_t *fh_stamp; /* slot in use if equal to fh_stamp_now */
+    int32_t *fh_used;   /* [L*D] slots in use */
+    int32_t fh_cap;
+    uint32_t fh_stamp_now;
+    int32_t *fl_member, *fl_next; /* [L*D] links: a member, the next link of its set */
+    uint8_t *fam_taken; /* [D] member already in a family */
+    uint32_t *fam_p, *fam_x; /* [D] a family's shared letters, its members' own letters */
+    fsplit *fs;         /* the families' parts in the classes of the word tried */
 } level;
+/* phi_k(s) for families of at most PHI_S targets, k < PHI_K guesses (search_families.c). */
+#define PHI_K 40
+#define PHI_S 32
 
 struct jt_bsearch {
     int32_t D, L, R;
@@ -96,6 +120,9 @@ struct jt_bsearch {
     uint64_t capN[64];  /* N_k = 1 + B + ... + B^(k-1) (B = branch), while below D */
     int ncap;
     uint64_t *cb;       /* [D+1] counting bound of n unit-weight targets */
+    uint8_t phi[PHI_K][PHI_S + 1]; /* members of a family found within k guesses, at most, */
+    uint8_t psi[PHI_K][PHI_S + 1]; /* and if the first guess finds none of them; */
+    uint32_t alone[PHI_S + 1];     /* least total guesses of a family on its own */
     size_t memo_bytes;
     memo memo[2];       /* [0] full search, [1] top-K search of top_k_memo, full_below_memo */
     int32_t top_k_memo, full_below_memo;
@@ -260,9 +287,16 @@ int32_t bs_dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t 
                   int uniform);
 void bs_list_classes(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int32_t *fill);
 
+/* search_families.c */
+void bs_family_tables(jt_bsearch *s);
+int32_t bs_families(level *lv, int32_t m);
+uint64_t bs_family_word_bounds(const jt_bsearch *s, level *lv, int32_t nf, int32_t c,
+                               uint64_t *fb);
+uint64_t bs_family_member_bound(const jt_bsearch *s, const fsplit *fs, int r,
+                                const uint32_t *tm, int n);
 /* search_bounds.c */
 uint64_t bs_member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
-                          codeset which);
+                          codeset which, int families);
 uint64_t bs_lookahead_bound(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m,
                             uint64_t key, uint64_t W);
 

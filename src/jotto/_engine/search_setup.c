@@ -166,6 +166,7 @@ jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, 
             b += (uint64_t)n - s->capN[k];
         s->cb[n] = b;
     }
+    bs_family_tables(s);
     *status = JT_OK;
     return s;
 }

@@ -36,6 +36,17 @@ void bs_level_free(level *lv)
     free(lv->dstamp);
     free(lv->skey);
     free(lv->tmp);
+    free(lv->fh_key);
+    free(lv->fh_cnt);
+    free(lv->fh_head);
+    free(lv->fh_stamp);
+    free(lv->fh_used);
+    free(lv->fl_member);
+    free(lv->fl_next);
+    free(lv->fam_taken);
+    free(lv->fam_p);
+    free(lv->fam_x);
+    free(lv->fs);
     free(lv);
 }
 
@@ -78,11 +89,29 @@ static level *get_level(jt_bsearch *s, int32_t depth)
     lv->dstamp = calloc((size_t)dcap, sizeof(uint32_t));
     lv->skey = malloc(D * sizeof(unsigned __int128));
     lv->tmp = malloc(D * sizeof(cand));
+    const size_t LD = D * (size_t)s->L;
+    int32_t fcap = 16;
+    while ((size_t)fcap < 2 * LD)
+        fcap *= 2;
+    lv->fh_cap = fcap;
+    lv->fh_key = malloc((size_t)fcap * sizeof(uint32_t));
+    lv->fh_cnt = malloc((size_t)fcap * sizeof(int32_t));
+    lv->fh_head = malloc((size_t)fcap * sizeof(int32_t));
+    lv->fh_stamp = calloc((size_t)fcap, sizeof(uint32_t));
+    lv->fh_used = malloc(LD * sizeof(int32_t));
+    lv->fl_member = malloc(LD * sizeof(int32_t));
+    lv->fl_next = malloc(LD * sizeof(int32_t));
+    lv->fam_taken = malloc(D);
+    lv->fam_p = malloc(D * sizeof(uint32_t));
+    lv->fam_x = malloc(D * sizeof(uint32_t));
+    lv->fs = malloc(sizeof(fsplit));
     if (!lv->sm || !lv->sv || !lv->sz || !lv->in_s || !lv->prog || !lv->cnt || !lv->cw ||
         !lv->cmax || !lv->cmin || !lv->lbc || !lv->hz || !lv->lb || !lv->q || !lv->list ||
         !lv->cls || !lv->dkey || !lv->dval || !lv->cid || !lv->pkey || !lv->st || !lv->ssp ||
         !lv->gtok || !lv->gsp || !lv->gstamp ||
-        !lv->dstamp || !lv->skey || !lv->tmp) {
+        !lv->dstamp || !lv->skey || !lv->tmp || !lv->fh_key || !lv->fh_cnt ||
+        !lv->fh_head || !lv->fh_stamp || !lv->fh_used || !lv->fl_member || !lv->fl_next ||
+        !lv->fam_taken || !lv->fam_p || !lv->fam_x || !lv->fs) {
         bs_level_free(lv);
         return NULL;
     }

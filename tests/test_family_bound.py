@@ -1,0 +1,120 @@
+"""The family bound of the best-response search (search_families.c) against its twin
+(tests/reference_families.py): the core's lookahead bound equals the twin's on states of
+dictionaries made of families, and the twin's bounds never exceed the exhaustive optimum
+(tests/reference_game.py); searches on such dictionaries keep proving bounds and exact values."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from jotto import _core
+from jotto.best_responses import search_flags
+from jotto.rules import PRESETS
+
+from . import reference_families as fam, reference_game
+
+PAPER = PRESETS["paper"]
+
+
+def search_of(words, v):
+    return _core.BestResponseSearch(PAPER.tokens(words), len(words[0]),
+                                    np.array(v, dtype=np.int64), 2**22, None, search_flags(PAPER))
+
+
+@st.composite
+def family_dictionaries(draw, max_extra=6):
+    """Words of L = 2 or 3 distinct letters over 10 letters: one to three families (words sharing
+    L - 1 letters, 3 to 7 members each) and a few other words."""
+    L = draw(st.sampled_from([2, 3]))
+    letters = "abcdefghij"
+    words: list[str] = []
+    for _ in range(draw(st.integers(1, 3))):
+        core = draw(st.lists(st.sampled_from(letters), min_size=L - 1, max_size=L - 1,
+                             unique=True))
+        own = draw(st.lists(st.sampled_from([c for c in letters if c not in core]), min_size=3,
+                            max_size=7, unique=True))
+        words += ["".join(sorted(core + [x])) for x in own]
+    others = list(itertools.combinations(letters, L))
+    words += ["".join(w) for w in draw(st.lists(st.sampled_from(others), max_size=max_extra))]
+    return list(dict.fromkeys(words))
+
+
+@st.composite
+def states(draw, max_state=20):
+    words = draw(family_dictionaries())
+    S = sorted(draw(st.sets(st.integers(0, len(words) - 1), min_size=3,
+                            max_size=min(max_state, len(words)))))
+    return words, S
+
+
+def optimum(words, S):
+    """F(S) exhaustively, with unit weights on S (words outside S weigh nothing)."""
+    return reference_game.best_response_total(words, [int(i in S) for i in range(len(words))])
+
+
+def test_found_by_hand():
+    """L = 3: a guess finds one member or moves at most 3 away from the rest, so of 10 members
+    at most 1, 2, 4, 7, 10 are found within 1..5 guesses (4 = two groups of 2 after a move;
+    7 = a move of 3 leaving 3 findable there, 4 among the other 7).  Alone in a class of 10, the
+    family costs at least 10 + 9 + 8 + 6 + 3 = 36 guesses by these counts where the counting
+    bound (1, 4, 13 found within 1, 2, 3) gives 10 + 9 + 6 = 25; and at least 39 on its own:
+    alone(s) = 1, 3, 6, 10, 14, 18, 23, 28, 33, 39 (s + the least of alone(s - 1) and
+    alone(j) + alone(s - j), j <= 3)."""
+    assert [fam.found(k, 10, 3) for k in range(1, 6)] == [1, 2, 4, 7, 10]
+    assert fam.counted(10, [10], 3) == 36
+    assert fam.counted(10, [], 3) == fam.family_bound(10, [], 3) == 25
+    assert [fam.alone(s, 3) for s in range(1, 11)] == [1, 3, 6, 10, 14, 18, 23, 28, 33, 39]
+    assert fam.family_bound(10, [10], 3) == 39
+    assert [fam.found_after_a_miss(k, 10, 3) for k in range(1, 5)] == [0, 2, 4, 7]
+
+
+def test_packing_by_hand():
+    """ab? words and one more: the family {abc, abd, abe} is packed, xyz-like words are not."""
+    words = ["abc", "abd", "abe", "cde", "fgh"]
+    assert fam.packed_families(words, [0, 1, 2, 3, 4]) == [[0, 1, 2]]
+    assert fam.packed_families(words, [0, 1, 3]) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=states())
+def test_core_lookahead_bound_is_the_twins(case):
+    words, S = case
+    assert search_of(words, [1] * len(words)).lookahead_bound(S) == \
+        fam.lookahead_family_bound(words, S)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=states(max_state=12))
+def test_family_bounds_are_below_the_optimum(case):
+    words, S = case
+    true = optimum(words, S)
+    assert fam.lookahead_family_bound(words, S) <= true
+    assert fam.member_family_bound(words, S) <= true
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=family_dictionaries(max_extra=10), nodes=st.integers(1, 400),
+       beta=st.integers(0, 40), by_size=st.booleans())
+def test_searches_on_families_prove_their_bounds(words, nodes, beta, by_size):
+    """Equal weights, so the family bounds (lookahead, per word, member) are all in use: every
+    pass's value is a lower bound, exact when the pass finished below beta."""
+    v = [1] * len(words)
+    true = reference_game.best_response_total(words, v)
+    search = search_of(words, v)
+    beta = max(true - 20 + beta, 1)
+    value, exact, stop, *_ = search.run(0, beta, 0.0, nodes, by_size)
+    assert value == true if exact else value <= true
+    assert exact == (stop == "done" and true < beta)
+    value, exact, *_ = search.run(0, 2**62, 0.0, 0, False)
+    assert exact and value == true
+
+
+@pytest.mark.parametrize("bad", [[0, 1], [0, 2, 1], [0, 1, 3], [-1, 0, 1]])
+def test_the_lookahead_bound_refuses_bad_states(bad):
+    search = search_of(["abc", "abd", "abe"], [1, 1, 1])
+    with pytest.raises(ValueError, match="increasing word indices"):
+        search.lookahead_bound(bad)
