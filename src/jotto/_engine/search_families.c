@@ -173,17 +173,24 @@ static uint64_t apart(const jt_bsearch *s, uint64_t n, const uint8_t *sz, int np
     return b;
 }
 
+/* The family bound (unit weights) of n targets holding families of sizes sz[0..np) (covering
+ * `covered`): the counting bound if there are none. */
+static uint64_t family_bound(const jt_bsearch *s, uint64_t n, const uint8_t *sz, int np,
+                             uint64_t covered)
+{
+    if (!np)
+        return s->cb[n];
+    return umax(sizes_bound(s, n, sz, np, covered, s->phi, 0), apart(s, n, sz, np, covered));
+}
+
 /* The family bound (unit weights) of class r of the split in fs, n targets. */
 POPCNT_CLONES
 static uint64_t class_bound(const jt_bsearch *s, const fsplit *fs, int r, uint32_t n)
 {
-    if (!fs->np[r])
-        return s->cb[n];
     uint8_t sz[FAM_PARTS];
     for (int i = 0; i < fs->np[r]; i++)
         sz[i] = (uint8_t)pc(fs->x[r][i]);
-    return umax(sizes_bound(s, n, sz, fs->np[r], (uint64_t)fs->covered[r], s->phi, 0),
-                apart(s, n, sz, fs->np[r], (uint64_t)fs->covered[r]));
+    return family_bound(s, n, sz, fs->np[r], (uint64_t)fs->covered[r]);
 }
 
 /* The family bounds of the classes of word c over the state in lv (equal weights lv->sv[0])
@@ -237,10 +244,7 @@ uint64_t bs_family_member_bound(const jt_bsearch *s, const fsplit *fs, int r,
         }
         uint64_t b = (uint64_t)n;
         for (int q = 0; q < V && b < best; q++)
-            b += nsub[q] ? umax(sizes_bound(s, cnt[q], sub[q], nsub[q], (uint64_t)cov[q],
-                                            s->phi, 0),
-                                apart(s, cnt[q], sub[q], nsub[q], (uint64_t)cov[q]))
-                         : s->cb[cnt[q]];
+            b += family_bound(s, cnt[q], sub[q], nsub[q], (uint64_t)cov[q]);
         best = b < best ? b : best;
     }
     return umax(best, apart(s, (uint64_t)n, sz, np, (uint64_t)fs->covered[r]));
