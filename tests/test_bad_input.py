@@ -12,6 +12,7 @@ import copy
 import gzip
 import io
 import json
+import math
 import os
 import signal
 import subprocess
@@ -27,8 +28,11 @@ from click.testing import CliRunner
 import jotto
 from jotto import strategy_file
 from jotto.cli import main
+from jotto.fictitious_play import PaperPlay
 from jotto.files import FileLockedError, output_lock, quote, write_atomic
 from jotto.strategy_file import StrategyFileError, encode_array
+
+from . import reference
 
 JOTTO = [sys.executable, "-m", "jotto"]
 
@@ -612,6 +616,45 @@ def test_strategy_gzip_with_garbage_after_it(tmp_path, runs):
     path.write_bytes(runs["exact"][0].read_bytes() + b"garbage")
     one_line_error(cli("evaluate", "-g", f"equilibrium:{path}"), "g.jotto: truncated or "
                                                                  "corrupt")
+
+
+#: The 30 primes from 2 to 113: tie sets of these sizes make the least common multiple of the
+#: sizes, which paper mode's exact weights carry, about 3.2e46, far beyond 64 bits.
+PRIMES = [p for p in range(2, 114) if all(p % q for q in range(2, p))]
+
+
+def test_paper_resume_with_ties_of_30_prime_sizes(tmp_path, monkeypatch):
+    """Tie sets of 30 distinct prime sizes (valid per the format; HiderBR is made to choose
+    them, so every other field is what the solver wrote) used to end the resumed solve with an
+    OverflowError.  It goes on with the weights that outgrew 64 bits dropped, and finishes
+    exactly as the literal Algorithm 13 given the same tie sets, and as an uninterrupted run."""
+    assert len(PRIMES) == 30 and PRIMES[-1] == 113
+    words = jotto.WordList.from_words(list(jotto.load_words("enable", length=3))[:120])
+    D = len(words)
+    assert math.lcm(*PRIMES) * D >= 2**64
+    rng = np.random.default_rng(35)
+    forced = [np.sort(rng.choice(D, p, replace=False)) for p in PRIMES]
+    natural = PaperPlay._hider_best_response
+    monkeypatch.setattr(PaperPlay, "_hider_best_response",
+                        lambda run: forced[run.t - 1] if run.t <= len(forced) else natural(run))
+    part, whole = tmp_path / "part.jotto", tmp_path / "whole.jotto"
+    jotto.solve(3, words, mode="paper", iterations=30, out=part, progress=False)
+    uninterrupted = jotto.solve(3, words, mode="paper", iterations=34, out=whole,
+                                progress=False)
+    monkeypatch.undo()
+    assert [len(b) for b in jotto.Solution.load(part).best_responses] == PRIMES
+
+    result = cli("solve", "-o", part, "--resume", "-i", 34, "--no-progress")
+    assert result.exit_code == 0, (result.output, result.exception)
+    resumed = jotto.Solution.load(part)
+    literal = reference.solve_jotto(reference.Game(list(words)), 34, "paper", forced=forced)
+    for run in (resumed, uninterrupted):
+        assert [b.tolist() for b in run.best_responses] == literal["best_responses"]
+        for key in ("eps_hider", "eps_guesser", "value"):
+            assert getattr(run.history, key).tolist() == literal[key], key
+        assert run.t_star == literal["t_star"]
+    assert (resumed.ang_star == uninterrupted.ang_star).all()
+    assert PaperPlay.restore(words, 1, 34, strategy_file.read(part)).v is None  # no 64 bits
 
 
 def test_valid_files_still_load(runs):
