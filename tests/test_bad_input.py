@@ -397,6 +397,35 @@ def test_the_api_refuses_them_too(kwargs):
         jotto.solve(3, progress=False, **kwargs)
 
 
+def _threads_warning() -> str:
+    cap = jotto.runtime.usable_cpus()
+    return f"Warning: 1000000 threads asked for, but this process can use {cap} CPUs; using {cap}"
+
+
+def test_a_warning_is_one_line_of_its_own():
+    """A Python warning the library gives (``warnings.warn``, for Python users) is one line on
+    the command line, without the path, line number and source line Python adds, and once
+    although two functions give it here."""
+    result = cli("evaluate", "-n", 3, "-g", "norvig:max", "-j", 1_000_000, "--json")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [_threads_warning()]
+    assert result.stdout == cli("evaluate", "-n", 3, "-g", "norvig:max", "--json").stdout
+
+
+@pytest.mark.parametrize("env, expected", [
+    ({"OMP_NUM_THREADS": "1000000"}, [_threads_warning()]),
+    ({"JOTTO_KERNEL": "v9"}, ["Warning: JOTTO_KERNEL='v9' is not a kernel variant this CPU runs "
+                              f"(available: {', '.join(jotto.runtime.available_kernel_variants())}"
+                              f"); using {jotto.runtime.kernel_variant()!r}"]),
+], ids=["threads", "kernel-while-loading"])
+def test_warnings_of_the_installed_command_are_one_line(env, expected):
+    """Also a warning given while the commands load, before the command group runs."""
+    proc = _jotto(["evaluate", "-n", 3, "-g", "norvig:max"], stdin=subprocess.DEVNULL,
+                  env={**os.environ, **env})
+    assert proc.returncode == 0 and proc.stdout.startswith("norvig:max")
+    assert proc.stderr.splitlines() == expected
+
+
 SGB = ("-w", "sgb")
 
 

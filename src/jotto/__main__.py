@@ -2,6 +2,7 @@
 
 import signal
 import sys
+import warnings
 
 
 def run() -> None:
@@ -10,18 +11,25 @@ def run() -> None:
 
     SIGINT is held back while the commands load: a compiled module whose initialisation it
     interrupts reports an ImportError (HiGHS's does), not a KeyboardInterrupt, and a module
-    interrupted halfway stays broken.  A Ctrl-C held back arrives once they are loaded."""
+    interrupted halfway stays broken.  A Ctrl-C held back arrives once they are loaded.
+
+    Warnings given while the commands load (a ``JOTTO_KERNEL`` this CPU cannot run) are kept
+    and then shown as the command shows every warning, one line each."""
     hold = hasattr(signal, "pthread_sigmask")
     if hold:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         try:
-            from .cli import main
+            with warnings.catch_warnings(record=True) as loading:
+                from .cli.main import main, warnings_as_lines
         finally:
             if hold:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     except KeyboardInterrupt:
         sys.exit(130)
+    with warnings_as_lines() as show:
+        for w in loading:
+            show(w.message)
     main(prog_name="jotto")
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
+import warnings
+from typing import Any, Callable, Iterator
 
 import click
 
@@ -14,7 +17,7 @@ from ..strategy_file import StrategyFileError
 from ..trees import TreeFileError
 from ..words import WordListError
 
-__all__ = ["BadInput", "main"]
+__all__ = ["BadInput", "main", "warnings_as_lines"]
 
 
 class BadInput(click.ClickException):
@@ -52,10 +55,31 @@ def _standard_streams() -> None:
         sys.exit(BadInput.exit_code)
 
 
+@contextlib.contextmanager
+def warnings_as_lines() -> Iterator[Callable[..., None]]:
+    """Within the block, a Python warning is shown as the command shows it: one line of its own
+    on standard error, ``Warning: <message>``, without the file, line and source line Python
+    adds (they mean nothing to a user of the command), and once however many places give it.
+    The filters still decide whether it is shown; the library keeps ``warnings.warn`` for
+    Python users.  Yields the function that shows one (``warnings.showwarning``'s signature)."""
+    shown: set[str] = set()
+
+    def show(message: Warning | str, *_where: Any, **_source: Any) -> None:
+        text = " ".join(str(message).split())
+        if text not in shown:
+            shown.add(text)
+            click.echo(f"Warning: {text}", err=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield show
+
+
 class JottoGroup(click.Group):
     def main(self, *args, **kwargs):
         _standard_streams()
-        return super().main(*args, **kwargs)
+        with warnings_as_lines():
+            return super().main(*args, **kwargs)
 
     def invoke(self, ctx: click.Context):
         try:
