@@ -397,6 +397,26 @@ def test_the_api_refuses_them_too(kwargs):
         jotto.solve(3, progress=False, **kwargs)
 
 
+@pytest.mark.parametrize("args, fragments", [
+    (("evaluate", "-g", "random:seed=-1"), ("'-g' / '--guesser'", "'random:seed=-1': seed must "
+                                            "be a non-negative integer, not '-1'")),
+    (("evaluate", "-H", "equilibrium:t=-1"), ("'-H' / '--hider'", "t must be a non-negative "
+                                              "integer")),
+    (("tree", "-g", "equilibrium:seed=x"), ("'-g' / '--guesser'", "seed must be")),
+    (("assist", "-g", "random:seed=-2"), ("'-g' / '--guesser'", "seed must be")),
+    (("play", "-g", "norvig:most"), ("'-g' / '--guesser'", "use norvig:METRIC")),
+    (("evaluate", "-g", "random", "--games", 5, "--seed", -1), ("'--seed'", "-1 is not in the "
+                                                                "range x>=0")),
+    (("play", "--seed", -1), ("'--seed'", "-1 is not in the range x>=0")),
+], ids=["guesser-seed", "hider-t", "tree", "assist", "play-spec", "evaluate-seed", "play-seed"])
+def test_bad_seeds_and_specs_name_the_option_and_field(tmp_path, args, fragments):
+    """Refused when the option is read, before the word list or any strategy file is loaded
+    (the statistics directory stays empty: no game was played)."""
+    one_line_error(cli(*args, env={"JOTTO_DATA_DIR": str(tmp_path)}, input="quit\n"),
+                   "Invalid value for", *fragments)
+    assert not list(tmp_path.iterdir())
+
+
 def _threads_warning() -> str:
     cap = jotto.runtime.usable_cpus()
     return f"Warning: 1000000 threads asked for, but this process can use {cap} CPUs; using {cap}"
@@ -627,7 +647,7 @@ def _container(path: Path, text: bytes) -> Path:
 
 @pytest.mark.parametrize("text, fragment", [
     (b'{"format": "jotto-strategy", "version": 1, "payload": {"t": NaN}, "sha256": "x"}',
-     "NaN is not a JSON number"),
+     "payload.t: NaN is not a JSON number"),
     (b'{"format": "jotto-strategy", "format": "jotto-strategy"}',
      "key 'format' appears twice"),
     (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
@@ -693,7 +713,8 @@ def test_valid_files_still_load(runs):
 
 
 @pytest.mark.parametrize("text, fragment", [
-    ('{"format": "jotto-tree", "version": 1, "size": NaN}', "NaN is not a JSON number"),
+    ('{"format": "jotto-tree", "version": 1, "size": NaN}', "t.json: size: NaN is not a JSON "
+                                                            "number"),
     ('{"format": "jotto-tree", "version": 1, "version": 1}', "key 'version' appears twice"),
     ("[" * 100_000, "nested too deeply"),
     ('{"format": "jotto-tree", "version": 1, "words": {}, "tree": {}, "' + "k" * 5000 + '": 1}',
@@ -703,6 +724,34 @@ def test_tree_files_with_bad_json(tmp_path, text, fragment):
     path = tmp_path / "t.json"
     path.write_text(text)
     one_line_error(cli("evaluate", "-n", 3, "-g", f"tree:{path}"), "t.json: ", fragment)
+
+
+@pytest.fixture(scope="module")
+def tree_text(tmp_path_factory):
+    """A valid tree file's text (norvig:max on the 3-letter list; its root holds 415 words)."""
+    path = tmp_path_factory.mktemp("tree") / "t.json"
+    assert cli("tree", "-n", 3, "-g", "norvig:max", "-o", path).exit_code == 0
+    text = path.read_text()
+    assert '"branches":{"0":' in text and text.count('"size":415,') == 1
+    return text
+
+
+@pytest.mark.parametrize("old, new, fragment", [
+    ('"size":415,', '"size":NaN,', "t.json: tree.size: NaN is not a JSON number"),
+    ('"size":415,', '"size":-Infinity,', "t.json: tree.size: -Infinity is not a JSON number"),
+    ('"size":415,', '"size":' + "7" * 5000 + ",", "t.json: tree.size: an integer of 5000 digits"),
+    ('"branches":{"0":', '"branches":{"' + "1" * 5000 + '":{},"0":',
+     "t.json: reply '11111111111111111111'… (5000 characters) at depth 0 is out of range"),
+    ('"words":{"words":["ace",', '"words":{"words":["ace",NaN,',
+     "t.json: words.words[1]: NaN is not a JSON number"),
+], ids=["nan-size", "infinite-size", "long-size", "long-branch-key", "nan-in-a-list"])
+def test_tree_files_name_the_field_of_a_value_python_cannot_hold(tmp_path, tree_text, old, new,
+                                                                 fragment):
+    """NaN, infinities and integers of more digits than Python converts are refused by the
+    place they stand in (the field), not only by the file."""
+    path = tmp_path / "t.json"
+    path.write_text(tree_text.replace(old, new, 1))
+    one_line_error(cli("evaluate", "-n", 3, "-g", f"tree:{path}"), fragment)
 
 
 # ---- 5. interactive and process edges ---------------------------------------------------------

@@ -16,6 +16,7 @@ import contextlib
 import errno
 import json
 import os
+import sys
 import tempfile
 import zlib
 from pathlib import Path
@@ -119,22 +120,61 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _no_constant(name: str) -> Any:
-    raise JSONInputError(f"{name} is not a JSON number")
+class _Refused:
+    """A JSON value :func:`parse_json` refuses, left where it stood until its place is found."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+
+def _where(doc: Any, target: _Refused) -> str:
+    """The path to ``target`` in ``doc``: keys joined by dots, list indices in brackets."""
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:
+        value, path = stack.pop()
+        if value is target:
+            return path
+        if isinstance(value, dict):
+            stack.extend((v, f"{path}.{quote(k) if len(k) > 40 else k}".lstrip("."))
+                         for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+    return ""
 
 
 def parse_json(text: str | bytes) -> Any:
     """Strict JSON: :class:`JSONInputError` for a key given twice in one object (``json``
-    would silently keep the last), ``NaN`` or ``Infinity``, nesting too deep to read, or text
-    that is not JSON."""
+    would silently keep the last), nesting too deep to read, text that is not JSON, or a value
+    Python cannot hold: ``NaN``, ``Infinity``, or an integer of more digits than Python
+    converts (``sys.get_int_max_str_digits``).  The last are named by their place in the
+    document (``tree.branches.2.size: NaN is not a JSON number``)."""
+    refused: list[_Refused] = []
+
+    def constant(name: str) -> _Refused:
+        refused.append(_Refused(f"{name} is not a JSON number"))
+        return refused[-1]
+
+    def integer(digits: str) -> int | _Refused:
+        limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()  # Python >= 3.10.7
+        if limit and len(digits.lstrip("-")) > limit:
+            refused.append(_Refused(f"an integer of {len(digits.lstrip('-'))} digits (at most "
+                                    f"{limit})"))
+            return refused[-1]
+        return int(digits)
+
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        doc = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=constant,
+                         parse_int=integer)
     except JSONInputError:
         raise
     except RecursionError:
         raise JSONInputError("nested too deeply to read") from None
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
         raise JSONInputError(f"not JSON ({exc})") from None
+    if refused:
+        where = _where(doc, refused[0])
+        raise JSONInputError(f"{where}: {refused[0].problem}" if where else refused[0].problem)
+    return doc
 
 
 def _mode_for(target: Path) -> int:

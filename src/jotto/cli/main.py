@@ -39,8 +39,14 @@ def _message(exc: BaseException) -> str:
     return str(exc)
 
 
-#: A quoted piece of input too long to echo whole.
-_LONG_QUOTED = re.compile(r"'([^']{41,})'")
+#: A quoted piece of a message, paired from the left (so the text between two quoted pieces
+#: is never taken for one); those longer than 40 characters are cut.
+_QUOTED = re.compile(r"'([^']*)'")
+
+
+def _cut_long_quotes(message: str) -> str:
+    return _QUOTED.sub(lambda m: quote(m.group(1)) if len(m.group(1)) > 40 else m.group(0),
+                       message)
 
 
 def _standard_streams() -> None:
@@ -93,7 +99,7 @@ class JottoGroup(click.Group):
             # Ctrl-C before a command set up its own handling: end quietly, as killed by SIGINT
             ctx.exit(130)
         except click.ClickException as exc:  # click's own option errors echo the value whole
-            exc.message = _LONG_QUOTED.sub(lambda m: quote(m.group(1)), exc.message)
+            exc.message = _cut_long_quotes(exc.message)
             raise
         except USER_ERRORS as exc:
             if os.environ.get("JOTTO_DEBUG"):
