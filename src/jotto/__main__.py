@@ -15,22 +15,22 @@ def run() -> None:
 
     Warnings given while the commands load (a ``JOTTO_KERNEL`` this CPU cannot run) are kept
     and then shown as the command shows every warning, one line each."""
-    hold = hasattr(signal, "pthread_sigmask")
-    if hold:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
+        hold = hasattr(signal, "pthread_sigmask")
+        if hold:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             with warnings.catch_warnings(record=True) as loading:
                 from .cli.main import main, warnings_as_lines
         finally:
             if hold:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        with warnings_as_lines() as show:
+            for w in loading:
+                show(w.message)
+        main(prog_name="jotto")  # ends the process: Ctrl-C within it exits 130 too
     except KeyboardInterrupt:
         sys.exit(130)
-    with warnings_as_lines() as show:
-        for w in loading:
-            show(w.message)
-    main(prog_name="jotto")
 
 
 if __name__ == "__main__":

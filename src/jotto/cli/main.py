@@ -81,26 +81,61 @@ def warnings_as_lines() -> Iterator[Callable[..., None]]:
         yield show
 
 
-class JottoGroup(click.Group):
-    def main(self, *args, **kwargs):
-        _standard_streams()
-        with warnings_as_lines():
-            return super().main(*args, **kwargs)
+def _silence_stdout() -> None:
+    """Standard output goes nowhere from now on: its reader went away (``| head``), and what
+    is still buffered must not fail again when Python flushes it at exit."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
 
-    def invoke(self, ctx: click.Context):
+
+#: Exit status of a command ended by Ctrl-C (as shells report a process killed by SIGINT).
+INTERRUPTED = 130
+
+
+class JottoGroup(click.Group):
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """click's ``main``, run with ``standalone_mode=False`` so that a Ctrl-C anywhere in it
+        ends the command quietly with exit status 130: in standalone mode a SIGINT landing in
+        click's own code, outside :meth:`invoke` (parsing the command line, say), printed
+        "Aborted!" and exited 1.  Every other outcome is standalone mode's: an error (click's
+        usage errors and :class:`BadInput`) prints its message and exits with its code (2),
+        ``--help`` and ``--version`` exit 0, an end of input at a click prompt prints
+        "Aborted!" and exits 1.  A caller asking for ``standalone_mode=False`` gets click's."""
+        if not standalone_mode:
+            with warnings_as_lines():
+                return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            _standard_streams()
+            with warnings_as_lines():
+                code = super().main(args, prog_name, complete_var, False, **extra)
+        except KeyboardInterrupt:
+            sys.exit(INTERRUPTED)
+        except click.Abort as exc:
+            if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+                sys.exit(INTERRUPTED)
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except click.ClickException as exc:  # click's own option errors echo the value whole
+            exc.message = _cut_long_quotes(exc.message)
+            exc.show()
+            sys.exit(exc.exit_code)
+        except BrokenPipeError:  # as click does, for a pipe closed outside invoke
+            _silence_stdout()
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)  # an exit code, or None when done
+
+    def invoke(self, ctx: click.Context) -> None:
         try:
             input_limit()  # a bad JOTTO_MAX_INPUT_MB is an error whatever the command reads
-            return super().invoke(ctx)
+            super().invoke(ctx)  # (not its value: main takes a value for an exit code)
         except BrokenPipeError:
             # the reader of our output went away (``| head``): stop quietly
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            _silence_stdout()
             ctx.exit(0)
         except KeyboardInterrupt:
             # Ctrl-C before a command set up its own handling: end quietly, as killed by SIGINT
-            ctx.exit(130)
-        except click.ClickException as exc:  # click's own option errors echo the value whole
-            exc.message = _cut_long_quotes(exc.message)
-            raise
+            ctx.exit(INTERRUPTED)
         except USER_ERRORS as exc:
             if os.environ.get("JOTTO_DEBUG"):
                 raise
