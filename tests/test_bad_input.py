@@ -368,6 +368,67 @@ def test_lock_refusal_is_a_file_locked_error(tmp_path):
     assert issubclass(FileLockedError, OSError)
 
 
+#: A process recording games: it says "ready" just before the first.
+_RECORDER = ("import sys\nfrom pathlib import Path\nfrom jotto.stats import Stats\n"
+             "stats = Stats(Path(sys.argv[1]), warn=print)\nprint('ready', flush=True)\n"
+             "for i in range(int(sys.argv[3])):\n"
+             "    assert stats.record({'mode': 'guess', 'who': sys.argv[2], 'n': i})\n")
+
+
+def _recorder(directory: Path, who: str, games: int) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", _RECORDER, str(directory), who, str(games)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL)
+
+
+def test_a_game_recorded_while_another_writes_waits_for_it(tmp_path):
+    """The statistics' read-modify-write holds the file's lock: a game ending while another
+    one's record is being written waits for it, then adds its own, so neither is lost (without
+    the lock the second read the file before the first wrote it, and one record was lost)."""
+    from jotto.stats import Stats
+
+    stats = Stats(tmp_path)
+    with output_lock(stats.path):  # this process is writing a record...
+        before = stats.games()     # ...it has read the file
+        child = _recorder(tmp_path, "child", 1)
+        assert child.stdout.readline() == "ready\n"
+        time.sleep(0.5)            # the child asks for the lock and waits
+        assert child.poll() is None and stats.games() == before
+        assert stats.record({"mode": "guess", "who": "parent"})  # (the lock nests)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 0, (out, err)
+    assert [g["who"] for g in stats.games()] == ["parent", "child"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.json"]
+
+
+def test_games_ending_at_once_keep_every_record(tmp_path):
+    """Four processes recording 25 games each into one file, as fast as they can."""
+    from jotto.stats import Stats
+
+    procs = [_recorder(tmp_path, f"p{k}", 25) for k in range(4)]
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0 and out == "ready\n", (out, err)
+    games = Stats(tmp_path).games()
+    assert sorted((g["who"], g["n"]) for g in games) == \
+        sorted((f"p{k}", n) for k in range(4) for n in range(25))
+
+
+def test_a_lock_held_too_long_is_refused_after_the_wait(tmp_path):
+    path = tmp_path / "x.json"
+    with output_lock(path):
+        child = subprocess.run([sys.executable, "-c", (
+            "import sys, time; from jotto.files import output_lock, FileLockedError\n"
+            "start = time.monotonic()\n"
+            "try:\n    output_lock(sys.argv[1], wait=0.3).__enter__()\n"
+            "except FileLockedError as e:\n    print(time.monotonic() - start, e.strerror)\n"),
+            str(path)], capture_output=True, text=True, timeout=60)
+    waited, message = child.stdout.split(" ", 1)
+    assert float(waited) >= 0.3
+    assert message.strip() == f"another process (pid {os.getpid()}) is writing this file; it " \
+                              f"did not finish within 0.3 s"
+
+
 # ---- 3. values outside the domain -------------------------------------------------------------
 
 @pytest.mark.parametrize("option, value", [("--time-budget", "inf"), ("--target-epsilon", "inf"),

@@ -18,6 +18,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 import zlib
 from pathlib import Path
 from typing import Any, Iterator
@@ -274,9 +275,11 @@ def _lock_path(target: Path) -> Path:
 
 
 @contextlib.contextmanager
-def output_lock(path: str | os.PathLike[str]) -> Iterator[None]:
+def output_lock(path: str | os.PathLike[str], wait: float = 0.0) -> Iterator[None]:
     """Hold the exclusive right to write ``path`` for the block: a second process asking for it
-    gets :class:`FileLockedError` at once (a lock held again in the same process just nests).
+    gets :class:`FileLockedError` at once, or after waiting up to ``wait`` seconds for the
+    holder to finish (for a short read-modify-write, such as recording a game); a lock held
+    again in the same process just nests.
 
     The lock is an ``flock`` on ``.NAME.lock`` beside the file, removed when the block ends.  The
     kernel drops it when its process dies, so a run killed by SIGKILL leaves no lock behind that
@@ -297,7 +300,7 @@ def output_lock(path: str | os.PathLike[str]) -> Iterator[None]:
         finally:
             _held[key][1] -= 1
         return
-    fd = _acquire(lock, target)
+    fd = _acquire(lock, target, wait)
     _held[key] = [fd, 1]
     try:
         yield
@@ -308,10 +311,13 @@ def output_lock(path: str | os.PathLike[str]) -> Iterator[None]:
         os.close(fd)  # closing releases the lock, after the unlink: no window for a stale file
 
 
-def _acquire(lock: Path, target: Path) -> int:
-    """A descriptor of ``lock`` holding its flock; retried when the file was replaced or
+def _acquire(lock: Path, target: Path, wait: float) -> int:
+    """A descriptor of ``lock`` holding its flock, tried again every few milliseconds for up to
+    ``wait`` seconds while another process holds it, and retried when the file was replaced or
     removed between opening and locking it (by a holder that just finished)."""
-    for _ in range(100):
+    deadline = time.monotonic() + wait
+    changes = 0
+    while True:
         try:
             fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
@@ -322,12 +328,16 @@ def _acquire(lock: Path, target: Path) -> int:
         except OSError as exc:
             holder = _read_pid(fd)
             os.close(fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                by = f"another process (pid {holder})" if holder else "another process"
-                raise FileLockedError(errno.EWOULDBLOCK, f"{by} is writing this file; wait for "
-                                      f"it to finish or choose another output file",
-                                      os.fspath(target)) from None
-            raise _naming(exc, target) from None
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise _naming(exc, target) from None
+            if time.monotonic() < deadline:
+                time.sleep(0.005)
+                continue
+            by = f"another process (pid {holder})" if holder else "another process"
+            raise FileLockedError(errno.EWOULDBLOCK, f"{by} is writing this file; " + (
+                f"it did not finish within {wait:g} s" if wait else
+                "wait for it to finish or choose another output file"),
+                os.fspath(target)) from None
         try:
             same = os.fstat(fd).st_ino == os.stat(lock).st_ino
         except FileNotFoundError:
@@ -337,8 +347,10 @@ def _acquire(lock: Path, target: Path) -> int:
             os.write(fd, f"{os.getpid()}\n".encode())
             return fd
         os.close(fd)
-    raise FileLockedError(errno.EWOULDBLOCK, "its lock keeps changing hands; try again",
-                          os.fspath(target))
+        changes += 1
+        if changes >= 100 and time.monotonic() >= deadline:
+            raise FileLockedError(errno.EWOULDBLOCK, "its lock keeps changing hands; try again",
+                                  os.fspath(target))
 
 
 def _read_pid(fd: int) -> int | None:
