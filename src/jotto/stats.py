@@ -3,7 +3,8 @@
 One JSON file, ``games.json``, in the user's data directory (``platformdirs``; the
 ``JOTTO_DATA_DIR`` environment variable overrides it, as tests do), holding every finished game:
 when, which mode and level, the word list, the outcome and the guesses each side made.  It is
-written atomically (a crash leaves the old file or the new one), and a file that cannot be read
+written atomically (a crash leaves the old file or the new one) under a lock (two games ending
+at once both keep their record), and a file that cannot be read
 is reported, renamed aside (``games.json.broken-<time>``) and started afresh: statistics never
 stop a game.
 """
@@ -17,12 +18,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
-from .files import write_atomic
+from .files import output_lock, write_atomic
 
 __all__ = ["Stats", "data_dir", "summarise"]
 
 FILE = "games.json"
 VERSION = 1
+#: Seconds a game waits for another one's record to be written (that takes milliseconds).
+LOCK_WAIT = 10.0
 
 
 def data_dir() -> Path:
@@ -77,13 +80,17 @@ class Stats:
                   f"aside as {aside.name} and started a new one")
 
     def record(self, game: dict[str, Any]) -> bool:
-        """Add one finished game; False (with a warning) if the file cannot be written."""
-        games = self.games()
-        games.append({"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **game})
-        data = json.dumps({"version": VERSION, "games": games}, indent=1).encode("utf-8")
+        """Add one finished game; False (with a warning) if the file cannot be written.  The
+        read-modify-write holds the file's lock (:func:`jotto.files.output_lock`, waiting up to
+        ``LOCK_WAIT`` seconds for another game's), so that two games ending at the same instant
+        both keep their record."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, data + b"\n")
+            with output_lock(self.path, wait=LOCK_WAIT):
+                games = self.games()
+                games.append({"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **game})
+                data = json.dumps({"version": VERSION, "games": games}, indent=1)
+                write_atomic(self.path, data.encode("utf-8") + b"\n")
         except OSError as exc:
             self.warn(f"cannot save the statistics in {self.path}: {exc.strerror or exc}")
             return False

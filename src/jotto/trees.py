@@ -321,13 +321,15 @@ class _TreeReader:
             raise self.fail(f"branches at depth {d} are not an object", trail)
         by_reply: dict[int, Any] = {}
         for key, child in branches.items():
-            if not (key.isascii() and key.isdigit() and str(int(key)) == key):
+            if not (key.isascii() and key.isdigit() and (key == "0" or key[0] != "0")):
                 raise self.fail(f"branch {quote(key)} at depth {d} is not a reply number", trail)
-            if int(key) >= words.classes or int(key) == words.win_code:
+            # (no int() of a long key: Python refuses to convert more than 4300 digits)
+            if len(key) > 9 or int(key) >= words.classes or int(key) == words.win_code:
                 last = words.classes - 1
                 codes = f"0..{last - 1}" if words.win_code == last else \
                     f"0..{last} except the win, {words.win_code}"
-                raise self.fail(f"reply {key} at depth {d} is out of range {codes}", trail)
+                raise self.fail(f"reply {quote(key, 20) if len(key) > 9 else key} at depth {d} "
+                                f"is out of range {codes}", trail)
             by_reply[int(key)] = child
         return words.index(guess), size, by_reply
 

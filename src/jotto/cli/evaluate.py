@@ -12,8 +12,9 @@ from ..evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
 from .main import main
-from .options import (SPECS_EPILOG, check_plot_output, echo_json, interval_text,
-                      optional_seconds, threads_option, word_list_options)
+from .options import (GUESSER_SPEC, HIDER_SPEC, SEED, SPECS_EPILOG, check_plot_output,
+                      echo_json, interval_text, optional_seconds, threads_option,
+                      word_list_options)
 from .players import resolve_words
 
 #: Most sampled games: each is drawn and played in Python, about 10 µs, so this bounds the run
@@ -23,15 +24,16 @@ MAX_GAMES = 10**6
 
 @main.command("evaluate", epilog=SPECS_EPILOG)
 @word_list_options
-@click.option("-g", "--guesser", "guesser_spec", default=None, metavar="SPEC",
+@click.option("-g", "--guesser", "guesser_spec", type=GUESSER_SPEC, default=None,
+              metavar="SPEC",
               help="The guesser (specs below; default: the equilibrium guesser of the bundled "
                    "solve when the word list has one, else gbr:exact, as jotto play).")
-@click.option("-H", "--hider", "hider_spec", default="uniform", show_default=True,
-              metavar="SPEC", help="The hider it meets (specs below).")
+@click.option("-H", "--hider", "hider_spec", type=HIDER_SPEC, default="uniform",
+              show_default=True, metavar="SPEC", help="The hider it meets (specs below).")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None,
               help=f"Also play this many games (at most {MAX_GAMES:,}) against secrets drawn "
                    f"from the hider.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed for drawing secrets in --games.")
 @click.option("--rule", type=click.Choice(["exact", "paper"]), default="exact",
               show_default=True, help="GuesserGBR rule of the guesser's (greedy) best response "

@@ -13,14 +13,14 @@ import click
 
 from ..files import check_new_output, quote
 from ..plots import check_plot_path
-from ..players.specs import GUESSER_HELP, SPEC_HELP
+from ..players.specs import GUESSER_HELP, SPEC_HELP, check_guesser_spec, check_hider_spec
 from ..rules import ANAGRAMS, PRESETS, Rules, RulesError, anagram_rule, parse_rules
 from ..words import BUNDLED, DEFAULT_SOURCE, WordList, load_words
 from .main import BadInput
 
-__all__ = ["GUESSER_SPECS_EPILOG", "POSITIVE_FINITE", "SPECS_EPILOG", "check_plot_output",
-           "echo_json", "interval_text", "optional_seconds", "threads_option", "word_list",
-           "word_list_options"]
+__all__ = ["GUESSER_SPEC", "GUESSER_SPECS_EPILOG", "HIDER_SPEC", "POSITIVE_FINITE",
+           "SEED", "SPECS_EPILOG", "check_plot_output", "echo_json", "interval_text",
+           "optional_seconds", "threads_option", "word_list", "word_list_options"]
 
 #: The player specs for --help, kept as written (click's \b marks a paragraph not to rewrap).
 SPECS_EPILOG = "\b\n" + SPEC_HELP.replace("\n\n", "\n\n\b\n")
@@ -43,6 +43,32 @@ class PositiveFinite(click.ParamType):
 
 
 POSITIVE_FINITE = PositiveFinite()
+
+
+class PlayerSpec(click.ParamType):
+    """A guesser or hider spec, checked when the option is read (kind, arguments and options;
+    its files are read later, with the word list), so that an error names the option.  The
+    error is one line, as every other spec error, without click's usage above it."""
+
+    name = "spec"
+
+    def __init__(self, check: Callable[[str], None]) -> None:
+        self.check = check
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        try:
+            self.check(value)
+        except ValueError as exc:
+            hint = param.get_error_hint(ctx) if param is not None and ctx is not None else "SPEC"
+            raise BadInput(f"Invalid value for {hint}: {exc}") from None
+        return value
+
+
+GUESSER_SPEC = PlayerSpec(check_guesser_spec)
+HIDER_SPEC = PlayerSpec(check_hider_spec)
+#: A seed for NumPy's generators, which take non-negative integers.
+SEED = click.IntRange(min=0)
 
 
 class RulesType(click.ParamType):

@@ -18,7 +18,7 @@ from ..interactive import LEVELS, Assist, Race, YouGuess, YouHide, level_players
 from ..sheet import Style
 from ..stats import Stats, summarise
 from .main import main
-from .options import GUESSER_SPECS_EPILOG, word_list_options
+from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, SEED, word_list_options
 from .players import resolve_words
 
 YES_AGAIN = {"y", "yes"}
@@ -105,9 +105,10 @@ def _common(f):
     f = click.option("--strategy", metavar="FILE", default=None,
                      help="Strategy file from jotto solve (default: the bundled solve for the "
                           "default word list).")(f)
-    f = click.option("-g", "--guesser", "guesser_spec", metavar="SPEC", default=None,
+    f = click.option("-g", "--guesser", "guesser_spec", type=GUESSER_SPEC, metavar="SPEC",
+                     default=None,
                      help="The computer's guesser (default: the level's).")(f)
-    f = click.option("--seed", type=int, default=None,
+    f = click.option("--seed", type=SEED, default=None,
                      help="Seed for the computer's choices (default: fresh each game; game k "
                           "of a session uses SEED+k-1).")(f)
     return word_list_options(f)
