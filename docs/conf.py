@@ -23,7 +23,9 @@ from __future__ import annotations
 import builtins
 import importlib
 import pkgutil
+import re
 import sys
+import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,6 +58,9 @@ nitpicky = True
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
+#: Shown by name in signatures: the hider argument would otherwise be spelled out as a union
+#: holding NumPy's ArrayLike spelled out (see ``short_array_like``).
+autodoc_type_aliases = {"Hider": "Hider"}
 napoleon_google_docstring = True
 napoleon_numpy_docstring = True
 napoleon_use_rtype = False
@@ -129,18 +134,31 @@ _NAMES: set[str] = set()
 
 
 def _internal_names() -> set[str]:
-    """Every name defined at the top of a ``jotto`` module: what a docstring may name without
-    its module (``DROP_REASONS`` in :class:`jotto.WordList`, documented under ``jotto``)."""
+    """Every name at the top of a ``jotto`` module: what a docstring or signature may name
+    without its module (``DROP_REASONS`` in :class:`jotto.WordList`, documented under ``jotto``;
+    the type alias ``Hider``)."""
     if not _NAMES:
         for info in pkgutil.walk_packages(jotto.__path__, "jotto."):
             module = importlib.import_module(info.name)
             _NAMES.update(name for name, value in vars(module).items()
-                          if getattr(value, "__module__", info.name) == info.name
-                          or name.isupper())
+                          if not isinstance(value, types.ModuleType))
     return _NAMES
+
+
+#: NumPy's ``ArrayLike`` as autodoc spells it out: a union of private types.
+_ARRAY_LIKE = re.compile(r"~?[\w.]*_Buffer \| .*?_NestedSequence\[complex \| bytes \| str\]")
+
+
+def short_array_like(app, what, name, obj, options, signature, return_annotation):
+    """Sphinx's ``autodoc-process-signature`` event: ``ArrayLike`` in signatures by name (an
+    alias of it in ``autodoc_type_aliases`` renders as ``TypeAliasForwardRef`` in a union)."""
+    if signature:
+        signature = _ARRAY_LIKE.sub("ArrayLike", signature)
+    return signature, return_annotation
 
 
 def setup(app):
     app.connect("missing-reference", resolve_without_inventory)
+    app.connect("autodoc-process-signature", short_array_like)
     return {"parallel_read_safe": True}
 
