@@ -1,8 +1,8 @@
 """Sphinx configuration of jotto's manual (``docs/``).
 
-Build it with ``python -m sphinx -W --keep-going -n docs docs/_build/html`` after
-``pip install --group docs`` (the test group includes it; ``tests/test_docs.py`` runs this build
-and every example in the pages).
+Build it, with the package installed and ``pip install --group docs`` (the test group includes
+it), by ``python -m sphinx -W --keep-going -n docs docs/_build/html``; ``tests/test_docs.py``
+runs this build and every example in the pages.
 
 Pages are MyST Markdown; the API reference is autodoc (Google- and NumPy-style docstrings through
 napoleon) of the public ``jotto.*`` names, the CLI reference is sphinx-click of the ``jotto``
@@ -24,16 +24,9 @@ import builtins
 import importlib
 import pkgutil
 import re
-import sys
 import types
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "src") not in sys.path and not any(Path(p, "jotto").is_dir() for p in sys.path
-                                                  if p):
-    sys.path.insert(0, str(ROOT / "src"))  # a checkout whose package is not installed
-
-import jotto  # noqa: E402
+import jotto  # the installed package, compiled core and all: autodoc imports its modules
 
 project = "jotto"
 author = "The jotto developers"
