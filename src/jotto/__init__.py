@@ -1,7 +1,8 @@
 """jotto: game-theoretic strategies for the word game Jotto.
 
 Ganzfried's fictitious play (2011) with an exact, fast C core, Norvig's guessers and evaluation,
-and play against the computer.  The README's glossary maps the paper's names to these.
+and play against the computer.  The manual's glossary (docs/reference/glossary.md) maps the
+paper's names to these.
 """
 
 from __future__ import annotations

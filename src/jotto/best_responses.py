@@ -103,7 +103,7 @@ class BestResponse:
 
     @property
     def exact(self) -> bool:
-        """Whether the optimum is proven: ``lower == upper`` (the tree is optimal)."""
+        """Whether the optimum is proven, ``lower == upper`` (the tree is optimal)."""
         return self.lower == self.upper
 
     @property

@@ -110,7 +110,7 @@ class DoubleOracleSolution(Solution):
             raise StrategyFileError("the hider's weights are all zero")
         lower = decode_fraction(payload["lower"], "lower")
         upper = decode_fraction(payload["upper"], "upper")
-        #: Guesses each tree needs for each target: ``int32 [D, trees]``.
+        #: Guesses each tree needs for each target, ``int32 [D, trees]``.
         self.counts = (np.stack([t.guesses_needed() for t in self.trees], axis=1)
                        if known is None else np.asarray(known[1], dtype=np.int32))
         worst = self.guesser_worst_case()

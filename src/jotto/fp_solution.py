@@ -80,7 +80,7 @@ class FictitiousPlaySolution(Solution):
         self.ang_star = (self.ing_sums_star["ing"] / (self.t_star + 1) if mode == "exact"
                          else decode_array(payload["ang_star"], "ANG"))
         self.plan: dict[str, Any] = dict(payload.get("plan", {}))
-        #: The guesser's oracle: greedy (GuesserGBR, the paper's) or a stronger one, whose trees
+        #: The guesser's oracle, greedy (GuesserGBR, the paper's) or a stronger one, whose trees
         #: the file keeps (``oracle_trees[tree_index[k]]`` answered iteration k).
         self.oracle: str = str(payload.get("oracle", "greedy"))
         self.oracle_trees, self.tree_index = (

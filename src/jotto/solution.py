@@ -74,7 +74,7 @@ class Strength:
 
     @property
     def nash_conv(self) -> tuple[Fraction, Fraction]:
-        """NashConv against true best responses: ``guesser_worst - hider guarantee``, as an
+        """NashConv against true best responses, ``guesser_worst - hider guarantee``, as an
         interval (exact when the best response is)."""
         return self.guesser_worst - self.hider_upper, self.guesser_worst - self.hider_lower
 
