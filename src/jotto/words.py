@@ -103,8 +103,11 @@ class WordList:
         return isinstance(word, str) and word.lower() in self._index
 
     def __repr__(self) -> str:
-        return (f"WordList({len(self.words)} words of {self.length} letters from "
-                f"{self.source}, rules={self.rules.name!r}, sha256={self.sha256[:12]}…)")
+        return f"WordList({self.describe()}, rules={self.rules.name!r}, sha256={self.sha256[:12]}…)"
+
+    def describe(self) -> str:
+        """The list in a few words: ``2780 words of 5 letters from enable``."""
+        return f"{len(self.words)} words of {self.length} letters from {self.source}"
 
     def index(self, word: str) -> int:
         """Position of ``word`` (any case); :class:`KeyError` naming it if it is not here."""
