@@ -44,6 +44,9 @@ class Evaluation:
         second: expected squared guesses per target (the same, squared, for played games).
         histogram: expected number of targets needing each number of guesses (index: guesses).
         exact: whether the numbers are exact expectations rather than one sample.
+        mixed: whether the guesser mixes decision trees (an equilibrium guesser): then
+            :attr:`worst` is the longest game of any tree in the mix, and the hardest target's
+            expected guesses (:attr:`worst_expected`) say how bad the mix is at worst.
     """
 
     words: WordList
@@ -52,6 +55,7 @@ class Evaluation:
     second: np.ndarray = field(repr=False)
     histogram: np.ndarray = field(repr=False)
     exact: bool
+    mixed: bool = False
 
     def __repr__(self) -> str:
         return (f"Evaluation(guesser={self.guesser!r}, words={self.words.describe()}, "
@@ -77,8 +81,20 @@ class Evaluation:
 
     @property
     def worst(self) -> int:
-        """The most guesses any game takes."""
+        """The most guesses any game takes (of a mixed guesser: any tree of the mix)."""
         return int(np.flatnonzero(self.histogram)[-1])
+
+    @property
+    def worst_expected(self) -> float:
+        """The hardest target's expected guesses (for a deterministic guesser, :attr:`worst`)."""
+        return float(self.expected.max())
+
+    def worst_note(self) -> str:
+        """For a mixed guesser, what its worst case means, one line (else empty)."""
+        if not self.mixed:
+            return ""
+        return (f"worst = {self.worst} is the longest game of any tree in the mix; against its "
+                f"hardest target the mix expects {self.worst_expected:.2f} guesses")
 
     def worst_targets(self, n: int | None = None) -> list[tuple[str, float]]:
         """Targets by expected guesses, most first (ties in list order); all of the worst if
@@ -115,8 +131,9 @@ class Evaluation:
         return histogram_plot(self, path)
 
     def as_dict(self, worst: int = 10) -> dict[str, Any]:
-        return {"guesser": self.guesser, "exact": self.exact, "mean": self.mean,
-                "std": self.std, "worst": self.worst,
+        return {"guesser": self.guesser, "exact": self.exact, "mixed": self.mixed,
+                "mean": self.mean, "std": self.std, "worst": self.worst,
+                "worst_expected": self.worst_expected,
                 "worst_targets": [{"word": w, "expected_guesses": g}
                                   for w, g in self.worst_targets(worst)],
                 "histogram": {str(k): float(v) for k, v in enumerate(self.histogram) if v}}
@@ -160,7 +177,7 @@ def evaluate(words: WordList | Sequence[str], guesser: Guesser | str | None = No
     moments = getattr(guesser, "moments", None)
     if moments is not None:  # a mixture of deterministic guessers that knows its distribution
         expected, second, hist = moments()
-        return Evaluation(words, name, expected, second, hist, True)
+        return Evaluation(words, name, expected, second, hist, True, mixed=True)
     tree = getattr(guesser, "tree", None)
     if getattr(guesser, "deterministic", False) and tree is not None:
         counts = tree().guesses_needed()

@@ -202,8 +202,8 @@ def _report(solution, out, plot, as_json, certify, certify_seconds, threads):
 
 def strength_text(strength) -> str:
     """The certified numbers of :meth:`jotto.Solution.strength`, as lines."""
-    guarantee = interval_text(strength.hider_lower, strength.hider_upper, word="in ")
-    nash = interval_text(*strength.nash_conv, word="in ")
+    guarantee = interval_text(strength.hider_lower, strength.hider_upper)
+    nash = interval_text(*strength.nash_conv)
     return (f"Certified: the hider's strategy holds any guesser to {guarantee} expected guesses "
             f"(true best response{'' if strength.best_response_exact else ', bounds'}); the "
             f"guesser's worst case is {float(strength.guesser_worst):.4f}; true NashConv "
