@@ -319,3 +319,21 @@ def test_piped_games_are_not_saved_unless_asked(tmp_path, words, solution, priva
     assert not (private_data_dir / "games.json").exists()
     piped(["play", "--you", "guess", "--seed", 1, "--save-stats"], f"{secret}\n", tmp_path)
     assert len(Stats().games()) == 1
+
+
+def test_a_word_that_cannot_be_a_secret_has_its_answers_checked_too(words):
+    """A person may think of crane, which the paper's rules keep from being a secret: the
+    computer could not find it, says why, and still names the answer that was wrong."""
+    from jotto.interactive import YouHide
+
+    session = YouHide(words, jotto.players.make_guesser("gbr:exact", words), "g")
+    session.start()
+    first = words[session.current]
+    true = jotto.reply(first, "crane")
+    session.handle(str((true + 1) % 5))  # untrue
+    lines = session.check_answers("crane")
+    assert lines[0].startswith("'crane' could not be found: it can't be a secret under these "
+                               "rules: another word has the same letters")
+    assert lines[1] == (f"Your answer to {first} was {(true + 1) % 5}, but {first} and crane "
+                        f"share {true} letter{'s' if true != 1 else ''}: that answer ruled "
+                        f"crane out.")

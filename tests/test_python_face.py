@@ -186,3 +186,13 @@ def test_fractions_stay_exact_behind_the_reprs(words2):
     br = jotto.best_response(words2)
     assert isinstance(br.lower, Fraction) and br.lower == br.upper
     assert np.isclose(float(br.lower), 5.72)  # ENABLE's 2-letter game, uniform hider
+
+
+def test_missing_matplotlib_says_what_to_install(monkeypatch, tmp_path):
+    from jotto.plots import check_plot_path
+
+    monkeypatch.setitem(__import__("sys").modules, "matplotlib.figure", None)
+    with pytest.raises(ImportError) as info:
+        check_plot_path(tmp_path / "p.png")
+    message = str(info.value)
+    assert "pip install 'jotto[plot]'" in message and "pip install '.[plot]'" in message

@@ -50,7 +50,7 @@ from .solution import Solution
 from .vocabulary import Vocabulary
 from .words import WordList
 
-__all__ = ["LEVELS", "Assist", "Race", "YouGuess", "YouHide", "bundled_solution",
+__all__ = ["HIDE_FROM", "LEVELS", "Assist", "Race", "YouGuess", "YouHide", "bundled_solution",
            "default_guesser", "level_players", "strategy_for"]
 
 QUIT = {"quit", "exit", "q"}
@@ -505,31 +505,39 @@ Think of a word from the list; I guess it. After each guess, answer:
     def check_answers(self, text: str) -> list[str]:
         """What the person's word ``text`` says about their answers: the first answer it
         contradicts (and why), or that it fits them all; for a word that could not be found,
-        why (not a word, not a secret under these rules)."""
+        why (not a word, not a secret under these rules), and then the same check."""
         if text not in self.words:
             problem = self.check_word(text)
             if problem:
                 return [f"{quote(text)} could not be found: {problem}."]
-            fits = text in self.vocab.dropped_fitting(self._word_history())
+            wrong = self._wrong_answer(text)
             return [f"{quote(text)} could not be found: it can't be a secret under these rules: "
                     f"{self.vocab.dropped_reason(text)}."
-                    + (" It fits all your answers." if fits and self.history else "")]
+                    + (" It fits all your answers." if not wrong and self.history else ""),
+                    *([wrong] if wrong else [])]
+        wrong = self._wrong_answer(text)
+        if wrong:
+            return [wrong]
+        return [f"{text} fits all your answers; I had {len(self.state)} candidates left."]
+
+    def _wrong_answer(self, text: str) -> str | None:
+        """The first answer the person's word ``text`` contradicts, said with the letters the
+        two words share; None if it fits them all."""
         for g, r in self.history:
             actual = self.rules.reply(self.words[g], text)
             if actual != r:
                 common, in_place = self.rules.split(actual, self.L)
                 where = f", {in_place} in place" if self.rules.positional else ""
-                return [f"Your answer to {self.words[g]} was {self.show(r)}, but "
-                        f"{self.words[g]} and {text} share {common} "
-                        f"letter{'s' if common != 1 else ''}{where}: that answer ruled {text} "
-                        f"out."]
-        return [f"{text} fits all your answers; I had {len(self.state)} candidates left."]
+                return (f"Your answer to {self.words[g]} was {self.show(r)}, but {self.words[g]} "
+                        f"and {text} share {common} letter{'s' if common != 1 else ''}{where}: "
+                        f"that answer ruled {text} out.")
+        return None
 
     def answer_errors(self, word: str) -> list[str]:
-        """The first of the person's answers that their word ``word`` (a secret) contradicts,
-        as one line; none if they all fit."""
-        lines = self.check_answers(word)
-        return [] if lines[0].startswith(f"{word} fits all") else lines
+        """The first of the person's answers that their word ``word`` contradicts, as one line;
+        none if they all fit."""
+        wrong = self._wrong_answer(word)
+        return [wrong] if wrong else []
 
     def result(self) -> dict | None:
         guesses = len(self.history) + 1
