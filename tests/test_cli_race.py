@@ -14,7 +14,6 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import pexpect
 import pytest
 
@@ -22,7 +21,7 @@ import jotto
 from jotto.bundled import bundled_solution
 from jotto.commonness import hiding_set
 from jotto.interactive import HIDE_FROM, Race, level_players
-from jotto.sheet import ALPHABET, Style, deduce_letters
+from jotto.sheet import Style, deduce_letters
 from jotto.stats import Stats, summarise
 from jotto.vocabulary import Vocabulary
 from tests.test_cli_play import (AGAIN_PROMPT, GUESS_PROMPT, HIDE_PROMPT, NO_WORD_FITS,
@@ -322,8 +321,8 @@ def test_statistics_file_and_jotto_stats(tmp_path, words, solution, private_data
         in text
     assert "mean 2.00 over 3 games" in text and "    2 " + "#" * 30 + " 3" in text
     hide = piped(["play", "--you", "hide", "--seed", 1, "--save-stats"], "1\nyes\n", tmp_path)
-    assert hide.stdout.splitlines()[-1] == ("Your hide games so far (enable, 5 letters, hard): 1 (1 "
-                                            "found, 0 given up). 'jotto stats' shows more.")
+    assert hide.stdout.splitlines()[-1] == ("Your hide games so far (enable, 5 letters, hard): 1 "
+                                            "(1 found, 0 given up). 'jotto stats' shows more.")
     assert Stats().games()[-1]["outcome"] == "found" and Stats().games()[-1]["my_guesses"] == 2
     text = subprocess.run([sys.executable, "-m", "jotto", "stats"], capture_output=True,
                           text=True, check=True).stdout

@@ -127,7 +127,7 @@ def test_progress_bar_epsilon_follows_the_run(monkeypatch, stop):
         assert sol.iterations < 400 and eps[-1] <= 1.0
 
 
-# ---- issue 36's smaller things --------------------------------------------------------------------
+# ---- issue 36's smaller things -------------------------------------------------------------------
 
 COMMANDS = [("solve",), ("evaluate",), ("tree",), ("play",), ("assist",), ("stats",),
             ("analyze", "first-guesses"), ("analyze", "partition"), ("analyze", "neighbours")]

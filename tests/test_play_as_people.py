@@ -133,7 +133,7 @@ def test_easy_game_says_and_hides_a_common_word(tmp_path, words):
     assert f"My word was {secret}." in out and secret in SGB
 
 
-# ---- the sheet: on demand, marked by hand, in assist -----------------------------------------------
+# ---- the sheet: on demand, marked by hand, in assist ---------------------------------------------
 
 def test_sheet_and_marks_in_a_guess_game(tmp_path, words, solution):
     seed = 2
@@ -273,7 +273,7 @@ def test_analyze_partition_command_takes_stare():
     assert cli("analyze", "neighbours", "stare").stdout.startswith("stare: 24 neighbours: ")
 
 
-# ---- statistics ------------------------------------------------------------------------------------
+# ---- statistics ----------------------------------------------------------------------------------
 
 def test_stats_are_kept_apart_by_list_length_and_level(private_data_dir):
     stats = Stats()

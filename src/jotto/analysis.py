@@ -15,7 +15,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from .game import replies
 from .vocabulary import Vocabulary
 from .words import WordList
 
