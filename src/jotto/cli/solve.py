@@ -58,7 +58,9 @@ def default_out(letters: int, method: str, mode: str) -> Path:
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on standard error (default: when it is a terminal).")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write the convergence plot (PNG, SVG or PDF; needs matplotlib).")
+              help="Also write a plot (PNG, SVG or PDF; needs matplotlib): epsilon against "
+                   "iteration (fictitious play), the value interval against round (double "
+                   "oracle).")
 @click.option("--certify", is_flag=False, flag_value="exact", default=None,
               metavar="[SECONDS]",
               help="Also certify the strategies' strength: the guesser's true best response to "
