@@ -9,6 +9,7 @@ plain text, one game, no prompts, nothing recorded unless ``--save``, so scripts
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shutil
 import sys
@@ -45,10 +46,21 @@ def enable_line_editing() -> None:
 _SGR = re.compile(r"\x1b\[[0-9;]*m")
 
 
+def terminal_width() -> int:
+    """The width of the terminal standard output is (0 if it is none): the terminal's own
+    size, which follows a resized window, else ``COLUMNS``."""
+    if not sys.stdout.isatty():
+        return 0
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError):
+        return shutil.get_terminal_size().columns
+
+
 def say(line: str) -> None:
     """Print a line of a session; at a terminal, wrapped to its width (continuation lines
     indented as the line is).  Lines with colour are sheet rows, short: never wrapped."""
-    width = shutil.get_terminal_size().columns - 1 if sys.stdout.isatty() else 0
+    width = terminal_width() - 1
     if width < 20 or len(line) <= width or _SGR.search(line):
         click.echo(line)
         return
