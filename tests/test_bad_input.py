@@ -933,3 +933,22 @@ def test_ctrl_c_at_any_moment_of_startup_is_quiet(tmp_path, delay):
         assert proc.returncode in (130, -signal.SIGINT), (proc.returncode, err)
         assert out == "" and (err == "" or err.startswith(("jotto: stopped after iteration",
                                                            "\n"))), err
+
+
+@pytest.mark.parametrize("kind", ["strategy", "tree"])
+def test_a_jotto_file_given_as_a_word_list_says_what_it_is(tmp_path, kind):
+    """It said only 'bytes that are not UTF-8': it now names the file's kind and the option
+    that takes it."""
+    if kind == "strategy":
+        path = tmp_path / "s.jotto"
+        jotto.solve(2, iterations=5, out=path)
+        expected = "is not a word list: it looks like a strategy file (jotto solve -o): pass " \
+                   "it with --strategy FILE"
+    else:
+        path = tmp_path / "t.json"
+        assert cli("tree", "-n", 2, "-g", "gbr:exact", "-o", path).exit_code == 0
+        expected = "is not a word list: it looks like a decision tree file (jotto tree -o): " \
+                   "pass it as a guesser, -g tree:FILE"
+    one_line_error(cli("play", "-w", path, input=""), str(path), expected)
+    with pytest.raises(jotto.WordListError, match="is not a word list"):
+        jotto.load_words(path)

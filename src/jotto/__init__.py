@@ -37,6 +37,7 @@ _EXPORTS = {
     "SolveInterrupted": "solve", "solve": "solve",
     "StrategyFileError": "strategy_file",
     "DecisionTree": "trees",
+    "Evaluation": "evaluation", "evaluate": "evaluation", "head_to_head": "evaluation",
     "RULES": "weights", "integer_weights": "weights",
     "WordList": "words", "WordListError": "words", "load_words": "words",
 }
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from .solve import SolveInterrupted, solve
     from .strategy_file import StrategyFileError
     from .trees import DecisionTree
+    from .evaluation import Evaluation, evaluate, head_to_head
     from .weights import RULES, integer_weights
     from .words import WordList, WordListError, load_words
 
@@ -67,12 +69,17 @@ def __getattr__(name: str) -> object:
                 raise
             raise AttributeError(f"module 'jotto' has no attribute {name!r}") from None
     value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    if callable(value):  # help() and inspect.signature show types, not quoted strings
+        from ._annotations import resolve
+
+        resolve(value)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    """The public names only (``__all__``), as tab completion and ``dir(jotto)`` show them."""
+    return sorted(__all__)
 
 
 class _Package(types.ModuleType):
@@ -96,6 +103,7 @@ __all__ = [
     "DecisionTree",
     "DoubleOracleSolution",
     "EquilibriumGuesser",
+    "Evaluation",
     "FictitiousPlaySolution",
     "Rules",
     "RulesError",
@@ -107,9 +115,11 @@ __all__ = [
     "WordListError",
     "best_response",
     "comp_num_guesses",
+    "evaluate",
     "expected_guesses",
     "gbr_tree",
     "guesser_gbr",
+    "head_to_head",
     "integer_weights",
     "load_words",
     "openmp_enabled",

@@ -111,6 +111,13 @@ class BestResponse:
         """``upper - lower``: how far the tree may be from optimal, in expected guesses."""
         return self.upper - self.lower
 
+    def __repr__(self) -> str:
+        stopped = "" if self.stopped is None else f", stopped={self.stopped!r}"
+        top_k = "" if self.top_k is None else f", top_k={self.top_k}"
+        return (f"BestResponse(lower={float(self.lower):.4f}, upper={float(self.upper):.4f}, "
+                f"gap={float(self.gap):.4g}, exact={self.exact}{stopped}{top_k}, "
+                f"nodes={self.nodes}, seconds={self.seconds:.3g})")
+
 
 def _weights_and_total(hider: Hider, size: int) -> tuple[np.ndarray, int]:
     """The hider's exact integer weights over ``size`` words (:func:`jotto.weights.exact_weights`)
@@ -162,6 +169,15 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                   memory: int = DEFAULT_MEMORY) -> BestResponse:
     """The guesser's best response to ``hider``: the decision tree minimising the expected
     number of guesses, with proven bounds.
+
+    When an exact search (no ``budget``, ``nodes`` or ``top_k``) is feasible: the 2-letter game
+    finishes in a fraction of a second (TWL06's 51 words: 5.7843 expected guesses against the
+    uniform hider, 0.10 s, 19,778 states; ENABLE's 50 words: 5.72, 0.07 s).  From 3 letters on
+    it does not finish in practice: on TWL06's 421 three-letter words 120 s of search leave the
+    optimum in [6.3895, 6.8765] (4.3 million states), and at 5 letters an unbudgeted search
+    runs for many minutes without a word.  So give a ``budget`` (seconds) from 3 letters on: the
+    answer is then the certified interval ``[lower, upper]`` and the best tree found.  (Measured
+    2026-11-26 on an AMD EPYC (Zen 4, kernel variant v4), one thread, on a busy machine.)
 
     Args:
         words: a :class:`~jotto.words.WordList` (or a sequence of playable words).

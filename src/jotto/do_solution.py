@@ -22,6 +22,7 @@ they can be (the guesser's worst case), so a file cannot claim more than its str
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from typing import Any
 
@@ -163,6 +164,14 @@ class DoubleOracleSolution(Solution):
         num = self.counts.astype(object) @ self.guesser_weights
         return [Fraction(int(x), self.guesser_denominator) for x in num]
 
+    def plot(self, path: str | os.PathLike[str] | None = None):
+        """The value interval (proved lower bound, exact upper bound) against round; saved to
+        ``path`` if given (PNG, SVG or PDF by its suffix).  Needs matplotlib, an optional extra
+        (``pip install 'jotto[plot]'``)."""
+        from .plots import value_interval_plot
+
+        return value_interval_plot(self, path)
+
     def summary(self) -> str:
         lo, hi = self.value_bounds
         what = (f"value {lo} = {float(lo):.6f} (exact)" if lo == hi else
@@ -190,6 +199,9 @@ class MixedTreeGuesser:
         self.name = name
         self.k = 0
         self.new_game()
+
+    def __repr__(self) -> str:
+        return f"MixedTreeGuesser({self.name!r}, {len(self.trees)} trees, {self.words.describe()})"
 
     def new_game(self) -> None:
         self.k = int(self.rng.choice(len(self.trees), p=self._p / self._p.sum()))

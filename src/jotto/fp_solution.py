@@ -20,8 +20,9 @@ import numpy as np
 
 from .fictitious_play import (MODES, decode_best_responses, decode_oracle_trees, exact_weights,
                               paper_strategy)
-from .game import History
+from .game import History, player_repr
 from .gbr import gbr_tree, guesser_gbr
+from .paper import Table1, is_paper_list
 from .solution import Solution, register_solver
 from .strategy_file import StrategyFileError, decode_array
 from .strategy_schema import check_payload
@@ -139,8 +140,10 @@ class FictitiousPlaySolution(Solution):
 
     # ---- Table 1 -------------------------------------------------------------------------------
 
-    def table(self) -> dict[str, float | int]:
-        """Table 1's rows for this run, keyed as in ``paper-table1.json``.
+    def table(self) -> Table1:
+        """Table 1's rows for this run, keyed as in ``paper-table1.json``: a dict that prints as
+        ``jotto solve`` prints it (beside the paper's column on the paper's dictionary) and shows
+        as a table in a notebook (:class:`jotto.paper.Table1`).
 
         Our hider vs benchmark = ``s_{t*} . ING_0``; our guesser vs benchmark =
         ``-mean(ANG_{t*})``; overall = their mean; benchmark self-play = ``mean(ING_0)``; our
@@ -158,7 +161,7 @@ class FictitiousPlaySolution(Solution):
             hider = float(np.dot(self.hider(), self.ing0.astype(np.float64)))
             guesser = -math.fsum(self.ang_star) / D
         seconds = self.history.seconds
-        return {
+        rows = {
             "dictionary_size": D,
             "our_hider_payoff_vs_benchmark": hider,
             "our_guesser_payoff_vs_benchmark": guesser,
@@ -171,6 +174,10 @@ class FictitiousPlaySolution(Solution):
             "t_star": self.t_star,
             "avg_seconds_per_iteration": float(seconds.sum() / len(seconds)),
         }
+        note = (f"t* = {self.t_star} (first iteration of least epsilon); {self.mode} mode, "
+                f"GuesserGBR rule {self.rule!r}")
+        return Table1(rows, self.words.length, is_paper_list(self.words.sha256,
+                                                             self.words.length), note)
 
     def plot(self, path: str | os.PathLike[str] | None = None):
         """The convergence plot (epsilon, epsilon_hider, epsilon_guesser against iteration, log
@@ -197,8 +204,12 @@ class EquilibriumGuesser:
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self._trees: OrderedDict[int, DecisionTree] = OrderedDict()
         self._cache = cache
+        #: Its spec (:func:`jotto.players.make_guesser`): the mixture of iterations 0..t*.
+        self.name = "equilibrium" + ("" if self.t_star == solution.t_star else f":t={t_star}")
         self.k = 0
         self.new_game()
+
+    __repr__ = player_repr
 
     def new_game(self) -> None:
         self.k = int(self.rng.integers(0, self.t_star + 1))

@@ -83,6 +83,12 @@ class DecisionTree:
     def __len__(self) -> int:
         return int(self.guess.shape[0])
 
+    def __repr__(self) -> str:
+        counts = self.guesses_needed()
+        return (f"DecisionTree({self.words.describe()}, {len(self)} nodes, first guess "
+                f"{self.words[int(self.guess[0])]!r}, mean {counts.mean():.4f} guesses, worst "
+                f"{int(counts.max())})")
+
     def guesses_needed(self) -> np.ndarray:
         """Guesses the tree needs for each target (``int32 [D]``)."""
         words = self.words

@@ -88,6 +88,8 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
     click.echo(f"{guesser_spec} on {wl.source} ({len(wl)} words of {wl.length} letters, rules "
                f"{wl.rules.name}), {exact}:")
     click.echo(f"  {ev.summary()}")
+    if ev.mixed:
+        click.echo(f"  ({ev.worst_note()})")
     click.echo("  hardest targets: " + ", ".join(f"{w} ({g:.3g})"
                                                   for w, g in ev.worst_targets(worst)))
     click.echo(ev.histogram_text())
@@ -101,7 +103,7 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
     if ex.best_response is not None:
         lo, hi = ex.best_response
         nc_lo, nc_hi = ex.true_nash_conv
-        found = interval_text(lo, hi, word="in ")
+        found = interval_text(lo, hi)
         click.echo(f"  guesser's true best response: {found} expected guesses"
                    + (" (exact)" if lo == hi else " (proved bound, best tree found)"))
         click.echo(f"  true NashConv {interval_text(nc_lo, nc_hi)}, exploitability "

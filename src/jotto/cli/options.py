@@ -150,12 +150,12 @@ def echo_json(data: Any) -> None:
     sys.stdout.write("\n")
 
 
-def interval_text(lo: Any, hi: Any, digits: int = 4, word: str = "") -> str:
-    """A certified interval as text: one number when its ends meet, else ``[lo, hi]`` (after
-    ``word``, such as ``"in "``)."""
+def interval_text(lo: Any, hi: Any, digits: int = 4) -> str:
+    """A certified interval as words: one number when its ends meet, else ``between lo and
+    hi``."""
     if lo == hi:
         return f"{float(lo):.{digits}f}"
-    return f"{word}[{float(lo):.{digits}f}, {float(hi):.{digits}f}]"
+    return f"between {float(lo):.{digits}f} and {float(hi):.{digits}f}"
 
 
 def optional_seconds(value: str | None, option: str) -> float | None:

@@ -9,7 +9,14 @@ from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, 
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
 from .specs import SPEC_HELP, make_guesser, make_hider
 
+from .._annotations import resolve
+
 __all__ = ["NORVIG_METRICS", "SPEC_HELP", "BestResponseHider", "DistributionHider",
            "EquilibriumGuesser", "EquilibriumHider", "FixedHider", "GBRGuesser",
            "NorvigGuesser", "RandomGuesser", "TreeGuesser", "UniformHider", "make_guesser",
            "make_hider"]
+
+for _name in __all__:  # help() shows their signatures' types, not quoted strings
+    if callable(globals()[_name]):
+        resolve(globals()[_name])
+del _name

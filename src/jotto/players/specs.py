@@ -7,8 +7,10 @@ Guessers::
                                        Norvig's partition guesser; METRIC is max, expectation or
                                        entropy; inconsistent guesses any word while more than 3
                                        targets remain (default: consistent)
-    gbr[:paper|:exact][:weights=FILE]  GuesserGBR (default rule paper) against the uniform hider
-                                       or the hider in FILE (see hider weights:FILE)
+    gbr[:paper|:exact][:weights=FILE]  GuesserGBR against the uniform hider or the hider in FILE
+                                       (see hider weights:FILE); gbr alone is the paper's rule,
+                                       as the paper's name says (jotto's own defaults, in solve,
+                                       evaluate --rule and play, are the exact rule)
     equilibrium[:FILE][:seed=N][:t=K]  the equilibrium guesser of a strategy file (Algorithm 14;
                                        mixes iterations 0..t*, or 0..K); without FILE the
                                        bundled solve of the word list
@@ -47,7 +49,8 @@ __all__ = ["GUESSER_HELP", "GUESSER_KINDS", "HIDER_KINDS", "SPEC_HELP", "check_g
            "check_hider_spec", "default_guesser_spec", "hider_weights", "make_guesser",
            "make_hider", "spec_word_list"]
 
-_GUESSERS, _HIDERS = __doc__.split("Guessers::", 1)[1].split("Hiders::", 1)
+# the docstring's reST quoting (``...``) as plain quotes in --help
+_GUESSERS, _HIDERS = __doc__.replace("``", "'").split("Guessers::", 1)[1].split("Hiders::", 1)
 #: The guesser specs alone (for commands that take no hider).
 GUESSER_HELP = "Guessers:\n" + textwrap.dedent(_GUESSERS).strip("\n")
 #: The spec list above as plain text (for --help).
