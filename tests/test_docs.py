@@ -41,6 +41,15 @@ def test_every_block_says_whether_it_runs():
     assert all(block.skip.strip() for block in found if block.skip is not None)
 
 
+def test_the_readme_example_is_run():
+    """The README's Python example is one that runs (the front door's code must work), and the
+    README is among the pages whose examples run."""
+    readme = ROOT / "README.md"
+    assert any(block.language == "python" and block.skip is None
+               for block in doc_examples.blocks(readme))
+    assert readme in RUNNABLE
+
+
 def test_output_matching():
     """The expected-output rules of console examples."""
     fits = doc_examples.matches
