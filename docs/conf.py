@@ -140,13 +140,16 @@ def _internal_names() -> set[str]:
 
 #: NumPy's ``ArrayLike`` as autodoc spells it out: a union of private types.
 _ARRAY_LIKE = re.compile(r"~?[\w.]*_Buffer \| .*?_NestedSequence\[complex \| bytes \| str\]")
+#: A name of ``autodoc_type_aliases`` inside a union, as autodoc spells it.
+_ALIAS_IN_UNION = re.compile(r"TypeAliasForwardRef\('(\w+)'\)")
 
 
 def short_array_like(app, what, name, obj, options, signature, return_annotation):
     """Sphinx's ``autodoc-process-signature`` event: ``ArrayLike`` in signatures by name (an
-    alias of it in ``autodoc_type_aliases`` renders as ``TypeAliasForwardRef`` in a union)."""
+    alias of it in ``autodoc_type_aliases`` renders as ``TypeAliasForwardRef`` in a union), and
+    ``Hider`` by name in a union too (``jotto.head_to_head``'s ``Hider | str | ArrayLike``)."""
     if signature:
-        signature = _ARRAY_LIKE.sub("ArrayLike", signature)
+        signature = _ALIAS_IN_UNION.sub(r"\1", _ARRAY_LIKE.sub("ArrayLike", signature))
     return signature, return_annotation
 
 

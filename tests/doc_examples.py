@@ -131,8 +131,11 @@ def matches(expected: list[str], output: str) -> bool:
         if line.strip() == "...":
             pattern += r"(?:[^\n]*\n)*?"
         else:
+            # one [ \t]* per run of blanks: a run of them in a row backtracks exponentially
+            # when a line does not match
             pattern += r"[ \t]*".join(re.escape(part).replace(re.escape("..."), r"[^\n]*")
-                                      for part in line.rstrip().split(" ")) + r"[ \t]*\n"
+                                      for part in re.split(r"[ \t]+", line.rstrip()))
+            pattern += r"[ \t]*\n"
     text = "".join(line.rstrip() + "\n" for line in output.splitlines())
     return re.fullmatch(pattern, text) is not None
 

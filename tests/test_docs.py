@@ -41,6 +41,15 @@ def test_every_block_says_whether_it_runs():
     assert all(block.skip.strip() for block in found if block.skip is not None)
 
 
+def test_the_readme_example_is_run():
+    """The README's Python example is one that runs (the front door's code must work), and the
+    README is among the pages whose examples run."""
+    readme = ROOT / "README.md"
+    assert any(block.language == "python" and block.skip is None
+               for block in doc_examples.blocks(readme))
+    assert readme in RUNNABLE
+
+
 def test_output_matching():
     """The expected-output rules of console examples."""
     fits = doc_examples.matches
@@ -50,6 +59,12 @@ def test_output_matching():
     assert not fits(["a"], "a\nb\n")
     assert fits(["a", "...", "z"], "a\nb\nc\nz\n") and fits(["a", "...", "z"], "a\nz\n")
     assert fits(["took ... s"], "took 2.5 s\n") and not fits(["took ... s"], "took 2.5\n")
+    # a block that no longer matches fails at once: a run of blanks once made the pattern
+    # backtrack exponentially (a table's header line of 46 blanks hung the README's example)
+    header = " " * 46 + "ours"
+    assert fits([header, "Avg ... per iteration ..."], header + "\nAvg ms per iteration 0.25\n")
+    assert not fits([header, "Avg seconds per iteration ..."],
+                    header + "\nAvg ms per iteration 0.25\n")
     assert doc_examples.commands("$ jotto a \\\n  --b\nout\n$ c\n") == [
         (0, "jotto a \\\n  --b", ["out"]), (3, "c", [])]
 

@@ -69,8 +69,8 @@ class Evaluation:
 
     @property
     def std(self) -> float:
-        """Norvig's standard deviation: the sample standard deviation of the D games' guesses
-        (its expectation over the guesser's randomness, for a mixture)."""
+        """The sample standard deviation of the D games' guesses, Norvig's measure (for a
+        mixture, its expectation over the guesser's randomness)."""
         D = len(self.expected)
         if D < 2:
             return 0.0
@@ -81,7 +81,7 @@ class Evaluation:
 
     @property
     def worst(self) -> int:
-        """The most guesses any game takes (of a mixed guesser: any tree of the mix)."""
+        """The most guesses any game takes (for a mixed guesser, in any tree of the mix)."""
         return int(np.flatnonzero(self.histogram)[-1])
 
     @property
