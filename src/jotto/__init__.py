@@ -36,6 +36,7 @@ _EXPORTS = {
     "SolveInterrupted": "solve", "solve": "solve",
     "StrategyFileError": "strategy_file",
     "DecisionTree": "trees",
+    "Objective": "objectives", "within": "objectives",
     "RULES": "weights", "integer_weights": "weights",
     "WordList": "words", "WordListError": "words", "load_words": "words",
 }
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from .solve import SolveInterrupted, solve
     from .strategy_file import StrategyFileError
     from .trees import DecisionTree
+    from .objectives import Objective, within
     from .weights import RULES, integer_weights
     from .words import WordList, WordListError, load_words
 
@@ -96,6 +98,7 @@ __all__ = [
     "DoubleOracleSolution",
     "EquilibriumGuesser",
     "FictitiousPlaySolution",
+    "Objective",
     "Rules",
     "RulesError",
     "Solution",
@@ -116,4 +119,5 @@ __all__ = [
     "reply",
     "resolve_threads",
     "solve",
+    "within",
 ]

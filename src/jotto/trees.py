@@ -24,7 +24,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from .files import JSONInputError, parse_json, quote, read_bytes, write_atomic
 from .game import replies
 from .words import WordList, WordListError
 
-__all__ = ["DecisionTree", "TreeFileError", "tree_format"]
+__all__ = ["DecisionTree", "TreeFileError", "tree_format", "tree_from_policy"]
 
 _FORMAT = "jotto-tree"
 _VERSION = 1
@@ -395,3 +395,39 @@ def _some(names: tuple[str, ...], idx: np.ndarray, shown: int = 3) -> str:
 def _describe(words: WordList) -> str:
     """A word list in a few words: where from, how many, and its SHA-256 prefix."""
     return f"{words.source}, {len(words)} words, sha256 {words.sha256[:12]}…"
+
+
+def tree_from_policy(words: WordList, decide: Callable[[np.ndarray, int], int]) -> DecisionTree:
+    """The decision tree of a deterministic guesser given by its decision alone:
+    ``decide(state, made)`` is the word index it guesses when the targets ``state`` (increasing
+    indices) are consistent after ``made`` guesses.  Nodes depth-first, children by increasing
+    reply.  :class:`ValueError` if a decision is not a word, or does not narrow its state down
+    (a word outside it that leaves every target in one class: the game would never end)."""
+    R, D = words.classes, len(words)
+    guess: list[int] = []
+    depth: list[int] = []
+    size: list[int] = []
+    children: list[list[int]] = []
+    stack: list[tuple[np.ndarray, int, int, int]] = [(np.arange(D), 0, -1, -1)]
+    while stack:
+        state, made, parent, code = stack.pop()
+        node = len(guess)
+        if parent >= 0:
+            children[parent][code] = node
+        g = int(decide(state, made))
+        if not 0 <= g < D:
+            raise ValueError(f"the guesser chose {g}, not a word index")
+        others = state[state != g]
+        r = replies(words, g, others)
+        codes = np.unique(r).tolist()
+        if len(others) == len(state) and len(codes) < 2:
+            raise ValueError(f"the guesser chose {words[g]!r}, which does not narrow down the "
+                             f"{len(state)} words left")
+        guess.append(g)
+        depth.append(made)
+        size.append(len(state))
+        children.append([-1] * R)
+        for c in reversed(codes):
+            stack.append((others[r == c], made + 1, node, c))
+    return DecisionTree(words, np.array(guess), np.array(depth), np.array(size),
+                        np.array(children, dtype=np.int32).reshape(len(guess), R))
