@@ -32,7 +32,8 @@ from .files import JSONInputError, parse_json, quote, read_bytes, write_atomic
 from .game import replies
 from .words import WordList, WordListError
 
-__all__ = ["DecisionTree", "TreeFileError", "tree_format", "tree_from_policy"]
+__all__ = ["DecisionTree", "TreeFileError", "tree_format", "tree_from_policy",
+           "weight_by_guesses"]
 
 _FORMAT = "jotto-tree"
 _VERSION = 1
@@ -431,3 +432,15 @@ def tree_from_policy(words: WordList, decide: Callable[[np.ndarray, int], int]) 
             stack.append((others[r == c], made + 1, node, c))
     return DecisionTree(words, np.array(guess), np.array(depth), np.array(size),
                         np.array(children, dtype=np.int32).reshape(len(guess), R))
+
+
+def weight_by_guesses(guesses: np.ndarray, weights) -> dict[int, int]:
+    """The total integer weight of the targets needing each number of guesses, exactly (Python
+    integers), by increasing guesses: ``{n: sum of weights[i] with guesses[i] = n}``, weights of
+    0 left out.  With a hider's integer weights, what a race needs of a tree
+    (:func:`jotto.races.guess_distribution`)."""
+    out: dict[int, int] = {}
+    for n, w in zip(np.asarray(guesses).tolist(), weights):
+        if int(w):
+            out[n] = out.get(n, 0) + int(w)
+    return dict(sorted(out.items()))
