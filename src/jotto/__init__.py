@@ -37,6 +37,7 @@ _EXPORTS = {
     "StrategyFileError": "strategy_file",
     "DecisionTree": "trees",
     "Objective": "objectives", "within": "objectives",
+    "race": "races",
     "RULES": "weights", "integer_weights": "weights",
     "WordList": "words", "WordListError": "words", "load_words": "words",
 }
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from .strategy_file import StrategyFileError
     from .trees import DecisionTree
     from .objectives import Objective, within
+    from .races import race
     from .weights import RULES, integer_weights
     from .words import WordList, WordListError, load_words
 
@@ -116,6 +118,7 @@ __all__ = [
     "load_words",
     "openmp_enabled",
     "parse_rules",
+    "race",
     "reply",
     "resolve_threads",
     "solve",
