@@ -32,7 +32,7 @@ __all__ = ["CostGuesser"]
 #: Lookahead levels and refined words per level without a deadline: at 5 letters a first guess
 #: takes about 0.2 s on one core (docs/race.md), later guesses far less.
 LEVELS = 2
-WIDTH = 6
+WIDTH = 4
 #: With a deadline the guesser deepens up to this many levels while time remains.
 DEADLINE_LEVELS = 4
 #: Decisions remembered (state and guesses made): the first guess of every game is the same.
