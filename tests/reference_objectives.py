@@ -30,8 +30,8 @@ def best_total(words: list[str], weights: list[int], costs, tail=0, rules: Rules
                state=None, made: int = 0):
     """The least ``sum_i v_i c(guesses_i)`` of any tree over the targets ``state`` (default
     all) after ``made`` guesses, by the recursion over states (every word consistent so far
-    stays in the state):
-    ``F(S, t) = min_g [v_g c(t+1) if g in S] + sum_j F(S_j(g), t+1)``, ``F({i}, t) = v_i c(t+1)``."""
+    stays in the state): ``F(S, t) = min_g [v_g c(t+1) if g in S] + sum_j F(S_j(g), t+1)``,
+    ``F({i}, t) = v_i c(t+1)``."""
     candidates, classes = _game(words, rules)
 
     @lru_cache(maxsize=None)

@@ -6,11 +6,15 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 import jotto
+from jotto.interactive import YouHide
 from jotto.objectives import Objective, within
+from jotto.players import make_guesser
 from jotto.players.cost_guesser import CostGuesser
+from jotto.players.specs import check_guesser_spec
 
 from . import reference_game, reference_objectives as ro
 from .strategies import rule_cases
@@ -65,3 +69,37 @@ def test_cost_guesser_plays_and_is_deterministic():
     history = jotto.game.play(wl, g, target)
     assert history[-1][0] == target and len(history) == tree.guesses_needed()[target]
     assert CostGuesser(wl, within(6)).tree().guess.tolist() == tree.guess.tolist()
+
+
+def test_greedy_cost_spec_names_the_guesser_and_refuses_bad_options():
+    wl = jotto.WordList.from_words(["ab", "cd", "ac", "bd", "ae"])
+    g = make_guesser("greedy-cost:within=3", wl)
+    assert isinstance(g, CostGuesser) and g.objective == within(3) and g.deterministic
+    g = make_guesser("greedy-cost:costs=0,1/2,1:tail=1:seconds=0.5", wl)
+    assert g.objective == Objective((0, Fraction(1, 2), 1), 1) and g.seconds == 0.5
+    assert not g.deterministic
+    assert make_guesser("greedy-cost", wl).objective.is_mean
+    for spec, message in [("greedy-cost:within=0", "within"), ("greedy-cost:x", "only options"),
+                          ("greedy-cost:within=2:costs=1", "not both"),
+                          ("greedy-cost:tail=1", "needs them"),
+                          ("greedy-cost:seconds=0", "seconds"),
+                          ("greedy-cost:costs=2,1", "decrease"),
+                          ("greedy-cost:depth=3", "unknown option")]:
+        with pytest.raises(ValueError, match=message):
+            check_guesser_spec(spec)
+
+
+def test_greedy_cost_plays_a_hiding_game():
+    """``jotto play --guesser greedy-cost:within=6``: the computer finds a person's word."""
+    wl = jotto.load_words("sgb", anagrams="norvig")
+    secret = wl.index("cloud")
+    session = YouHide(wl, make_guesser("greedy-cost:within=6", wl), "greedy-cost")
+    lines = session.start().lines
+    for _ in range(len(wl)):
+        guess = wl.index(lines[-1].split()[-1])
+        answer = "yes" if guess == secret else str(jotto.reply(wl[guess], "cloud"))
+        out = session.handle(answer)
+        if out.done:
+            break
+        lines = out.lines
+    assert session.found and session.result()["outcome"] == "found"

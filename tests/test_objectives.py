@@ -66,7 +66,7 @@ def test_optimum_matches_exhaustive_twin_under_every_rule_set(name, data):
     costs, tail = data.draw(cost_vectors(integers=data.draw(st.booleans())))
     objective = Objective(tuple(costs), tail)
     ci, ti, den = scaled(costs, tail)
-    assume(sum(v) * ro.cost(ci, ti, len(words)) < 2**63)
+    assume(sum(v) * ro.cost(ci, ti, len(words) + 1) < 2**63)
     true = Fraction(ro.best_total(words, v, ci, ti, rules), sum(v) * den)
     wl = jotto.WordList.from_words(words, rules=rules)
     res = jotto.best_response(wl, np.array(v, dtype=np.int64), objective=objective)
@@ -89,11 +89,11 @@ def test_recursion_twin_agrees_with_the_enumeration_of_trees(case, vec):
        beta=st.integers(-30, 30))
 def test_core_passes_give_proven_bounds(case, vec, nodes, beta):
     """Budgeted and beta-limited passes: a finished pass below beta is exact (so is one whose
-    root is settled without search, whatever beta), every other value a lower bound; trees completed at the root are worth at least the optimum; the root bound
-    never exceeds it."""
+    root is settled without search, whatever beta), every other value a lower bound; trees
+    completed at the root are worth at least the optimum; the root bound never exceeds it."""
     rules, words, v = case
     costs, tail = vec
-    assume(sum(v) * ro.cost(costs, tail, len(words)) < 2**63)
+    assume(sum(v) * ro.cost(costs, tail, len(words) + 1) < 2**63)
     true = ro.best_total(words, v, costs, tail, rules)
     _, search = core_search(rules, words, v, costs, tail)
     assert search.root_bound() <= true
@@ -110,15 +110,15 @@ def test_core_passes_give_proven_bounds(case, vec, nodes, beta):
 @settings(max_examples=100, deadline=None)
 @given(case=rule_cases(), vec=cost_vectors(), data=st.data())
 def test_solve_gives_every_state_its_exact_value(case, vec, data):
-    """Any state after any number of guesses (the memo keys states by depth only while the
-    shifted costs differ): the exact value of the twin's recursion, and a first guess whose
+    """Any state after any number of guesses a game can have made before it (the memo keys
+    states by depth only while the shifted costs differ): the exact value of the twin's recursion, and a first guess whose
     classes' values add up to it."""
     rules, words, v = case
     costs, tail = vec
-    assume(sum(v) * ro.cost(costs, tail, len(words)) < 2**63)
+    assume(sum(v) * ro.cost(costs, tail, len(words) + 1) < 2**63)
     pool = [i for i in range(len(words)) if rules.hard or v[i]]
     state = sorted(data.draw(st.sets(st.sampled_from(pool), min_size=1)))
-    made = data.draw(st.integers(0, 8))
+    made = data.draw(st.integers(0, len(words) - len(state)))
     _, search = core_search(rules, words, v, costs, tail)
     for _ in range(2):  # from scratch, then from the memo
         value, guess = search.solve(state, made)
@@ -139,7 +139,7 @@ def test_budgeted_best_responses_are_proven_intervals(case, vec, nodes, data):
     costs, tail = vec
     objective = Objective(tuple(costs), tail)
     ci, ti, den = scaled(costs, tail)
-    assume(sum(v) * ro.cost(ci, ti, len(words)) < 2**63)
+    assume(sum(v) * ro.cost(ci, ti, len(words) + 1) < 2**63)
     true = Fraction(ro.best_total(words, v, ci, ti, rules), sum(v) * den)
     bound = data.draw(st.one_of(st.none(), st.just(true + Fraction(data.draw(
         st.integers(-10, 10)), 7))))

@@ -631,7 +631,7 @@ cdef class CostSearch:
     ``words`` (kept alive here) with integer weights ``v``, integer costs ``costs`` (c(1..K),
     non-decreasing) continued by ``tail`` per depth, ``branches`` as :meth:`Rules.branches`
     gives it, and hard mode or not; its memo (at most ``memo_bytes``) persists across calls.
-    The caller guarantees ``sum(v) * c(D) < 2**63``."""
+    The caller guarantees ``sum(v) * c(D + 1) < 2**63``."""
 
     cdef jt_csearch *ptr
     cdef readonly Words words
@@ -687,8 +687,8 @@ cdef class CostSearch:
 
     def solve(self, targets, int depth):
         """(exact value, a best first guess) of the state ``targets`` (increasing word indices;
-        outside hard mode of positive weight) after ``depth`` guesses: from the memo, or solved
-        without budget."""
+        outside hard mode of positive weight) after ``depth`` guesses (at most D - len(targets):
+        each guess leaves fewer targets): from the memo, or solved without budget."""
         cdef const int32_t[::1] S = _state_vector(targets, self.words.size)
         cdef uint64_t value = 0
         cdef int32_t guess = -1

@@ -44,10 +44,10 @@ BETA_STEPS = 16
 def _integer_costs(objective: Objective, words: WordList, total: int) -> tuple[list[int], int,
                                                                                int]:
     """The objective's costs in integers for ``words`` (:meth:`Objective.scaled`), checked:
-    ``total * c(D)`` must stay below 2**63."""
+    ``total * c(D + 1)`` (the deepest cost a bound reaches) must stay below 2**63."""
     D = len(words)
-    costs, tail, den = objective.scaled(D)
-    top = costs[D - 1] if D <= len(costs) else costs[-1] + tail * (D - len(costs))
+    costs, tail, den = objective.scaled(D + 1)
+    top = costs[D] if D < len(costs) else costs[-1] + tail * (D + 1 - len(costs))
     if total * top >= 2**63:
         raise ValueError(f"objective {objective.name}: its costs scaled to integers (common "
                          f"denominator {den}) times the hider's total weight {total} reach "

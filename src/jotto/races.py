@@ -1,4 +1,5 @@
-"""Who wins a race: the chances that the first player wins, draws or loses (:mod:`jotto.race_rules`).
+"""Who wins a race: the chances that the first player wins, draws or loses
+(:mod:`jotto.race_rules`).
 
 Each player guesses with a guesser and hides a word drawn from a hider distribution.  The first
 player's guesser looks for the second player's word, and the second's for the first's.

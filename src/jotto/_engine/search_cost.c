@@ -548,7 +548,7 @@ uint64_t jt_cs_root_bound(jt_csearch *s)
 int jt_cs_solve(jt_csearch *s, const int32_t *S, int32_t m, int32_t t, uint64_t *value,
                 int32_t *guess)
 {
-    if (m < 1 || m > s->D || t < 0)
+    if (m < 1 || t < 0 || (int64_t)t + m > s->D) /* each guess leaves fewer targets */
         return JT_EINVAL;
     uint64_t k1 = 0, k2 = 0, W = 0;
     for (int32_t k = 0; k < m; k++) {

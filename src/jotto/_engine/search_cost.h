@@ -23,8 +23,8 @@
  *
  * Costs.  c(d) = c[d-1] for d = 1..K, and c(d) = c[K-1] + tail (d - K) beyond: constant
  * (tail 0) or growing linearly.  A tree finds every target within D guesses, so only c(1..D)
- * matters.  Exact sums: the caller guarantees sum(v) * c(D) < 2^63, so no value or bound
- * reaches 2^64 - 1, which stands for infinity.
+ * matters (and c(D + 1), which bounds reach).  Exact sums: the caller guarantees
+ * sum(v) * c(D + 1) < 2^63, so no value or bound reaches 2^64 - 1, which stands for infinity.
  */
 #ifndef JOTTO_SEARCH_COST_H
 #define JOTTO_SEARCH_COST_H
@@ -91,8 +91,8 @@ int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, jt_cs_outcome *out);
 uint64_t jt_cs_root_bound(jt_csearch *s);
 
 /* The exact value of state S (m >= 1 increasing word indices; outside hard mode of positive
- * weight) after t guesses, and a first guess of a best tree there: from the memo, or solved
- * without budget.  JT_OK, JT_EINVAL, JT_ENOMEM. */
+ * weight) after t guesses (t + m <= D: every guess leaves fewer targets), and a first guess of
+ * a best tree there: from the memo, or solved without budget.  JT_OK, JT_EINVAL, JT_ENOMEM. */
 int jt_cs_solve(jt_csearch *s, const int32_t *S, int32_t m, int32_t t, uint64_t *value,
                 int32_t *guess);
 

@@ -30,7 +30,7 @@ from .guessers import TreeGuesser
 __all__ = ["CostGuesser"]
 
 #: Lookahead levels and refined words per level without a deadline: at 5 letters a first guess
-#: takes about 0.2 s on one core (docs/race.md), later guesses far less.
+#: takes about 0.3 s on one core (docs/race.md), later guesses at most about 0.1 s.
 LEVELS = 2
 WIDTH = 4
 #: With a deadline the guesser deepens up to this many levels while time remains.
