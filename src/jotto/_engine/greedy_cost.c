@@ -323,8 +323,9 @@ static int32_t decide(cg_ctx *x, const int32_t *S, const uint64_t *sv, int32_t m
 {
     if (m <= 2) {
         const int first = m == 1 || sv[0] >= sv[1] ? 0 : 1;
+        const double lighter = m == 2 ? (double)sv[1 - first] : (double)sv[0];
         *score = small_cost(x, (uint32_t)m, (double)sv[0] + (m == 2 ? (double)sv[1] : 0.0),
-                            (double)sv[first], (double)sv[1 - first], t);
+                            (double)sv[first], lighter, t);
         return S[first];
     }
     cg_class *cl = NULL;
