@@ -29,6 +29,7 @@ SELECTED = [
     "tests/test_best_response.py",
     "tests/test_family_bound.py",
     "tests/test_objectives.py",
+    "tests/test_cost_guesser.py",
     "tests/test_solve.py::test_updated_tree_equals_a_fresh_build",
 ]
 
