@@ -10,11 +10,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, example, given, settings, strategies as st
 
 import jotto
 from jotto import _core
-from jotto.cost_search import objective_best_response
+from jotto.cost_search import StateSearch, objective_best_response
 from jotto.objectives import Objective, parse_objective, within
 from jotto.rules import PRESETS
 
@@ -87,6 +87,8 @@ def test_recursion_twin_agrees_with_the_enumeration_of_trees(case, vec):
 @settings(max_examples=150, deadline=None)
 @given(case=rule_cases(), vec=cost_vectors(), nodes=st.integers(1, 40),
        beta=st.integers(-30, 30))
+@example(case=(PRESETS["eckler"], ["tao", "aot", "ato", "oat"], [1, 1, 1, 1]), vec=([0, 0, 0], 1),
+         nodes=2, beta=1)  # a tree completed by a pass the budget stopped: its guess was lost
 def test_core_passes_give_proven_bounds(case, vec, nodes, beta):
     """Budgeted and beta-limited passes: a finished pass below beta is exact (so is one whose
     root is settled without search, whatever beta), every other value a lower bound; trees
@@ -251,3 +253,35 @@ def test_overflowing_costs_are_refused_before_the_search():
 def test_top_k_takes_only_the_mean():
     with pytest.raises(ValueError, match="top_k"):
         jotto.best_response(["ab", "cd", "ac"], top_k=2, objective="within:2")
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=rule_cases(), vec=cost_vectors(integers=False), data=st.data())
+def test_state_search_values_states_games_reach(case, vec, data):
+    """From any state after any number of guesses a game can have made: exact without a
+    budget, a proven interval with one, per unit of the state's weight; the first guess of the
+    exact answer starts a best tree."""
+    rules, words, v = case
+    costs, tail = vec
+    objective = Objective(tuple(costs), tail)
+    ci, ti, den = scaled(costs, tail)
+    assume(sum(v) * ro.cost(ci, ti, len(words) + 1) < 2**63)
+    wl = jotto.WordList.from_words(words, rules=rules)
+    state = sorted(data.draw(st.sets(st.sampled_from(range(len(words))), min_size=1)))
+    assume(any(v[i] for i in state))
+    made = data.draw(st.integers(0, len(words) - len(state)))
+    pool = frozenset(i for i in state if rules.hard or v[i])
+    true = Fraction(ro.best_total(words, v, ci, ti, rules, pool, made),
+                    sum(v[i] for i in pool) * den)
+    search = StateSearch(wl, np.array(v, dtype=np.int64), objective)
+    nodes = data.draw(st.one_of(st.none(), st.integers(1, 20)))
+    res = search.value(np.array(state), made, nodes=nodes)
+    assert res.lower <= true <= res.upper
+    assert res.exact == (res.stopped is None)
+    if nodes is None:
+        assert res.exact
+        _, classes = reference_game._game(words, rules)
+        own = v[res.guess] * ro.cost(ci, ti, made + 1) if res.guess in pool else 0
+        assert true * sum(v[i] for i in pool) * den == own + sum(
+            ro.best_total(words, v, ci, ti, rules, c, made + 1)
+            for c in classes(res.guess, pool))

@@ -605,7 +605,8 @@ cdef extern from "search_cost.h" nogil:
     jt_csearch *jt_cs_new(const jt_words *w, int32_t branches, int hard, const int64_t *v,
                           const jt_costs *costs, size_t memo_bytes, int *status)
     void jt_cs_free(jt_csearch *s)
-    int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, jt_cs_outcome *out)
+    int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, const int32_t *S, int32_t m, int32_t t,
+                  jt_cs_outcome *out)
     uint64_t jt_cs_root_bound(jt_csearch *s)
     int jt_cs_solve(jt_csearch *s, const int32_t *S, int32_t m, int32_t t, uint64_t *value,
                     int32_t *guess)
@@ -656,12 +657,22 @@ cdef class CostSearch:
         if self.ptr != NULL:
             jt_cs_free(self.ptr)
 
-    def run(self, beta, double seconds, long long nodes, list cancel=None):
-        """One pass at the root: (value, exact, stop reason, best root total or None, its guess,
-        nodes); it stops ("interrupted") once ``cancel`` is not empty or on Ctrl-C."""
+    def run(self, beta, double seconds, long long nodes, list cancel=None, targets=None,
+            int depth=0):
+        """One pass at the root, or at the state ``targets`` after ``depth`` guesses (as
+        :meth:`solve` takes them): (value, exact, stop reason, best total completed there or
+        None, its first guess, nodes); it stops ("interrupted") once ``cancel`` is not empty or
+        on Ctrl-C."""
         cdef jt_cs_pass p
         cdef jt_cs_outcome o
         cdef int status
+        cdef const int32_t[::1] S
+        cdef const int32_t *sp = NULL
+        cdef int32_t m = 0
+        if targets is not None:
+            S = _state_vector(targets, self.words.size)
+            sp = &S[0]
+            m = <int32_t>S.shape[0]
         flag = []
         ctx = (flag, [] if cancel is None else cancel)
         p.beta = <uint64_t>min(int(beta), JT_CS_INF)
@@ -670,7 +681,7 @@ cdef class CostSearch:
         p.interrupted = _signalled
         p.ctx = <void *>ctx
         with nogil:
-            status = jt_cs_run(self.ptr, &p, &o)
+            status = jt_cs_run(self.ptr, &p, sp, m, depth, &o)
         if flag:
             raise flag[0]
         _check(status)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Real
 
@@ -32,10 +33,10 @@ from .best_responses import (DEFAULT_MEMORY, BestResponse, Hider, Words, _positi
                              _weights_and_total)
 from .gbr import as_word_list
 from .objectives import Objective, ObjectiveSpec, parse_objective
-from .trees import DecisionTree, tree_from_policy
+from .trees import DecisionTree, policy_guesses, tree_from_policy
 from .words import WordList
 
-__all__ = ["objective_best_response"]
+__all__ = ["StateSearch", "StateValue", "objective_best_response"]
 
 #: Each budgeted pass aims 1/BETA_STEPS of the way from the lower bound to the best tree.
 BETA_STEPS = 16
@@ -55,6 +56,12 @@ def _integer_costs(objective: Objective, words: WordList, total: int) -> tuple[l
     return costs, tail, den
 
 
+def _checked_memory(memory) -> int:
+    if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 2**20:
+        raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
+    return int(memory)
+
+
 def objective_best_response(words: Words, hider: Hider = None,
                             objective: ObjectiveSpec = None, *, budget: float | None = None,
                             nodes: int | None = None, upper_bound: Real | None = None,
@@ -63,90 +70,140 @@ def objective_best_response(words: Words, hider: Hider = None,
     ``hider``, with proven bounds; ``budget``, ``nodes``, ``upper_bound`` and ``memory`` as
     there.  :attr:`BestResponse.lower` and ``upper`` are expected costs ``E[c(guesses)]``."""
     t0 = time.perf_counter()
-    wl = as_word_list(words)
-    goal_objective = parse_objective(objective)
-    v, total = _weights_and_total(hider, len(wl))
     budget = _positive_number("budget", budget)
     nodes = _positive_number("nodes", nodes, integer=True)
     if isinstance(upper_bound, bool) or not (upper_bound is None or
                                             isinstance(upper_bound, Real)):
         raise ValueError(f"upper_bound must be a number or None, not {upper_bound!r}")
-    if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 2**20:
-        raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
-    costs, tail, den = _integer_costs(goal_objective, wl, total)
-    scale = total * den
-    search = _core.CostSearch(wl.core, wl.rules.branches(wl.length), wl.rules.hard, v,
-                              np.array(costs, dtype=np.uint64), tail, int(memory))
-    driver = _Driver(wl, v, goal_objective, costs, tail, search,
-                     None if budget is None else t0 + budget, nodes)
-    goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * scale)
+    search = StateSearch(words, hider, objective, memory=memory)
+    driver = _Driver(search, None, 0, None if budget is None else t0 + budget, nodes)
+    goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * search.scale)
     driver.run(goal, anytime=budget is not None or nodes is not None)
     lower, upper = driver.lower, driver.upper
-    return BestResponse(lower=Fraction(min(lower, upper), scale), upper=Fraction(upper, scale),
-                        tree=driver.tree, weights=v, nodes=driver.nodes,
-                        seconds=time.perf_counter() - t0,
+    return BestResponse(lower=Fraction(min(lower, upper), search.scale),
+                        upper=Fraction(upper, search.scale), tree=driver.tree(),
+                        weights=search.v, nodes=driver.nodes, seconds=time.perf_counter() - t0,
                         stopped=None if lower >= upper else driver.stopped, top_k=None,
-                        passes=driver.passes, memo_states=search.memo_stats()[0],
-                        objective=goal_objective)
+                        passes=driver.passes, memo_states=search.core.memo_stats()[0],
+                        objective=search.objective)
 
 
-class _Driver:
-    """The passes of one cost search within its budget: its proven lower bound, its best tree
-    and that tree's value (integer totals ``sum_i v_i c(guesses_i)`` in scaled costs)."""
+@dataclass(frozen=True)
+class StateValue:
+    """What :meth:`StateSearch.value` found for a state a game reached: the least expected cost
+    ``sum_i v_i c(guesses_i) / sum_i v_i`` over the state's targets (guesses counted from the
+    start of the game) of any tree from there lies in ``[lower, upper]``; ``guess`` is the first
+    guess of a tree worth ``upper``.  ``stopped``: as :attr:`BestResponse.stopped`."""
 
-    def __init__(self, words: WordList, v: np.ndarray, objective: Objective, costs: list[int],
-                 tail: int, search: _core.CostSearch, deadline: float | None,
-                 nodes: int | None):
-        self.words, self.v, self.objective = words, v, objective
-        self.costs, self.tail = costs, tail
-        self.search = search
-        self.deadline, self.node_budget = deadline, nodes
-        self.nodes = self.passes = 0
-        self.stopped: str | None = None
-        self.tree = self._greedy_tree()
-        self.upper = self.total_of(self.tree)
-        self.lower = search.root_bound()
+    lower: Fraction
+    upper: Fraction
+    guess: int
+    stopped: str | None
+    nodes: int
+
+    @property
+    def exact(self) -> bool:
+        return self.lower == self.upper
+
+
+class StateSearch:
+    """Best responses from the states games reach, for one hider and objective, sharing one
+    memo (a review asks about every state of a game; a race-aware guesser about states in
+    turn).  ``words``, ``hider``, ``objective`` and ``memory`` as
+    :func:`jotto.best_response` takes them."""
+
+    def __init__(self, words: Words, hider: Hider = None, objective: ObjectiveSpec = None, *,
+                 memory: int = DEFAULT_MEMORY):
+        self.words = as_word_list(words)
+        self.objective = parse_objective(objective)
+        self.v, total = _weights_and_total(hider, len(self.words))
+        self.costs, self.tail, self.den = _integer_costs(self.objective, self.words, total)
+        #: values are integer totals over this scale: sum_i v_i c(guesses_i) / scale
+        self.scale = total * self.den
+        self.core = _core.CostSearch(self.words.core, self.words.rules.branches(
+            self.words.length), self.words.rules.hard, self.v,
+            np.array(self.costs, dtype=np.uint64), self.tail, _checked_memory(memory))
 
     def cost(self, d: int) -> int:
+        """The scaled integer cost of finding a target on guess ``d``."""
         K = len(self.costs)
         return self.costs[d - 1] if d <= K else self.costs[-1] + self.tail * (d - K)
 
-    def total_of(self, tree: DecisionTree) -> int:
-        """``sum_i v_i c(guesses_i)`` of a tree, exactly."""
-        return sum(int(w) * self.cost(int(n))
-                   for w, n in zip(self.v, tree.guesses_needed()) if w)
-
-    def _positive(self, state: np.ndarray) -> np.ndarray:
+    def searched(self, state: np.ndarray) -> np.ndarray:
         """The part of a state the search sees: outside hard mode its targets of weight > 0."""
-        return state if self.words.rules.hard else state[self.v[state] > 0]
+        S = np.asarray(state, dtype=np.intp)
+        return S if self.words.rules.hard else S[self.v[S] > 0]
 
-    def _greedy_tree(self) -> DecisionTree:
-        """The tree of the cost guesser's one-level model (greedy_cost.c): the first upper
-        bound."""
-        costs = [float(c) for c in self.objective.costs]
-        tail = float(self.objective.tail)
+    def greedy(self, state: np.ndarray, made: int) -> int:
+        """The cost guesser's one-level guess (greedy_cost.c) at a state the search sees."""
+        return _core.cost_decide(self.words.core, self.words.rules.hard, self.v,
+                                 [float(c) for c in self.objective.costs],
+                                 float(self.objective.tail), made, state, 1, 1, 0.0)[0]
 
-        def decide(state: np.ndarray, made: int) -> int:
-            S = self._positive(state)
-            if len(S) == 0:
-                return int(state[0])
-            return _core.cost_decide(self.words.core, self.words.rules.hard, self.v, costs,
-                                     tail, made, S, 1, 1, 0.0)[0]
+    def value(self, state: np.ndarray, made: int = 0, *, budget: float | None = None,
+              nodes: int | None = None) -> StateValue:
+        """The best tree from ``state`` (the targets consistent, increasing indices) after
+        ``made`` guesses, within the budget: exact, or a proven interval.  Values are per unit
+        of the state's weight; for the mean, subtract ``made`` for the guesses still needed."""
+        S = self.searched(state)
+        if len(S) == 0 or not self.v[S].any():
+            raise ValueError("the state holds no target of positive weight")
+        if made < 0 or made + len(state) > len(self.words):
+            raise ValueError(f"a state of {len(state)} words cannot follow {made} guesses")
+        t0 = time.perf_counter()
+        driver = _Driver(self, S, made,
+                         None if budget is None else t0 + _positive_number("budget", budget),
+                         _positive_number("nodes", nodes, integer=True))
+        driver.run(None, anytime=budget is not None or nodes is not None)
+        W = int(self.v[S].sum()) * self.den
+        return StateValue(Fraction(min(driver.lower, driver.upper), W),
+                          Fraction(driver.upper, W), driver.first_guess,
+                          None if driver.lower >= driver.upper else driver.stopped,
+                          driver.nodes)
 
-        return tree_from_policy(self.words, decide)
 
-    def _tree_from(self, root_guess: int) -> DecisionTree:
-        """The tree with first guess ``root_guess`` whose other states follow the memo (solved
-        again where it lacks them)."""
-        def decide(state: np.ndarray, made: int) -> int:
-            if made == 0:
-                return root_guess
-            S = self._positive(state)
-            if len(S) == 0:
-                return int(state[0])
-            return self.search.solve(S, made)[1]
+class _Driver:
+    """The passes of one cost search from the root (``state`` None: then it keeps the best
+    tree) or a state, within its budget: its proven lower bound, and the best tree's value
+    (integer totals ``sum_i v_i c(guesses_i)`` in scaled costs) and first guess."""
 
-        return tree_from_policy(self.words, decide)
+    def __init__(self, search: StateSearch, state: np.ndarray | None, made: int,
+                 deadline: float | None, nodes: int | None):
+        self.search, self.state, self.made = search, state, made
+        self.words, self.v = search.words, search.v
+        self.deadline, self.node_budget = deadline, nodes
+        self.nodes = self.passes = 0
+        self.stopped: str | None = None
+        self.root_guess: int | None = None  # None: the greedy tree's
+        S = np.arange(len(self.words)) if state is None else state
+        guesses = policy_guesses(self.words, self._greedy, S, made)
+        self.upper = sum(int(self.v[i]) * search.cost(int(n)) for i, n in zip(S, guesses))
+        self.first_guess = self._greedy(S, made)
+        self.lower = search.core.root_bound() if state is None else 0
+
+    def _greedy(self, state: np.ndarray, made: int) -> int:
+        S = self.search.searched(state)
+        return int(state[0]) if len(S) == 0 else self.search.greedy(S, made)
+
+    def _best(self, state: np.ndarray, made: int) -> int:
+        """The best tree's guess: its first, then the memo's (solved again where it lacks
+        them)."""
+        if made == 0 and self.root_guess is not None:
+            return self.root_guess
+        S = self.search.searched(state)
+        return int(state[0]) if len(S) == 0 else self.search.core.solve(S, made)[1]
+
+    def tree(self) -> DecisionTree:
+        """The best tree found, over every word (from the root only)."""
+        tree = tree_from_policy(self.words,
+                                self._greedy if self.root_guess is None else self._best)
+        if self.root_guess is not None:
+            total = sum(int(w) * self.search.cost(int(n))
+                        for w, n in zip(self.v, tree.guesses_needed()) if w)
+            if total != self.upper:
+                raise RuntimeError(f"jotto core: tree total {total} != search value "
+                                   f"{self.upper}")
+        return tree
 
     def left(self) -> tuple[float, int] | None:
         """(seconds, nodes) the next pass may take (0: no limit), or None if none are left."""
@@ -178,15 +235,14 @@ class _Driver:
             beta = target
             if anytime:
                 beta = self.lower + max(1, (target - self.lower) // BETA_STEPS)
-            value, exact, stop, best, guess, n = self.search.run(beta, *left)
+            value, exact, stop, best, guess, n = self.search.core.run(
+                beta, *left, None, self.state, self.made)
             self.nodes += n
             self.passes += 1
             if best is not None and best < self.upper:
-                tree = self._tree_from(guess)
-                if self.total_of(tree) != best:
-                    raise RuntimeError(f"jotto core: tree total {self.total_of(tree)} != "
-                                       f"search value {best}")
-                self.tree, self.upper = tree, best
+                self.upper, self.first_guess = best, guess
+                if self.state is None:
+                    self.root_guess = guess
             if exact:
                 self.lower = value
                 return

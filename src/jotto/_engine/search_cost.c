@@ -434,7 +434,7 @@ static int try_guess(jt_csearch *s, int32_t depth, cs_level *lv, const int32_t *
 
 /* F(S, t) if it is below beta (*exact 1, *guess its best first guess), else a proven lower
  * bound (>= beta unless the pass stopped).  *best_tree (if not NULL): the value of the best
- * tree completed here. */
+ * tree completed here, and then *guess its first guess whether exact or not. */
 static uint64_t search(jt_csearch *s, int32_t depth, const int32_t *S, int32_t m, int32_t t,
                        uint64_t k1, uint64_t k2, uint64_t W, uint64_t beta, int32_t *guess,
                        uint64_t *best_tree, int *exact)
@@ -487,12 +487,13 @@ static uint64_t search(jt_csearch *s, int32_t depth, const int32_t *S, int32_t m
             proven = umin(proven, got);
         }
     }
+    const int solved = best < beta && proven >= best;
     if (best_tree)
         *best_tree = best;
-    if (best < beta && proven >= best) {
+    if (guess && (solved || best_tree))
+        *guess = best_g;
+    if (solved) {
         *exact = 1;
-        if (guess)
-            *guess = best_g;
         store(s, t, k1, k2, W, best, best_g);
         return best;
     }
@@ -516,12 +517,38 @@ static void start_pass(jt_csearch *s, double seconds, int64_t max_nodes,
     s->next_poll = 0;
 }
 
-int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, jt_cs_outcome *out)
+/* The keys and weight of state S after t guesses, checked: m >= 1 increasing word indices
+ * (outside hard mode of positive weight), t + m <= D (each guess leaves fewer targets). */
+static int state_of(const jt_csearch *s, const int32_t *S, int32_t m, int32_t t, uint64_t *k1,
+                    uint64_t *k2, uint64_t *W)
 {
+    if (!S || m < 1 || t < 0 || (int64_t)t + m > s->D)
+        return JT_EINVAL;
+    *k1 = *k2 = *W = 0;
+    for (int32_t k = 0; k < m; k++) {
+        if (S[k] < 0 || S[k] >= s->D || (k && S[k] <= S[k - 1]) || (!s->hard && !s->v[S[k]]))
+            return JT_EINVAL;
+        *k1 += s->z1[S[k]];
+        *k2 += s->z2[S[k]];
+        *W += s->v[S[k]];
+    }
+    return JT_OK;
+}
+
+int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, const int32_t *S, int32_t m, int32_t t,
+              jt_cs_outcome *out)
+{
+    uint64_t k1 = s->rk1, k2 = s->rk2, W = s->Wroot;
+    if (!S) {
+        S = s->root;
+        m = s->nroot;
+        t = 0;
+    } else if (state_of(s, S, m, t, &k1, &k2, &W) != JT_OK) {
+        return JT_EINVAL;
+    }
     start_pass(s, p->seconds, p->max_nodes, p->interrupted, p->ctx);
     int exact;
-    out->value = search(s, 0, s->root, s->nroot, 0, s->rk1, s->rk2, s->Wroot, p->beta,
-                        &out->best_guess, &out->best, &exact);
+    out->value = search(s, 0, S, m, t, k1, k2, W, p->beta, &out->best_guess, &out->best, &exact);
     out->exact = exact;
     out->stopped = s->stop;
     out->nodes = s->nodes;
@@ -548,16 +575,9 @@ uint64_t jt_cs_root_bound(jt_csearch *s)
 int jt_cs_solve(jt_csearch *s, const int32_t *S, int32_t m, int32_t t, uint64_t *value,
                 int32_t *guess)
 {
-    if (m < 1 || t < 0 || (int64_t)t + m > s->D) /* each guess leaves fewer targets */
+    uint64_t k1, k2, W;
+    if (state_of(s, S, m, t, &k1, &k2, &W) != JT_OK)
         return JT_EINVAL;
-    uint64_t k1 = 0, k2 = 0, W = 0;
-    for (int32_t k = 0; k < m; k++) {
-        if (S[k] < 0 || S[k] >= s->D || (k && S[k] <= S[k - 1]) || (!s->hard && !s->v[S[k]]))
-            return JT_EINVAL;
-        k1 += s->z1[S[k]];
-        k2 += s->z2[S[k]];
-        W += s->v[S[k]];
-    }
     start_pass(s, 0, 0, NULL, NULL);
     int exact;
     *value = search(s, 0, S, m, t, k1, k2, W, CS_INF, guess, NULL, &exact);

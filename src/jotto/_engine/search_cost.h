@@ -84,8 +84,11 @@ typedef struct {
     int64_t nodes;      /* states searched in this pass */
 } jt_cs_outcome;
 
-/* One pass at the root: every target of positive weight (hard mode: every word), depth 0. */
-int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, jt_cs_outcome *out);
+/* One pass at state S after t guesses (as jt_cs_solve takes them), or at the root when S is
+ * NULL: every target of positive weight (hard mode: every word), t = 0.  JT_EINVAL for a bad
+ * state; JT_ENOMEM. */
+int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, const int32_t *S, int32_t m, int32_t t,
+              jt_cs_outcome *out);
 
 /* The bound the search starts from at the root (no search): the counting bound. */
 uint64_t jt_cs_root_bound(jt_csearch *s);
