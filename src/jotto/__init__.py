@@ -38,6 +38,8 @@ _EXPORTS = {
     "StrategyFileError": "strategy_file",
     "DecisionTree": "trees",
     "Evaluation": "evaluation", "evaluate": "evaluation", "head_to_head": "evaluation",
+    "Objective": "objectives", "within": "objectives",
+    "race": "races",
     "RULES": "weights", "integer_weights": "weights",
     "WordList": "words", "WordListError": "words", "load_words": "words",
 }
@@ -55,6 +57,8 @@ if TYPE_CHECKING:
     from .strategy_file import StrategyFileError
     from .trees import DecisionTree
     from .evaluation import Evaluation, evaluate, head_to_head
+    from .objectives import Objective, within
+    from .races import race
     from .weights import RULES, integer_weights
     from .words import WordList, WordListError, load_words
 
@@ -105,6 +109,7 @@ __all__ = [
     "EquilibriumGuesser",
     "Evaluation",
     "FictitiousPlaySolution",
+    "Objective",
     "Rules",
     "RulesError",
     "Solution",
@@ -124,7 +129,9 @@ __all__ = [
     "load_words",
     "openmp_enabled",
     "parse_rules",
+    "race",
     "reply",
     "resolve_threads",
     "solve",
+    "within",
 ]

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from numbers import Real
 from typing import Callable, Sequence, Union
@@ -41,6 +41,7 @@ from numpy.typing import ArrayLike
 from . import _core
 from .bounds import counting_total
 from .gbr import as_word_list
+from .objectives import Objective, ObjectiveSpec, parse_objective
 from .rules import Rules
 from .runtime import resolve_threads
 from .trees import DecisionTree
@@ -75,8 +76,9 @@ class BestResponse:
     """What :func:`best_response` found and proved.
 
     Attributes:
-        lower: a proven lower bound on the least expected number of guesses of any tree.
-        upper: the expected number of guesses of :attr:`tree` (so the optimum is in
+        lower: a proven lower bound on the least expected number of guesses of any tree (for
+            another :attr:`objective`, on the least expected cost ``E[c(guesses)]``).
+        upper: the expected number of guesses (or cost) of :attr:`tree` (so the optimum is in
             ``[lower, upper]``).
         tree: the best tree found, over every word of the list (also those of weight 0).
         weights: the integer hider weights searched (``int64 [D]``).
@@ -88,6 +90,7 @@ class BestResponse:
         top_k: the top-K restriction used, or ``None`` (full search).
         passes: search passes run.
         memo_states: states in the memo at the end (exact values and proven bounds).
+        objective: what was minimised (:mod:`jotto.objectives`; the mean by default).
     """
 
     lower: Fraction
@@ -100,6 +103,16 @@ class BestResponse:
     top_k: int | None
     passes: int
     memo_states: int
+    objective: Objective = field(default_factory=Objective.mean)
+
+    @property
+    def found_within(self) -> tuple[Fraction, Fraction] | None:
+        """For a :func:`jotto.within` ``(k)`` objective, the certified interval of the best
+        tree's chance of finding the word within k guesses, ``(1 - upper, 1 - lower)`` (the
+        tree's own is the low end); None for other objectives."""
+        if self.objective.within is None:
+            return None
+        return 1 - self.upper, 1 - self.lower
 
     @property
     def exact(self) -> bool:
@@ -166,9 +179,9 @@ def _positive_number(name: str, x, integer: bool = False):
 def best_response(words: Words, hider: Hider = None, *, budget: float | None = None,
                   nodes: int | None = None, top_k: int | None = None,
                   upper_bound: Real | None = None, threads: int | None = None,
-                  memory: int = DEFAULT_MEMORY) -> BestResponse:
+                  memory: int = DEFAULT_MEMORY, objective: ObjectiveSpec = None) -> BestResponse:
     """The guesser's best response to ``hider``: the decision tree minimising the expected
-    number of guesses, with proven bounds.
+    number of guesses (or another ``objective``), with proven bounds.
 
     When an exact search (no ``budget``, ``nodes`` or ``top_k``) is feasible: the 2-letter game
     finishes in a fraction of a second (TWL06's 51 words: 5.7843 expected guesses against the
@@ -203,11 +216,27 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             thread count, so results under them never depend on it.
         memory: bytes the memos of states may take together (then they stop growing; results
             without budgets do not change, only the time).
+        objective: what the tree minimises (:func:`jotto.objectives.parse_objective`): None or
+            ``"mean"``, expected guesses; ``jotto.within(k)`` or ``"within:K"``, the chance of
+            needing more than k guesses (:attr:`BestResponse.found_within` gives the chance of
+            finding the word in time); ``jotto.Objective(costs=..., tail=...)`` or
+            ``"costs:C1,C2,...[:tail=X]"``, the expected cost ``E[c(guesses)]`` of any
+            non-decreasing cost vector.  Objectives other than the mean are searched by
+            :func:`jotto.cost_search.objective_best_response` (one thread, no ``top_k``).
 
     Returns:
         A :class:`BestResponse`.  With no ``budget`` its values and tree are the same whatever
         the machine and thread count.
     """
+    wanted = parse_objective(objective)
+    if not wanted.is_mean:
+        if top_k is not None:
+            raise ValueError("top_k restricts the mean's search; it takes no other objective")
+        resolve_threads(threads)
+        from .cost_search import objective_best_response
+
+        return objective_best_response(words, hider, wanted, budget=budget, nodes=nodes,
+                                       upper_bound=upper_bound, memory=memory)
     t0 = time.perf_counter()
     wl = as_word_list(words)
     v, total = _weights_and_total(hider, len(wl))
@@ -223,7 +252,8 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
     goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * total)
     deadline = None if budget is None else t0 + budget
     if top_k is None and (budget is not None or nodes is not None):
-        return _anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads)
+        return replace(_anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads),
+                       objective=wanted)
     driver = _Driver(wl, v, total, _core_search(wl, v, memory), _Budget(deadline, nodes), goal)
     driver.start()
     if top_k is None:
@@ -232,7 +262,7 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         out = driver.pass_(top_k, _core.BS_INF)
         driver.stopped = driver.why_stopped() if out is None else (
             None if out[2] == "done" else out[2])
-    return _result(t0, driver, top_k=top_k)
+    return replace(_result(t0, driver, top_k=top_k), objective=wanted)
 
 
 class BoundSearch:

@@ -31,7 +31,7 @@ import numpy as np
 from .game import History
 from .solution import Solution, register_solver
 from .strategy_file import StrategyFileError
-from .trees import DecisionTree, TreeFileError
+from .trees import DecisionTree, TreeFileError, weight_by_guesses
 from .weights import integer_weights
 from .words import WordList
 
@@ -191,6 +191,8 @@ class MixedTreeGuesser:
                  counts: np.ndarray | None = None):
         self.words = trees[0].words
         self.trees = trees
+        #: the trees' exact integer weights
+        self.weights = [int(x) for x in weights]
         total = sum(int(x) for x in weights)
         self._p = np.array([float(Fraction(int(x), total)) for x in weights])
         #: Guesses each tree needs for each target (``[D, trees]``), if the caller has them.
@@ -214,11 +216,27 @@ class MixedTreeGuesser:
                              "the tree's)")
         return int(tree.guess[node])
 
+    def _guess_counts(self) -> np.ndarray:
+        """Guesses each tree needs for each target (``[D, trees]``)."""
+        if self._counts is None:
+            self._counts = np.stack([t.guesses_needed() for t in self.trees], axis=1)
+        return self._counts
+
+    def count_distribution(self, weights: np.ndarray) -> dict[int, Fraction]:
+        """The exact chance of each number of guesses against a hider's integer ``weights``
+        (what a race needs: :func:`jotto.races.guess_distribution`)."""
+        w = [int(x) for x in weights]
+        counts = self._guess_counts()
+        total: dict[int, int] = {}
+        for k, q in enumerate(self.weights):
+            for c, x in weight_by_guesses(counts[:, k], w).items() if q else ():
+                total[c] = total.get(c, 0) + q * x
+        return {c: Fraction(x, sum(self.weights) * sum(w)) for c, x in sorted(total.items())}
+
     def moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Exact expected guesses, expected squared guesses per target, and the expected
         histogram (targets per guess count) of the mixture."""
-        counts = (self._counts if self._counts is not None else
-                  np.stack([t.guesses_needed() for t in self.trees], axis=1)).astype(np.float64)
+        counts = self._guess_counts().astype(np.float64)
         q = self._p
         hist = np.zeros(int(counts.max()) + 1)
         for k, qk in enumerate(q):

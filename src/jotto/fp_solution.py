@@ -21,12 +21,12 @@ import numpy as np
 from .fictitious_play import (MODES, decode_best_responses, decode_oracle_trees, exact_weights,
                               paper_strategy)
 from .game import History, player_repr
-from .gbr import gbr_tree, guesser_gbr
+from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
 from .paper import Table1, is_paper_list
 from .solution import Solution, register_solver
 from .strategy_file import StrategyFileError, decode_array
 from .strategy_schema import check_payload
-from .trees import DecisionTree
+from .trees import DecisionTree, weight_by_guesses
 from .weights import integer_weights
 from .words import WordList
 
@@ -252,6 +252,26 @@ class EquilibriumGuesser:
         for t in trees:
             hist += np.bincount(t, minlength=len(hist))
         return stack.mean(0), (stack**2).mean(0), hist / len(trees)
+
+    def count_distribution(self, weights: np.ndarray) -> dict[int, Fraction]:
+        """The exact chance of each number of guesses against a hider's integer ``weights``
+        (what a race needs: :func:`jotto.races.guess_distribution`), each iteration k = 0..t*
+        equally likely.  For equal positive weights at the run's own t*, read from the run's
+        exact histogram; otherwise every iteration's tree is built (t* + 1 of them: slow for
+        long runs)."""
+        w = [int(x) for x in weights]
+        n = self.t_star + 1
+        if self.t_star == self.solution.t_star and w and min(w) == max(w) > 0:
+            hist = self.solution.ing_sums_star["hist"]
+            return {k: Fraction(int(c), n * len(w)) for k, c in enumerate(hist) if c}
+        total: dict[int, int] = {}
+        for k in range(n):
+            counts = (self.tree(k).guesses_needed() if self.solution.oracle_trees else
+                      comp_num_guesses(self.words, self.solution.weights(k),
+                                       rule=self.solution.rule))
+            for c, x in weight_by_guesses(counts, w).items():
+                total[c] = total.get(c, 0) + x
+        return {c: Fraction(x, n * sum(w)) for c, x in sorted(total.items())}
 
     def expected_guesses(self) -> np.ndarray:
         """Expected guesses for each target: the mean of ING_k over k = 0..t*.  Exact: from the

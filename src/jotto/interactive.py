@@ -45,6 +45,7 @@ from .files import quote
 from .game import Guesser, replies
 from .players.guessers import OffTree, RandomGuesser
 from .players.specs import make_guesser
+from .race_rules import DRAW, FIRST, SECOND, round_result
 from .sheet import Style, sheet_lines
 from .solution import Solution
 from .vocabulary import Vocabulary
@@ -551,7 +552,7 @@ Think of a word from the list; I guess it. After each guess, answer:
 class Race(_Session):
     """The real game: you and I each hide a word and take turns, you first in each round; the
     first to find the other's word wins.  If you find mine, I still take my guess of that round
-    (you started the round), and if it finds yours the game is a draw."""
+    (you started the round), and if it finds yours the game is a draw (:mod:`jotto.race_rules`)."""
 
     help_text = """
 Think of a word from the list and keep it secret. Each round you guess my word, then I guess
@@ -642,13 +643,16 @@ Any time:
 
     def _your_answer(self, line: str) -> Reply:
         out = self.theirs.handle(line)
-        if self.theirs.found:
-            self.outcome = "draw" if self.mine.found else "lost"
-            verdict = ("We both found the other's word in this round: a draw." if self.mine.found
+        answered = len(self.theirs.history)
+        # the round is over once my guess of it has an answer (race_rules decides the result)
+        result = round_result(self.mine.found, self.theirs.found) \
+            if answered + self.theirs.found == len(self.mine.guesses) else None
+        if result in (DRAW, SECOND):
+            self.outcome = "draw" if result == DRAW else "lost"
+            verdict = ("We both found the other's word in this round: a draw." if result == DRAW
                        else "I found your word first: I win.")
             return self._end(Reply().say(*out.lines), verdict, f"My word was {self._my_word()}.")
-        answered = len(self.theirs.history)
-        if self.mine.found and answered == len(self.mine.guesses):
+        if result == FIRST:
             self.outcome = "won"
             n = len(self.mine.guesses)
             return self._end(Reply().say(*out.lines),

@@ -15,6 +15,13 @@ Guessers::
                                        mixes iterations 0..t*, or 0..K); without FILE the
                                        bundled solve of the word list
     tree:FILE                          a decision tree saved by ``jotto tree`` (JSON)
+    greedy-cost[:within=K|:costs=C1,C2,...[:tail=X]][:weights=FILE][:seconds=X]
+                                       greedy with lookahead for an objective (default the
+                                       mean): within=K maximises the chance of finding the word
+                                       within K guesses, costs= minimises the expected cost of
+                                       any non-decreasing cost per guess count (then tail per
+                                       guess beyond them); seconds=X deepens the lookahead while
+                                       X seconds allow (default: two fixed levels)
 
 Hiders::
 
@@ -39,9 +46,11 @@ import numpy as np
 
 from ..bundled import bundled_solution
 from ..files import quote, read_bytes
+from ..objectives import Objective, parse_objective
 from ..solution import EquilibriumHider, Solution
 from ..trees import DecisionTree
 from ..words import WordList
+from .cost_guesser import CostGuesser
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
 
@@ -56,7 +65,7 @@ GUESSER_HELP = "Guessers:\n" + textwrap.dedent(_GUESSERS).strip("\n")
 #: The spec list above as plain text (for --help).
 SPEC_HELP = GUESSER_HELP + "\n\nHiders:\n" + textwrap.dedent(_HIDERS).strip("\n")
 GUESSER_KINDS = ("random, norvig:METRIC[:inconsistent], gbr[:RULE], equilibrium[:FILE], "
-                 "tree:FILE")
+                 "tree:FILE, greedy-cost[:within=K]")
 HIDER_KINDS = "uniform, word:WORD, weights:FILE, equilibrium[:FILE], best-response"
 
 _OPTION = re.compile(r"^(\w+)=(.*)$")
@@ -225,7 +234,8 @@ def default_guesser_spec(words: WordList) -> str:
 
 #: Each kind's ``key=value`` options; those holding integers are read into them.
 _GUESSER_OPTIONS = {"random": {"seed"}, "norvig": set(), "gbr": {"weights"},
-                    "equilibrium": {"seed", "t"}, "tree": set()}
+                    "equilibrium": {"seed", "t"}, "tree": set(),
+                    "greedy-cost": {"within", "costs", "tail", "weights", "seconds"}}
 _HIDER_OPTIONS = {"uniform": set(), "word": set(), "weights": set(), "equilibrium": {"t"},
                   "best-response": set(), "best_response": set(), "br": set()}
 _WHOLE = ("seed", "t")
@@ -257,7 +267,42 @@ def _guesser_parts(spec: str) -> tuple[str, list[str], dict[str, Any]]:
         raise ValueError(f"{quote(spec)}: use gbr[:paper|:exact][:weights=FILE]")
     if kind == "tree":
         _path(spec, kind, rest)
+    if kind == "greedy-cost":
+        if rest:
+            raise ValueError(f"{quote(spec)}: greedy-cost takes only options "
+                             f"(within=K or costs=C1,C2,..., tail=X, weights=FILE, seconds=X)")
+        options["objective"] = _objective_option(spec, options)
+        if "seconds" in options:
+            options["seconds"] = _seconds_option(spec, options["seconds"])
     return kind, rest, options
+
+
+def _objective_option(spec: str, options: dict[str, Any]) -> Objective:
+    """The objective of a greedy-cost spec's within=, costs= and tail= options."""
+    if "within" in options and "costs" in options:
+        raise ValueError(f"{quote(spec)}: give within=K or costs=..., not both")
+    if "tail" in options and "costs" not in options:
+        raise ValueError(f"{quote(spec)}: tail=X continues costs=...; it needs them")
+    try:
+        if "within" in options:
+            return parse_objective(f"within:{options['within']}")
+        if "costs" in options:
+            tail = f":tail={options['tail']}" if "tail" in options else ""
+            return parse_objective(f"costs:{options['costs']}{tail}")
+    except ValueError as exc:
+        raise ValueError(f"{quote(spec)}: {exc}") from None
+    return Objective.mean()
+
+
+def _seconds_option(spec: str, text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < 1e6:
+        raise ValueError(f"{quote(spec)}: seconds must be a positive number of seconds, not "
+                         f"{quote(text)}")
+    return seconds
 
 
 def _hider_parts(spec: str) -> tuple[str, list[str], dict[str, Any]]:
@@ -297,6 +342,10 @@ def make_guesser(spec: str, words: WordList, threads: int | None = None):
     if kind == "equilibrium":
         return _solution_for(spec, rest, words).guesser(seed=options.get("seed", 0),
                                                         t_star=options.get("t"))
+    if kind == "greedy-cost":
+        weights = hider_weights(options["weights"], words) if "weights" in options else None
+        return CostGuesser(words, options["objective"], weights,
+                           seconds=options.get("seconds"), name=spec)
     return TreeGuesser(DecisionTree.load(_path(spec, kind, rest), words), name=spec)
 
 
