@@ -1,8 +1,7 @@
 /* kernels.c -- the table of kernels of one instruction-set level (JT_KERNEL_SUFFIX: x86-64 base,
  * v2, v3, v4; aarch64 base, neon), which dispatch.c picks by the CPU: the choice of a length's
- * sweeps (kernels_length.c), the weight updates, the scans of q and GENERAL mode's q from class
- * sizes, which use the level's vector instructions; the rest is compiled once
- * (kernels_common.c).  kernels.h lays the kernel
+ * sweeps (kernels_length.c), the weight updates and the scans of q, which use the level's vector
+ * instructions; the rest is compiled once (kernels_common.c).  kernels.h lays the kernel
  * sources out. */
 #include <string.h>
 
@@ -42,78 +41,6 @@ static void evaluate_codes(const jt_eval *ev, int32_t c0, int32_t c1)
         }
     } else {
         jt_codes_pairs(ev, c0, c1);
-    }
-}
-
-/* ---- reply codes (GENERAL mode) from class sizes ---------------------------------------------- */
-
-/* q of candidates [c0, c1) from their class sizes by reply code, cnt[j * stride + c - c0]
- * (uniform weights: a sum of squares that vectorises). */
-void jt_codes_q(const jt_eval *ev, const uint16_t *cnt, size_t stride, int32_t c0, int32_t c1)
-{
-    if (!ev->nspec) {
-        uint64_t *restrict q = ev->q + c0;
-        for (int32_t c = 0; c < c1 - c0; c++)
-            q[c] = 0;
-        for (int j = 0; j < ev->w->R; j++)
-            for (int32_t c = 0; c < c1 - c0; c++)
-                q[c] += (uint32_t)cnt[(size_t)j * stride + c] * cnt[(size_t)j * stride + c];
-        for (int32_t c = 0; c < c1 - c0 && ev->vmin != 1; c++)
-            q[c] *= ev->vmin;
-        return;
-    }
-    for (int32_t c = c0; c < c1; c++) {
-        uint32_t n[JT_MAX_R];
-        for (int j = 0; j < ev->w->R; j++)
-            n[j] = cnt[(size_t)j * stride + (c - c0)];
-        ev->q[c] = code_q(ev, ev->cid ? ev->cid[c] : c, n);
-    }
-}
-
-/* TOKENS: the raw class (popcount of its tokens) in which the bit-sliced count puts candidate
- * c's reply to itself, when c is in S and that class is not already the win's (not L without
- * keep-all, where class L holds c alone), else 0xff: sel[c - c0] for c in [c0, c1), and 0xff
- * for 64 bytes more (vector loads). */
-void jt_self_classes(const jt_eval *ev, int32_t c0, int32_t c1, uint8_t *sel)
-{
-    const jt_words *w = ev->w;
-    memset(sel, 0xff, (size_t)(c1 - c0) + 64);
-#define OWN(g) (jt_pc64(w->tok[g]) == w->L && !w->keep_all ? 0xff : jt_pc64(w->tok[g]))
-    if (!ev->cid) { /* candidate c is word c */
-        for (int32_t k = 0; k < ev->m; k++) {
-            const int32_t g = ev->sid[k];
-            if (g >= c0 && g < c1)
-                sel[g - c0] = (uint8_t)OWN(g);
-        }
-        return;
-    }
-    uint64_t in_s[(JT_MAX_WORDS + 63) / 64];
-    memset(in_s, 0, sizeof(uint64_t) * (size_t)((w->D + 63) / 64));
-    for (int32_t k = 0; k < ev->m; k++)
-        in_s[ev->sid[k] >> 6] |= (uint64_t)1 << (ev->sid[k] & 63);
-    for (int32_t c = c0; c < c1; c++) {
-        const int32_t g = ev->cid[c];
-        if ((in_s[g >> 6] >> (g & 63)) & 1)
-            sel[c - c0] = (uint8_t)OWN(g);
-    }
-#undef OWN
-}
-
-/* TOKENS: raw popcount classes 0..L of n candidates (dst[j * stride + c]) to reply codes: under
- * keep-all, L letters in common is L+1 (an anagram); a candidate's own reply (sel) is the win. */
-void jt_tokens_fix(const jt_words *w, uint16_t *dst, size_t stride, int32_t n,
-                   const uint8_t *sel)
-{
-    const int L = w->L;
-    if (w->keep_all) {
-        memcpy(dst + (L + 1) * stride, dst + L * stride, sizeof(uint16_t) * (size_t)n);
-        memset(dst + L * stride, 0, sizeof(uint16_t) * (size_t)n);
-    }
-    for (int32_t c = 0; c < n; c++) {
-        if (sel[c] != 0xff) {
-            dst[(w->keep_all && sel[c] == L ? L + 1 : sel[c]) * stride + c]--;
-            dst[L * stride + c]++;
-        }
     }
 }
 

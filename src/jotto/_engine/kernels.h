@@ -8,9 +8,8 @@
  *    aarch64 base, neon) and word length (JT_LEN: each of JT_KERNEL_LENGTHS, and 0 for any
  *    other): the bit-sliced sweeps of kernels_sweeps.h, specialised for that length, which is
  *    nearly all of the compile time; many small translation units, so both cores compile;
- *  - kernels.c once per level: its table, the choice of a length's sweeps, the weight updates,
- *    the scans of q, and GENERAL mode's q from class sizes, whose loops the level's vectors
- *    speed up (compiled once for all levels, TOKENS lists took up to 1.2x as long on v2).
+ *  - kernels.c once per level: its table, the choice of a length's sweeps, the weight updates
+ *    and the scans of q.
  * dispatch.c picks the best level the CPU runs.  Every variant computes bit-identical results:
  * integer work is exact, and the one floating-point kernel (jt_exp_num_elims) is sequential C
  * compiled without contraction or fast-math. */
@@ -107,19 +106,5 @@ static inline uint64_t code_q(const jt_eval *ev, int32_t g, const uint32_t *n)
         q += ev->spec_delta[k] * n[jt_code(w, g, ev->spec_id[k])];
     return q;
 }
-
-/* ---- kernels.c: compiled once per level, for its sweeps (kernels_length.c) ---- */
-
-#ifdef JT_KERNEL_SUFFIX
-/* GENERAL mode: q from class sizes by reply code (its sum of squares vectorised for the level);
- * the raw classes of TOKENS' own replies, and their fix to reply codes. */
-#define jt_codes_q JT_CAT(jt_codes_q_, JT_KERNEL_SUFFIX)
-#define jt_self_classes JT_CAT(jt_self_classes_, JT_KERNEL_SUFFIX)
-#define jt_tokens_fix JT_CAT(jt_tokens_fix_, JT_KERNEL_SUFFIX)
-void jt_codes_q(const jt_eval *ev, const uint16_t *cnt, size_t stride, int32_t c0, int32_t c1);
-void jt_self_classes(const jt_eval *ev, int32_t c0, int32_t c1, uint8_t *sel);
-void jt_tokens_fix(const jt_words *w, uint16_t *dst, size_t stride, int32_t n,
-                   const uint8_t *sel);
-#endif
 
 #endif

@@ -742,7 +742,7 @@ static inline __attribute__((always_inline)) void add_lanes(uint16_t *o, vh x, i
 
 /* The same; with q not NULL (uniform weights, mseg <= 255, one segment) it writes
  * q = vmin sum_j n_j^2 there instead of the class sizes (n_j^2 and their sum fit 16 bits),
- * corrected by sel (not NULL: TOKENS, jt_self_classes) for candidates whose own reply is the win. */
+ * corrected by sel (not NULL: TOKENS, self_classes) for candidates whose own reply is the win. */
 static inline __attribute__((always_inline)) void
 slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t nch,
               int32_t mseg, uint16_t *dst, size_t stride, int first, const int L, uint64_t *q,
@@ -1540,6 +1540,81 @@ weigh(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int32_t c0
     }
 }
 
+/* ---- reply codes (GENERAL mode) from class sizes ---------------------------------------------- */
+
+/* q of candidates [c0, c1) from their class sizes by reply code, cnt[j * stride + c - c0]
+ * (uniform weights: a sum of squares that vectorises, inlined where the stride is a constant:
+ * compiled once for all levels, or called with any stride, it made TOKENS lists up to 1.2x
+ * slower on v2 and v4). */
+static inline __attribute__((always_inline)) void
+codes_q(const jt_eval *ev, const uint16_t *cnt, size_t stride, int32_t c0, int32_t c1)
+{
+    if (!ev->nspec) {
+        uint64_t *restrict q = ev->q + c0;
+        for (int32_t c = 0; c < c1 - c0; c++)
+            q[c] = 0;
+        for (int j = 0; j < ev->w->R; j++)
+            for (int32_t c = 0; c < c1 - c0; c++)
+                q[c] += (uint32_t)cnt[(size_t)j * stride + c] * cnt[(size_t)j * stride + c];
+        for (int32_t c = 0; c < c1 - c0 && ev->vmin != 1; c++)
+            q[c] *= ev->vmin;
+        return;
+    }
+    for (int32_t c = c0; c < c1; c++) {
+        uint32_t n[JT_MAX_R];
+        for (int j = 0; j < ev->w->R; j++)
+            n[j] = cnt[(size_t)j * stride + (c - c0)];
+        ev->q[c] = code_q(ev, ev->cid ? ev->cid[c] : c, n);
+    }
+}
+
+/* TOKENS: the raw class (popcount of its tokens) in which the bit-sliced count puts candidate
+ * c's reply to itself, when c is in S and that class is not already the win's (not L without
+ * keep-all, where class L holds c alone), else 0xff: sel[c - c0] for c in [c0, c1), and 0xff
+ * for 64 bytes more (vector loads). */
+static void self_classes(const jt_eval *ev, int32_t c0, int32_t c1, uint8_t *sel)
+{
+    const jt_words *w = ev->w;
+    memset(sel, 0xff, (size_t)(c1 - c0) + 64);
+#define OWN(g) (jt_pc64(w->tok[g]) == w->L && !w->keep_all ? 0xff : jt_pc64(w->tok[g]))
+    if (!ev->cid) { /* candidate c is word c */
+        for (int32_t k = 0; k < ev->m; k++) {
+            const int32_t g = ev->sid[k];
+            if (g >= c0 && g < c1)
+                sel[g - c0] = (uint8_t)OWN(g);
+        }
+        return;
+    }
+    uint64_t in_s[(JT_MAX_WORDS + 63) / 64];
+    memset(in_s, 0, sizeof(uint64_t) * (size_t)((w->D + 63) / 64));
+    for (int32_t k = 0; k < ev->m; k++)
+        in_s[ev->sid[k] >> 6] |= (uint64_t)1 << (ev->sid[k] & 63);
+    for (int32_t c = c0; c < c1; c++) {
+        const int32_t g = ev->cid[c];
+        if ((in_s[g >> 6] >> (g & 63)) & 1)
+            sel[c - c0] = (uint8_t)OWN(g);
+    }
+#undef OWN
+}
+
+/* TOKENS: raw popcount classes 0..L of n candidates (dst[j * stride + c]) to reply codes: under
+ * keep-all, L letters in common is L+1 (an anagram); a candidate's own reply (sel) is the win. */
+static void tokens_fix(const jt_words *w, uint16_t *dst, size_t stride, int32_t n,
+                       const uint8_t *sel)
+{
+    const int L = w->L;
+    if (w->keep_all) {
+        memcpy(dst + (L + 1) * stride, dst + L * stride, sizeof(uint16_t) * (size_t)n);
+        memset(dst + L * stride, 0, sizeof(uint16_t) * (size_t)n);
+    }
+    for (int32_t c = 0; c < n; c++) {
+        if (sel[c] != 0xff) {
+            dst[(w->keep_all && sel[c] == L ? L + 1 : sel[c]) * stride + c]--;
+            dst[L * stride + c]++;
+        }
+    }
+}
+
 /* What counts_sliced counts: letters of 26-bit masks (PAPER, ANAGRAM), tokens (TOKENS), letters
  * out of and in place (PLACE). */
 enum { K_LETTERS, K_TOKENS, K_PLACE };
@@ -1610,7 +1685,7 @@ q_ranks(const jt_eval *ev, int32_t c0, int32_t n, void *tabs, const int L)
 /* Class sizes of candidates [c0, c1) by bit-slicing: per block of candidates (all at once when
  * they go to ev->cnt, BLOCK at a time when only q is wanted), the targets a segment at a time.
  * When only q is wanted and S is small, the vector levels compute q in registers, in one pass.
- * K: what is counted; TOKENS counts are then fixed to reply codes by sel (jt_self_classes). */
+ * K: what is counted; TOKENS counts are then fixed to reply codes by sel (self_classes). */
 static inline __attribute__((always_inline)) void
 counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int K,
               const uint8_t *sel)
@@ -1672,9 +1747,9 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
             kind_sweep(ev, b0, n, tabs, s1 - s0, dst, stride, s0 == 0, L, NULL, sel, K);
         }
         if (K == K_TOKENS)
-            jt_tokens_fix(ev->w, dst, stride, n, sel + (b0 - c0));
+            tokens_fix(ev->w, dst, stride, n, sel + (b0 - c0));
         if (!ev->cnt && K != K_LETTERS)
-            jt_codes_q(ev, local, BLOCK, b0, b0 + n);
+            codes_q(ev, local, BLOCK, b0, b0 + n);
         else if (!ev->cnt)
             weigh(ev, local, BLOCK, b0, b0 + n, L);
     }
@@ -1704,11 +1779,11 @@ tokens_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
     if (!ev->counted) {
         uint8_t sel[JT_MAX_WORDS + 64];
-        jt_self_classes(ev, c0, c1, sel);
+        self_classes(ev, c0, c1, sel);
         counts_sliced(ev, c0, c1, L, K_TOKENS, sel);
     }
     if (ev->q && ev->cnt)
-        jt_codes_q(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1);
+        codes_q(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1);
 }
 
 /* PLACE mode: the same over letters out of and in place (a candidate's own reply, in place at
@@ -1719,7 +1794,7 @@ place_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     if (!ev->counted)
         counts_sliced(ev, c0, c1, L <= JT_MAX_POS_LEN ? L : 1, K_PLACE, NULL);
     if (ev->q && ev->cnt)
-        jt_codes_q(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1);
+        codes_q(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1);
 }
 
 #endif
