@@ -11,9 +11,13 @@ targets run on one thread, and states of fewer than 16 are not shared).  Three t
 from __future__ import annotations
 
 import itertools
+import platform
+import shutil
+import subprocess
 import threading
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,6 +32,8 @@ from . import reference_game
 from .strategies import rule_cases
 
 THREADS = (1, 2, 3)
+ENGINE = Path(__file__).resolve().parents[1] / "src" / "jotto" / "_engine"
+TSAN = Path(__file__).resolve().parent / "c" / "tsan_search.c"
 
 
 def core_search(rules, words, v, memory=2**22):
@@ -194,3 +200,33 @@ def test_public_results_under_threads(twl06):
     res = jotto.best_response(twl06[3], nodes=40_000, threads=2)
     assert Fraction(2404, 421) <= res.lower <= res.upper
     assert jotto.expected_guesses(res.tree) == res.upper
+
+
+@pytest.mark.slow
+@pytest.mark.compiles(seconds=10)
+def test_threads_share_the_search_without_data_races(tmp_path):
+    """ThreadSanitizer on the search's threads (tests/c/tsan_search.c: its OpenMP team replaced
+    by POSIX threads, which TSan sees): no data race in the memo, the busy and upper tables or
+    the workers, over exact, beta- and node-limited and top-K passes on 2-4 threads, with memos
+    that grow and memos that fill; exact values and trees equal one thread's."""
+    cc = shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no gcc")
+    probe = tmp_path / "probe.c"
+    probe.write_text("int main(void) { return 0; }\n")
+    if subprocess.run([cc, "-fsanitize=thread", str(probe), "-o", str(tmp_path / "probe")],
+                      capture_output=True).returncode or \
+            subprocess.run([str(tmp_path / "probe")], capture_output=True).returncode:
+        pytest.skip("gcc's ThreadSanitizer does not build or run here")
+    exe = tmp_path / "tsan_search"
+    sources = [str(TSAN)] + [str(ENGINE / f"search{p}.c") for p in
+                             ("", "_setup", "_memo", "_split", "_bounds", "_families", "_tree")]
+    # -DPOPCNT_CLONES=: no ifuncs (their resolvers run before TSan's runtime is up)
+    popcnt = ["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []
+    subprocess.run([cc, "-std=gnu11", "-O1", "-g", "-fsanitize=thread", "-fopenmp",
+                    "-DPOPCNT_CLONES=", *popcnt, f"-I{ENGINE}", *sources, "-o", str(exe),
+                    "-lpthread"], check=True, capture_output=True, text=True)
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=1200,
+                         env={"TSAN_OPTIONS": "halt_on_error=1 exitcode=66"})
+    assert run.returncode == 0, (run.stdout[-3000:], run.stderr[-6000:])
+    assert "0 failures" in run.stdout

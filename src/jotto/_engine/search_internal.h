@@ -35,6 +35,14 @@ typedef unsigned __int128 codeset;
 #define STORE_REL(p, x) __atomic_store_n(p, x, __ATOMIC_RELEASE)
 #define CAS(p, expected, x)                                                                     \
     __atomic_compare_exchange_n(p, expected, x, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)
+/* A sequence lock's reader: its reads of the data before its second read of the sequence.
+ * (ThreadSanitizer does not model fences; its builds, tests/c/tsan_search.c, check that every
+ * access threads share is atomic, which they all are.) */
+#ifdef __SANITIZE_THREAD__
+#define SEQ_FENCE() ((void)0)
+#else
+#define SEQ_FENCE() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#endif
 
 /* A memo slot (24 bytes: the memo is most of the search's memory).  The tag is 0 in an empty
  * slot, else the state's Zobrist key with its low 16 bits replaced by a sequence number that is

@@ -214,7 +214,7 @@ static int arena_alloc(jt_bsearch *s, memo *mm, worker *w, uint64_t size, uint32
                 *(GUESS) = LOAD(&(E)->guess);                                                   \
                 rs_ = 1;                                                                        \
             }                                                                                   \
-            __atomic_thread_fence(__ATOMIC_ACQUIRE);                                            \
+            SEQ_FENCE();                                            \
             if (LOAD(&(E)->tag) != (T1))                                                        \
                 rs_ = -1;                                                                       \
         }                                                                                       \
@@ -309,7 +309,7 @@ static void copy_entries(const table *from, table *to, int32_t max_m)
         if (!t1 || (t1 & LOCKED))
             continue;
         entry x = {key_bits(t1) | 2, LOAD(&e->val), LOAD(&e->off), LOAD(&e->m), LOAD(&e->guess)};
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        SEQ_FENCE();
         if (LOAD(&e->tag) != t1 || x.m > max_m)
             continue;
         uint64_t h = home(t1, to->cap);
@@ -412,7 +412,7 @@ static void memo_replace(memo *mm, table *t, uint64_t key, int32_t m, const int3
         if ((t1 & LOCKED) || LOAD(&e->guess) != NOGUESS || (victim && em >= vm))
             continue;
         const uint32_t off = LOAD(&e->off);
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        SEQ_FENCE();
         if (LOAD(&e->tag) == t1 && stored_size(mm, off, em) >= need) {
             victim = e;
             vtag = t1;

@@ -129,7 +129,7 @@ uint64_t bs_upper_get(const jt_bsearch *s, uint64_t key, int32_t m)
     if (LOAD_ACQ(&slot[0]) != tag)
         return INF;
     const uint64_t v = LOAD(&slot[1]);
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    SEQ_FENCE();
     return LOAD(&slot[0]) == tag ? v : INF;
 }
 
