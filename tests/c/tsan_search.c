@@ -34,6 +34,7 @@ static void *work(void *arg)
     w->value = bs_search(s, w, 0, s->pos, s->npos, s->keypos, s->Wpos, j->beta, &g);
     w->guess = g;
     w->done = 1;
+    STORE_REL(&w->seen, UINT64_MAX);
     int none = 0;
     if (!w->stop)
         CAS(&s->stop, &none, FINISHED);

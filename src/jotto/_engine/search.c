@@ -238,6 +238,7 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
     w->nodes++;
     if (s->node_limit > 0)
         __atomic_fetch_add(&s->nodes, 1, __ATOMIC_RELAXED);
+    bs_quiescent(s, w);
     const memo *mm = &s->memo[s->mode];
     uint64_t known = 0;
     {
@@ -502,6 +503,7 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
         w->root_best = INF;
         w->root_guess = -1;
         w->done = 0;
+        w->seen = UINT64_MAX;
     }
     if (!s->npos) {
         s->wk[0].value = 0;

@@ -143,6 +143,7 @@ static uint64_t family_floor(const jt_bsearch *s, level *lv, int32_t m, uint64_t
 uint64_t bs_lookahead_bound(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S,
                             int32_t m, uint64_t key, uint64_t W)
 {
+    bs_quiescent(s, w);
     uint64_t known = 0;
     int32_t g;
     const int f = bs_memo_get(s, &s->memo[s->mode], key, m, S, &known, &g);

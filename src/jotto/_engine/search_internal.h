@@ -61,8 +61,9 @@ typedef struct {
 /* The slots of a memo; replaced by one twice as large as it fills. */
 typedef struct table {
     uint64_t cap, n;     /* slots (a power of two), used */
-    struct table *next;  /* the tables retired during a pass (other threads may still read
-                            them): freed when the pass ends */
+    struct table *next;  /* the tables retired during a pass, which other threads may still be */
+    uint64_t epoch;      /* reading: freed once every thread has seen this epoch (or the pass
+                            has ended) */
     entry slot[];
 } table;
 
@@ -171,6 +172,7 @@ struct jt_bsearch {
     int32_t top_k;
     int32_t full_below; /* top-K mode: states of at most this many targets try every guess */
     int nthreads;       /* threads searching it (search_parallel.c) */
+    uint64_t epoch;     /* atomic: tables of the memo replaced so far */
     int32_t share_min;  /* and the least targets of a state they share */
     double deadline;
     int64_t node_limit, nodes; /* nodes: states searched by all threads (atomic), counted
@@ -208,7 +210,16 @@ typedef struct __attribute__((aligned(128))) worker {
     int32_t guess;      /* search ended without seeing a stop */
     int done;
     uint64_t at[2], end[2]; /* free offsets in its chunk of memo[0], memo[1] */
+    uint64_t seen;      /* atomic: the epoch when it last entered a state (UINT64_MAX: it is not
+                           searching); it reads no memo table retired after that */
 } worker;
+
+/* Thread w enters a state: it holds no memo table between two states. */
+static inline void bs_quiescent(const jt_bsearch *s, worker *w)
+{
+    if (s->nthreads > 1)
+        STORE_REL(&w->seen, LOAD_ACQ(&s->epoch));
+}
 
 /* ---- small helpers ------------------------------------------------------------------------- */
 

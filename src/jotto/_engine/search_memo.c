@@ -8,9 +8,9 @@
  * finds it taken drops its write.  A dropped write, a slot skipped while another thread writes
  * it, an entry lost while the table moves to a larger one: each costs only a state searched
  * again, never a wrong value, so no thread ever waits for another (a thread descheduled while
- * holding a slot stalls nobody).  Tables replaced by larger ones are kept until the pass ends
- * (another thread may still be reading them); the members live in chunks that never move, each
- * thread filling a chunk of its own. */
+ * holding a slot stalls nobody).  A table replaced by a larger one is kept until every thread
+ * has entered a state since (another thread may still be reading it: epochs, bs_quiescent); the
+ * members live in chunks that never move, each thread filling a chunk of its own. */
 #include <stdlib.h>
 
 #include "search_internal.h"
@@ -343,6 +343,25 @@ static int memo_init(jt_bsearch *s, memo *mm)
     return 1;
 }
 
+/* Free the retired tables no thread can be reading: those retired before the epoch every
+ * searching thread has seen. */
+static void reclaim(jt_bsearch *s, memo *mm)
+{
+    uint64_t seen = UINT64_MAX;
+    for (int i = 0; i < s->nthreads; i++)
+        seen = umin(seen, LOAD_ACQ(&s->wk[i].seen));
+    for (table **p = &mm->retired; *p;) {
+        table *t = *p;
+        if (t->epoch <= seen) {
+            *p = t->next;
+            t->next = NULL;
+            free_tables(s, t);
+        } else {
+            p = &t->next;
+        }
+    }
+}
+
 /* Make a table of ncap slots holding the entries of the memo's of states of at most max_m
  * members and put it in place; the old one is freed, or retired while a pass runs on several
  * threads.  Returns 0 if memory ran out. */
@@ -350,6 +369,8 @@ static int replace_table(jt_bsearch *s, memo *mm, uint64_t ncap, int32_t max_m)
 {
     if (!mm->chunk && !memo_init(s, mm))
         return 0;
+    if (s->nthreads > 1)
+        reclaim(s, mm);
     if (!reserve(s, table_bytes(ncap)))
         return 0;
     table *t = calloc(1, table_bytes(ncap));
@@ -364,8 +385,10 @@ static int replace_table(jt_bsearch *s, memo *mm, uint64_t ncap, int32_t max_m)
     STORE_REL(&mm->tab, t);
     if (old) {
         if (s->nthreads > 1) {
+            old->epoch = __atomic_add_fetch(&s->epoch, 1, __ATOMIC_ACQ_REL);
             old->next = mm->retired;
             mm->retired = old;
+            reclaim(s, mm);
         } else {
             old->next = NULL;
             free_tables(s, old);

@@ -167,6 +167,7 @@ void bs_run_threads(jt_bsearch *s, uint64_t beta, int threads)
         w->value = bs_search(s, w, 0, s->pos, s->npos, s->keypos, s->Wpos, beta, &g);
         w->guess = g;
         w->done = 1;
+        STORE_REL(&w->seen, UINT64_MAX);
         int none = 0;
         if (!w->stop)
             CAS(&s->stop, &none, FINISHED);
