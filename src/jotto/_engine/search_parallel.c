@@ -4,12 +4,13 @@
  * share what they learn instead of handing work to each other: the memo (exact values and
  * bounds, search_memo.c), which words of which states are being searched (the busy table), and
  * the best tree of a state any thread has completed (the upper table).  At a state of at least
- * SHARE_MIN targets a thread puts off the words another thread is searching and takes the next
- * ones, and comes back to those it put off once it has tried the rest: by then the other thread
- * has mostly refuted them, and their classes' bounds in the memo refute them again at once, or
- * it is still searching them and this thread, entering their classes, takes the words there that
- * nobody is searching.  So the threads spread over the root's words and, when those run out,
- * over the deeper states of the hardest ones (as ABDADA spreads alpha-beta searchers over a
+ * SHARE_MIN targets every thread enters the first word (whose value is the bar the others must
+ * beat), then puts off the words another thread is searching and takes the next ones, and comes
+ * back to those it put off once it has tried the rest: by then the other thread has mostly
+ * refuted them, and their classes' bounds in the memo refute them again at once, or it is still
+ * searching them and this thread, entering their classes, takes the words there that nobody is
+ * searching.  So the threads spread over the root's words and, when those run out, over the
+ * deeper states of the hardest ones (as ABDADA spreads alpha-beta searchers over a
  * transposition table).  The first thread to finish the root ends the pass: its result is a
  * complete search, and the others stop.
  *
