@@ -230,3 +230,78 @@ def test_threads_share_the_search_without_data_races(tmp_path):
                          env={"TSAN_OPTIONS": "halt_on_error=1 exitcode=66"})
     assert run.returncode == 0, (run.stdout[-3000:], run.stderr[-6000:])
     assert "0 failures" in run.stdout
+
+
+def test_bound_search_on_threads(twl06):
+    """The proof beside other work (BoundSearch) on two threads: its bound rises above the
+    counting bound and stays below a tree's value, and stop() ends it at once."""
+    from jotto.best_responses import BoundSearch
+
+    search = BoundSearch(twl06[3], None, 60.0, threads=2)
+    time.sleep(2.0)
+    start = time.perf_counter()
+    lower = search.stop()
+    assert time.perf_counter() - start < 2.0
+    assert Fraction(2404, 421) < lower <= Fraction(2886, 421)
+
+
+def test_the_rounds_leave_the_proof_beside_them_its_threads(twl06, monkeypatch):
+    """A double oracle proving beside its rounds on two threads gives the proof one and its
+    rounds' searches the other; BESIDE_THREADS = 2 gives the proof both and the rounds still
+    one; with the proof stopped the rounds have the run's threads again."""
+    from jotto import best_responses, double_oracle
+    from jotto.double_oracle import DoubleOracle
+    from jotto.oracles import parse_oracle
+
+    run = DoubleOracle(twl06[3], parse_oracle("lookahead:2"), threads=2)
+    assert run.round_threads == 2
+    asked = []
+
+    class Spy(best_responses.BoundSearch):
+        def __init__(self, *args, threads=1, **kwargs):
+            asked.append(threads)
+            super().__init__(*args, threads=threads, **kwargs)
+
+    monkeypatch.setattr(best_responses, "BoundSearch", Spy)
+    for share, proof, rounds in ((-1, 1, 1), (2, 2, 1)):
+        monkeypatch.setattr(double_oracle, "BESIDE_THREADS", share)
+        run.prove_beside(30.0)
+        assert asked[-1] == proof and run.round_threads == rounds
+        run.take_side_bound(stop=True)
+        assert run.round_threads == 2
+
+
+class _Timed:
+    """A stand-in for the core search whose passes take the given seconds each."""
+
+    def __init__(self, seconds):
+        self.seconds = list(seconds)
+        self.passes = 0
+
+    def run(self, top_k, beta, seconds, nodes, by_size, cancel, full_below, threads):
+        time.sleep(self.seconds[self.passes])
+        self.passes += 1
+        return 0, True, "done", None, -1, 1
+
+    def forget_top_k(self):
+        pass
+
+
+def test_the_tree_search_does_not_start_a_pass_that_would_not_fit():
+    """With a time budget the tree search predicts its next pass from the last two (their cost
+    grows about geometrically) and ends rather than start one predicted to take more than half
+    the time left, so that its thread goes to the proof: passes of 0.02, 0.04 and 0.6 s in a
+    3-s budget predict 9 s for the fourth."""
+    from jotto.best_responses import _Budget, _Driver
+
+    search = _Timed([0.02, 0.04, 0.6] + [0.01] * 20)
+    words = jotto.WordList.from_words(["ab", "cd", "ac", "bd"])
+    driver = _Driver(words, np.ones(4, dtype=np.int64), 4, search,
+                     _Budget(time.perf_counter() + 3.0, None), None, lambda: 1)
+    driver.better_trees()
+    assert search.passes == 3
+    search = _Timed([0.02, 0.04, 0.06] + [0.01] * 20)
+    driver = _Driver(words, np.ones(4, dtype=np.int64), 4, search,
+                     _Budget(time.perf_counter() + 3.0, None), None, lambda: 1)
+    driver.better_trees()
+    assert search.passes > 3  # passes that fit all run (until the size covers the list)
