@@ -407,6 +407,8 @@ cdef extern from "jotto_search.h" nogil:
         int32_t by_size
         int (*interrupted)(void *ctx) noexcept nogil
         void *ctx
+        int32_t threads
+        int32_t parallel_from
     ctypedef struct jt_bs_outcome:
         uint64_t value
         int exact
@@ -496,10 +498,12 @@ cdef class BestResponseSearch:
             jt_bs_free(self.ptr)
 
     def run(self, int top_k, beta, double seconds, long long nodes, bint by_size=False,
-            list cancel=None, int full_below=0):
+            list cancel=None, int full_below=0, int threads=1, int parallel_from=0):
         """One pass: (value, exact, stop reason, best root total or None, its guess, nodes).
         A pass stops ("interrupted") once ``cancel`` is not empty: another thread may ask it.
-        Top-K passes search states of at most ``full_below`` targets over every guess."""
+        Top-K passes search states of at most ``full_below`` targets over every guess.  The
+        pass runs on ``threads`` threads if it has at least ``parallel_from`` targets (0: the
+        core's default, 128); exact values and trees are the same on any number."""
         cdef jt_bs_pass p
         cdef jt_bs_outcome o
         cdef int status
@@ -513,6 +517,8 @@ cdef class BestResponseSearch:
         p.by_size = by_size
         p.interrupted = _signalled
         p.ctx = <void *>ctx
+        p.threads = threads
+        p.parallel_from = parallel_from
         with nogil:
             status = jt_bs_run(self.ptr, &p, &o)
         if flag:
