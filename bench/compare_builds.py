@@ -37,7 +37,7 @@ def make_weights(out: Path) -> None:
     import numpy as np
 
     import jotto
-    from jotto.fictitious_play import ExactPlay, PaperPlay
+    from jotto.solvers.fictitious_play.algorithm import ExactPlay, PaperPlay
 
     words = jotto.load_words(TWL06, length=5)
     run = ExactPlay(words, 2)
@@ -56,7 +56,7 @@ def child(weights: Path) -> dict[str, float]:
 
     import jotto
     from jotto import _core
-    from jotto.gbr import candidate_rule
+    from jotto.responses.gbr import candidate_rule
 
     sys.path.insert(0, str(HERE))
     from test_rules_speed import same_size_lists
@@ -94,7 +94,7 @@ def child(weights: Path) -> dict[str, float]:
 def run_child(python: str, variant: str, weights: Path) -> dict[str, float]:
     env = dict(os.environ, JOTTO_KERNEL=variant, OMP_NUM_THREADS="1")
     code = ("import sys, json; sys.path.insert(0, sys.argv[1]); import compare_builds as c; "
-            "import jotto.runtime as r; assert r.kernel_variant() == sys.argv[2], "
+            "import jotto.engine.runtime as r; assert r.kernel_variant() == sys.argv[2], "
             "r.kernel_variant(); print(json.dumps(c.child(c.Path(sys.argv[3]))))")
     out = subprocess.run([python, "-c", code, str(HERE), variant, str(weights)], env=env,
                          check=True, capture_output=True, text=True)

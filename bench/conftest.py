@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import jotto
-from jotto import runtime
+from jotto.engine import runtime
 
 TWL06 = Path(__file__).resolve().parents[2] / "shared" / "wordlists" / "TWL06.txt"
 

@@ -14,8 +14,8 @@ import argparse
 import time
 
 import jotto
-from jotto.runtime import kernel_variant, resolve_threads
-from jotto.words import WordListError
+from jotto.engine.runtime import kernel_variant, resolve_threads
+from jotto.game.words import WordListError
 
 
 def main() -> None:

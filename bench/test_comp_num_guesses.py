@@ -14,8 +14,8 @@ import pytest
 
 import jotto
 from jotto import _core
-from jotto.fictitious_play import ExactPlay, PaperPlay
-from jotto.gbr import candidate_rule
+from jotto.solvers.fictitious_play.algorithm import ExactPlay, PaperPlay
+from jotto.responses.gbr import candidate_rule
 
 ALL = jotto.resolve_threads()
 

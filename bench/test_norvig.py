@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import jotto
-from jotto.evaluation import evaluate
+from jotto.players.evaluation import evaluate
 from jotto.players import NorvigGuesser
 
 

@@ -25,7 +25,9 @@ import time
 
 import numpy as np
 
-from jotto import _core, runtime
+from jotto import _core
+
+from jotto.engine import runtime
 
 BETA = int(os.environ.get("JOTTO_BENCH_PROOF_BETA", "2680"))
 ROUNDS = int(os.environ.get("JOTTO_BENCH_PROOF_ROUNDS", "3"))

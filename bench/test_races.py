@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 import jotto
-from jotto.objectives import parse_objective
+from jotto.game.objectives import parse_objective
 from jotto.players import make_guesser
 from jotto.players.cost_guesser import CostGuesser
-from jotto.trees import tree_from_policy
+from jotto.game.trees import tree_from_policy
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,8 @@ import time
 import pytest
 
 import jotto
-from jotto import runtime
-from jotto.words import WordList
+from jotto.engine import runtime
+from jotto.game.words import WordList
 
 PRESETS = list(jotto.PRESETS)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from jotto.fictitious_play import ExactPlay, PaperPlay
+from jotto.solvers.fictitious_play.algorithm import ExactPlay, PaperPlay
 
 
 @pytest.mark.parametrize("mode", ["exact", "paper"])

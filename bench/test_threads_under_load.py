@@ -20,8 +20,9 @@ import pytest
 import numpy as np
 
 import jotto
-from jotto import _core, runtime
-from jotto.fictitious_play import ExactPlay
+from jotto import _core
+from jotto.engine import runtime
+from jotto.solvers.fictitious_play.algorithm import ExactPlay
 
 ITERATIONS = 3000
 ROUNDS = 7

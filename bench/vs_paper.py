@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import jotto
-from jotto.paper import TABLE1
+from jotto.game.paper import TABLE1
 
 TWL06 = Path(__file__).resolve().parents[2] / "shared" / "wordlists" / "TWL06.txt"
 

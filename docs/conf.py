@@ -12,7 +12,7 @@ Cross-references are nitpicky, without intersphinx: the build must work where on
 registries are reachable (this project's machines and CI), and Python's and NumPy's inventories
 are not.  So :func:`resolve_without_inventory` below gives references a target in this order: a
 public ``jotto.*`` name documented here under its public spelling (a docstring may say
-``jotto.words.WordList``, the reference documents ``jotto.WordList``); an object that exists in
+``jotto.game.words.WordList``, the reference documents ``jotto.WordList``); an object that exists in
 an internal ``jotto`` module or in Python's or NumPy's modules, shown as code without a link; and
 anything else stays a warning, which ``-W`` makes an error, so a reference to nothing fails the
 build.
@@ -91,7 +91,7 @@ def _lookup(dotted: str) -> object | None:
 
 
 def _public_spelling(target: str) -> str | None:
-    """``jotto.words.WordList.index`` -> ``jotto.WordList.index``: the spelling this manual
+    """``jotto.game.words.WordList.index`` -> ``jotto.WordList.index``: the spelling this manual
     documents a public name under, for a reference through the module that defines it."""
     parts = target.split(".")
     if parts[0] != "jotto":

@@ -24,7 +24,7 @@ def num_comm_letts(a: str, b: str) -> int:
 class Game:
     """A dictionary with its reply table precomputed, as the paper does ("a table of size D^2").
 
-    ``rules`` (a :class:`jotto.rules.Rules`, default the paper's): replies are
+    ``rules`` (a :class:`jotto.game.rules.Rules`, default the paper's): replies are
     ``rules.reply`` codes 0..R-1, R = ``rules.classes(L)``, the win is the guess being the target,
     and under hard rules GuesserGBR chooses among the consistent targets only."""
 

@@ -1,4 +1,4 @@
-"""The whole game of Jotto, literally, for tiny dictionaries under any :class:`jotto.rules.Rules`:
+"""The whole game of Jotto, literally, for tiny dictionaries under any :class:`jotto.game.rules.Rules`:
 every decision tree a guesser could play (as the guess counts it gives each target), the best
 response to a hider's weights, and the game's value over all trees.
 
@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import product
 
-from jotto.rules import PRESETS, Rules
+from jotto.game.rules import PRESETS, Rules
 
 PAPER = PRESETS["paper"]
 

@@ -1,11 +1,11 @@
-"""Exhaustive twins for objectives beyond the mean, under any :class:`jotto.rules.Rules`: the least
+"""Exhaustive twins for objectives beyond the mean, under any :class:`jotto.game.rules.Rules`: the least
 ``sum_i v_i c(guesses_i)`` of any decision tree for a non-decreasing cost vector ``c``, by the
 recursion over (state, guesses made) and by the minimum over every tree of
 :func:`tests.reference_game.all_trees`; and a race between two trees, by playing every pair of
 secret words.
 
 Costs are given as ``c(1..K)`` and a ``tail`` added per guess beyond ``K``, as
-:class:`jotto.objectives.Objective` states them, in plain integers or Fractions.
+:class:`jotto.game.objectives.Objective` states them, in plain integers or Fractions.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from jotto.rules import PRESETS, Rules
+from jotto.game.rules import PRESETS, Rules
 
 from .reference_game import _game, all_trees
 

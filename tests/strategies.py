@@ -7,7 +7,7 @@ import itertools
 
 from hypothesis import assume, strategies as st
 
-from jotto.rules import ANAGRAMS, PRESETS, Rules
+from jotto.game.rules import ANAGRAMS, PRESETS, Rules
 
 LETTERS = "etaoinshrdlu"
 

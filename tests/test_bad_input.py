@@ -27,12 +27,12 @@ import pytest
 from click.testing import CliRunner
 
 import jotto
-from jotto import strategy_file
+from jotto.solvers import strategy_file
 from jotto.cli import main
 from jotto.cli.main import JottoGroup
-from jotto.fictitious_play import PaperPlay
-from jotto.files import FileLockedError, output_lock, quote, write_atomic
-from jotto.strategy_file import StrategyFileError, encode_array
+from jotto.solvers.fictitious_play.algorithm import PaperPlay
+from jotto.util.files import FileLockedError, output_lock, quote, write_atomic
+from jotto.solvers.strategy_file import StrategyFileError, encode_array
 
 from . import reference
 
@@ -360,7 +360,7 @@ def test_lock_refusal_is_a_file_locked_error(tmp_path):
     path = tmp_path / "x.jotto"
     with output_lock(path):
         child = subprocess.run([sys.executable, "-c", (
-            "import sys; from jotto.files import output_lock, FileLockedError\n"
+            "import sys; from jotto.util.files import output_lock, FileLockedError\n"
             "try:\n    output_lock(sys.argv[1]).__enter__()\n"
             "except FileLockedError as e:\n    print(e.filename)\n"), str(path)],
             capture_output=True, text=True, timeout=60)
@@ -369,7 +369,7 @@ def test_lock_refusal_is_a_file_locked_error(tmp_path):
 
 
 #: A process recording games: it says "ready" just before the first.
-_RECORDER = ("import sys\nfrom pathlib import Path\nfrom jotto.stats import Stats\n"
+_RECORDER = ("import sys\nfrom pathlib import Path\nfrom jotto.play.history import Stats\n"
              "stats = Stats(Path(sys.argv[1]), warn=print)\nprint('ready', flush=True)\n"
              "for i in range(int(sys.argv[3])):\n"
              "    assert stats.record({'mode': 'guess', 'who': sys.argv[2], 'n': i})\n")
@@ -385,7 +385,7 @@ def test_a_game_recorded_while_another_writes_waits_for_it(tmp_path):
     """The statistics' read-modify-write holds the file's lock: a game ending while another
     one's record is being written waits for it, then adds its own, so neither is lost (without
     the lock the second read the file before the first wrote it, and one record was lost)."""
-    from jotto.stats import Stats
+    from jotto.play.history import Stats
 
     stats = Stats(tmp_path)
     with output_lock(stats.path):  # this process is writing a record...
@@ -403,7 +403,7 @@ def test_a_game_recorded_while_another_writes_waits_for_it(tmp_path):
 
 def test_games_ending_at_once_keep_every_record(tmp_path):
     """Four processes recording 25 games each into one file, as fast as they can."""
-    from jotto.stats import Stats
+    from jotto.play.history import Stats
 
     procs = [_recorder(tmp_path, f"p{k}", 25) for k in range(4)]
     for proc in procs:
@@ -418,7 +418,7 @@ def test_a_lock_held_too_long_is_refused_after_the_wait(tmp_path):
     path = tmp_path / "x.json"
     with output_lock(path):
         child = subprocess.run([sys.executable, "-c", (
-            "import sys, time; from jotto.files import output_lock, FileLockedError\n"
+            "import sys, time; from jotto.util.files import output_lock, FileLockedError\n"
             "start = time.monotonic()\n"
             "try:\n    output_lock(sys.argv[1], wait=0.3).__enter__()\n"
             "except FileLockedError as e:\n    print(time.monotonic() - start, e.strerror)\n"),
@@ -481,7 +481,7 @@ def test_bad_seeds_and_specs_name_the_option_and_field(tmp_path, args, fragments
 
 
 def _threads_warning() -> str:
-    cap = jotto.runtime.usable_cpus()
+    cap = jotto.engine.runtime.usable_cpus()
     return f"Warning: 1000000 threads asked for, but this process can use {cap} CPUs; using {cap}"
 
 
@@ -498,8 +498,8 @@ def test_a_warning_is_one_line_of_its_own():
 @pytest.mark.parametrize("env, expected", [
     ({"OMP_NUM_THREADS": "1000000"}, [_threads_warning()]),
     ({"JOTTO_KERNEL": "v9"}, ["Warning: JOTTO_KERNEL='v9' is not a kernel variant this CPU runs "
-                              f"(available: {', '.join(jotto.runtime.available_kernel_variants())}"
-                              f"); using {jotto.runtime.kernel_variant()!r}"]),
+                              f"(available: {', '.join(jotto.engine.runtime.available_kernel_variants())}"
+                              f"); using {jotto.engine.runtime.kernel_variant()!r}"]),
 ], ids=["threads", "kernel-while-loading"])
 def test_warnings_of_the_installed_command_are_one_line(env, expected):
     """Also a warning given while the commands load, before the command group runs."""

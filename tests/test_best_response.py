@@ -16,8 +16,8 @@ from hypothesis import given, settings, strategies as st
 
 import jotto
 from jotto import _core
-from jotto.best_responses import search_flags
-from jotto.rules import PRESETS
+from jotto.responses.best_responses import search_flags
+from jotto.game.rules import PRESETS
 
 from . import reference, reference_game
 from .strategies import ANY_RULES, LETTERS, dictionaries, float_weights, int_weights, rule_cases
@@ -454,7 +454,7 @@ def test_an_error_on_a_search_thread_is_raised_to_the_caller(monkeypatch):
     """The searches that run on threads of their own (the tree search beside a budgeted
     best response's proof, the double oracle's proof beside its rounds) raise what went wrong
     there on the caller's thread, not silently end."""
-    from jotto import best_responses
+    from jotto.responses import best_responses
 
     words = ["ab", "cd", "ac", "bd", "ef", "ae", "cf"]
 

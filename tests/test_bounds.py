@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jotto
-from jotto.bounds import counting_bound
-from jotto.rules import PRESETS
-from jotto.words import WordListError
+from jotto.game.bounds import counting_bound
+from jotto.game.rules import PRESETS
+from jotto.game.words import WordListError
 
 from .reference_game import best_response_value
 

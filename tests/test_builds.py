@@ -102,7 +102,7 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
         sys.meta_path = [f for f in sys.meta_path if "editable" not in type(f).__module__]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            import jotto, jotto.runtime
+            import jotto, jotto.engine.runtime
             jotto.openmp_enabled()  # the first use loads the core (``import jotto`` does not)
         words = jotto.load_words("enable", length=4)
         from jotto import _core
@@ -116,7 +116,7 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
             "openmp": jotto.openmp_enabled(),
             "warned": [str(w.message) for w in caught],
             "threads": jotto.resolve_threads(8),
-            "variants": jotto.runtime.available_kernel_variants(),
+            "variants": jotto.engine.runtime.available_kernel_variants(),
             "counts": jotto.comp_num_guesses(words, rule="exact", threads=8).tolist()}))
     """)
     env = dict(os.environ, PYTHONPATH=str(target))

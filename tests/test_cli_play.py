@@ -17,9 +17,9 @@ import pexpect
 import pytest
 
 import jotto
-from jotto.interactive import Assist, YouGuess, YouHide, bundled_solution
+from jotto.play.session import Assist, YouGuess, YouHide, bundled_solution
 from jotto.players.specs import make_guesser
-from jotto.vocabulary import Vocabulary
+from jotto.play.vocabulary import Vocabulary
 
 JOTTO = [sys.executable, "-m", "jotto"]
 GUESS_PROMPT, HIDE_PROMPT, ASSIST_PROMPT = "Your guess: ", "Your answer: ", "> "

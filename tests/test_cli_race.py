@@ -18,12 +18,12 @@ import pexpect
 import pytest
 
 import jotto
-from jotto.bundled import bundled_solution
-from jotto.commonness import hiding_set
-from jotto.interactive import HIDE_FROM, Race, level_players
-from jotto.sheet import Style, deduce_letters
-from jotto.stats import Stats, summarise
-from jotto.vocabulary import Vocabulary
+from jotto.solvers.bundled import bundled_solution
+from jotto.play.commonness import hiding_set
+from jotto.play.session import HIDE_FROM, Race, level_players
+from jotto.play.sheet import Style, deduce_letters
+from jotto.play.history import Stats, summarise
+from jotto.play.vocabulary import Vocabulary
 from tests.test_cli_play import (AGAIN_PROMPT, GUESS_PROMPT, HIDE_PROMPT, NO_WORD_FITS,
                                  _contradiction, _env, fitting, hide_oracle, piped,
                                  pick_hide_secret, reply_line, secret_of, still_fit, term)
@@ -354,7 +354,7 @@ def test_statistics_survive_a_failed_write(private_data_dir, monkeypatch):
     def fail(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(jotto.files.os, "replace", fail)
+    monkeypatch.setattr(jotto.util.files.os, "replace", fail)
     assert not stats.record({"mode": "guess", "outcome": "won", "your_guesses": 4})
     assert (private_data_dir / "games.json").read_bytes() == before  # the old file, whole
     assert os.listdir(private_data_dir) == ["games.json"]  # no temporary file left

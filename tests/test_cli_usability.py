@@ -12,10 +12,10 @@ from fractions import Fraction
 import pytest
 
 import jotto
-from jotto.analysis import METRICS, best_first_guesses, partition_vectors
-from jotto.bundled import bundled_solution
+from jotto.play.analysis import METRICS, best_first_guesses, partition_vectors
+from jotto.solvers.bundled import bundled_solution
 from jotto.cli.solve import strength_text
-from jotto.paper import TABLE1
+from jotto.game.paper import TABLE1
 from jotto.players import make_guesser, make_hider
 from tests.test_cli_evaluate import SGB, run
 
@@ -112,7 +112,7 @@ def test_progress_bar_epsilon_follows_the_run(monkeypatch, stop):
     """Each step is made to take 1 s (a fake monotonic clock), so every step refreshes the
     epsilon shown; the last one shown is the run's last, however the run stopped.  (The bug: the
     clock was compared with tqdm's wall-clock time, so the epsilon never updated.)"""
-    module = importlib.import_module("jotto.solve")  # the module (jotto.solve is the function)
+    module = importlib.import_module("jotto.solvers.solving")
     bar = _Bar()
     clock = iter(range(10**6))
     monkeypatch.setattr(module.time, "monotonic", lambda: float(next(clock)))

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import jotto
-from jotto.interactive import YouHide
-from jotto.objectives import Objective, within
+from jotto.play.session import YouHide
+from jotto.game.objectives import Objective, within
 from jotto.players import make_guesser
 from jotto.players.cost_guesser import CostGuesser
 from jotto.players.specs import check_guesser_spec
@@ -66,7 +66,7 @@ def test_cost_guesser_plays_and_is_deterministic():
     g = CostGuesser(wl, within(6))
     tree = g.tree()
     target = 17
-    history = jotto.game.play(wl, g, target)
+    history = jotto.game.turns.play(wl, g, target)
     assert history[-1][0] == target and len(history) == tree.guesses_needed()[target]
     assert CostGuesser(wl, within(6)).tree().guess.tolist() == tree.guess.tolist()
 

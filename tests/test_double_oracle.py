@@ -16,12 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jotto
-from jotto import strategy_file
-from jotto.bounds import counting_bound
-from jotto.evaluation import evaluate
-from jotto.gbr import gbr_tree
-from jotto.matrix_game import GrowingGame, exact_equilibrium, solve_matrix_game
-from jotto.rules import PRESETS
+from jotto.solvers import strategy_file
+from jotto.game.bounds import counting_bound
+from jotto.players.evaluation import evaluate
+from jotto.responses.gbr import gbr_tree
+from jotto.solvers.matrix_game import GrowingGame, exact_equilibrium, solve_matrix_game
+from jotto.game.rules import PRESETS
 
 from .reference_game import all_trees, is_equilibrium, tree_counts
 from .strategies import dictionaries, rule_cases
@@ -63,7 +63,7 @@ def test_a_growing_game_is_solved_as_from_scratch_after_every_column(columns):
 def test_the_lp_solver_prints_nothing():
     """HiGHS's banner (printed by highspy's constructor, once per process: hence a fresh one)
     never reaches standard output."""
-    code = ("import numpy as np; from jotto.matrix_game import GrowingGame; g = GrowingGame(2); "
+    code = ("import numpy as np; from jotto.solvers.matrix_game import GrowingGame; g = GrowingGame(2); "
             "g.add_column(np.array([1, 0])); g.add_column(np.array([0, 1])); "
             "print(round(g.solve().value, 6))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -116,7 +116,7 @@ def test_every_schedule_of_scouts_and_proofs_solves_tiny_games_exactly(strong_ev
                                                                        prove_every, words):
     """Whether the strong scout and the exact oracle run every round (several columns a round)
     or only when the searches before them find nothing, the run ends at the exact equilibrium."""
-    from jotto import double_oracle
+    from jotto.solvers.double_oracle import algorithm as double_oracle
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(double_oracle, "STRONG_EVERY", strong_every)
@@ -129,8 +129,8 @@ def test_every_schedule_of_scouts_and_proofs_solves_tiny_games_exactly(strong_ev
 def test_scouts_stopped_by_their_node_budget_still_solve_tiny_games_exactly(words):
     """A scout that runs out of states answers with its best tree so far, a valid tree with
     proven bounds, and the exact oracle still brings the run to the exact equilibrium."""
-    from jotto import double_oracle
-    from jotto.oracles import Oracle
+    from jotto.solvers.double_oracle import algorithm as double_oracle
+    from jotto.responses.oracles import Oracle
 
     wl = jotto.WordList.from_words(words)
     stopped = (Oracle("lookahead", top_k=5, nodes=1), Oracle("lookahead", top_k=20, nodes=1))
@@ -219,9 +219,9 @@ def test_the_last_step_proves_the_bound_of_the_most_promising_hider():
     """prove() ranks its candidate hiders (uniform, the LP's, the smoothed one, the one that
     proved the bound) by short proofs, which finish on tiny lists, and proves the best
     response against the best of them: the greatest of their exact best-response values."""
-    from jotto.double_oracle import DoubleOracle
-    from jotto.oracles import parse_oracle
-    from jotto.weights import integer_weights
+    from jotto.solvers.double_oracle.algorithm import DoubleOracle
+    from jotto.responses.oracles import parse_oracle
+    from jotto.engine.weights import integer_weights
 
     wl = jotto.WordList.from_words(["abc", "abd", "abe", "abf", "acd", "ace", "bcd", "bce",
                                     "cde", "def"])
@@ -290,9 +290,9 @@ def test_hedge_rounds_answer_the_multiplicative_weights_hider():
     the hider that weighs target i by exp(HEDGE_RATE * guesses its earlier trees needed for
     i), replayed here step by step; the guesser's mixture keeps its exact worst case as the
     upper bound, which no lower than the game's exact value."""
-    from jotto.double_oracle import HEDGE_RATE, HEDGE_STEPS, DoubleOracle
-    from jotto.oracles import parse_oracle
-    from jotto.weights import integer_weights
+    from jotto.solvers.double_oracle.algorithm import HEDGE_RATE, HEDGE_STEPS, DoubleOracle
+    from jotto.responses.oracles import parse_oracle
+    from jotto.engine.weights import integer_weights
 
     wl = jotto.WordList.from_words(HEDGE_WORDS)
     run = DoubleOracle(wl, parse_oracle("lookahead:2"))
@@ -360,8 +360,8 @@ def test_a_proof_beside_the_rounds_keeps_what_it_proved():
     """prove_beside() proves a lower bound against the uniform hider on a thread of its own
     while the rounds go on; on a tiny list it finishes, and the run keeps the exact value of
     the uniform hider's best response, with that hider."""
-    from jotto.double_oracle import DoubleOracle
-    from jotto.oracles import parse_oracle
+    from jotto.solvers.double_oracle.algorithm import DoubleOracle
+    from jotto.responses.oracles import parse_oracle
 
     wl = jotto.WordList.from_words(HEDGE_WORDS)
     run = DoubleOracle(wl, parse_oracle("lookahead:2"))
@@ -382,7 +382,7 @@ def test_a_budgeted_hedge_run_on_two_threads_proves_beside_its_rounds(tmp_path, 
     the lower bound is proved beside them, not after them (prove() never runs); here the rounds
     end when their trees repeat and the proof when it has the uniform hider's exact value, which
     the file keeps."""
-    from jotto.double_oracle import DoubleOracle
+    from jotto.solvers.double_oracle.algorithm import DoubleOracle
 
     def no_prove(self, seconds):
         raise AssertionError("prove() ran")
@@ -432,8 +432,8 @@ def test_ctrl_c_keeps_the_bound_proved_beside_the_rounds(tmp_path, twl06, twl06_
 def test_a_hedge_round_past_its_deadline_draws_one_tree_and_solves_its_lp():
     """A time budget is not overrun by a whole round (20 s at 5 letters): once the run's
     deadline has passed, a hedge round stops drawing trees after its first."""
-    from jotto.double_oracle import DoubleOracle
-    from jotto.oracles import parse_oracle
+    from jotto.solvers.double_oracle.algorithm import DoubleOracle
+    from jotto.responses.oracles import parse_oracle
 
     wl = jotto.WordList.from_words(HEDGE_WORDS)
     run = DoubleOracle(wl, parse_oracle("lookahead:2"), deadline=time.monotonic())

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import jotto
-from jotto import analysis
-from jotto.evaluation import evaluate, exploitability, head_to_head
+from jotto.play import analysis
+from jotto.players.evaluation import evaluate, exploitability, head_to_head
 from jotto.players import GBRGuesser, NorvigGuesser
 
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from jotto import _core
-from jotto.best_responses import search_flags
-from jotto.rules import PRESETS
+from jotto.responses.best_responses import search_flags
+from jotto.game.rules import PRESETS
 
 from . import reference_families as fam, reference_game
 

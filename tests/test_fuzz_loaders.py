@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import jotto
-from jotto import strategy_file
+from jotto.solvers import strategy_file
 from jotto.players.specs import hider_weights
-from jotto.strategy_file import StrategyFileError
-from jotto.trees import TreeFileError
-from jotto.words import WordListError
+from jotto.solvers.strategy_file import StrategyFileError
+from jotto.game.trees import TreeFileError
+from jotto.game.words import WordListError
 
 FUZZ = settings(max_examples=int(os.environ.get("FUZZ_N", 60)), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import jotto
-from jotto import runtime
+from jotto.engine import runtime
 
 from . import reference
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import jotto
-from jotto import runtime
+from jotto.engine import runtime
 
 from . import reference
 from .strategies import LETTERS, dictionaries, float_weights, int_weights

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import jotto
-from jotto import _core, runtime
+from jotto import _core
+from jotto.engine import runtime
 
 from . import reference
 from .strategies import dictionaries
@@ -179,7 +180,7 @@ def test_wide_units_on_big_nodes_agree_across_variants(top):
 
 
 def test_jotto_kernel_environment_override():
-    code = "import jotto.runtime as r; print(r.kernel_variant())"
+    code = "import jotto.engine.runtime as r; print(r.kernel_variant())"
     for name in VARIANTS:
         env = dict(os.environ, JOTTO_KERNEL=name)
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,

@@ -1,4 +1,4 @@
-"""Objectives beyond the mean (jotto.objectives, the cost search, jotto.best_response(objective=))
+"""Objectives beyond the mean (jotto.game.objectives, the cost search, jotto.best_response(objective=))
 against the exhaustive twins of tests/reference_objectives.py: exact equality of the optimum for
 random non-decreasing cost vectors and weights on tiny dictionaries under every rule set, proven
 bounds whatever stops a pass, and the mean's two searches agreeing exactly."""
@@ -14,9 +14,9 @@ from hypothesis import assume, example, given, settings, strategies as st
 
 import jotto
 from jotto import _core
-from jotto.cost_search import StateSearch, objective_best_response
-from jotto.objectives import Objective, parse_objective, within
-from jotto.rules import PRESETS
+from jotto.responses.cost_search import StateSearch, objective_best_response
+from jotto.game.objectives import Objective, parse_objective, within
+from jotto.game.rules import PRESETS
 
 from . import reference_game, reference_objectives as ro
 from .strategies import ANY_RULES, rule_cases

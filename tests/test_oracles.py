@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 
 import jotto
-from jotto.fictitious_play import OraclePlay
-from jotto.oracles import parse_oracle
+from jotto.solvers.fictitious_play.algorithm import OraclePlay
+from jotto.responses.oracles import parse_oracle
 
 from .reference_game import best_response_value
 from .strategies import dictionaries

@@ -19,13 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jotto
-from jotto.analysis import neighbourhood, partition_vectors
-from jotto.evaluation import evaluate, sample_games
-from jotto.interactive import Assist, YouGuess, YouHide
+from jotto.play.analysis import neighbourhood, partition_vectors
+from jotto.players.evaluation import evaluate, sample_games
+from jotto.play.session import Assist, YouGuess, YouHide
 from jotto.players.guessers import NorvigGuesser, RandomGuesser
-from jotto.rules import PRESETS
-from jotto.vocabulary import Vocabulary
-from jotto.words import WordList
+from jotto.game.rules import PRESETS
+from jotto.play.vocabulary import Vocabulary
+from jotto.game.words import WordList
 from tests.test_cli_play import GUESS_PROMPT, PLAIN, piped, term
 
 __all__ = ["term"]

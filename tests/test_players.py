@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import jotto
-from jotto.evaluation import evaluate
-from jotto.game import play
+from jotto.players.evaluation import evaluate
+from jotto.game.turns import play
 from jotto.players import (BestResponseHider, DistributionHider, FixedHider, GBRGuesser,
                            NorvigGuesser, RandomGuesser, TreeGuesser, UniformHider,
                            make_guesser, make_hider)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import jotto
-from jotto.evaluation import evaluate
+from jotto.players.evaluation import evaluate
 from jotto.players import make_guesser
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -106,7 +106,7 @@ def test_convergence_plot_is_clean(solution, tmp_path):
 
 
 def test_bundled_convergence_plot_is_clean(tmp_path):
-    from jotto.interactive import bundled_solution
+    from jotto.play.session import bundled_solution
 
     assert_clean(bundled_solution(jotto.load_words()).plot(tmp_path / "b.svg"))
 

@@ -25,8 +25,8 @@ from hypothesis import given, settings, strategies as st
 
 import jotto
 from jotto import _core
-from jotto.best_responses import search_flags
-from jotto.rules import PRESETS
+from jotto.responses.best_responses import search_flags
+from jotto.game.rules import PRESETS
 
 from . import reference_game
 from .strategies import rule_cases
@@ -235,7 +235,7 @@ def test_threads_share_the_search_without_data_races(tmp_path):
 def test_bound_search_on_threads(twl06):
     """The proof beside other work (BoundSearch) on two threads: its bound rises above the
     counting bound and stays below a tree's value, and stop() ends it at once."""
-    from jotto.best_responses import BoundSearch
+    from jotto.responses.best_responses import BoundSearch
 
     search = BoundSearch(twl06[3], None, 60.0, threads=2)
     time.sleep(2.0)
@@ -249,9 +249,10 @@ def test_the_rounds_leave_the_proof_beside_them_its_threads(twl06, monkeypatch):
     """A double oracle proving beside its rounds on two threads gives the proof one and its
     rounds' searches the other; BESIDE_THREADS = 2 gives the proof both and the rounds still
     one; with the proof stopped the rounds have the run's threads again."""
-    from jotto import best_responses, double_oracle
-    from jotto.double_oracle import DoubleOracle
-    from jotto.oracles import parse_oracle
+    from jotto.responses import best_responses
+    from jotto.solvers.double_oracle import algorithm as double_oracle
+    from jotto.solvers.double_oracle.algorithm import DoubleOracle
+    from jotto.responses.oracles import parse_oracle
 
     run = DoubleOracle(twl06[3], parse_oracle("lookahead:2"), threads=2)
     assert run.round_threads == 2
@@ -292,7 +293,7 @@ def test_the_tree_search_does_not_start_a_pass_that_would_not_fit():
     grows about geometrically) and ends rather than start one predicted to take more than half
     the time left, so that its thread goes to the proof: passes of 0.02, 0.04 and 0.6 s in a
     3-s budget predict 9 s for the fourth."""
-    from jotto.best_responses import _Budget, _Driver
+    from jotto.responses.best_responses import _Budget, _Driver
 
     search = _Timed([0.02, 0.04, 0.6] + [0.01] * 20)
     words = jotto.WordList.from_words(["ab", "cd", "ac", "bd"])

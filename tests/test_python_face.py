@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import jotto
-from jotto.paper import TABLE1, Table1
+from jotto.game.paper import TABLE1, Table1
 from jotto.players import make_guesser, make_hider
 
 DECIMAL = re.compile(r"\d+\.\d+")
@@ -108,9 +108,9 @@ def test_signatures_show_types_not_strings():
                 assert not isinstance(value, str) or \
                     aliases & set(re.findall(r"\w+", value)), (name, f, key, value)
     assert inspect.signature(jotto.Solution.guesser).return_annotation is \
-        importlib.import_module("jotto.game").Guesser
+        importlib.import_module("jotto.game.turns").Guesser
     shown = str(inspect.signature(jotto.solve))
-    assert "rules: jotto.rules.Rules | str | None" in shown and "'Rules" not in shown
+    assert "rules: jotto.game.rules.Rules | str | None" in shown and "'Rules" not in shown
 
 
 def test_py_typed_ships_with_the_package():
@@ -172,7 +172,7 @@ class _Bar:
 def test_double_oracle_bar_ends_on_the_result(monkeypatch, words2):
     """A time budget's last part proves a lower bound after the rounds: the bar stays open
     until then, and its last postfix is the result's interval."""
-    module = importlib.import_module("jotto.solve")
+    module = importlib.import_module("jotto.solvers.solving")
     bar = _Bar()
     monkeypatch.setattr(module, "_progress", lambda *a, **k: bar)
     sol = jotto.solve(words2, method="double-oracle", time_budget=1.0, threads=1,
@@ -189,7 +189,7 @@ def test_fractions_stay_exact_behind_the_reprs(words2):
 
 
 def test_missing_matplotlib_says_what_to_install(monkeypatch, tmp_path):
-    from jotto.plots import check_plot_path
+    from jotto.util.plots import check_plot_path
 
     monkeypatch.setitem(__import__("sys").modules, "matplotlib.figure", None)
     with pytest.raises(ImportError) as info:

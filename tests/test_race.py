@@ -1,4 +1,4 @@
-"""Races (jotto.race_rules, jotto.races, ``jotto race``): the rules as the game states them, exact
+"""Races (jotto.game.race_rules, jotto.players.races, ``jotto race``): the rules as the game states them, exact
 chances against the twin that plays every pair of secret words (tests/reference_objectives.py),
 mixtures of trees, the symmetric race, simulations, the race's objective, and bad input."""
 
@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import jotto
-from jotto.do_solution import MixedTreeGuesser
-from jotto.game import consistent
-from jotto.objectives import Objective
+from jotto.solvers.double_oracle.solution import MixedTreeGuesser
+from jotto.game.turns import consistent
+from jotto.game.objectives import Objective
 from jotto.players import GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
 from jotto.players.cost_guesser import CostGuesser
-from jotto.race_rules import DRAW, FIRST, SECOND, race_result, round_result
-from jotto.races import RaceView, guess_distribution, race, race_objective
+from jotto.game.race_rules import DRAW, FIRST, SECOND, race_result, round_result
+from jotto.players.races import RaceView, guess_distribution, race, race_objective
 
 from . import reference_objectives as ro
 from .strategies import rule_cases

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jotto
-from jotto.game import consistent, replies
-from jotto.rules import ANAGRAMS, PRESETS, Rules, RulesError, parse_rules
-from jotto.words import WordListError
+from jotto.game.turns import consistent, replies
+from jotto.game.rules import ANAGRAMS, PRESETS, Rules, RulesError, parse_rules
+from jotto.game.words import WordListError
 
 
 def perl_score(word1: str, word2: str) -> int:

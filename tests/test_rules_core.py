@@ -15,9 +15,10 @@ import pytest
 from hypothesis import given, strategies as st
 
 import jotto
-from jotto import _core, runtime
-from jotto.rules import PRESETS, Rules
-from jotto.words import WordList
+from jotto import _core
+from jotto.engine import runtime
+from jotto.game.rules import PRESETS, Rules
+from jotto.game.words import WordList
 
 from . import reference
 from .strategies import ANY_RULES, float_weights, int_weights, rules_dictionaries

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from collections import Counter
 
-from jotto.rules import PRESETS
-from jotto.sheet import LetterSheet, Style, deduce_letters, sheet_lines
+from jotto.game.rules import PRESETS
+from jotto.play.sheet import LetterSheet, Style, deduce_letters, sheet_lines
 
 
 def brute_force(guesses, replies, length, alphabet=string.ascii_lowercase):

@@ -12,12 +12,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import jotto
-from jotto import _core, runtime
-from jotto.fictitious_play import ExactPlay, PaperPlay, paper_strategy
-from jotto.gbr import candidate_rule
-from jotto.paper import TABLE1
-from jotto.rules import PRESETS
-from jotto.words import WordList
+from jotto import _core
+from jotto.engine import runtime
+from jotto.solvers.fictitious_play.algorithm import ExactPlay, PaperPlay, paper_strategy
+from jotto.responses.gbr import candidate_rule
+from jotto.game.paper import TABLE1
+from jotto.game.rules import PRESETS
+from jotto.game.words import WordList
 
 from . import reference
 from .strategies import dictionaries
@@ -205,7 +206,7 @@ def test_equilibrium_guesser_is_the_mixture_whose_epsilon_was_measured():
     assert set(draws) == set(range(sol.t_star + 1))
     # every game it plays is GuesserGBR(s_k) for the k drawn at its start
     for target in (0, 100, len(words) - 1):
-        game = jotto.game.play(words, g, target)
+        game = jotto.game.turns.play(words, g, target)
         tree = jotto.gbr_tree(words, sol.weights(g.k), rule="exact")
         assert [x for x, _ in game] == tree.path(target)
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import jotto
-from jotto import strategy_file
-from jotto.strategy_file import StrategyFileError
+from jotto.solvers import strategy_file
+from jotto.solvers.strategy_file import StrategyFileError
 
 
 @pytest.fixture(scope="module")

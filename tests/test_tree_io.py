@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import jotto
-from jotto.trees import DecisionTree, TreeFileError
+from jotto.game.trees import DecisionTree, TreeFileError
 
 TINY = ["cab", "dog", "fit"]
 TINY_SHA256 = "2d0374e90404130cf174fa1952ccb3743fc3656ba02eb662603bc617636f3bae"
@@ -278,4 +278,4 @@ def test_word_list_mismatch(tiny):
 
 def test_tree_file_error_is_a_value_error():
     assert issubclass(TreeFileError, ValueError)
-    assert "TreeFileError" in jotto.trees.__all__
+    assert "TreeFileError" in jotto.game.trees.__all__

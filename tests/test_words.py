@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import jotto
-from jotto.rules import PRESETS
-from jotto.words import WordListError, letter_mask
+from jotto.game.rules import PRESETS
+from jotto.game.words import WordListError, letter_mask
 
 
 @pytest.mark.parametrize("length, size", [(2, 51), (3, 421), (4, 1373), (5, 2833)])

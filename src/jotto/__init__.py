@@ -25,46 +25,50 @@ __version__ = "0.1.0"
 #: command starts handling Ctrl-C before NumPy and the core load, and a name is imported on
 #: first use (``jotto.solve``, ``from jotto import solve``).
 _EXPORTS = {
-    "comp_num_guesses": "gbr", "gbr_tree": "gbr", "guesser_gbr": "gbr",
-    "reply": "game",
-    "PRESETS": "rules", "Rules": "rules", "RulesError": "rules", "parse_rules": "rules",
-    "openmp_enabled": "runtime", "resolve_threads": "runtime",
-    "BestResponse": "best_responses", "best_response": "best_responses",
-    "expected_guesses": "best_responses",
-    "DoubleOracleSolution": "do_solution",
-    "EquilibriumGuesser": "fp_solution", "FictitiousPlaySolution": "fp_solution",
-    "Solution": "solution", "Strength": "solution",
-    "SolveInterrupted": "solve", "solve": "solve",
-    "StrategyFileError": "strategy_file",
-    "DecisionTree": "trees",
-    "Evaluation": "evaluation", "evaluate": "evaluation", "head_to_head": "evaluation",
-    "Objective": "objectives", "within": "objectives",
-    "race": "races",
-    "RULES": "weights", "integer_weights": "weights",
-    "WordList": "words", "WordListError": "words", "load_words": "words",
+    "comp_num_guesses": "responses.gbr", "gbr_tree": "responses.gbr",
+    "guesser_gbr": "responses.gbr",
+    "reply": "game.turns",
+    "PRESETS": "game.rules", "Rules": "game.rules", "RulesError": "game.rules",
+    "parse_rules": "game.rules",
+    "openmp_enabled": "engine.runtime", "resolve_threads": "engine.runtime",
+    "BestResponse": "responses.best_responses", "best_response": "responses.best_responses",
+    "expected_guesses": "responses.best_responses",
+    "DoubleOracleSolution": "solvers.double_oracle.solution",
+    "EquilibriumGuesser": "solvers.fictitious_play.solution",
+    "FictitiousPlaySolution": "solvers.fictitious_play.solution",
+    "Solution": "solvers.solution", "Strength": "solvers.solution",
+    "SolveInterrupted": "solvers.solving", "solve": "solvers.solving",
+    "StrategyFileError": "solvers.strategy_file",
+    "DecisionTree": "game.trees",
+    "Evaluation": "players.evaluation", "evaluate": "players.evaluation",
+    "head_to_head": "players.evaluation",
+    "Objective": "game.objectives", "within": "game.objectives",
+    "race": "players.races",
+    "RULES": "engine.weights", "integer_weights": "engine.weights",
+    "WordList": "game.words", "WordListError": "game.words", "load_words": "game.words",
 }
 
 if TYPE_CHECKING:
-    from .game import reply
-    from .rules import PRESETS, Rules, RulesError, parse_rules
-    from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
-    from .runtime import openmp_enabled, resolve_threads
-    from .best_responses import BestResponse, best_response, expected_guesses
-    from .do_solution import DoubleOracleSolution
-    from .fp_solution import EquilibriumGuesser, FictitiousPlaySolution
-    from .solution import Solution, Strength
-    from .solve import SolveInterrupted, solve
-    from .strategy_file import StrategyFileError
-    from .trees import DecisionTree
-    from .evaluation import Evaluation, evaluate, head_to_head
-    from .objectives import Objective, within
-    from .races import race
-    from .weights import RULES, integer_weights
-    from .words import WordList, WordListError, load_words
+    from .game.turns import reply
+    from .game.rules import PRESETS, Rules, RulesError, parse_rules
+    from .responses.gbr import comp_num_guesses, gbr_tree, guesser_gbr
+    from .engine.runtime import openmp_enabled, resolve_threads
+    from .responses.best_responses import BestResponse, best_response, expected_guesses
+    from .solvers.double_oracle.solution import DoubleOracleSolution
+    from .solvers.fictitious_play.solution import EquilibriumGuesser, FictitiousPlaySolution
+    from .solvers.solution import Solution, Strength
+    from .solvers.solving import SolveInterrupted, solve
+    from .solvers.strategy_file import StrategyFileError
+    from .game.trees import DecisionTree
+    from .players.evaluation import Evaluation, evaluate, head_to_head
+    from .game.objectives import Objective, within
+    from .players.races import race
+    from .engine.weights import RULES, integer_weights
+    from .game.words import WordList, WordListError, load_words
 
 
 def __getattr__(name: str) -> object:
-    """A public name, or a submodule (``jotto.strategy_file``), loaded on first use."""
+    """A public name, or a submodule (``jotto.solvers.strategy_file``), loaded on first use."""
     if name not in _EXPORTS:
         try:
             return importlib.import_module(f".{name}", __name__)
@@ -74,7 +78,7 @@ def __getattr__(name: str) -> object:
             raise AttributeError(f"module 'jotto' has no attribute {name!r}") from None
     value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
     if callable(value):  # help() and inspect.signature show types, not quoted strings
-        from ._annotations import resolve
+        from .util.annotations import resolve
 
         resolve(value)
     globals()[name] = value
@@ -98,6 +102,24 @@ class _Package(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
+
+
+
+class _MovedFinder:
+    """Finds the old names of the modules that moved into the wings (``jotto.util.moved``),
+    asked only about names no other finder found (it comes last)."""
+
+    @staticmethod
+    def find_spec(fullname: str, path: object = None, target: object = None) -> object:
+        if not fullname.startswith(f"{__name__}.") or fullname.count(".") != 1:
+            return None
+        from .util.moved import spec_for
+
+        return spec_for(fullname)
+
+
+if not any(getattr(f, "__qualname__", None) == "_MovedFinder" for f in sys.meta_path):
+    sys.meta_path.append(_MovedFinder)
 
 
 __all__ = [

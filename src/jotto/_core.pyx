@@ -80,8 +80,8 @@ cdef class Words:
 
     ``Words(masks, length)``: distinct ``uint32`` letter masks of ``length`` letters each (the
     paper's lists).  ``Words(tokens, length, spell=None, keep_all=False)``: ``uint64`` token masks
-    and, for positional replies, spellings, as :meth:`jotto.rules.Rules.tokens` and
-    :meth:`~jotto.rules.Rules.spellings` give them; ``keep_all`` is the anagram rule
+    and, for positional replies, spellings, as :meth:`jotto.game.rules.Rules.tokens` and
+    :meth:`~jotto.game.rules.Rules.spellings` give them; ``keep_all`` is the anagram rule
     ``keep-all`` (see jt_words_new_rules in jotto_engine.h for the reply codes).  ``classes`` is
     the number of reply codes R, ``win`` the win's code."""
 
@@ -465,7 +465,7 @@ cdef class BestResponseSearch:
     ``tokens``: the words' token masks (``Rules.tokens``; 26-bit letter masks for the paper's
     words, any unsigned integer array), ``spell``: their spellings (``Rules.spellings``) with
     positional replies, else None; ``flags``: ``BS_KEEP_ALL | BS_POSITIONAL | BS_HARD`` as the
-    rules say (:func:`jotto.best_responses.search_flags`).  Trees have ``classes`` children per
+    rules say (:func:`jotto.responses.best_responses.search_flags`).  Trees have ``classes`` children per
     node, indexed by the rules' reply codes."""
 
     cdef jt_bsearch *ptr

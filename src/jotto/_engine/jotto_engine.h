@@ -1,7 +1,7 @@
 /* jotto_engine.h -- the public C interface of jotto's core.
  *
  * Words are 26-bit letter masks (bit k = letter 'a'+k); a reply is the popcount of the AND of two
- * masks (the paper's NumCommLetts).  Other rule sets (jotto.rules) give each word up to 64 tokens
+ * masks (the paper's NumCommLetts).  Other rule sets (jotto.game.rules) give each word up to 64 tokens
  * (letters, and k-th occurrences of letters) and, for positional replies, its spelling; a reply is
  * then a code 0..R-1 (see jt_words_new_rules), and the win is the guess being the target.  A decision tree answers, for a hider strategy, the greedy
  * best response GuesserGBR (or one of Norvig's partition guessers) at every state the guesser can
@@ -81,7 +81,7 @@ double jt_integer_weights(const double *h, int32_t D, int64_t *v);
 
 /* Word lists. masks[i] must be distinct, each with exactly L bits set, L in 1..26, D in 1..65535. */
 jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L);
-/* Word lists under any rule set (jotto.rules.Rules.tokens/.spellings).  tokens[i]: the word's
+/* Word lists under any rule set (jotto.game.rules.Rules.tokens/.spellings).  tokens[i]: the word's
  * token set, at most L bits; for two different words g, t the letters in common are
  * a = popcount(tokens[g] & tokens[t]).  spell (JT_POSITIONAL only, L <= 8): byte p of spell[i] is
  * letter p of word i as 1..26, so letters in place b = the zero bytes of spell[g] ^ spell[t] among

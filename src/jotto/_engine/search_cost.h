@@ -19,7 +19,7 @@
  * only words still consistent may be, so states hold every consistent word, of weight 0 or not.
  * A guess must narrow the state down: a word outside it that leaves every target in one class
  * is never tried (it cannot shorten a game).  ``branches``: the most non-winning replies one
- * guess can get (jotto.rules.Rules.branches), which the counting bounds use.
+ * guess can get (jotto.game.rules.Rules.branches), which the counting bounds use.
  *
  * Costs.  c(d) = c[d-1] for d = 1..K, and c(d) = c[K-1] + tail (d - K) beyond: constant
  * (tail 0) or growing linearly.  A tree finds every target within D guesses, so only c(1..D)

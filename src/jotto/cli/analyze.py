@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from ..analysis import (METRICS, best_first_guesses, neighbourhood, neighbourhood_sizes,
+from ..play.analysis import (METRICS, best_first_guesses, neighbourhood, neighbourhood_sizes,
                         partition_of, partition_vectors)
 from .main import main
 from .options import echo_json, word_list, word_list_options

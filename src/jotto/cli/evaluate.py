@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from ..evaluation import evaluate, exploitability, sample_games
+from ..players.evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
 from .main import main

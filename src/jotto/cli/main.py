@@ -12,10 +12,10 @@ from typing import Any, Callable, Iterator
 import click
 
 from .. import __version__
-from ..files import input_limit, quote
-from ..strategy_file import StrategyFileError
-from ..trees import TreeFileError
-from ..words import WordListError
+from ..util.files import input_limit, quote
+from ..solvers.strategy_file import StrategyFileError
+from ..game.trees import TreeFileError
+from ..game.words import WordListError
 
 __all__ = ["BadInput", "main", "warnings_as_lines"]
 

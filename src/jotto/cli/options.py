@@ -11,11 +11,11 @@ from typing import Any, Callable
 
 import click
 
-from ..files import check_new_output, quote
-from ..plots import check_plot_path
+from ..util.files import check_new_output, quote
+from ..util.plots import check_plot_path
 from ..players.specs import GUESSER_HELP, SPEC_HELP, check_guesser_spec, check_hider_spec
-from ..rules import ANAGRAMS, PRESETS, Rules, RulesError, anagram_rule, parse_rules
-from ..words import BUNDLED, DEFAULT_SOURCE, WordList, load_words
+from ..game.rules import ANAGRAMS, PRESETS, Rules, RulesError, anagram_rule, parse_rules
+from ..game.words import BUNDLED, DEFAULT_SOURCE, WordList, load_words
 from .main import BadInput
 
 __all__ = ["GUESSER_SPEC", "GUESSER_SPECS_EPILOG", "HIDER_SPEC", "POSITIVE_FINITE",

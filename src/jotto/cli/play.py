@@ -18,12 +18,12 @@ from typing import Callable, Iterator
 
 import click
 
-from ..evaluation import evaluate
-from ..commonness import hiding_set
-from ..interactive import (HIDE_FROM, LEVELS, Assist, Race, YouGuess, YouHide, level_players,
+from ..players.evaluation import evaluate
+from ..play.commonness import hiding_set
+from ..play.session import (HIDE_FROM, LEVELS, Assist, Race, YouGuess, YouHide, level_players,
                            strategy_for)
-from ..sheet import Style
-from ..stats import Stats, outcome_text, summary_of
+from ..play.sheet import Style
+from ..play.history import Stats, outcome_text, summary_of
 from .main import main
 from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, SEED, word_list_options
 from .players import resolve_words

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..players.specs import spec_word_list
-from ..words import WordList
+from ..game.words import WordList
 from .options import word_list
 
 

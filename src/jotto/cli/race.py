@@ -1,4 +1,4 @@
-"""``jotto race``: who wins a race between two guessers (:mod:`jotto.races`)."""
+"""``jotto race``: who wins a race between two guessers (:mod:`jotto.players.races`)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from typing import Any
 
 import click
 
-from ..evaluation import evaluate
+from ..players.evaluation import evaluate
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
-from ..races import DEFAULT_GAMES, race
+from ..players.races import DEFAULT_GAMES, race
 from .main import main
 from .options import GUESSER_SPEC, HIDER_SPEC, SEED, SPECS_EPILOG, echo_json, threads_option, \
     word_list_options

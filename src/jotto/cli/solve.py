@@ -7,13 +7,13 @@ from pathlib import Path
 
 import click
 
-from ..fictitious_play import MODES
-from ..files import check_writable, output_lock
-from ..oracles import parse_oracle
-from ..solution import Solution
-from ..solve import METHODS, SolveInterrupted, describe_file, solve
-from ..strategy_file import StrategyFileError
-from ..strategy_schema import MAX_ITERATIONS
+from ..solvers.fictitious_play.algorithm import MODES
+from ..util.files import check_writable, output_lock
+from ..responses.oracles import parse_oracle
+from ..solvers.solution import Solution
+from ..solvers.solving import METHODS, SolveInterrupted, describe_file, solve
+from ..solvers.strategy_file import StrategyFileError
+from ..solvers.fictitious_play.codec import MAX_ITERATIONS
 from .main import BadInput, main
 from .options import (POSITIVE_FINITE, check_plot_output, echo_json, interval_text,
                       optional_seconds, threads_option, word_list, word_list_options)

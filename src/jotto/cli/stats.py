@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..stats import Stats, outcome_text, summarise
+from ..play.history import Stats, outcome_text, summarise
 from .main import main
 from .options import echo_json
 

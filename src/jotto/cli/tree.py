@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from ..files import check_new_output
+from ..util.files import check_new_output
 from ..players import make_guesser
-from ..trees import tree_format
+from ..game.trees import tree_format
 from .main import BadInput, main
 from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, threads_option, word_list_options
 from .players import resolve_words

@@ -4,14 +4,14 @@ them."""
 
 from __future__ import annotations
 
-from ..fp_solution import EquilibriumGuesser
-from ..solution import EquilibriumHider
+from ..solvers.fictitious_play.solution import EquilibriumGuesser
+from ..solvers.solution import EquilibriumHider
 from .cost_guesser import CostGuesser
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
 from .specs import SPEC_HELP, make_guesser, make_hider
 
-from .._annotations import resolve
+from ..util.annotations import resolve
 
 __all__ = ["NORVIG_METRICS", "SPEC_HELP", "BestResponseHider", "CostGuesser",
            "DistributionHider", "EquilibriumGuesser", "EquilibriumHider", "FixedHider",

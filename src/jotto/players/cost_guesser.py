@@ -1,4 +1,4 @@
-"""A fast guesser for any objective (:mod:`jotto.objectives`): greedy with lookahead, for play.
+"""A fast guesser for any objective (:mod:`jotto.game.objectives`): greedy with lookahead, for play.
 
 The exact best response (:func:`jotto.best_response` with an objective) is a search that can take
 minutes; a person waiting for the computer's guess needs one in well under a second.
@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _core
-from ..game import History
-from ..objectives import Objective, ObjectiveSpec, parse_objective
-from ..trees import DecisionTree, tree_from_policy
-from ..weights import exact_weights
-from ..words import WordList
+from ..engine import core
+from ..game.turns import History
+from ..game.objectives import Objective, ObjectiveSpec, parse_objective
+from ..game.trees import DecisionTree, tree_from_policy
+from ..engine.weights import exact_weights
+from ..game.words import WordList
 from .guessers import TreeGuesser
 
 __all__ = ["CostGuesser"]
@@ -101,7 +101,7 @@ class CostGuesser(TreeGuesser):
         seconds = self.seconds if deadline else None
         levels = self.levels if seconds is None else max(self.levels, DEADLINE_LEVELS)
         t0 = time.perf_counter()
-        g, score, complete, _ = _core.cost_decide(
+        g, score, complete, _ = core.cost_decide(
             self.words.core, self.words.rules.hard, self.weights,
             [float(c) for c in objective.costs], float(objective.tail), int(made),
             np.ascontiguousarray(state, dtype=np.int32), levels, self.width,

@@ -1,8 +1,8 @@
 """Guessers: the random consistent guesser, Norvig's partition guessers, GuesserGBR against any
 hider strategy, and a decision tree played as it stands.  The equilibrium guesser of a strategy
-file is :class:`jotto.solution.EquilibriumGuesser`.
+file is :class:`jotto.solvers.solution.EquilibriumGuesser`.
 
-Every guesser follows :class:`jotto.game.Guesser`.  Deterministic ones also give their decision
+Every guesser follows :class:`jotto.game.turns.Guesser`.  Deterministic ones also give their decision
 tree (``tree()``) and so their guesses for every target at once; the random guesser is played.
 """
 
@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _core
-from ..game import History, player_repr
-from ..gbr import gbr_tree, guesser_gbr
-from ..runtime import resolve_threads
-from ..trees import DecisionTree
-from ..words import WordList
+from ..engine import core
+from ..game.turns import History, player_repr
+from ..responses.gbr import gbr_tree, guesser_gbr
+from ..engine.runtime import resolve_threads
+from ..game.trees import DecisionTree
+from ..game.words import WordList
 
 __all__ = ["GBRGuesser", "NORVIG_METRICS", "NorvigGuesser", "OffTree", "RandomGuesser",
            "TreeGuesser"]
@@ -27,8 +27,8 @@ class OffTree(ValueError):
 
 #: Norvig's metrics of a partition (the targets per reply), all minimised: the largest branch,
 #: the expected branch size, and minus the entropy.
-NORVIG_METRICS = {"max": _core.RULE_NORVIG_MAX, "expectation": _core.RULE_NORVIG_EXPECTATION,
-                  "entropy": _core.RULE_NORVIG_ENTROPY}
+NORVIG_METRICS = {"max": core.RULE_NORVIG_MAX, "expectation": core.RULE_NORVIG_EXPECTATION,
+                  "entropy": core.RULE_NORVIG_ENTROPY}
 
 
 class RandomGuesser:
@@ -108,20 +108,20 @@ class NorvigGuesser(TreeGuesser):
     @property
     def _args(self) -> tuple[int, int]:
         return (NORVIG_METRICS[self.metric],
-                _core.CAND_NORVIG if self.inconsistent else _core.CAND_CONSISTENT)
+                core.CAND_NORVIG if self.inconsistent else core.CAND_CONSISTENT)
 
     def tree(self) -> DecisionTree:
         if self._tree is None:
             rule, cand = self._args
-            built = _core.build_tree(self.words.core, rule, cand, None, None, 0.0, 0.0,
-                                     resolve_threads(self.threads))
+            built = core.build_tree(words=self.words.core, rule=rule, candidates=cand,
+                                     threads=resolve_threads(self.threads))
             self._tree = DecisionTree(self.words, *built.export())
         return self._tree
 
     def decide(self, state: np.ndarray) -> int:
         S = np.ascontiguousarray(state, dtype=np.int32)
         rule, cand = self._args
-        return _core.decide(self.words.core, rule, cand, None, None, 0.0, 0.0, S)
+        return core.decide(words=self.words.core, rule=rule, candidates=cand, state=S)
 
 
 class GBRGuesser(TreeGuesser):

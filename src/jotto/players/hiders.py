@@ -1,7 +1,7 @@
 """Hiders: uniform, a fixed word, any probability vector, and the best response to a guesser.
-The equilibrium hider of a strategy file is :class:`jotto.solution.EquilibriumHider`.
+The equilibrium hider of a strategy file is :class:`jotto.solvers.solution.EquilibriumHider`.
 
-Every hider follows :class:`jotto.game.Hider`: a probability for every word, and a way to draw a
+Every hider follows :class:`jotto.game.turns.Hider`: a probability for every word, and a way to draw a
 secret from it.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..game import player_repr
-from ..words import WordList
+from ..game.turns import player_repr
+from ..game.words import WordList
 
 __all__ = ["BestResponseHider", "DistributionHider", "FixedHider", "UniformHider",
            "worst_targets"]

@@ -44,12 +44,12 @@ from typing import Any
 
 import numpy as np
 
-from ..bundled import bundled_solution
-from ..files import quote, read_bytes
-from ..objectives import Objective, parse_objective
-from ..solution import EquilibriumHider, Solution
-from ..trees import DecisionTree
-from ..words import WordList
+from ..solvers.bundled import bundled_solution
+from ..util.files import quote, read_bytes
+from ..game.objectives import Objective, parse_objective
+from ..solvers.solution import EquilibriumHider, Solution
+from ..game.trees import DecisionTree
+from ..game.words import WordList
 from .cost_guesser import CostGuesser
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
@@ -131,7 +131,7 @@ def hider_weights(path: str, words: WordList) -> np.ndarray:
     """Weights per word from a file: a strategy file (its s_{t*}), ``.npy``, or text.
 
     Every failure is a one-line :class:`ValueError` naming the file (and line): unreadable or
-    too large (:func:`jotto.files.input_limit`), a header or line that is not weights for
+    too large (:func:`jotto.util.files.input_limit`), a header or line that is not weights for
     this list, a word given twice, a number that is not finite or negative, all zero."""
     if path.endswith(".jotto"):
         return Solution.load(path, words).hider()

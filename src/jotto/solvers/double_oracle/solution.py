@@ -1,0 +1,244 @@
+"""What the double oracle produces: a hider strategy over all words, a guesser strategy that mixes
+explicit decision trees, and the certified interval that holds the game's value; and its strategy
+file codec.
+
+Payload (inside the strategy file container of :mod:`jotto.solvers.strategy_file`)::
+
+    {"solver": "double-oracle", "solver_version": 1, "words": {...}, "plan": {...},
+     "trees": [<root node as jotto-tree JSON nests it>, ...],
+     "guesser": {"weights": [int, ...], "denominator": int},   # q_k = weights[k] / denominator
+     "hider": [int, ...],                                      # p_i = hider[i] / sum(hider)
+     "lower": [num, den], "upper": [num, den], "rounds": int,
+     "history": {"lower": [...], "upper": [...], "restricted": [...], "columns": [...],
+                 "seconds": [...]},
+     # the run's state, for --resume (read by jotto.solvers.double_oracle.algorithm.DoubleOracle.restore):
+     "done": bool, "oracle": str, "smoothed": [float, ...] | null,
+     "hedge": {"sum": [int, ...], "mean": [float, ...], "steps": int} | null}
+
+Every number that is a bound is stored exactly; the trees are checked node by node when read
+(:meth:`jotto.DecisionTree.from_nodes`), and the bounds are recomputed from the strategies where
+they can be (the guesser's worst case), so a file cannot claim more than its strategies give.
+"""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ...game.turns import History
+from ..solution import Solution
+from ..strategy_file import StrategyFileError
+from ...game.trees import DecisionTree, TreeFileError, weight_by_guesses
+from ...engine.weights import integer_weights
+from ...game.words import WordList
+
+__all__ = ["DoubleOracleSolution", "MixedTreeGuesser", "SOLVER_VERSION"]
+
+SOLVER_VERSION = 1
+
+
+def encode_fraction(x: Fraction) -> list[int]:
+    return [x.numerator, x.denominator]
+
+
+def decode_fraction(d: Any, what: str) -> Fraction:
+    if not (isinstance(d, list) and len(d) == 2 and all(type(v) is int for v in d) and d[1] > 0):
+        raise StrategyFileError(f"{what} is not a fraction [numerator, denominator]")
+    return Fraction(d[0], d[1])
+
+
+def int_list(d: Any, what: str, size: int | None = None) -> list[int]:
+    if not isinstance(d, list) or not all(type(v) is int and v >= 0 for v in d) \
+            or (size is not None and len(d) != size):
+        raise StrategyFileError(f"{what} is not a list of {size or ''} non-negative integers")
+    return d
+
+
+class DoubleOracleSolution(Solution):
+    """An equilibrium found by the double oracle (:mod:`jotto.solvers.double_oracle.algorithm`).
+
+    Attributes:
+        trees: the guesser's decision trees; ``guesser_weights / guesser_denominator`` their
+            probabilities.
+        hider_int: the hider's strategy as integer weights.
+        value_bounds: (lower, upper), exact: the hider's strategy guarantees at least ``lower``
+            expected guesses against every guesser (proved by branch and bound) and the
+            guesser's mixture at most ``upper`` against every target (exact).  Equal when the
+            game was solved exactly.
+        rounds: double-oracle rounds run; ``history``: per-round bounds and timings.
+    """
+
+    solver = "double-oracle"
+
+    def __init__(self, words: WordList, payload: dict[str, Any],
+                 known: tuple[list[DecisionTree], np.ndarray] | None = None):
+        """The solution ``payload`` describes (checked).  ``known``: the payload's trees and
+        their guess counts (``[D, trees]``) as the run that made them holds them, so that they
+        are not parsed and counted again (the bounds are still checked against them)."""
+        if payload.get("solver_version") != SOLVER_VERSION:
+            raise StrategyFileError(f"unknown double-oracle format version "
+                                    f"{payload.get('solver_version')!r} (this jotto reads "
+                                    f"{SOLVER_VERSION})")
+        self.words = words
+        self._payload = payload
+        D = len(words)
+        raw = payload["trees"]
+        if not isinstance(raw, list) or not raw:
+            raise StrategyFileError("trees is not a non-empty list")
+        if known is not None:
+            if len(known[0]) != len(raw):
+                raise ValueError("the known trees are not the payload's")
+            self.trees = list(known[0])
+        else:
+            try:
+                self.trees = [DecisionTree.from_nodes(t, words, f"tree {k}")
+                              for k, t in enumerate(raw)]
+            except TreeFileError as exc:
+                raise StrategyFileError(str(exc)) from None
+        g = payload["guesser"]
+        self.guesser_weights = np.array(int_list(g["weights"], "guesser.weights", len(raw)),
+                                        dtype=object)
+        self.guesser_denominator = int(g["denominator"])
+        if self.guesser_denominator != int(self.guesser_weights.sum()) or \
+                self.guesser_denominator <= 0:
+            raise StrategyFileError("guesser.weights do not sum to guesser.denominator")
+        self.hider_int = np.array(int_list(payload["hider"], "hider", D), dtype=object)
+        if int(self.hider_int.sum()) <= 0:
+            raise StrategyFileError("the hider's weights are all zero")
+        lower = decode_fraction(payload["lower"], "lower")
+        upper = decode_fraction(payload["upper"], "upper")
+        #: Guesses each tree needs for each target, ``int32 [D, trees]``.
+        self.counts = (np.stack([t.guesses_needed() for t in self.trees], axis=1)
+                       if known is None else np.asarray(known[1], dtype=np.int32))
+        worst = self.guesser_worst_case()
+        if upper != worst or not 1 <= lower <= upper:
+            raise StrategyFileError(f"bounds [{lower}, {upper}] do not match the guesser's "
+                                    f"exact worst case {worst}")
+        self.value_bounds: tuple[Fraction, Fraction] = (lower, upper)
+        self.rounds = int(payload["rounds"])
+        self.history = {k: np.asarray(v, dtype=np.float64)
+                        for k, v in payload["history"].items()}
+        self.plan: dict[str, Any] = dict(payload.get("plan", {}))
+
+    def __repr__(self) -> str:
+        lo, hi = self.value_bounds
+        return (f"DoubleOracleSolution({len(self.words)} words of {self.words.length} letters, "
+                f"{len(self.trees)} trees, {self.rounds} rounds, value in "
+                f"[{float(lo):.6f}, {float(hi):.6f}])")
+
+    @property
+    def exact(self) -> bool:
+        """Whether the game's value is known exactly (the bounds met)."""
+        return self.value_bounds[0] == self.value_bounds[1]
+
+    def hider(self, t: int | None = None) -> np.ndarray:
+        if t is not None:
+            raise ValueError("a double-oracle solution keeps only its final strategies (no t)")
+        w = self.hider_int
+        total = int(w.sum())
+        return np.array([float(Fraction(int(x), total)) for x in w])
+
+    def hider_weights(self) -> np.ndarray:
+        """The hider's integer weights (``int64``); if their total is too large for the core's
+        exact sums, the probabilities converted by :func:`jotto.integer_weights` instead."""
+        if int(self.hider_int.sum()) * len(self.words) < 2**63:
+            return self.hider_int.astype(np.int64)
+        return integer_weights(self.hider())
+
+    def guesser_probabilities(self) -> np.ndarray:
+        """The probability of each tree, as floats."""
+        return np.array([float(Fraction(int(x), self.guesser_denominator))
+                         for x in self.guesser_weights])
+
+    def guesser(self, seed: int | np.random.Generator | None = None,
+                t_star: int | None = None) -> "MixedTreeGuesser":
+        if t_star is not None:
+            raise ValueError("a double-oracle solution keeps only its final strategies (no t)")
+        return MixedTreeGuesser(self.trees, self.guesser_weights, seed, counts=self.counts)
+
+    def guesser_expected(self) -> list[Fraction]:
+        num = self.counts.astype(object) @ self.guesser_weights
+        return [Fraction(int(x), self.guesser_denominator) for x in num]
+
+    def plot(self, path: str | os.PathLike[str] | None = None):
+        """The value interval (proved lower bound, exact upper bound) against round; saved to
+        ``path`` if given (PNG, SVG or PDF by its suffix).  Needs matplotlib, an optional extra
+        (``pip install 'jotto[plot]'``)."""
+        from ...util.plots import value_interval_plot
+
+        return value_interval_plot(self, path)
+
+    def summary(self) -> str:
+        lo, hi = self.value_bounds
+        what = (f"value {lo} = {float(lo):.6f} (exact)" if lo == hi else
+                f"value in [{float(lo):.4f}, {float(hi):.4f}] (width {float(hi - lo):.4f})")
+        used = int(np.count_nonzero(self.guesser_weights))
+        return (f"double oracle: {what}; {self.rounds} rounds, {len(self.trees)} trees "
+                f"({used} in the guesser's mix), hider support "
+                f"{int(np.count_nonzero(self.hider_int))} of {len(self.words)} words")
+
+
+class MixedTreeGuesser:
+    """A guesser that draws one of its decision trees at the start of each game (by weight,
+    with its seeded :class:`numpy.random.Generator`) and plays it."""
+
+    def __init__(self, trees: list[DecisionTree], weights: np.ndarray,
+                 seed: int | np.random.Generator | None = None, name: str = "double oracle",
+                 counts: np.ndarray | None = None):
+        self.words = trees[0].words
+        self.trees = trees
+        #: the trees' exact integer weights
+        self.weights = [int(x) for x in weights]
+        total = sum(int(x) for x in weights)
+        self._p = np.array([float(Fraction(int(x), total)) for x in weights])
+        #: Guesses each tree needs for each target (``[D, trees]``), if the caller has them.
+        self._counts = counts
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.name = name
+        self.k = 0
+        self.new_game()
+
+    def __repr__(self) -> str:
+        return f"MixedTreeGuesser({self.name!r}, {len(self.trees)} trees, {self.words.describe()})"
+
+    def new_game(self) -> None:
+        self.k = int(self.rng.choice(len(self.trees), p=self._p / self._p.sum()))
+
+    def next_guess(self, state: np.ndarray, history: History) -> int:
+        tree = self.trees[self.k]
+        node = tree.node_after(history, len(state))
+        if node < 0:
+            raise ValueError("this game left the guesser's decision tree (its guesses were not "
+                             "the tree's)")
+        return int(tree.guess[node])
+
+    def _guess_counts(self) -> np.ndarray:
+        """Guesses each tree needs for each target (``[D, trees]``)."""
+        if self._counts is None:
+            self._counts = np.stack([t.guesses_needed() for t in self.trees], axis=1)
+        return self._counts
+
+    def count_distribution(self, weights: np.ndarray) -> dict[int, Fraction]:
+        """The exact chance of each number of guesses against a hider's integer ``weights``
+        (what a race needs: :func:`jotto.players.races.guess_distribution`)."""
+        w = [int(x) for x in weights]
+        counts = self._guess_counts()
+        total: dict[int, int] = {}
+        for k, q in enumerate(self.weights):
+            for c, x in weight_by_guesses(counts[:, k], w).items() if q else ():
+                total[c] = total.get(c, 0) + q * x
+        return {c: Fraction(x, sum(self.weights) * sum(w)) for c, x in sorted(total.items())}
+
+    def moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Exact expected guesses, expected squared guesses per target, and the expected
+        histogram (targets per guess count) of the mixture."""
+        counts = self._guess_counts().astype(np.float64)
+        q = self._p
+        hist = np.zeros(int(counts.max()) + 1)
+        for k, qk in enumerate(q):
+            if qk:
+                hist += qk * np.bincount(counts[:, k].astype(np.int64), minlength=len(hist))
+        return counts @ q, (counts**2) @ q, hist

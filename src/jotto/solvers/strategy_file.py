@@ -1,0 +1,96 @@
+"""The strategy file container: gzip-compressed JSON with a format name, a version and a SHA-256.
+
+::
+
+    {"format": "jotto-strategy", "version": 1, "sha256": "<hex>", "payload": {...}}
+
+The checksum is over the payload serialised canonically (sorted keys, no spaces).  NumPy arrays
+in the payload are stored exactly as ``{"dtype", "shape", "base64"}`` of their little-endian
+bytes.  What the payload holds is the solver's business (:mod:`jotto.solvers.solution`); this module only
+guarantees that what was written is what is read, or says clearly why not.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import os
+import zlib
+from typing import Any
+
+import numpy as np
+
+from ..util.files import JSONInputError, gunzip, parse_json, quote, read_bytes, write_atomic
+
+__all__ = ["FORMAT", "VERSION", "StrategyFileError", "decode_array", "encode_array", "read",
+           "write"]
+
+FORMAT = "jotto-strategy"
+VERSION = 1
+_DTYPES = {"int32": "<i4", "int64": "<i8", "float32": "<f4", "float64": "<f8"}
+
+
+class StrategyFileError(ValueError):
+    """A strategy file cannot be used; the message names the file and the problem."""
+
+
+def encode_array(a: np.ndarray) -> dict[str, Any]:
+    """An array as JSON: its dtype name, shape and little-endian bytes in base64."""
+    name = np.dtype(a.dtype).name
+    if name not in _DTYPES:
+        raise TypeError(f"cannot store arrays of {name}")
+    data = np.ascontiguousarray(a, dtype=_DTYPES[name]).tobytes()
+    return {"dtype": name, "shape": list(a.shape), "base64": base64.b64encode(data).decode()}
+
+
+def decode_array(d: Any, what: str = "array") -> np.ndarray:
+    """The array :func:`encode_array` stored; :class:`StrategyFileError` if it is malformed."""
+    try:
+        dtype = np.dtype(_DTYPES[d["dtype"]])
+        shape = tuple(int(n) for n in d["shape"])
+        raw = base64.b64decode(d["base64"], validate=True)
+        arr = np.frombuffer(raw, dtype=dtype).reshape(shape)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StrategyFileError(f"malformed {what} ({exc})") from None
+    return arr.astype(dtype.newbyteorder("="))
+
+
+def _digest(payload: Any) -> str:
+    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def write(path: str | os.PathLike[str], payload: dict[str, Any]) -> None:
+    """Write a strategy file atomically."""
+    doc = {"format": FORMAT, "version": VERSION, "sha256": _digest(payload), "payload": payload}
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    write_atomic(path, gzip.compress(text.encode(), compresslevel=6, mtime=0))
+
+
+def read(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The payload of a strategy file, after checking its format, version and checksum."""
+    name = os.fspath(path)
+    raw = read_bytes(name, "strategy file", StrategyFileError)
+    if raw[:2] != b"\x1f\x8b":
+        raise StrategyFileError(f"{name}: not a jotto strategy file")
+    try:
+        text = gunzip(raw, name, StrategyFileError)
+    except (EOFError, zlib.error):
+        raise StrategyFileError(f"{name}: truncated or corrupt (the compressed data ends "
+                                f"early or is damaged)") from None
+    try:
+        doc = parse_json(text)
+    except JSONInputError as exc:
+        raise StrategyFileError(f"{name}: not a jotto strategy file ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise StrategyFileError(f"{name}: not a jotto strategy file")
+    if type(doc.get("version")) is not int or doc["version"] != VERSION:
+        raise StrategyFileError(f"{name}: unknown strategy file version "
+                                f"{quote(doc.get('version'))} (this jotto reads version "
+                                f"{VERSION})")
+    payload = doc.get("payload")
+    if not isinstance(payload, dict) or doc.get("sha256") != _digest(payload):
+        raise StrategyFileError(f"{name}: checksum mismatch: the file is corrupt or was edited")
+    return payload
