@@ -20,4 +20,6 @@ def __getattr__(name: str) -> object:
 
     warnings.warn(f"jotto.game.{name} moved to jotto.game.turns.{name}; the old name goes in "
                   "the next release", DeprecationWarning, stacklevel=2)
-    return getattr(importlib.import_module(".turns", __name__), name)
+    value = getattr(importlib.import_module(".turns", __name__), name)
+    globals()[name] = value  # warned once: ``from jotto.game import reply`` asks twice
+    return value
