@@ -29,7 +29,7 @@ LEVELS = {"base": ["-DJT_SCALAR=1"], "neon": ["-march=armv8-a"]}
 def kernel_lengths() -> list[int]:
     """The word lengths compiled with the length a constant (JT_KERNEL_LENGTHS in kernels.h, as
     CMakeLists.txt reads it), and 0 for any other."""
-    line = re.search(r"^#define JT_KERNEL_LENGTHS\(X\)(.*)$", (ENGINE / "kernels.h").read_text(),
+    line = re.search(r"^#define JT_KERNEL_LENGTHS\(X\)(.*)$", (ENGINE / "common" / "kernels.h").read_text(),
                      re.MULTILINE)
     assert line, "no JT_KERNEL_LENGTHS in kernels.h"
     return [int(n) for n in re.findall(r"X\((\d+)\)", line.group(1))] + [0]
@@ -39,11 +39,11 @@ def build(tmp_path: Path) -> Path:
     # as CMakeLists.txt lays the kernels out (kernels.h): kernels_common.c once; per level its
     # table (kernels.c) and its sweeps once per word length (kernels_length.c); the units compile
     # side by side, one per CPU, then link with the engine
-    units = [("common", [], ENGINE / "kernels_common.c")]
+    units = [("common", [], ENGINE / "common" / "kernels_common.c")]
     for level, extra in LEVELS.items():
         flags = [*extra, f"-DJT_KERNEL_SUFFIX={level}"]
-        units.append((f"{level}", flags, ENGINE / "kernels.c"))
-        units += [(f"{level}_len{n}", [*flags, f"-DJT_LEN={n}"], ENGINE / "kernels_length.c")
+        units.append((f"{level}", flags, ENGINE / "common" / "kernels.c"))
+        units += [(f"{level}_len{n}", [*flags, f"-DJT_LEN={n}"], ENGINE / "common" / "kernels_length.c")
                   for n in kernel_lengths()]
 
     def compile_unit(unit: tuple[str, list[str], Path]) -> str:
@@ -56,9 +56,9 @@ def build(tmp_path: Path) -> Path:
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         objects = list(pool.map(compile_unit, units))
     exe = tmp_path / "check_kernels"
-    # the engine without the kernels (built above) and the best-response search
-    engine = sorted(p for p in ENGINE.glob("*.c")
-                    if not p.name.startswith(("kernels", "search")))
+    # the engine's common part without the kernels (built above), and the tree builder
+    engine = sorted(p for p in [*ENGINE.glob("common/*.c"), *ENGINE.glob("tree/*.c")]
+                    if not p.name.startswith("kernels"))
     sources = [str(p) for p in engine] + [str(CHECK)]
     subprocess.run([CC, *FLAGS, "-DJT_HAVE_neon=1", *sources, *objects, "-lm", "-static",
                     "-o", str(exe)], check=True, capture_output=True, text=True)

@@ -219,7 +219,7 @@ def test_threads_share_the_search_without_data_races(tmp_path):
             subprocess.run([str(tmp_path / "probe")], capture_output=True).returncode:
         pytest.skip("gcc's ThreadSanitizer does not build or run here")
     exe = tmp_path / "tsan_search"
-    sources = [str(TSAN)] + [str(ENGINE / f"search{p}.c") for p in
+    sources = [str(TSAN)] + [str(ENGINE / "search" / f"search{p}.c") for p in
                              ("", "_setup", "_memo", "_split", "_bounds", "_families", "_tree")]
     # -DPOPCNT_CLONES=: no ifuncs (their resolvers run before TSan's runtime is up)
     popcnt = ["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []

@@ -9,7 +9,7 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-cdef extern from "jotto_engine.h" nogil:
+cdef extern from "common/jotto_engine.h" nogil:
     ctypedef struct jt_words:
         pass
     ctypedef struct jt_tree:
@@ -395,7 +395,7 @@ cdef int32_t guesser_gbr(const uint32_t *masks, int32_t D, int32_t L, const doub
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
 
-cdef extern from "jotto_search.h" nogil:
+cdef extern from "search/jotto_search.h" nogil:
     ctypedef struct jt_bsearch:
         pass
     ctypedef struct jt_bs_pass:
@@ -579,7 +579,7 @@ cdef class BestResponseSearch:
 
 # ==== Cost searches (search_cost.h): best responses for any non-decreasing cost vector ==========
 
-cdef extern from "search_cost.h" nogil:
+cdef extern from "search/search_cost.h" nogil:
     ctypedef struct jt_costs:
         const uint64_t *c
         int32_t K

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree_internal.h"
+#include "tree/tree_internal.h"
 
 static uint64_t state = 0x9e3779b97f4a7c15u;
 static uint32_t rnd(void)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #define bs_run_threads bs_run_threads_openmp
-#include "search_parallel.c"
+#include "search/search_parallel.c"
 #undef bs_run_threads
 
 typedef struct {

@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jotto_engine.h"
+#include "common/jotto_engine.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "popcnt_clones.h"
+#include "common/popcnt_clones.h"
 #include "tree_internal.h"
 
 /* ---- the paper rule's rounding distance ------------------------------------------------------ */

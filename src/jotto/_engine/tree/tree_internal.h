@@ -13,7 +13,7 @@
 #ifndef JOTTO_TREE_INTERNAL_H
 #define JOTTO_TREE_INTERNAL_H
 
-#include "engine_internal.h"
+#include "common/engine_internal.h"
 
 #ifdef _OPENMP
 #include <omp.h>

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "engine_internal.h"
+#include "common/engine_internal.h"
 #include "search_cost.h"
 
 #define CS_INF JT_CS_INF

@@ -16,9 +16,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "jotto_engine.h"
-#include "popcnt_clones.h"
-#include "jotto_reply.h"
+#include "common/jotto_engine.h"
+#include "common/popcnt_clones.h"
+#include "common/jotto_reply.h"
 #include "jotto_search.h"
 
 /* Reply codes: (8 + 1)^2 with positional replies (L <= 8), else at most JT_MAX_LEN + 2. */
