@@ -66,7 +66,7 @@ def child(weights: Path) -> dict[str, float]:
     pp = np.load(weights / "paper.npz")
     cases = {}
     for L in (5, 4, 3, 2):
-        for rule in jotto.RULES:
+        for rule in jotto.DECISION_RULES:
             cases[f"TWL06 {L} letters, {rule} rule"] = (
                 lambda w=twl[L], r=rule: jotto.comp_num_guesses(w, rule=r, threads=1))
     cases["TWL06 5, exact rule, fictitious-play weights"] = (
@@ -76,7 +76,7 @@ def child(weights: Path) -> dict[str, float]:
         lambda: _core.build_tree(words.core, _core.RULE_PAPER, candidate_rule(words), pp["v"],
                                  pp["s"], 0.0, float(pp["err_rel"]), 1))
     for name, w in same_size_lists().items():
-        for rule in jotto.RULES:
+        for rule in jotto.DECISION_RULES:
             cases[f"ENABLE 5 {name}, {rule} rule"] = (
                 lambda w=w, r=rule: jotto.comp_num_guesses(w, rule=r, threads=1))
     best = {}

@@ -30,7 +30,7 @@ def fictitious_play_weights(twl06):
 
 
 @pytest.mark.parametrize("threads", sorted({1, ALL}), ids=lambda t: f"{t}threads")
-@pytest.mark.parametrize("rule", jotto.RULES)
+@pytest.mark.parametrize("rule", jotto.DECISION_RULES)
 @pytest.mark.parametrize("length", [2, 3, 4, 5])
 def test_comp_num_guesses(benchmark, twl06, kernel, length, rule, threads):
     words = twl06[length]

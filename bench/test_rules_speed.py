@@ -38,7 +38,7 @@ def lists():
     return same_size_lists()
 
 
-@pytest.mark.parametrize("rule", jotto.RULES)
+@pytest.mark.parametrize("rule", jotto.DECISION_RULES)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_comp_num_guesses_per_rule_set(benchmark, lists, kernel, preset, rule):
     words = lists[preset]
@@ -57,7 +57,7 @@ def main(rounds: int = 5) -> None:
     print("|---|---|" + "---:|" * len(PRESETS))
     for variant in runtime.available_kernel_variants():
         runtime.select_kernel_variant(variant)
-        for rule in jotto.RULES:
+        for rule in jotto.DECISION_RULES:
             best = {name: float("inf") for name in PRESETS}
             for _ in range(rounds):
                 for name in PRESETS:

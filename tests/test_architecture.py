@@ -124,3 +124,9 @@ def test_the_old_game_modules_names_are_still_there():
 def test_a_name_that_never_existed_is_still_missing():
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("jotto.best_response")
+
+
+def test_a_renamed_public_name_keeps_its_old_one_for_a_release():
+    with pytest.warns(DeprecationWarning, match="jotto.RULES is now jotto.DECISION_RULES"):
+        old = jotto.RULES
+    assert old is jotto.DECISION_RULES == ("paper", "exact")

@@ -49,7 +49,7 @@ def test_exact_rule_totals(twl06, length):
     assert jotto.comp_num_guesses(twl06[length], rule="exact").sum() == EXACT_TOTALS[length]
 
 
-@pytest.mark.parametrize("rule", jotto.RULES)
+@pytest.mark.parametrize("rule", jotto.DECISION_RULES)
 def test_results_do_not_depend_on_threads(twl06, rule):
     words = twl06[5]
     rng = np.random.default_rng(7)

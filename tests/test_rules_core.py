@@ -115,10 +115,10 @@ def test_every_kernel_variant_and_thread_count_gives_the_same_trees(variant, cas
     wl = word_list(rules, words)
     default = runtime.kernel_variant()
     expected = {rule: jotto.comp_num_guesses(wl, np.array(h), rule=rule, threads=1)
-                for rule in jotto.RULES}
+                for rule in jotto.DECISION_RULES}
     runtime.select_kernel_variant(variant)
     try:
-        for rule in jotto.RULES:
+        for rule in jotto.DECISION_RULES:
             assert (jotto.comp_num_guesses(wl, np.array(h), rule=rule, threads=2) ==
                     expected[rule]).all()
     finally:

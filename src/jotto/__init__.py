@@ -44,7 +44,7 @@ _EXPORTS = {
     "head_to_head": "players.evaluation",
     "Objective": "game.objectives", "within": "game.objectives",
     "race": "players.races",
-    "RULES": "engine.weights", "integer_weights": "engine.weights",
+    "DECISION_RULES": "engine.weights", "integer_weights": "engine.weights",
     "WordList": "game.words", "WordListError": "game.words", "load_words": "game.words",
 }
 
@@ -63,12 +63,23 @@ if TYPE_CHECKING:
     from .players.evaluation import Evaluation, evaluate, head_to_head
     from .game.objectives import Objective, within
     from .players.races import race
-    from .engine.weights import RULES, integer_weights
+    from .engine.weights import DECISION_RULES, integer_weights
     from .game.words import WordList, WordListError, load_words
 
 
+#: Public names renamed, for one release: old -> new (a DeprecationWarning names the new).
+_RENAMED = {"RULES": "DECISION_RULES"}  # beside jotto.Rules, the rule sets, it misled
+
+
 def __getattr__(name: str) -> object:
-    """A public name, or a submodule (``jotto.solvers.strategy_file``), loaded on first use."""
+    """A public name, or a submodule (``jotto.strategy_file``: an old name, see
+    ``jotto.util.moved``), loaded on first use."""
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"jotto.{name} is now jotto.{_RENAMED[name]}; the old name goes in the "
+                      "next release", DeprecationWarning, stacklevel=2)
+        return __getattr__(_RENAMED[name])
     if name not in _EXPORTS:
         try:
             return importlib.import_module(f".{name}", __name__)
@@ -123,8 +134,8 @@ if not any(getattr(f, "__qualname__", None) == "_MovedFinder" for f in sys.meta_
 
 
 __all__ = [
+    "DECISION_RULES",
     "PRESETS",
-    "RULES",
     "BestResponse",
     "DecisionTree",
     "DoubleOracleSolution",

@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """The compiled core: decision trees of Jotto guessers over 26-bit letter masks.
 
-This module is private; ``jotto.kernels`` and the rest of the package validate input and call it.
+This module is private: ``jotto.engine.core`` is its one Python caller, and the package
+validates input before it calls.
 C-level functions for other Cython projects are declared in ``_core.pxd``.
 """
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t

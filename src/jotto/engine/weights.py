@@ -24,11 +24,11 @@ from numpy.typing import ArrayLike
 
 from . import core
 
-__all__ = ["RULES", "CoreWeights", "core_weights", "exact_weights", "integer_weights",
+__all__ = ["DECISION_RULES", "CoreWeights", "core_weights", "exact_weights", "integer_weights",
            "rational_weights"]
 
 #: The GuesserGBR decision rules (see the package documentation's glossary).
-RULES = ("paper", "exact")
+DECISION_RULES = ("paper", "exact")
 
 #: The largest total integer weight the core accepts is 2**63 // D (its sums must not overflow).
 _LIMIT = 2**63

@@ -151,16 +151,12 @@ class Solution:
         file was made for (same words in the same order); otherwise the file's own list is used.
         """
         payload = read_payload(path)
-        try:
+        with strategy_file.naming(path):
             stored = words_from_payload(payload)
             if words is not None:
                 check_same_words(stored, words)
             return solver_class(payload.get("solver", DEFAULT_SOLVER))(words or stored,
                                                                          payload)
-        except StrategyFileError as exc:
-            raise StrategyFileError(f"{os.fspath(path)}: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise StrategyFileError(f"{os.fspath(path)}: malformed strategy ({exc!r})") from None
 
 
 def read_payload(path: str | os.PathLike[str]) -> dict[str, Any]:

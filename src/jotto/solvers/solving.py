@@ -294,13 +294,9 @@ def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
                    checkpoint_seconds: float) -> Solution:
     plan = {"rounds": rounds, "target_width": target_width, "time_budget": time_budget,
             "oracle": oracle.spec}
-    try:
+    with strategy_file.naming(path):
         run = (DoubleOracle(wl, oracle, threads) if payload is None
                else DoubleOracle.restore(wl, payload, oracle, threads))
-    except StrategyFileError as exc:
-        raise StrategyFileError(f"{path}: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise StrategyFileError(f"{path}: malformed strategy ({exc!r})") from None
     start_round = run.rounds
     bar = _progress(progress, f"{wl.length} letters, double oracle", rounds, start_round)
 
@@ -402,18 +398,13 @@ def describe_file(path: str | os.PathLike[str]) -> StoredRun:
 
 def _resumed_words(path: Path, payload: dict[str, Any], letters: int, words: Any,
                    rules: "Rules | str | None") -> WordList:
-    try:
+    with strategy_file.naming(path):
         stored = words_from_payload(payload)
-    except (KeyError, TypeError) as exc:
-        raise StrategyFileError(f"{path}: malformed strategy ({exc!r})") from None
-    except StrategyFileError as exc:
-        raise StrategyFileError(f"{path}: {exc}") from None
     if words is None and letters in (None, stored.length):
         return stored
-    try:
-        check_same_words(stored, _word_list(letters, words, rules))
-    except StrategyFileError as exc:
-        raise StrategyFileError(f"{path}: {exc}") from None
+    wanted = _word_list(letters, words, rules)
+    with strategy_file.naming(path):
+        check_same_words(stored, wanted)
     return stored
 
 
@@ -425,16 +416,12 @@ def _start(wl: WordList, mode: str, oracle: Oracle, threads: int, horizon: int,
                                else PaperPlay(wl, threads, horizon))
         run.step()
         return run
-    try:
+    with strategy_file.naming(path):
         if oracle.kind != "greedy":
             return OraclePlay.restore(wl, threads, oracle, payload)
         if mode == "exact":
             return ExactPlay.restore(wl, threads, payload)
         return PaperPlay.restore(wl, threads, horizon, payload)
-    except StrategyFileError as exc:
-        raise StrategyFileError(f"{path}: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise StrategyFileError(f"{path}: malformed strategy ({exc!r})") from None
 
 
 def _payload(wl: WordList, run: FictitiousPlay, plan: dict[str, Any]) -> dict[str, Any]:

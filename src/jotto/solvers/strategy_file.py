@@ -18,14 +18,15 @@ import hashlib
 import json
 import os
 import zlib
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import numpy as np
 
 from ..util.files import JSONInputError, gunzip, parse_json, quote, read_bytes, write_atomic
 
-__all__ = ["FORMAT", "VERSION", "StrategyFileError", "decode_array", "encode_array", "read",
-           "write"]
+__all__ = ["FORMAT", "VERSION", "StrategyFileError", "decode_array", "encode_array", "naming",
+           "read", "write"]
 
 FORMAT = "jotto-strategy"
 VERSION = 1
@@ -94,3 +95,16 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
     if not isinstance(payload, dict) or doc.get("sha256") != _digest(payload):
         raise StrategyFileError(f"{name}: checksum mismatch: the file is corrupt or was edited")
     return payload
+
+
+@contextmanager
+def naming(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Errors met while reading the payload of the strategy file ``path``, as one
+    :class:`StrategyFileError` that names the file: its own errors with the file's name in
+    front, and a payload's missing key, wrong type or bad value as "malformed strategy"."""
+    try:
+        yield
+    except StrategyFileError as exc:
+        raise StrategyFileError(f"{os.fspath(path)}: {exc}") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StrategyFileError(f"{os.fspath(path)}: malformed strategy ({exc!r})") from None

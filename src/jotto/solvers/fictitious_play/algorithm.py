@@ -36,7 +36,7 @@ from ..strategy_file import StrategyFileError, decode_array, encode_array
 from ...game.trees import DecisionTree, TreeFileError
 from ...game.words import WordList
 
-__all__ = ["MODES", "ExactPlay", "FictitiousPlay", "OraclePlay", "PaperPlay", "exact_weights",
+__all__ = ["MODES", "ExactPlay", "FictitiousPlay", "OraclePlay", "PaperPlay", "exact_play_weights",
            "decode_best_responses", "paper_iterations", "paper_step", "paper_strategy"]
 
 #: Solve modes and the GuesserGBR rule each is built on.
@@ -73,7 +73,7 @@ def paper_strategy(D: int, best_responses: list[np.ndarray]) -> np.ndarray:
     return s
 
 
-def exact_weights(D: int, best_responses: list[np.ndarray]) -> np.ndarray:
+def exact_play_weights(D: int, best_responses: list[np.ndarray]) -> np.ndarray:
     """Exact mode's integer weights after the given best responses: 1 + D (times chosen)."""
     w = np.ones(D, dtype=np.int64)
     for br in best_responses:
@@ -314,7 +314,7 @@ class ExactPlay(FictitiousPlay):
         self._restore_common(p)
         if any(len(br) != 1 for br in self.best_responses):
             raise StrategyFileError("an exact-mode best response must be one word")
-        self.w = exact_weights(self.D, self.best_responses)
+        self.w = exact_play_weights(self.D, self.best_responses)
         num, den = p["best_epsilon"]
         self.best_eps = Fraction(int(num), int(den))
 

@@ -20,7 +20,6 @@ library: the substance is checks on NumPy arrays and between fields, which schem
 from __future__ import annotations
 
 import math
-import os
 from fractions import Fraction
 from typing import Any
 
@@ -33,21 +32,13 @@ from ...util.files import quote
 from ...game.rules import Rules, RulesError
 from ..strategy_file import StrategyFileError, decode_array
 
-__all__ = ["MAX_ITERATIONS", "check_payload", "load_payload"]
+__all__ = ["MAX_ITERATIONS", "check_payload"]
 
 #: Most iterations a run may have (its files count them in 32-bit integers).
 MAX_ITERATIONS = 2**31 - 1
 
 #: Longest word-list source name accepted (it is echoed in messages).
 _MAX_SOURCE = 4096
-
-
-def load_payload(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The payload of the strategy file ``path``, read (:func:`jotto.solvers.strategy_file.read`) and
-    checked (:func:`check_payload`)."""
-    payload = strategy_file.read(path)
-    check_payload(payload, os.fspath(path))
-    return payload
 
 
 class _Checker:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .algorithm import (MODES, decode_best_responses, decode_oracle_trees, exact_weights,
+from .algorithm import (MODES, decode_best_responses, decode_oracle_trees, exact_play_weights,
                               paper_strategy)
 from ...game.turns import History, player_repr
 from ...responses.gbr import comp_num_guesses, gbr_tree, guesser_gbr
@@ -111,7 +111,7 @@ class FictitiousPlaySolution(Solution):
         this mode: integer weights ``(t+1) D s_t`` (exact) or the float ``s_t`` (paper)."""
         t = self._check_t(t)
         if self.mode == "exact":
-            return exact_weights(len(self.words), self.best_responses[:t])
+            return exact_play_weights(len(self.words), self.best_responses[:t])
         return paper_strategy(len(self.words), self.best_responses[:t])
 
     def hider(self, t: int | None = None) -> np.ndarray:
