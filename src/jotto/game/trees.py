@@ -249,7 +249,8 @@ class _TreeReader:
     words at the root; a child gets those of its parent's that give its reply to the parent's
     guess): every guess must be a word of the list, every size the number of consistent targets,
     every reply a code of the list's rules other than the win, every non-empty reply class other
-    than the win must have a branch and no empty one may, and every guess must narrow its targets down (else the guesser would loop).  Those
+    than the win must have a branch and no empty one may, and every guess must narrow its targets
+    down (else the guesser would loop).  Those
     checks also make every target guessed exactly once.
     """
 

@@ -552,7 +552,8 @@ Think of a word from the list; I guess it. After each guess, answer:
 class Race(_Session):
     """The real game: you and I each hide a word and take turns, you first in each round; the
     first to find the other's word wins.  If you find mine, I still take my guess of that round
-    (you started the round), and if it finds yours the game is a draw (:mod:`jotto.game.race_rules`)."""
+    (you started the round), and if it finds yours the game is a draw
+    (:mod:`jotto.game.race_rules`)."""
 
     help_text = """
 Think of a word from the list and keep it secret. Each round you guess my word, then I guess

@@ -2,7 +2,8 @@
 hider strategy, and a decision tree played as it stands.  The equilibrium guesser of a strategy
 file is :class:`jotto.solvers.solution.EquilibriumGuesser`.
 
-Every guesser follows :class:`jotto.game.turns.Guesser`.  Deterministic ones also give their decision
+Every guesser follows :class:`jotto.game.turns.Guesser`.  Deterministic ones also give their
+decision
 tree (``tree()``) and so their guesses for every target at once; the random guesser is played.
 """
 

@@ -1,7 +1,8 @@
 """Hiders: uniform, a fixed word, any probability vector, and the best response to a guesser.
 The equilibrium hider of a strategy file is :class:`jotto.solvers.solution.EquilibriumHider`.
 
-Every hider follows :class:`jotto.game.turns.Hider`: a probability for every word, and a way to draw a
+Every hider follows :class:`jotto.game.turns.Hider`: a probability for every word, and a way to
+draw a
 secret from it.
 """
 

@@ -8,7 +8,8 @@ player's guesser looks for the second player's word, and the second's for the fi
   (the equilibrium guessers of strategy files), neither looks at the other's progress, so the
   rounds each needs are independent: each player's chance of needing n guesses against the
   other's hider (:func:`guess_distribution`) is exact, and the race's chances are their exact
-  convolution under :func:`jotto.game.race_rules.race_result`, in Fractions.  Float hider weights are
+  convolution under :func:`jotto.game.race_rules.race_result`, in Fractions.  Float hider weights
+  are
   made integers by :func:`jotto.integer_weights` first, as :func:`jotto.best_response` does.
 * Simulated: any other guesser (a random one, or one that adapts to the race: it has an
   ``observe`` method, which gets a :class:`RaceView` before each of its guesses) is played,

@@ -1,6 +1,7 @@
 """The guesser's true best response: the decision tree with the fewest expected guesses.
 
-GuesserGBR (:mod:`jotto.responses.gbr`) is greedy: it maximises the targets eliminated by the next guess.
+GuesserGBR (:mod:`jotto.responses.gbr`) is greedy: it maximises the targets eliminated by the next
+guess.
 The true best response to a hider minimises the expected number of guesses of the whole game,
 
     F(S) = W(S) + min_g sum_{j != win} F(S_j(g)),   F({i}) = v_i,
@@ -140,7 +141,8 @@ class BestResponse:
 
 
 def _weights_and_total(hider: Hider, size: int) -> tuple[np.ndarray, int]:
-    """The hider's exact integer weights over ``size`` words (:func:`jotto.engine.weights.exact_weights`)
+    """The hider's exact integer weights over ``size`` words
+    (:func:`jotto.engine.weights.exact_weights`)
     and their sum; :class:`ValueError` if it puts weight on no word."""
     v = exact_weights(hider, size)
     total = int(v.sum(dtype=object))
@@ -282,7 +284,8 @@ class BoundSearch:
     """The proving half of a budgeted :func:`best_response` on a thread of its own: a lower
     bound against one hider that rises for ``seconds`` while the caller does other work, and
     can be read at any time.  The double oracle's rounds draw trees on one core while this
-    proves on the others (:meth:`jotto.solvers.double_oracle.algorithm.DoubleOracle.prove_beside`).  Its passes
+    proves on the others (:meth:`jotto.solvers.double_oracle.algorithm.DoubleOracle.prove_beside`).
+    Its passes
     run on ``threads`` threads (as :func:`best_response`'s: proven bounds, the same exact
     values on any number, budgeted ones depending on timing).
 

@@ -2,7 +2,8 @@
 for a non-decreasing cost vector ``c`` (:mod:`jotto.game.objectives`), with proven bounds.
 
 :func:`jotto.best_response` calls this for every objective but the mean (whose own search,
-:mod:`jotto.responses.best_responses`, is much faster); it can also be called for the mean, and both then
+:mod:`jotto.responses.best_responses`, is much faster); it can also be called for the mean, and
+both then
 agree exactly.  The compiled core's cost search (``search_cost.c``) is an exact branch and bound
 over (state, guesses made): the memo keys a state by the depth only while the shifted costs
 still differ, the counting bound puts the heaviest targets at the cheapest depths a tree can

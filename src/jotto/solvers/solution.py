@@ -2,7 +2,8 @@
 word), the guesser's strategy (a player; for reporting, its exact expected guesses per target),
 certified bounds on the game's value, and the strategy file that holds it.
 
-Each solver (:mod:`jotto.solvers.fictitious_play.solution` for fictitious play, :mod:`jotto.solvers.double_oracle.solution` for the double
+Each solver (:mod:`jotto.solvers.fictitious_play.solution` for fictitious play,
+:mod:`jotto.solvers.double_oracle.solution` for the double
 oracle) subclasses :class:`Solution` and owns its payload; nothing else reads payload keys.  A
 strategy file names its solver, so :meth:`Solution.load` returns the right class.
 

@@ -6,7 +6,8 @@
 
 The checksum is over the payload serialised canonically (sorted keys, no spaces).  NumPy arrays
 in the payload are stored exactly as ``{"dtype", "shape", "base64"}`` of their little-endian
-bytes.  What the payload holds is the solver's business (:mod:`jotto.solvers.solution`); this module only
+bytes.  What the payload holds is the solver's business (:mod:`jotto.solvers.solution`); this
+module only
 guarantees that what was written is what is read, or says clearly why not.
 """
 

@@ -15,10 +15,12 @@ Bounds, all exact rationals:
   over all targets; the least seen so far is an upper bound on the game's value.
 - lower: the best response's proved lower bound against the hider's mixture (made integer weights
   by :func:`jotto.integer_weights`) is a lower bound on the value; the greatest seen is kept,
-  starting from the uniform hider's counting bound (:mod:`jotto.game.bounds`), which needs no search.
+  starting from the uniform hider's counting bound (:mod:`jotto.game.bounds`), which needs no
+  search.
 
 When no tree improves on the restricted value, the restricted game's exact rational equilibrium is
-recovered from the LP's supports (:func:`jotto.solvers.matrix_game.exact_equilibrium`) and the exact best
+recovered from the LP's supports (:func:`jotto.solvers.matrix_game.exact_equilibrium`) and the
+exact best
 response against its hider mixture is computed: if it equals the restricted value, both bounds are
 that value and the game is solved, a certificate checked entirely in rational arithmetic.
 
@@ -329,7 +331,8 @@ class DoubleOracle:
 
     def prove_beside(self, seconds: float) -> None:
         """Start proving a lower bound against the uniform hider on a thread of its own for
-        ``seconds`` (:class:`jotto.responses.best_responses.BoundSearch`), while the rounds go on; read
+        ``seconds`` (:class:`jotto.responses.best_responses.BoundSearch`), while the rounds go on;
+        read
         with :meth:`take_side_bound`.  The proof's passes run on all of the run's threads but
         one (BESIDE_THREADS), the rounds' searches on what the proof leaves
         (:attr:`round_threads`).
@@ -415,7 +418,8 @@ class DoubleOracle:
     # ---- files ---------------------------------------------------------------------------------
 
     def payload(self) -> dict[str, Any]:
-        """The run as the strategy file stores it (see :mod:`jotto.solvers.double_oracle.solution`)."""
+        """The run as the strategy file stores it (see
+        :mod:`jotto.solvers.double_oracle.solution`)."""
         weights = [0] * len(self.trees)
         for k, x in enumerate(self.guesser_int):
             weights[k] = int(x)

@@ -11,7 +11,8 @@ Payload (inside the strategy file container of :mod:`jotto.solvers.strategy_file
      "lower": [num, den], "upper": [num, den], "rounds": int,
      "history": {"lower": [...], "upper": [...], "restricted": [...], "columns": [...],
                  "seconds": [...]},
-     # the run's state, for --resume (read by jotto.solvers.double_oracle.algorithm.DoubleOracle.restore):
+     # the run's state, for --resume (read by
+     # jotto.solvers.double_oracle.algorithm.DoubleOracle.restore):
      "done": bool, "oracle": str, "smoothed": [float, ...] | null,
      "hedge": {"sum": [int, ...], "mean": [float, ...], "steps": int} | null}
 

@@ -328,7 +328,8 @@ class ExactPlay(FictitiousPlay):
 
 
 class OraclePlay(ExactPlay):
-    """Exact mode with a stronger guesser oracle (:mod:`jotto.responses.oracles`): each iteration's guesser
+    """Exact mode with a stronger guesser oracle (:mod:`jotto.responses.oracles`): each iteration's
+    guesser
     best response is the oracle's tree against s_t instead of GuesserGBR's.  The trees are kept
     (each distinct one once, with the index of each iteration's), since unlike GuesserGBR's they
     cannot be rebuilt from the hider's weights (a search with a time budget is not repeatable).

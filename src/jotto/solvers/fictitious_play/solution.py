@@ -254,7 +254,8 @@ class EquilibriumGuesser:
 
     def count_distribution(self, weights: np.ndarray) -> dict[int, Fraction]:
         """The exact chance of each number of guesses against a hider's integer ``weights``
-        (what a race needs: :func:`jotto.players.races.guess_distribution`), each iteration k = 0..t*
+        (what a race needs: :func:`jotto.players.races.guess_distribution`), each iteration k =
+        0..t*
         equally likely.  For equal positive weights at the run's own t*, read from the run's
         exact histogram; otherwise every iteration's tree is built (t* + 1 of them: slow for
         long runs)."""
