@@ -1,0 +1,469 @@
+"""The certificate checker: verifies a certificate's lower bound from the definitions alone.
+
+It shares no code with the search (the compiled core is never imported): it reads the word list
+and its rules (:mod:`jotto.words`, :mod:`jotto.rules`) and the file (:mod:`jotto.certificates`),
+and recomputes everything else here, in NumPy and Python.
+
+The value of a state S (targets still possible; outside hard mode only targets of positive
+weight) is ``F(S) = W(S) + min_g sum_{j != win} F(S_j(g))``, ``F({i}) = v_i``, g over the words
+that narrow S down (in hard mode only the members of S), ``S_j(g)`` the targets replying j to g,
+the win being g itself.  Each record claims ``F(S) >= b``.  The checker verifies it by splitting
+S by every such word g and bounding each class C = S_j(g) from below by the best of
+
+- the record of C, if one came earlier (it was verified then);
+- the counting bound: a tree finds at most ``N_k = 1 + B + ... + B^(k-1)`` targets within k
+  guesses (B the most non-winning replies one guess can get), so ``F(C) >= sum_k (W(C) -
+  weight of its N_k heaviest targets)``; exact for one or two targets;
+- for classes of at most 12 targets the member bound: the first guess is a member x (it finds
+  x and splits the rest, each part at its counting bound) or another word (it finds nothing and
+  its at most B children find at most ``B N_k`` targets within k more guesses);
+- with distinct-letter words, equal weights in S and not in hard mode, the family bound: a
+  family (targets sharing L - 1 letters P, each P plus a letter of its own) is split by a guess
+  only into the members whose own letter it holds and the others, so within k guesses a tree
+  finds at most ``phi_k(s)`` of s members (``phi_k(s) = max(1 + phi_{k-1}(s-1), max_{j<=L}
+  phi_{k-1}(j) + phi_{k-1}(s-j))``, at most s); families packed disjointly in S (largest sets
+  first, then by the mask of P; a set is taken while 3 of its members are still free) leave
+  their parts of 3 or more in the classes; a class of n targets with parts s_i covering c of
+  them finds at most ``M_k = min(N_k, n - c + sum_i phi_k(s_i))`` within k guesses, so
+  ``F >= u sum_k (n - M_k)``, and ``F >= u (CB(n - c) + sum_i alone(s_i))``, alone(s) the
+  least total guesses of a family on its own; small classes take the member bound with parts.
+
+and checks ``W(S) + sum_j bound(C_j) >= b`` for every g.  The root (every target, or every
+target after a forced first guess) must then reach the header's claim.  Sets of targets are
+identified by random 128-bit keys drawn afresh for every check (sums of per-word keys), so no
+file can be made to collide them: the chance that two different sets share a key in a check is
+below 2^-100.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .certificates import CertificateError, CertificateHeader, read_certificate
+from .words import WordList
+
+__all__ = ["CheckResult", "ProofFailure", "check_certificate"]
+
+#: Classes of at most this many targets get the member bound.
+SMALL = 12
+
+
+class ProofFailure(Exception):
+    """A step of the certificate does not hold (the message says which, with the numbers)."""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What :func:`check_certificate` found.
+
+    Attributes:
+        ok: every step holds and the root reaches the claim.
+        bound: the claimed bound on ``sum_i v_i guesses_i`` (verified if ``ok``).
+        total: the weights' sum (the bound in expected guesses is ``bound / total``).
+        about: what the bound is of.
+        records: records checked.
+        seconds: time taken.
+        failure: the first failing step, in words (None if ``ok``).
+        header: the certificate's header.
+    """
+
+    ok: bool
+    bound: int
+    total: int
+    about: str
+    records: int
+    seconds: float
+    failure: str | None
+    header: CertificateHeader
+
+    @property
+    def lower(self) -> Fraction:
+        """The claimed (if ``ok``, verified) lower bound in expected guesses."""
+        return Fraction(self.bound, self.total)
+
+
+class _Game:
+    """The word list, rules and weights of one check, and the bounds of sets of its targets."""
+
+    def __init__(self, words: WordList, weights: np.ndarray) -> None:
+        self.words = words
+        self.D = D = len(words)
+        self.L = L = words.length
+        rules = words.rules
+        self.hard = rules.hard
+        self.v = np.asarray(weights, dtype=np.int64)
+        self.B = rules.branches(L)
+        # replies: letters in common (multiset tokens), in place, the anagram's own code
+        tok = rules.tokens(words.words)
+        common = np.bitwise_count(tok[:, None] & tok[None, :]).astype(np.int16)
+        code = common
+        if rules.positional:
+            chars = np.array([[ord(c) for c in w] for w in words.words], dtype=np.int16)
+            in_place = (chars[:, None, :] == chars[None, :, :]).sum(axis=2)
+            code = common + (L + 1) * in_place
+        elif rules.anagrams == "keep-all":
+            code = np.where(common == L, L + 1, common)
+        self.R = int(code.max()) + 2  # codes 0..max, and R - 1 for the win (g itself)
+        code = code.astype(np.int16)
+        np.fill_diagonal(code, self.R - 1)
+        self.reply = code.astype(np.uint8)
+        self.win = self.R - 1
+        # families: distinct-letter words outside hard mode (and equal weights, per state)
+        self.masks = np.array([sum(1 << (ord(c) - 97) for c in set(w)) for w in words.words],
+                              dtype=np.int64)
+        self.families = (not rules.hard and not rules.positional and
+                         rules.anagrams != "keep-all" and
+                         all(len(set(w)) == L for w in words.words))
+        self.N = [0]  # N_k = 1 + B + ... + B^(k-1), grown up to D
+        while self.N[-1] < D:
+            self.N.append(self.N[-1] * self.B + 1)
+        self.cb = self._unit_counting(D)
+        self.cb_array = np.array(self.cb, dtype=np.int64)
+        self._phi: list[list[int]] = []
+        self._psi: list[list[int]] = []
+        self._alone: list[int] = []
+        rng = np.random.default_rng(secrets.randbits(128))
+        self.z0 = rng.integers(0, 2**64, size=D, dtype=np.uint64, endpoint=False)
+        self.z1 = rng.integers(0, 2**64, size=D, dtype=np.uint64, endpoint=False)
+        self.known: dict[tuple[int, int], int] = {}
+
+    # ---- keys ---------------------------------------------------------------------------------
+
+    def key(self, idx: np.ndarray) -> tuple[int, int]:
+        return int(self.z0[idx].sum(dtype=np.uint64)), int(self.z1[idx].sum(dtype=np.uint64))
+
+    # ---- counting bounds ------------------------------------------------------------------------
+
+    def _unit_counting(self, n_max: int) -> list[int]:
+        out = []
+        for n in range(n_max + 1):
+            out.append(sum(n - Nk for Nk in self.N if Nk < n) if n else 0)
+        return out
+
+    def cap(self, k: int) -> int:
+        while k >= len(self.N):
+            self.N.append(self.N[-1] * self.B + 1)
+        return self.N[k]
+
+    def counting(self, w: np.ndarray) -> int:
+        """sum_k (W - weight of the N_k heaviest) for targets of weights w."""
+        n = len(w)
+        if n <= 2:
+            return int(w.sum()) if n <= 1 else 2 * int(w.sum()) - int(w.max())
+        if w.min() == w.max():
+            return int(w[0]) * self.cb[n]
+        top = np.concatenate([[0], np.cumsum(np.sort(w)[::-1])])
+        W = int(top[-1])
+        return sum(W - int(top[Nk]) for Nk in self.N if Nk < n)
+
+    # ---- member bound ------------------------------------------------------------------------
+
+    def member_bound(self, idx: np.ndarray) -> int:
+        """The member bound of the targets idx (n >= 3)."""
+        w = self.v[idx]
+        W = int(w.sum())
+        best = None
+        if not self.hard:  # another word first: finds nothing, then B N_k within k more
+            top = np.concatenate([[0], np.cumsum(np.sort(w)[::-1])])
+            best = W
+            k = 0
+            while self.B * self.cap(k) < len(idx):
+                best += W - int(top[self.B * self.cap(k)])
+                k += 1
+        sub = self.reply[np.ix_(idx, idx)]
+        for a in range(len(idx)):
+            b = W
+            row = sub[a]
+            for r in range(self.win):
+                cls = row == r
+                if cls.any():
+                    b += self.counting(w[cls])
+                    if best is not None and b >= best:
+                        break
+            best = b if best is None else min(best, b)
+        return best
+
+    # ---- family bound ------------------------------------------------------------------------
+
+    def _tables(self, s: int, k: int) -> None:
+        L = self.L
+        while len(self._alone) <= s:
+            n = len(self._alone)
+            if n <= 1:
+                self._alone.append(n)
+                continue
+            best = self._alone[n - 1]
+            for j in range(1, min(L, n - 1) + 1):
+                best = min(best, self._alone[j] + self._alone[n - j])
+            self._alone.append(n + best)
+        size = max(s + 1, len(self._phi[0]) if self._phi else 0, 33)
+        if self._phi and len(self._phi[0]) < size:
+            self._phi, self._psi = [], []
+        if not self._phi:
+            self._phi.append([0] * size)
+            self._psi.append([0] * size)
+        while len(self._phi) <= k:
+            prev = self._phi[-1]
+            phi, psi = [], []
+            for n in range(size):
+                split = prev[n]
+                for j in range(1, min(L, n - 1) + 1):
+                    split = max(split, prev[j] + prev[n - j])
+                found = 1 + prev[n - 1] if n else 0
+                psi.append(min(split, n))
+                phi.append(min(max(found, split), n))
+            self._phi.append(phi)
+            self._psi.append(psi)
+
+    def _sizes_bound(self, n: int, sizes: Sequence[int], covered: int, first_finds: bool) -> int:
+        """sum_k (n - M_k), M_k = min(N_k (less 1 if the first guess finds nothing), rest +
+        sum_i tab_k(s_i)), tab = phi (psi if the first guess finds nothing)."""
+        b, k = 0, 0
+        while True:
+            self._tables(max(sizes), k)
+            tab = self._phi[k] if first_finds else self._psi[k]
+            found = n - covered + sum(tab[s] for s in sizes)
+            found = min(found, self.cap(k) - (0 if first_finds or k == 0 else 1))
+            if found >= n:
+                return b
+            b += n - found
+            k += 1
+
+    def _apart(self, n: int, sizes: Sequence[int], covered: int) -> int:
+        self._tables(max(sizes), 0)
+        return self.cb[n - covered] + sum(self._alone[s] for s in sizes)
+
+    def _family_bound(self, n: int, sizes: Sequence[int], covered: int) -> int:
+        if not sizes:
+            return self.cb[n]
+        return max(self._sizes_bound(n, sizes, covered, True), self._apart(n, sizes, covered))
+
+    def pack_families(self, idx: np.ndarray) -> list[tuple[int, int]]:
+        """Families of the state idx packed disjointly: (shared letters P, own letters X)."""
+        sets: dict[int, list[int]] = {}
+        for k, t in enumerate(idx):
+            m = int(self.masks[t])
+            rest = m
+            while rest:
+                low = rest & -rest
+                sets.setdefault(m & ~low, []).append(k)
+                rest &= rest - 1
+        order = sorted((p for p, mem in sets.items() if len(mem) >= 3),
+                       key=lambda p: (-len(sets[p]), p))
+        taken = [False] * len(idx)
+        out = []
+        for p in order:
+            free = [k for k in sets[p] if not taken[k]]
+            if len(free) < 3:
+                continue
+            x = 0
+            for k in free:
+                taken[k] = True
+                x |= int(self.masks[idx[k]]) & ~p
+            out.append((p, x))
+        return out
+
+    def _parts(self, fams: list[tuple[int, int]], g: int) -> dict[int, list[tuple[int, int]]]:
+        """The parts (P, own letters) of 3 or more members of the families in each class of
+        guess g (a paper word's mask)."""
+        parts: dict[int, list[tuple[int, int]]] = {}
+        for p, x in fams:
+            r = (g & p).bit_count()
+            kept, moved = x & ~g, x & g
+            if kept.bit_count() >= 3:
+                parts.setdefault(r, []).append((p, kept))
+            if r + 1 < self.L and moved.bit_count() >= 3:
+                parts.setdefault(r + 1, []).append((p, moved))
+        return parts
+
+    def family_class_bound(self, n: int, parts: list[tuple[int, int]]) -> int:
+        """The family bound (unit weights) of a class of n targets with these parts."""
+        sizes = [x.bit_count() for _, x in parts]
+        return self._family_bound(n, sizes, sum(sizes))
+
+    def family_member_bound(self, idx: np.ndarray, parts: list[tuple[int, int]]) -> int:
+        """The member bound (unit weights) of a small class with its families' parts."""
+        n = len(idx)
+        sizes = [x.bit_count() for _, x in parts]
+        covered = sum(sizes)
+        best = self._sizes_bound(n, sizes, covered, False)
+        masks = [int(self.masks[t]) for t in idx]
+        for a in masks:
+            cnt = [0] * (self.L + 1)
+            for y in masks:
+                if y != a:
+                    cnt[(a & y).bit_count()] += 1
+            sub: dict[int, list[int]] = {}
+            for (p, x), s in zip(parts, sizes):
+                q = (a & p).bit_count()
+                moved = (a & x).bit_count()
+                if s - moved >= 3:
+                    sub.setdefault(q, []).append(s - moved)
+                if q + 1 < self.L and moved >= 3:
+                    sub.setdefault(q + 1, []).append(moved)
+            b = n
+            for q in range(self.L):
+                sz = sub.get(q, [])
+                b += self._family_bound(cnt[q], sz, sum(sz))
+                if b >= best:
+                    break
+            best = min(best, b)
+        return max(best, self._apart(n, sizes, covered))
+
+    # ---- a state ---------------------------------------------------------------------------
+
+    def words_of(self, idx: np.ndarray, limit: int = 6) -> str:
+        names = [self.words.words[int(t)] for t in idx[:limit]]
+        more = f" and {len(idx) - limit} more" if len(idx) > limit else ""
+        return f"{{{', '.join(names)}{more}}}"
+
+    def verify(self, idx: np.ndarray, claim: int, only: int | None = None) -> str | None:
+        """Check F(idx) >= claim (with ``only``: F of the trees opening with word ``only``);
+        None if it holds, else what fails."""
+        m = len(idx)
+        w = self.v[idx]
+        W = int(w.sum())
+        if m <= 2 and only is None:
+            exact = self.counting(w)
+            return None if exact >= claim else (
+                f"the state {self.words_of(idx)} has value {exact}, below the claimed {claim}")
+        codes = self.reply[:, idx]
+        if only is not None:
+            guesses = np.array([only])
+        elif self.hard:
+            guesses = idx
+        else:
+            guesses = np.flatnonzero((codes != codes[:, :1]).any(axis=1))
+        if not len(guesses):
+            return f"no word narrows the state {self.words_of(idx)} down"
+        codes = codes[guesses]
+        G = len(guesses)
+        flat = codes.astype(np.int64) + self.R * np.arange(G)[:, None]
+        cnt = np.bincount(flat.ravel(), minlength=G * self.R).reshape(G, self.R)
+        uniform = bool(w.min() == w.max())
+        cb = self.cb_array[cnt[:, :self.win]]
+        if uniform:
+            u = int(w[0])
+            lb = cb.sum(axis=1) * u + W
+        else:  # the state's lightest weight in every target: vmin CB(n) + (W(C) - n vmin)
+            vmin = int(w.min())
+            cw = np.stack([np.where(codes == r, w, 0).sum(axis=1) for r in range(self.win)],
+                          axis=1)
+            lb = (cb * vmin + cw - cnt[:, :self.win] * vmin).sum(axis=1) + W
+        fams = None
+        use_families = self.families and uniform
+        for gi in np.flatnonzero(lb < claim):
+            g = int(guesses[gi])
+            row = codes[gi]
+            total = W
+            parts = None
+            detail = []
+            classes = [(r, idx[row == r]) for r in range(self.win) if cnt[gi, r]]
+            bounds = []
+            for r, cls in classes:
+                b, how = self.counting(self.v[cls]), "counting"
+                if len(cls) >= 3:
+                    got = self.known.get(self.key(cls))
+                    if got is not None and got > b:
+                        b, how = got, "record"
+                bounds.append([b, how])
+            total = W + sum(b for b, _ in bounds)
+            if total < claim and use_families:
+                if fams is None:
+                    fams = self.pack_families(idx)
+                parts = self._parts(fams, int(self.masks[g])) if fams else {}
+                for i, (r, cls) in enumerate(classes):
+                    if r in parts:
+                        b = u * self.family_class_bound(len(cls), parts[r])
+                        if b > bounds[i][0]:
+                            total += b - bounds[i][0]
+                            bounds[i] = [b, "family"]
+            if total < claim:
+                for i, (r, cls) in enumerate(classes):
+                    if 3 <= len(cls) <= SMALL and bounds[i][1] != "record":
+                        if parts and r in parts:
+                            b = u * self.family_member_bound(cls, parts[r])
+                        else:
+                            b = self.member_bound(cls)
+                        if b > bounds[i][0]:
+                            total += b - bounds[i][0]
+                            bounds[i] = [b, "member"]
+                        if total >= claim:
+                            break
+            if total < claim:
+                for (r, cls), (b, how) in zip(classes, bounds):
+                    detail.append(f"reply {r}: {len(cls)} targets {self.words_of(cls, 3)} "
+                                  f"bound {b} ({how})")
+                return (f"the state {self.words_of(idx)} ({m} targets, weight {W}) claims "
+                        f"{claim}, but the guess {self.words.words[g]!r} gives only {total} = "
+                        f"{W} + the bounds of its classes: " + "; ".join(detail))
+        return None
+
+
+def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[str] | None = None,
+                      progress: Callable[[int, int], None] | None = None) -> CheckResult:
+    """Verify the certificate at ``path`` (docs/certificates.md) from the definitions.
+
+    Args:
+        path: the certificate file.
+        words: the word list the bound should be about: the certificate's must be the same
+            words under the same rules (:class:`ValueError` otherwise).  None: the list the
+            certificate carries.
+        progress: called as ``progress(records_done, records)`` now and then.
+
+    Returns:
+        A :class:`CheckResult`: ``ok`` with the verified bound, or the first failing step.
+        :class:`jotto.certificates.CertificateError` (one line) if the file cannot be read:
+        missing, not a certificate, another version, malformed or truncated.
+    """
+    t0 = time.perf_counter()
+    with read_certificate(path) as (header, records):
+        if words is not None:
+            given = words if isinstance(words, WordList) else WordList.from_words(
+                list(words), rules=header.words.rules)
+            if tuple(given.words) != tuple(header.words.words) or given.rules != header.words.rules:
+                raise ValueError(f"{path}: the certificate is about another word list "
+                                 f"({len(header.words)} words, rules {header.words.rules}, "
+                                 f"sha256 {header.words.sha256[:12]}…)")
+        game = _Game(header.words, header.weights)
+        failure = None
+        n = 0
+        positive = game.v > 0
+        for idx, bound in records:
+            n += 1
+            if progress is not None and n % 4096 == 0:
+                progress(n, header.records)
+            if not game.hard and not positive[idx].all():
+                failure = (f"record {n}: the state {game.words_of(idx)} holds a target of "
+                           f"weight 0 (only hard mode keeps them)")
+                break
+            key = game.key(idx)
+            if game.known.get(key, -1) >= bound:
+                continue
+            why = game.verify(idx, bound)
+            if why is not None:
+                failure = f"record {n}: {why}"
+                break
+            game.known[key] = bound
+        else:
+            # drain: the end marker and the stream's checksum are checked as the records end
+            root = np.arange(game.D) if game.hard else np.flatnonzero(positive)
+            only = None if header.first_guess is None else header.words.index(
+                header.first_guess)
+            claim = header.bound
+            got = game.known.get(game.key(root), -1) if only is None else -1
+            if got < claim:
+                why = game.verify(root, claim, only)
+                if why is not None:
+                    failure = f"the claim: {why}"
+    return CheckResult(ok=failure is None, bound=header.bound, total=header.total,
+                       about=header.about, records=n, seconds=time.perf_counter() - t0,
+                       failure=failure, header=header)
+
