@@ -31,6 +31,8 @@ _EXPORTS = {
     "openmp_enabled": "runtime", "resolve_threads": "runtime",
     "BestResponse": "best_responses", "best_response": "best_responses",
     "expected_guesses": "best_responses",
+    "CertificateError": "certificates", "check_certificate": "proof_check",
+    "CheckResult": "proof_check",
     "DoubleOracleSolution": "do_solution",
     "EquilibriumGuesser": "fp_solution", "FictitiousPlaySolution": "fp_solution",
     "Solution": "solution", "Strength": "solution",
@@ -50,6 +52,8 @@ if TYPE_CHECKING:
     from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
     from .runtime import openmp_enabled, resolve_threads
     from .best_responses import BestResponse, best_response, expected_guesses
+    from .certificates import CertificateError
+    from .proof_check import CheckResult, check_certificate
     from .do_solution import DoubleOracleSolution
     from .fp_solution import EquilibriumGuesser, FictitiousPlaySolution
     from .solution import Solution, Strength
@@ -104,6 +108,8 @@ __all__ = [
     "PRESETS",
     "RULES",
     "BestResponse",
+    "CertificateError",
+    "CheckResult",
     "DecisionTree",
     "DoubleOracleSolution",
     "EquilibriumGuesser",
@@ -119,6 +125,7 @@ __all__ = [
     "WordList",
     "WordListError",
     "best_response",
+    "check_certificate",
     "comp_num_guesses",
     "evaluate",
     "expected_guesses",

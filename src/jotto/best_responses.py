@@ -195,7 +195,8 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                   nodes: int | None = None, top_k: int | None = None,
                   upper_bound: Real | None = None, threads: int | None = None,
                   memory: int = DEFAULT_MEMORY, objective: ObjectiveSpec = None,
-                  certificate: str | os.PathLike[str] | None = None) -> BestResponse:
+                  certificate: str | os.PathLike[str] | None = None,
+                  about: str = "best response") -> BestResponse:
     """The guesser's best response to ``hider``: the decision tree minimising the expected
     number of guesses (or another ``objective``), with proven bounds.
 
@@ -247,6 +248,8 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             which :func:`jotto.check_certificate` verifies without the search; written as the
             search runs and renamed into place at the end (:class:`FileExistsError` at once if
             the file exists).  The mean only.
+        about: what the certificate says its bound is of (its header's ``about``): the
+            default, or ``"game value"`` when the hider's strategy proves the game's value.
 
     Returns:
         A :class:`BestResponse`.  With no ``budget`` or ``nodes`` its values and tree are the
@@ -284,7 +287,8 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         if certificate is not None:
             cert = stack.enter_context(CertificateWriter(certificate))
         if top_k is None and (budget is not None or nodes is not None):
-            found = _anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads, cert)
+            found = _anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads,
+                             (cert, about))
         else:
             driver = _Driver(wl, v, total, _core_search(wl, v, memory, cert),
                              _Budget(deadline, nodes), goal, lambda: threads)
@@ -295,7 +299,7 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                 out = driver.pass_(top_k, _core.BS_INF)
                 driver.stopped = driver.why_stopped() if out is None else (
                     None if out[2] == "done" else out[2])
-            found = _result(t0, driver, top_k=top_k, cert=cert)
+            found = _result(t0, driver, top_k=top_k, cert=(cert, about))
     return replace(found, objective=wanted)
 
 
@@ -391,7 +395,7 @@ class _Budget:
 
 def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: float | None,
              nodes: int | None, goal: int | None, memory: int, threads: int,
-             cert: CertificateWriter | None = None) -> BestResponse:
+             cert: tuple[CertificateWriter | None, str] = (None, "")) -> BestResponse:
     """A budgeted full search by two searches with a memo each (together within ``memory``):
     one looks for good trees by top-K passes (the upper bound), the other raises the proven
     lower bound (and finds the optimum if the budget allows).  Neither reads what the other
@@ -409,7 +413,7 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
     trees = _Driver(words, v, total, _core_search(words, v, tree_memory),
                     _Budget(tree_deadline, tree_nodes), None, lambda: 1)
     if not side_by_side:
-        bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory, cert),
+        bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory, cert[0]),
                          _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                          lambda: 1)
         bounds.start()
@@ -417,7 +421,7 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
         bounds.full(anytime=True)
         return _result(t0, bounds, trees, cert=cert)
     worker = None
-    bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory, cert),
+    bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory, cert[0]),
                      _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                      lambda: threads - 1 if worker is not None and worker.alive() else threads)
     bounds.start()
@@ -443,16 +447,18 @@ def _side_by_side(worker: _Worker, bounds: _Driver, cancel_when_done: bool) -> N
 
 
 def _result(t0: float, bounds: _Driver, trees: _Driver | None = None,
-            top_k: int | None = None, cert: CertificateWriter | None = None) -> BestResponse:
+            top_k: int | None = None,
+            cert: tuple[CertificateWriter | None, str] = (None, "")) -> BestResponse:
     """The result of the searches: ``bounds``'s proven lower bound and stop reason, the better
-    tree of the two (``bounds``'s on a tie).  With ``cert``, the certificate of the lower bound
-    (``bounds``'s search wrote its records) is written."""
+    tree of the two (``bounds``'s on a tie).  With ``cert`` (a writer, and what the bound is
+    of), the certificate of the lower bound (``bounds``'s search wrote its records) is
+    written."""
     best = bounds if trees is None or bounds.upper <= trees.upper else trees
     lower, upper = bounds.lower, best.upper
-    if cert is not None:
+    if cert[0] is not None:
         records = bounds.search.certificate_close()
-        cert.finish(bounds.words, [int(x) for x in bounds.v], min(lower, upper), records,
-                    "best response")
+        cert[0].finish(bounds.words, [int(x) for x in bounds.v], min(lower, upper), records,
+                       cert[1])
     drivers = [bounds] if trees is None else [bounds, trees]
     return BestResponse(lower=Fraction(min(lower, upper), bounds.total),
                         upper=Fraction(upper, bounds.total),

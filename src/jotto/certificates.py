@@ -18,6 +18,7 @@ recomputed: which states were proven, and to which bound.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import json
 import os
@@ -30,11 +31,11 @@ from typing import IO, Any, Iterator, Sequence
 
 import numpy as np
 
-from .files import check_new_output, writing_atomic
+from .files import check_writable, writing_atomic
 from .words import WordList
 
 __all__ = ["CertificateError", "CertificateHeader", "CertificateWriter", "FORMAT", "VERSION",
-           "read_certificate"]
+           "check_certificate_path", "read_certificate"]
 
 #: The header's ``format`` and the version this package writes and reads.
 FORMAT = "jotto-certificate"
@@ -93,15 +94,24 @@ def _header_record(words: WordList, weights: Sequence[int], bound: int, records:
             "records": int(records)}
 
 
-class CertificateWriter:
-    """Writes one certificate to ``path``: :meth:`open_stream` gives the file the search appends
-    its raw records to (beside ``path``, hidden), :meth:`finish` writes the certificate from it
-    atomically; :meth:`discard` (or leaving the ``with`` block on an exception) removes the
-    stream.  :class:`FileExistsError` at once if ``path`` exists and not ``overwrite``."""
+def check_certificate_path(path: str | os.PathLike[str]) -> None:
+    """:class:`OSError` naming ``path`` unless a new certificate can be written there: a
+    certificate is never written over an existing file (:class:`FileExistsError`)."""
+    if os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, "exists; a certificate never replaces a file: "
+                              "remove it or name another", os.fspath(path))
+    check_writable(path)
 
-    def __init__(self, path: str | os.PathLike[str], overwrite: bool = False) -> None:
+
+class CertificateWriter:
+    """Writes one certificate to ``path``: :attr:`stream` is the file the search appends its
+    raw records to (beside ``path``, hidden), :meth:`finish` writes the certificate from it
+    atomically; :meth:`discard` (or leaving the ``with`` block) removes the stream.
+    :class:`FileExistsError` at once if ``path`` exists (:func:`check_certificate_path`)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        check_new_output(self.path, overwrite, "overwrite=True")
+        check_certificate_path(self.path)
         directory = self.path.parent if str(self.path.parent) else Path(".")
         fd, raw = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".records",
                                    dir=directory)

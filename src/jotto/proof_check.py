@@ -49,14 +49,80 @@ import numpy as np
 from .certificates import CertificateError, CertificateHeader, read_certificate
 from .words import WordList
 
-__all__ = ["CheckResult", "ProofFailure", "check_certificate"]
+__all__ = ["CheckResult", "check_certificate"]
 
 #: Classes of at most this many targets get the member bound.
 SMALL = 12
+#: Member bounds kept for classes met again (then the cache starts afresh).
+CACHE = 1 << 20
 
 
-class ProofFailure(Exception):
-    """A step of the certificate does not hold (the message says which, with the numbers)."""
+_SALT = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """A 64-bit finaliser (splitmix64's) on every element; 0 stays 0."""
+    x = x ^ (x >> np.uint64(30))
+    x = x * np.uint64(0xBF58476D1CE4E5B9)
+    x = x ^ (x >> np.uint64(27))
+    x = x * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+class _Table:
+    """The bounds verified so far, by the 128-bit key of their set of targets: an open-addressing
+    hash table in NumPy arrays, so that the classes of every word of a state are looked up at
+    once.  A key's bound only rises."""
+
+    def __init__(self) -> None:
+        self._alloc(1 << 16)
+        self.n = 0
+
+    def _alloc(self, cap: int) -> None:
+        self.k0 = np.zeros(cap, dtype=np.uint64)
+        self.k1 = np.zeros(cap, dtype=np.uint64)
+        self.val = np.full(cap, -1, dtype=np.int64)
+        self.mask = cap - 1
+
+    def _slot(self, a: int, b: int) -> int:
+        s = a & self.mask
+        while self.val[s] >= 0 and (int(self.k0[s]) != a or int(self.k1[s]) != b):
+            s = (s + 1) & self.mask
+        return s
+
+    def put(self, a: int, b: int, v: int) -> None:
+        if 2 * (self.n + 1) > self.mask + 1:
+            old = np.flatnonzero(self.val >= 0)
+            k0, k1, val = self.k0[old], self.k1[old], self.val[old]
+            self._alloc(2 * (self.mask + 1))
+            for x, y, z in zip(k0.tolist(), k1.tolist(), val.tolist()):
+                s = self._slot(x, y)
+                self.k0[s], self.k1[s], self.val[s] = x, y, z
+        s = self._slot(a, b)
+        if self.val[s] < 0:
+            self.n += 1
+            self.k0[s], self.k1[s] = a, b
+        self.val[s] = max(int(self.val[s]), v)
+
+    def get1(self, a: int, b: int) -> int:
+        """The bound of one key (-1: none)."""
+        return int(self.val[self._slot(a, b)])
+
+    def get(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The bounds of arrays of keys (-1 where none)."""
+        out = np.full(a.shape, -1, dtype=np.int64)
+        a, b = a.ravel(), b.ravel()
+        flat = out.reshape(-1)
+        todo = np.arange(len(a))
+        slot = (a & np.uint64(self.mask)).astype(np.int64)
+        while len(todo):
+            v = self.val[slot]
+            used = v >= 0
+            hit = used & (self.k0[slot] == a[todo]) & (self.k1[slot] == b[todo])
+            flat[todo[hit]] = v[hit]
+            go = used & ~hit
+            todo, slot = todo[go], (slot[go] + 1) & self.mask
+        return out
 
 
 @dataclass(frozen=True)
@@ -129,10 +195,12 @@ class _Game:
         self._phi: list[list[int]] = []
         self._psi: list[list[int]] = []
         self._alone: list[int] = []
+        self._fb_cache: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._cache: dict[object, int] = {}  # member bounds by class (and families' parts)
         rng = np.random.default_rng(secrets.randbits(128))
         self.z0 = rng.integers(0, 2**64, size=D, dtype=np.uint64, endpoint=False)
         self.z1 = rng.integers(0, 2**64, size=D, dtype=np.uint64, endpoint=False)
-        self.known: dict[tuple[int, int], int] = {}
+        self.known = _Table()
 
     # ---- keys ---------------------------------------------------------------------------------
 
@@ -243,7 +311,13 @@ class _Game:
     def _family_bound(self, n: int, sizes: Sequence[int], covered: int) -> int:
         if not sizes:
             return self.cb[n]
-        return max(self._sizes_bound(n, sizes, covered, True), self._apart(n, sizes, covered))
+        key = (n, tuple(sorted(sizes)))
+        got = self._fb_cache.get(key)
+        if got is None:
+            got = max(self._sizes_bound(n, sizes, covered, True),
+                      self._apart(n, sizes, covered))
+            self._fb_cache[key] = got
+        return got
 
     def pack_families(self, idx: np.ndarray) -> list[tuple[int, int]]:
         """Families of the state idx packed disjointly: (shared letters P, own letters X)."""
@@ -344,63 +418,103 @@ class _Game:
         if not len(guesses):
             return f"no word narrows the state {self.words_of(idx)} down"
         codes = codes[guesses]
-        G = len(guesses)
+        G, V = len(guesses), self.win
         flat = codes.astype(np.int64) + self.R * np.arange(G)[:, None]
-        cnt = np.bincount(flat.ravel(), minlength=G * self.R).reshape(G, self.R)
+        cnt = np.bincount(flat.ravel(), minlength=G * self.R).reshape(G, self.R)[:, :V]
         uniform = bool(w.min() == w.max())
-        cb = self.cb_array[cnt[:, :self.win]]
+        u = int(w[0])
         if uniform:
-            u = int(w[0])
-            lb = cb.sum(axis=1) * u + W
-        else:  # the state's lightest weight in every target: vmin CB(n) + (W(C) - n vmin)
-            vmin = int(w.min())
-            cw = np.stack([np.where(codes == r, w, 0).sum(axis=1) for r in range(self.win)],
-                          axis=1)
-            lb = (cb * vmin + cw - cnt[:, :self.win] * vmin).sum(axis=1) + W
+            cbound = self.cb_array[cnt] * u
+        else:  # by the lightest and heaviest target of each class (sorted weights: below)
+            by = [codes == r for r in range(V)]
+            cw = np.stack([np.where(c, w, 0).sum(axis=1) for c in by], axis=1)
+            vmax = np.stack([np.where(c, w, 0).max(axis=1) for c in by], axis=1)
+            vmin = np.stack([np.where(c, w, W).min(axis=1) for c in by], axis=1)
+            # every weight is vmin and the rest, which counts once: vmin CB(n) + W(C) - n vmin
+            cbound = self.cb_array[cnt] * vmin + cw - cnt * vmin
+            # at most N_k targets, each at most vmax, are found within k guesses
+            b1 = np.zeros_like(cw)
+            for Nk in self.N:
+                b1 += np.where(Nk < cnt, np.maximum(cw - Nk * vmax, 0), 0)
+            cbound = np.maximum(cbound, b1)
+            cbound = np.where(cnt == 2, 2 * cw - vmax, cbound)
+        lb = cbound.sum(axis=1) + W
+        short = np.flatnonzero(lb < claim)
+        if not len(short):
+            return None
+        # the classes of the words not refuted yet: keys, and one word per distinct split
+        codes, cnt, cbound = codes[short], cnt[short], cbound[short]
+        k0 = np.stack([np.where(codes == r, self.z0[idx], 0).sum(axis=1, dtype=np.uint64)
+                       for r in range(V)], axis=1)
+        k1 = np.stack([np.where(codes == r, self.z1[idx], 0).sum(axis=1, dtype=np.uint64)
+                       for r in range(V)], axis=1)
+        # the records of the classes, where they beat the counting bound
+        rec = np.where(cnt >= 3, self.known.get(k0, k1), -1)
+        better = rec > cbound
+        cbound = np.where(better, rec, cbound)
+        lb = cbound.sum(axis=1) + W
+        keep = np.flatnonzero(lb < claim)
+        if not len(keep):
+            return None
+        short, codes, cnt, cbound = short[keep], codes[keep], cnt[keep], cbound[keep]
+        k0, k1, better = k0[keep], k1[keep], better[keep]
+        # one word per split: a split's classes hashed whatever their reply codes
+        _, first = np.unique((_mix(k0) + _mix(k1 ^ _SALT)).sum(axis=1, dtype=np.uint64),
+                             return_index=True)
+        cntL, cbL, k0L, k1L = cnt.tolist(), cbound.tolist(), k0.tolist(), k1.tolist()
+        betterL = better.tolist()
         fams = None
         use_families = self.families and uniform
-        for gi in np.flatnonzero(lb < claim):
-            g = int(guesses[gi])
+        for gi in first.tolist():
+            g = int(guesses[short[gi]])
             row = codes[gi]
-            total = W
-            parts = None
-            detail = []
-            classes = [(r, idx[row == r]) for r in range(self.win) if cnt[gi, r]]
-            bounds = []
-            for r, cls in classes:
-                b, how = self.counting(self.v[cls]), "counting"
-                if len(cls) >= 3:
-                    got = self.known.get(self.key(cls))
-                    if got is not None and got > b:
-                        b, how = got, "record"
-                bounds.append([b, how])
-            total = W + sum(b for b, _ in bounds)
+            bounds = [[r, n, b, "record" if rb else "counting"]
+                      for r, n, b, rb in zip(range(V), cntL[gi], cbL[gi], betterL[gi]) if n]
+            total = W + sum(c[2] for c in bounds)
+            parts: dict[int, list[tuple[int, int]]] = {}
             if total < claim and use_families:
                 if fams is None:
                     fams = self.pack_families(idx)
                 parts = self._parts(fams, int(self.masks[g])) if fams else {}
-                for i, (r, cls) in enumerate(classes):
-                    if r in parts:
-                        b = u * self.family_class_bound(len(cls), parts[r])
-                        if b > bounds[i][0]:
-                            total += b - bounds[i][0]
-                            bounds[i] = [b, "family"]
+                for c in bounds:
+                    if c[0] in parts:
+                        b = u * self.family_class_bound(c[1], parts[c[0]])
+                        if b > c[2]:
+                            total += b - c[2]
+                            c[2:] = [b, "family"]
+            if total < claim and not uniform:  # the exact counting bound: weights sorted
+                for c in bounds:
+                    if c[1] >= 3 and c[3] == "counting":
+                        b = self.counting(self.v[idx[row == c[0]]])
+                        if b > c[2]:
+                            total += b - c[2]
+                            c[2] = b
+            for c in bounds:
+                if total >= claim:
+                    break
+                r, n = c[0], c[1]
+                if not 3 <= n <= SMALL:
+                    continue
+                key = (k0L[gi][r], k1L[gi][r])
+                if r in parts:
+                    fkey = (key, tuple(parts[r]))
+                    got = self._cache.get(fkey)
+                    if got is None:
+                        got = u * self.family_member_bound(idx[row == r], parts[r])
+                else:
+                    fkey = key
+                    got = self._cache.get(fkey)
+                    if got is None:
+                        got = self.member_bound(idx[row == r])
+                if len(self._cache) >= CACHE:
+                    self._cache.clear()
+                self._cache[fkey] = got
+                if got > c[2]:
+                    total += got - c[2]
+                    c[2:] = [got, "member"]
             if total < claim:
-                for i, (r, cls) in enumerate(classes):
-                    if 3 <= len(cls) <= SMALL and bounds[i][1] != "record":
-                        if parts and r in parts:
-                            b = u * self.family_member_bound(cls, parts[r])
-                        else:
-                            b = self.member_bound(cls)
-                        if b > bounds[i][0]:
-                            total += b - bounds[i][0]
-                            bounds[i] = [b, "member"]
-                        if total >= claim:
-                            break
-            if total < claim:
-                for (r, cls), (b, how) in zip(classes, bounds):
-                    detail.append(f"reply {r}: {len(cls)} targets {self.words_of(cls, 3)} "
-                                  f"bound {b} ({how})")
+                detail = [f"reply {r}: {n} targets {self.words_of(idx[row == r], 3)} bound {b} "
+                          f"({how})" for r, n, b, how in bounds]
                 return (f"the state {self.words_of(idx)} ({m} targets, weight {W}) claims "
                         f"{claim}, but the guess {self.words.words[g]!r} gives only {total} = "
                         f"{W} + the bounds of its classes: " + "; ".join(detail))
@@ -445,20 +559,20 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
                            f"weight 0 (only hard mode keeps them)")
                 break
             key = game.key(idx)
-            if game.known.get(key, -1) >= bound:
+            if game.known.get1(*key) >= bound:
                 continue
             why = game.verify(idx, bound)
             if why is not None:
                 failure = f"record {n}: {why}"
                 break
-            game.known[key] = bound
+            game.known.put(*key, bound)
         else:
             # drain: the end marker and the stream's checksum are checked as the records end
             root = np.arange(game.D) if game.hard else np.flatnonzero(positive)
             only = None if header.first_guess is None else header.words.index(
                 header.first_guess)
             claim = header.bound
-            got = game.known.get(game.key(root), -1) if only is None else -1
+            got = game.known.get1(*game.key(root)) if only is None else -1
             if got < claim:
                 why = game.verify(root, claim, only)
                 if why is not None:
