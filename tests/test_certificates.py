@@ -299,6 +299,17 @@ def test_check_proof_command(tmp_path, exact_certificate):
     assert "NOT verified: record 1:" in run.output
 
 
+def test_workers_find_the_same_first_failure(tmp_path, exact_certificate):
+    """Two processes sharing the records report the step one process reports."""
+    _, path, header, records = exact_certificate
+    assert check_certificate(path, workers=2).ok
+    i = needed_record(tmp_path, header, records)
+    one = check_certificate(tmp_path / "drop.cert")
+    two = check_certificate(tmp_path / "drop.cert", workers=2)
+    assert not two.ok and two.failure == one.failure
+    assert i >= 0
+
+
 def test_certificates_never_replace_a_file(tmp_path):
     target = tmp_path / "there.cert"
     target.write_text("keep me")

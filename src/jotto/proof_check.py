@@ -458,8 +458,10 @@ class _Game:
             return None
         short, codes, cnt, cbound = short[keep], codes[keep], cnt[keep], cbound[keep]
         k0, k1, better = k0[keep], k1[keep], better[keep]
-        # one word per split: a split's classes hashed whatever their reply codes
-        _, first = np.unique((_mix(k0) + _mix(k1 ^ _SALT)).sum(axis=1, dtype=np.uint64),
+        # one word per split: a split's classes hashed (128 bits) whatever their reply codes
+        sig = np.stack([(_mix(k0) + _mix(k1 ^ _SALT)).sum(axis=1, dtype=np.uint64),
+                        (_mix(k1) + _mix(k0 ^ _SALT)).sum(axis=1, dtype=np.uint64)], axis=1)
+        _, first = np.unique(np.ascontiguousarray(sig).view(np.dtype((np.void, 16))).ravel(),
                              return_index=True)
         cntL, cbL, k0L, k1L = cnt.tolist(), cbound.tolist(), k0.tolist(), k1.tolist()
         betterL = better.tolist()
@@ -522,7 +524,8 @@ class _Game:
 
 
 def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[str] | None = None,
-                      progress: Callable[[int, int], None] | None = None) -> CheckResult:
+                      progress: Callable[[int, int], None] | None = None,
+                      workers: int = 1) -> CheckResult:
     """Verify the certificate at ``path`` (docs/certificates.md) from the definitions.
 
     Args:
@@ -530,7 +533,10 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
         words: the word list the bound should be about: the certificate's must be the same
             words under the same rules (:class:`ValueError` otherwise).  None: the list the
             certificate carries.
-        progress: called as ``progress(records_done, records)`` now and then.
+        progress: called as ``progress(records_done, records)`` now and then (one process).
+        workers: processes sharing the work: each reads the whole file and verifies every
+            ``workers``-th record against the claims of the records before it (every record is
+            verified by one of them, so the proof holds as a whole); the result is the same.
 
     Returns:
         A :class:`CheckResult`: ``ok`` with the verified bound, or the first failing step.
@@ -538,16 +544,41 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
         missing, not a certificate, another version, malformed or truncated.
     """
     t0 = time.perf_counter()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, not {workers!r}")
+    with read_certificate(path) as (header, _):
+        pass
+    if words is not None:
+        given = words if isinstance(words, WordList) else WordList.from_words(
+            list(words), rules=header.words.rules)
+        if tuple(given.words) != tuple(header.words.words) or given.rules != header.words.rules:
+            raise ValueError(f"{path}: the certificate is about another word list "
+                             f"({len(header.words)} words, rules {header.words.rules}, "
+                             f"sha256 {header.words.sha256[:12]}…)")
+    if workers == 1:
+        shares = [_check_share(path, 0, 1, progress)]
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as ex:
+            shares = list(ex.map(_check_share, [path] * workers, range(workers),
+                                 [workers] * workers))
+    failures = [(at, why) for at, why, _ in shares if why is not None]
+    failure = min(failures)[1] if failures else None
+    return CheckResult(ok=failure is None, bound=header.bound, total=header.total,
+                       about=header.about, records=shares[0][2],
+                       seconds=time.perf_counter() - t0, failure=failure, header=header)
+
+
+def _check_share(path: str | os.PathLike[str], share: int, shares: int,
+                 progress: Callable[[int, int], None] | None = None
+                 ) -> tuple[int, str | None, int]:
+    """Verify the records ``share``, ``share + shares``, ... of the certificate (and the claim,
+    share 0), taking the records before each as their claims say: (where the first failure is
+    -- its record, or the records' count + 1 for the claim --, what fails or None, records)."""
     with read_certificate(path) as (header, records):
-        if words is not None:
-            given = words if isinstance(words, WordList) else WordList.from_words(
-                list(words), rules=header.words.rules)
-            if tuple(given.words) != tuple(header.words.words) or given.rules != header.words.rules:
-                raise ValueError(f"{path}: the certificate is about another word list "
-                                 f"({len(header.words)} words, rules {header.words.rules}, "
-                                 f"sha256 {header.words.sha256[:12]}…)")
         game = _Game(header.words, header.weights)
-        failure = None
         n = 0
         positive = game.v > 0
         for idx, bound in records:
@@ -555,29 +586,21 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
             if progress is not None and n % 4096 == 0:
                 progress(n, header.records)
             if not game.hard and not positive[idx].all():
-                failure = (f"record {n}: the state {game.words_of(idx)} holds a target of "
-                           f"weight 0 (only hard mode keeps them)")
-                break
+                return n, (f"record {n}: the state {game.words_of(idx)} holds a target of "
+                           f"weight 0 (only hard mode keeps them)"), n
             key = game.key(idx)
             if game.known.get1(*key) >= bound:
                 continue
-            why = game.verify(idx, bound)
-            if why is not None:
-                failure = f"record {n}: {why}"
-                break
-            game.known.put(*key, bound)
-        else:
-            # drain: the end marker and the stream's checksum are checked as the records end
-            root = np.arange(game.D) if game.hard else np.flatnonzero(positive)
-            only = None if header.first_guess is None else header.words.index(
-                header.first_guess)
-            claim = header.bound
-            got = game.known.get1(*game.key(root)) if only is None else -1
-            if got < claim:
-                why = game.verify(root, claim, only)
+            if (n - 1) % shares == share:
+                why = game.verify(idx, bound)
                 if why is not None:
-                    failure = f"the claim: {why}"
-    return CheckResult(ok=failure is None, bound=header.bound, total=header.total,
-                       about=header.about, records=n, seconds=time.perf_counter() - t0,
-                       failure=failure, header=header)
-
+                    return n, f"record {n}: {why}", n
+            game.known.put(*key, bound)
+        if share:
+            return n + 1, None, n
+        root = np.arange(game.D) if game.hard else np.flatnonzero(positive)
+        only = None if header.first_guess is None else header.words.index(header.first_guess)
+        if only is None and game.known.get1(*game.key(root)) >= header.bound:
+            return n + 1, None, n
+        why = game.verify(root, header.bound, only)
+        return n + 1, None if why is None else f"the claim: {why}", n

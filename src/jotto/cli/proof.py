@@ -14,13 +14,16 @@ from .options import echo_json
 
 @main.command("check-proof")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-j", "--workers", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Processes sharing the check (each reads the whole file and verifies every "
+                   "N-th record).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def check_proof_command(file, as_json):
+def check_proof_command(file, workers, as_json):
     """Verify the certificate FILE of a lower bound (written by jotto solve --certificate or
     jotto.best_response(..., certificate=...)): every step is recomputed from the word list and
     the definitions, without the search.  Exit code 0: verified; 1: a step fails (printed with
     its numbers); 2: the file cannot be read (missing, not a certificate, truncated)."""
-    r = check_certificate(file)
+    r = check_certificate(file, workers=workers)
     h = r.header
     if as_json:
         echo_json({"file": str(file), "verified": r.ok, "about": r.about,
