@@ -23,7 +23,21 @@ def check_proof_command(file, workers, as_json):
     jotto.best_response(..., certificate=...)): every step is recomputed from the word list and
     the definitions, without the search.  Exit code 0: verified; 1: a step fails (printed with
     its numbers); 2: the file cannot be read (missing, not a certificate, truncated)."""
-    r = check_certificate(file, workers=workers)
+    bar = None
+    if workers == 1 and not as_json and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(unit="records", file=sys.stderr, dynamic_ncols=True, leave=False)
+
+    def progress(done: int, records: int) -> None:
+        bar.total = records
+        bar.update(done - bar.n)
+
+    try:
+        r = check_certificate(file, workers=workers, progress=progress if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
     h = r.header
     if as_json:
         echo_json({"file": str(file), "verified": r.ok, "about": r.about,
