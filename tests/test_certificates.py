@@ -327,3 +327,25 @@ def test_check_against_the_word_list_it_is_about(tmp_path):
     with pytest.raises(ValueError, match="another word list"):
         check_certificate(path, words=list(wl.words)[:-1])
 
+
+
+def test_a_claim_about_one_opener(tmp_path):
+    """claim.first_guess (certificates per opener): the optimum holds for the trees opening with
+    the optimal tree's first guess (its classes' records are in the certificate); one more than
+    it is false for that opener, and rejected."""
+    wl = enable(3, 40)
+    v = np.full(len(wl), 2, dtype=np.int64)
+    path = tmp_path / "exact.cert"
+    found = jotto.best_response(wl, v, certificate=path)
+    header, records = load(path)
+    opener = wl.words[int(found.tree.guess[0])]
+    claim = dict(header["claim"], first_guess=opener)
+    save(tmp_path / "opener.cert", dict(header, claim=claim), records)
+    result = check_certificate(tmp_path / "opener.cert")
+    assert result.ok, result.failure
+    assert result.header.first_guess == opener
+    claim = dict(claim, bound=claim["bound"] + 1)
+    save(tmp_path / "more.cert", dict(header, claim=claim), records)
+    result = check_certificate(tmp_path / "more.cert")
+    assert not result.ok
+    assert result.failure.startswith("the claim: the state") and repr(opener) in result.failure
