@@ -349,3 +349,32 @@ def test_a_claim_about_one_opener(tmp_path):
     result = check_certificate(tmp_path / "more.cert")
     assert not result.ok
     assert result.failure.startswith("the claim: the state") and repr(opener) in result.failure
+
+
+def test_evaluate_and_solve_write_certificates(tmp_path):
+    """jotto evaluate --best-response --certificate, jotto solve --method double-oracle
+    --certificate: each writes a certificate that jotto check-proof verifies; without the
+    bound they certify, or over an existing file, a one-line error (exit 2)."""
+    runner = CliRunner()
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(enable(3, 20).words) + "\n")
+    ev = tmp_path / "ev.cert"
+    run = runner.invoke(main, ["evaluate", "--words", str(words), "-n", "3", "--best-response",
+                               "--certificate", str(ev)])
+    assert run.exit_code == 0, run.output
+    run = runner.invoke(main, ["check-proof", str(ev)])
+    assert run.exit_code == 0 and "verified (best response)" in run.output
+    do = tmp_path / "do.cert"
+    run = runner.invoke(main, ["solve", "--words", str(words), "-n", "3", "--method", "double-oracle",
+                               "--out", str(tmp_path / "do.jotto"), "--certificate", str(do)])
+    assert run.exit_code == 0, run.output
+    run = runner.invoke(main, ["check-proof", "--json", str(do)])
+    assert run.exit_code == 0 and json.loads(run.output)["about"] == "game value"
+    for args in (["evaluate", "--words", str(words), "-n", "3", "--certificate",
+                  str(tmp_path / "x")],
+                 ["evaluate", "--words", str(words), "-n", "3", "--best-response",
+                  "--certificate", str(ev)],
+                 ["solve", "--words", str(words), "-n", "3", "--out", str(tmp_path / "fp.jotto"),
+                  "--certificate", str(tmp_path / "y")]):
+        run = runner.invoke(main, args)
+        assert run.exit_code == 2 and len(run.output.strip().splitlines()) == 1, run.output
