@@ -1,8 +1,8 @@
 """The certificate checker: verifies a certificate's lower bound from the definitions alone.
 
-It shares no code with the search (the compiled core is never imported): it reads the word list
-and its rules (:mod:`jotto.words`, :mod:`jotto.rules`) and the file (:mod:`jotto.certificates`),
-and recomputes everything else here, in NumPy and Python.
+It shares no code with the search (nothing of the compiled core is called): it reads the word
+list and its rules (:mod:`jotto.words`, :mod:`jotto.rules`) and the file
+(:mod:`jotto.certificates`), and recomputes everything else here, in NumPy and Python.
 
 The value of a state S (targets still possible; outside hard mode only targets of positive
 weight) is ``F(S) = W(S) + min_g sum_{j != win} F(S_j(g))``, ``F({i}) = v_i``, g over the words
