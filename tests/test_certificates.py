@@ -378,3 +378,29 @@ def test_evaluate_and_solve_write_certificates(tmp_path):
                   "--certificate", str(tmp_path / "y")]):
         run = runner.invoke(main, args)
         assert run.exit_code == 2 and len(run.output.strip().splitlines()) == 1, run.output
+
+
+@SETTINGS
+@given(case=rule_cases(max_size=8), data=st.data())
+def test_the_checker_never_verifies_a_false_bound(tmp_path_factory, case, data):
+    """The checker's own bounds against the exhaustive twin: the search's exact certificate
+    with a record, or the claim, raised above the true value of its state is rejected, under
+    every rule set and any weights."""
+    rules, words, v = case
+    folder = tmp_path_factory.mktemp("c")
+    path, _ = certify(folder, WordList.from_words(words, rules=rules),
+                      np.array(v, dtype=np.int64))
+    header, records = load(path)
+    if records:
+        i = data.draw(st.integers(0, len(records) - 1))
+        idx, _ = records[i]
+        if rules.hard:  # a hard-mode state holds its words of weight 0, and guesses only them
+            true = true_total([words[t] for t in idx], [v[t] for t in idx], rules)
+        else:
+            true = true_total(words, [v[t] if t in idx else 0 for t in range(len(words))],
+                              rules)
+        save(folder / "bad.cert", header, records[:i] + [(idx, true + 1)] + records[i + 1:])
+        assert not check_certificate(folder / "bad.cert").ok
+    claim = dict(header["claim"], bound=true_total(words, v, rules) + 1)
+    save(folder / "claim.cert", dict(header, claim=claim), records)
+    assert not check_certificate(folder / "claim.cert").ok
