@@ -220,7 +220,8 @@ def test_threads_share_the_search_without_data_races(tmp_path):
         pytest.skip("gcc's ThreadSanitizer does not build or run here")
     exe = tmp_path / "tsan_search"
     sources = [str(TSAN)] + [str(ENGINE / "search" / f"search{p}.c") for p in
-                             ("", "_setup", "_memo", "_split", "_bounds", "_families", "_tree")]
+                             ("", "_setup", "_memo", "_split", "_bounds", "_families", "_tree",
+                              "_certificate")]
     # -DPOPCNT_CLONES=: no ifuncs (their resolvers run before TSan's runtime is up)
     popcnt = ["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []
     subprocess.run([cc, "-std=gnu11", "-O1", "-g", "-fsanitize=thread", "-fopenmp",

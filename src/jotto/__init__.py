@@ -33,6 +33,8 @@ _EXPORTS = {
     "openmp_enabled": "engine.runtime", "resolve_threads": "engine.runtime",
     "BestResponse": "responses.best_responses", "best_response": "responses.best_responses",
     "expected_guesses": "responses.best_responses",
+    "CertificateError": "game.certificates", "check_certificate": "game.proof_check",
+    "CheckResult": "game.proof_check",
     "DoubleOracleSolution": "solvers.double_oracle.solution",
     "EquilibriumGuesser": "solvers.fictitious_play.solution",
     "FictitiousPlaySolution": "solvers.fictitious_play.solution",
@@ -54,6 +56,8 @@ if TYPE_CHECKING:
     from .responses.gbr import comp_num_guesses, gbr_tree, guesser_gbr
     from .engine.runtime import openmp_enabled, resolve_threads
     from .responses.best_responses import BestResponse, best_response, expected_guesses
+    from .game.certificates import CertificateError
+    from .game.proof_check import CheckResult, check_certificate
     from .solvers.double_oracle.solution import DoubleOracleSolution
     from .solvers.fictitious_play.solution import EquilibriumGuesser, FictitiousPlaySolution
     from .solvers.solution import Solution, Strength
@@ -137,6 +141,8 @@ __all__ = [
     "DECISION_RULES",
     "PRESETS",
     "BestResponse",
+    "CertificateError",
+    "CheckResult",
     "DecisionTree",
     "DoubleOracleSolution",
     "EquilibriumGuesser",
@@ -152,6 +158,7 @@ __all__ = [
     "WordList",
     "WordListError",
     "best_response",
+    "check_certificate",
     "comp_num_guesses",
     "evaluate",
     "expected_guesses",

@@ -8,6 +8,8 @@ C-level functions for other Cython projects are declared in ``_core.pxd``.
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
+import os
+
 import numpy as np
 
 cdef extern from "common/jotto_engine.h" nogil:
@@ -431,6 +433,8 @@ cdef extern from "search/jotto_search.h" nogil:
     void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,
                            int32_t *children)
     void jt_bs_memo_stats(const jt_bsearch *s, int64_t *states, int64_t *bytes)
+    int jt_bs_cert_open(jt_bsearch *s, const char *path)
+    int jt_bs_cert_close(jt_bsearch *s, int64_t *records)
 
 BS_INF = JT_BS_INF
 #: Rule flags of BestResponseSearch (jotto_search.h).
@@ -528,6 +532,22 @@ cdef class BestResponseSearch:
         best = None if o.best == JT_BS_INF else int(o.best)
         return (int(o.value), bool(o.exact), BS_STOPS[o.stopped], best, int(o.best_guess),
                 int(o.nodes))
+
+    def certificate_open(self, path):
+        """Append every bound the full search proves from now on to the file ``path`` as a
+        certificate's records (search_certificate.c); ValueError if one is open or the file
+        cannot be made."""
+        cdef bytes p = os.fsencode(path)
+        _check(jt_bs_cert_open(self.ptr, p))
+
+    def certificate_close(self):
+        """End the record stream; the records written.  ValueError if a write failed."""
+        cdef int64_t records = 0
+        cdef int status
+        with nogil:
+            status = jt_bs_cert_close(self.ptr, &records)
+        _check(status)
+        return int(records)
 
     def forget_top_k(self):
         """Free the memo of top-K passes."""

@@ -5,7 +5,8 @@
  * libgomp is not instrumented, so TSan would not see its fork and join and would report every
  * read of what the calling thread set up; with pthreads it sees all synchronisation, and so
  * checks the search's own: the memo's sequence locks and chunks, the busy and upper tables, the
- * stop flags, the workers.  Everything else is the core's code, compiled unchanged.
+ * stop flags, the workers, the certificate's record stream.  Everything else is the core's
+ * code, compiled unchanged.
  *
  * On random word lists (paper words over a few letters, equal or random weights) it runs passes
  * on 2-4 threads -- exact ones, beta-limited and node-limited ones, top-K ones, with memos small
@@ -150,6 +151,8 @@ int main(void)
              * large one that grows while the threads search */
             const size_t memory = threads == 3 ? (size_t)1 << 18 : (size_t)1 << 26;
             jt_bsearch *s = jt_bs_new(tok, NULL, D, L, 0, v, memory, &status);
+            /* the threads append to a certificate's record stream (search_certificate.c) */
+            CHECK(jt_bs_cert_open(s, "/dev/null") == JT_OK, "certificate stream");
             const jt_bs_outcome b = pass(s, threads, 0, a.value - 10, 0, 1);
             CHECK(!b.exact && b.value >= a.value - 10 && b.value <= a.value,
                   "beta pass: %llu vs %llu", (unsigned long long)b.value,
@@ -169,6 +172,9 @@ int main(void)
             int64_t states, bytes;
             jt_bs_memo_stats(s, &states, &bytes);
             CHECK((size_t)bytes <= memory, "memo %lld bytes > %zu", (long long)bytes, memory);
+            int64_t records;
+            CHECK(jt_bs_cert_close(s, &records) == JT_OK && records > 0, "%lld records",
+                  (long long)records);
             jt_bs_free(s);
         }
         jt_bs_free(one);

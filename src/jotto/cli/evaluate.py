@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 import numpy as np
 
+from ..game.certificates import check_certificate_path
 from ..players.evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
-from .main import main
+from .main import BadInput, main
 from .options import (GUESSER_SPEC, HIDER_SPEC, SEED, SPECS_EPILOG, check_plot_output,
                       echo_json, interval_text, optional_seconds, threads_option,
                       word_list_options)
@@ -48,15 +49,25 @@ MAX_GAMES = 10**6
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the histogram (PNG, SVG or PDF; needs matplotlib).")
 @click.option("--force", is_flag=True, help="Overwrite --plot if it exists.")
+@click.option("--certificate", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="With --best-response: also write a certificate of its lower bound to FILE "
+                   "(jotto check-proof verifies it without the search).  Never overwrites a "
+                   "file.")
 @threads_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_spec, games,
-                     seed, rule, best_response, worst, plot, force, threads, as_json):
+                     seed, rule, best_response, worst, plot, force, certificate, threads,
+                     as_json):
     """Evaluate a guesser: one game against every target (mean ± sd, worst case, hardest
     targets, histogram), the head-to-head payoff against a hider, and the profile's
     exploitability (OpenSpiel's NashConv and exploitability, with the guesser's best response
     greedy)."""
     check_plot_output(plot, force)
+    if certificate is not None:
+        if best_response is None:
+            raise BadInput("--certificate certifies the true best response's lower bound: give "
+                           "--best-response")
+        check_certificate_path(certificate)
     wl = resolve_words(words, letters, rules, skip_invalid, guesser_spec, hider_spec)
     guesser_spec = guesser_spec or default_guesser_spec(wl)
     guesser = make_guesser(guesser_spec, wl, threads)
@@ -65,7 +76,8 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
     p = hider.distribution()
     ex = exploitability(p, ev, rule=rule, threads=threads,
                         best_response=best_response is not None,
-                        budget=optional_seconds(best_response, "--best-response"))
+                        budget=optional_seconds(best_response, "--best-response"),
+                        certificate=certificate)
     sampled = None
     if games is not None:
         rng = np.random.default_rng(seed)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..game.certificates import check_certificate_path
 from ..solvers.fictitious_play.algorithm import MODES
 from ..util.files import check_writable, output_lock
 from ..responses.oracles import parse_oracle
@@ -66,10 +67,15 @@ def default_out(letters: int, method: str, mode: str) -> Path:
               help="Also certify the strategies' strength: the guesser's true best response to "
                    "the hider (branch and bound, exact or within SECONDS) and the guesser's "
                    "exact worst case.")
+@click.option("--certificate", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              metavar="FILE",
+              help="The double oracle: also write a certificate of the value's lower bound to "
+                   "FILE (jotto check-proof verifies it without the search; it is proved "
+                   "again for it).  Never overwrites a file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, iterations,
                   target_epsilon, time_budget, threads, out, resume, force, checkpoint_every,
-                  progress, plot, certify, as_json):
+                  progress, plot, certify, certificate, as_json):
     """Compute an equilibrium: by fictitious play (SolveJotto, Algorithm 13; prints Table 1's
     rows for the run) or by the double oracle (prints the certified value interval).
 
@@ -87,12 +93,26 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
         except ValueError as exc:
             raise BadInput(f"--oracle: {exc}") from None
     certify_seconds = optional_seconds(certify, "--certify")
+    if certificate is not None:
+        if (method or "fictitious-play") != "double-oracle" and not resume:
+            raise BadInput("--certificate certifies the double oracle's lower bound on the "
+                           "value: give --method double-oracle")
+        check_certificate_path(certificate)
     out = out or default_out(letters or 5, method or "fictitious-play", mode or "exact")
     check_writable(out)
     with output_lock(out):  # held from the first look at --out to the last write
-        _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode,
-                    iterations, target_epsilon, time_budget, threads, resume, force,
-                    checkpoint_every, progress, plot, certify, certify_seconds, as_json)
+        solution = _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode,
+                               iterations, target_epsilon, time_budget, threads, resume, force,
+                               checkpoint_every, progress, plot, certify, certify_seconds,
+                               as_json)
+    if certificate is not None:
+        if solution.solver != "double-oracle":
+            raise BadInput(f"--certificate: {out} holds a {solution.solver} solve; only the "
+                           f"double oracle certifies a bound on the value")
+        lower = solution.write_certificate(certificate, threads)
+        click.echo(f"jotto: wrote {certificate}: a certificate that the value is at least "
+                   f"{lower} = {float(lower):.6f} (check it: jotto check-proof {certificate})",
+                   err=True)
 
 
 #: Options that only one method takes, by their command-line names: checked before any work.
@@ -111,7 +131,8 @@ def check_method_options(method: str, **given: object) -> None:
 def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, iterations,
                 target_epsilon, time_budget, threads, resume, force, checkpoint_every, progress,
                 plot, certify, certify_seconds, as_json):
-    """The solve command once --out is locked: resume, reuse or compute, then report."""
+    """The solve command once --out is locked: resume, reuse or compute, then report; returns
+    the solution."""
     resumed = False
     if resume:
         if out.exists():
@@ -137,7 +158,7 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
             raise BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
         click.echo(f"jotto: {out} already holds this solve (--force recomputes it)", err=True)
         _report(done, out, plot, as_json, certify, certify_seconds, threads)
-        return
+        return done
     if progress is None:
         progress = sys.stderr.isatty()
     try:
@@ -154,6 +175,7 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
     except StrategyFileError as exc:
         raise BadInput(str(exc)) from None
     _report(solution, out, plot, as_json, certify, certify_seconds, threads)
+    return solution
 
 
 def _finished(out, wl, method, mode, iterations, oracle):

@@ -31,7 +31,9 @@ is one, so that both use all of the time.  Every number it reports is exact
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -44,6 +46,7 @@ from numpy.typing import ArrayLike
 
 from ..engine import core
 from ..game.bounds import counting_total
+from ..game.certificates import CertificateWriter
 from .gbr import as_word_list
 from ..game.objectives import Objective, ObjectiveSpec, parse_objective
 from ..game.rules import Rules
@@ -169,10 +172,15 @@ def search_flags(rules: Rules) -> int:
             (core.BS_HARD if rules.hard else 0))
 
 
-def _core_search(words: WordList, v: np.ndarray, memory: int) -> core.BestResponseSearch:
-    """The core search over ``words`` under their rules."""
-    return core.BestResponseSearch(words.tokens, words.length, v, int(memory), words.spell,
-                                    search_flags(words.rules))
+def _core_search(words: WordList, v: np.ndarray, memory: int,
+                 cert: CertificateWriter | None = None) -> core.BestResponseSearch:
+    """The core search over ``words`` under their rules; with ``cert``, writing the bounds it
+    proves to the certificate's record stream."""
+    search = core.BestResponseSearch(words.tokens, words.length, v, int(memory), words.spell,
+                                      search_flags(words.rules))
+    if cert is not None:
+        search.certificate_open(cert.stream)
+    return search
 
 
 def _positive_number(name: str, x, integer: bool = False):
@@ -188,7 +196,9 @@ def _positive_number(name: str, x, integer: bool = False):
 def best_response(words: Words, hider: Hider = None, *, budget: float | None = None,
                   nodes: int | None = None, top_k: int | None = None,
                   upper_bound: Real | None = None, threads: int | None = None,
-                  memory: int = DEFAULT_MEMORY, objective: ObjectiveSpec = None) -> BestResponse:
+                  memory: int = DEFAULT_MEMORY, objective: ObjectiveSpec = None,
+                  certificate: str | os.PathLike[str] | None = None,
+                  about: str = "best response") -> BestResponse:
     """The guesser's best response to ``hider``: the decision tree minimising the expected
     number of guesses (or another ``objective``), with proven bounds.
 
@@ -235,7 +245,14 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             finding the word in time); ``jotto.Objective(costs=..., tail=...)`` or
             ``"costs:C1,C2,...[:tail=X]"``, the expected cost ``E[c(guesses)]`` of any
             non-decreasing cost vector.  Objectives other than the mean are searched by
-            :func:`jotto.responses.cost_search.objective_best_response` (one thread, no ``top_k``).
+            :func:`jotto.responses.cost_search.objective_best_response` (one thread, no
+            ``top_k``).
+        certificate: a file to write a certificate of ``lower`` to (docs/certificates.md),
+            which :func:`jotto.check_certificate` verifies without the search; written as the
+            search runs and renamed into place at the end (:class:`FileExistsError` at once if
+            the file exists).  The mean only.
+        about: what the certificate says its bound is of (its header's ``about``): the
+            default, or ``"game value"`` when the hider's strategy proves the game's value.
 
     Returns:
         A :class:`BestResponse`.  With no ``budget`` or ``nodes`` its values and tree are the
@@ -244,6 +261,9 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
     """
     wanted = parse_objective(objective)
     if not wanted.is_mean:
+        if certificate is not None:
+            raise ValueError("certificates prove bounds on the mean's search; it takes no other "
+                             "objective")
         if top_k is not None:
             raise ValueError("top_k restricts the mean's search; it takes no other objective")
         resolve_threads(threads)
@@ -265,19 +285,25 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
     goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * total)
     deadline = None if budget is None else t0 + budget
-    if top_k is None and (budget is not None or nodes is not None):
-        return replace(_anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads),
-                       objective=wanted)
-    driver = _Driver(wl, v, total, _core_search(wl, v, memory), _Budget(deadline, nodes), goal,
-                     lambda: threads)
-    driver.start()
-    if top_k is None:
-        driver.full(anytime=False)
-    elif top_k > 1:
-        out = driver.pass_(top_k, core.BS_INF)
-        driver.stopped = driver.why_stopped() if out is None else (
-            None if out[2] == "done" else out[2])
-    return replace(_result(t0, driver, top_k=top_k), objective=wanted)
+    with contextlib.ExitStack() as stack:
+        cert = None
+        if certificate is not None:
+            cert = stack.enter_context(CertificateWriter(certificate))
+        if top_k is None and (budget is not None or nodes is not None):
+            found = _anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads,
+                             (cert, about))
+        else:
+            driver = _Driver(wl, v, total, _core_search(wl, v, memory, cert),
+                             _Budget(deadline, nodes), goal, lambda: threads)
+            driver.start()
+            if top_k is None:
+                driver.full(anytime=False)
+            elif top_k > 1:
+                out = driver.pass_(top_k, core.BS_INF)
+                driver.stopped = driver.why_stopped() if out is None else (
+                    None if out[2] == "done" else out[2])
+            found = _result(t0, driver, top_k=top_k, cert=(cert, about))
+    return replace(found, objective=wanted)
 
 
 class BoundSearch:
@@ -372,7 +398,8 @@ class _Budget:
 
 
 def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: float | None,
-             nodes: int | None, goal: int | None, memory: int, threads: int) -> BestResponse:
+             nodes: int | None, goal: int | None, memory: int, threads: int,
+             cert: tuple[CertificateWriter | None, str] = (None, "")) -> BestResponse:
     """A budgeted full search by two searches with a memo each (together within ``memory``):
     one looks for good trees by top-K passes (the upper bound), the other raises the proven
     lower bound (and finds the optimum if the budget allows).  Neither reads what the other
@@ -390,21 +417,21 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
     trees = _Driver(words, v, total, _core_search(words, v, tree_memory),
                     _Budget(tree_deadline, tree_nodes), None, lambda: 1)
     if not side_by_side:
-        bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory),
+        bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory, cert[0]),
                          _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                          lambda: 1)
         bounds.start()
         trees.better_trees()
         bounds.full(anytime=True)
-        return _result(t0, bounds, trees)
+        return _result(t0, bounds, trees, cert=cert)
     worker = None
-    bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory),
+    bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory, cert[0]),
                      _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                      lambda: threads - 1 if worker is not None and worker.alive() else threads)
     bounds.start()
     worker = _Worker(trees, trees.better_trees, "jotto-best-response-trees")
     _side_by_side(worker, bounds, cancel_when_done=deadline is not None)
-    return _result(t0, bounds, trees)
+    return _result(t0, bounds, trees, cert=cert)
 
 
 def _side_by_side(worker: _Worker, bounds: _Driver, cancel_when_done: bool) -> None:
@@ -424,11 +451,18 @@ def _side_by_side(worker: _Worker, bounds: _Driver, cancel_when_done: bool) -> N
 
 
 def _result(t0: float, bounds: _Driver, trees: _Driver | None = None,
-            top_k: int | None = None) -> BestResponse:
+            top_k: int | None = None,
+            cert: tuple[CertificateWriter | None, str] = (None, "")) -> BestResponse:
     """The result of the searches: ``bounds``'s proven lower bound and stop reason, the better
-    tree of the two (``bounds``'s on a tie)."""
+    tree of the two (``bounds``'s on a tie).  With ``cert`` (a writer, and what the bound is
+    of), the certificate of the lower bound (``bounds``'s search wrote its records) is
+    written."""
     best = bounds if trees is None or bounds.upper <= trees.upper else trees
     lower, upper = bounds.lower, best.upper
+    if cert[0] is not None:
+        records = bounds.search.certificate_close()
+        cert[0].finish(bounds.words, [int(x) for x in bounds.v], min(lower, upper), records,
+                       cert[1])
     drivers = [bounds] if trees is None else [bounds, trees]
     return BestResponse(lower=Fraction(min(lower, upper), bounds.total),
                         upper=Fraction(upper, bounds.total),

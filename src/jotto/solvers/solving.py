@@ -82,7 +82,8 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
           iterations: int | None = None, target_epsilon: float | None = None,
           time_budget: float | None = None, threads: int | None = None,
           out: str | os.PathLike[str] | None = None, resume: bool = False,
-          progress: bool | None = None, checkpoint_seconds: float = 10.0) -> Solution:
+          progress: bool | None = None, checkpoint_seconds: float = 10.0,
+          certificate: str | os.PathLike[str] | None = None) -> Solution:
     """Compute an equilibrium of Jotto.
 
     ``jotto.solve(3)`` solves the bundled list's 3-letter game; ``jotto.solve(words)`` the game
@@ -129,6 +130,10 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
         progress: show a progress bar on standard error (default: when it is a terminal, as
             the ``jotto`` command does).
         checkpoint_seconds: seconds between checkpoints of ``out``.
+        certificate: the double oracle only: a file to write a certificate of the value's
+            lower bound to (:meth:`jotto.DoubleOracleSolution.write_certificate`: its hider is
+            proved again to hold every guesser to ``value_bounds[0]``, which
+            :func:`jotto.check_certificate` verifies without the search).
 
     Raises:
         SolveInterrupted: on Ctrl-C or SIGTERM, which stop the run between iterations (after
@@ -161,14 +166,25 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
     _positive("checkpoint_seconds", checkpoint_seconds, float)
     if resume and out is None:
         raise ValueError("resume needs the strategy file to continue (out)")
+    if certificate is not None:
+        if method != "double-oracle":
+            raise ValueError("certificate: only the double oracle certifies a bound on the "
+                             "game's value (method='double-oracle')")
+        from ..game.certificates import check_certificate_path
+
+        check_certificate_path(certificate)
     path = Path(out) if out is not None else None
     args = (letters, words, rules, method, mode, the_oracle, iterations, target_epsilon,
             time_budget, threads, path, resume, progress, checkpoint_seconds)
     if path is None:
-        return _solve(*args)
-    check_writable(path)
-    with output_lock(path):  # one writer per file: a second run is refused, not interleaved
-        return _solve(*args)
+        solution = _solve(*args)
+    else:
+        check_writable(path)
+        with output_lock(path):  # one writer per file: a second run is refused, not interleaved
+            solution = _solve(*args)
+    if certificate is not None:
+        solution.write_certificate(certificate, threads)  # type: ignore[attr-defined]
+    return solution
 
 
 def _stderr_is_terminal() -> bool:

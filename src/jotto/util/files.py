@@ -21,10 +21,11 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, BinaryIO, Iterator
 
 __all__ = ["FileLockedError", "JSONInputError", "check_new_output", "check_writable", "gunzip",
-           "input_limit", "output_lock", "parse_json", "quote", "read_bytes", "write_atomic"]
+           "input_limit", "output_lock", "parse_json", "quote", "read_bytes", "write_atomic",
+           "writing_atomic"]
 
 try:
     import fcntl
@@ -195,6 +196,16 @@ def _directory(target: Path) -> Path:
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` atomically; :class:`OSError` naming ``path`` if it cannot
     be written (nothing is left behind)."""
+    with writing_atomic(path) as fh:
+        fh.write(data)
+
+
+@contextlib.contextmanager
+def writing_atomic(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through, atomically: what is written goes to a temporary
+    file beside it, renamed over ``path`` when the block ends (after the data reached the disk),
+    or removed if it raises.  For files too large to hold in memory (certificates);
+    :class:`OSError` naming ``path`` if it cannot be written."""
     target = Path(path)
     directory = _directory(target)
     try:
@@ -204,7 +215,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     try:
         os.chmod(tmp, _mode_for(target))
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            yield fh
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)

@@ -115,6 +115,14 @@ int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint6
 void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,
                        int32_t *children);
 
+/* Certificates (search_certificate.c, docs/certificates.md): from jt_bs_cert_open until
+ * jt_bs_cert_close, every bound the full search proves and stores in its memo is appended to the
+ * file at path as a record (the state's members and the bound), each after the records of the
+ * states its proof relies on.  Open: JT_EINVAL if one is open or the file cannot be made.  Close:
+ * *records gets the records written; JT_EINVAL if a write failed. */
+int jt_bs_cert_open(jt_bsearch *s, const char *path);
+int jt_bs_cert_close(jt_bsearch *s, int64_t *records);
+
 /* Memo statistics: states stored, bytes used. */
 void jt_bs_memo_stats(const jt_bsearch *s, int64_t *states, int64_t *bytes);
 

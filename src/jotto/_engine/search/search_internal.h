@@ -9,7 +9,8 @@
  *   search_split.c    the levels, and splitting a state by every word worth trying;
  *   search_bounds.c   the member and lookahead bounds;
  *   search_families.c the family bound;
- *   search_tree.c     the tree a memo describes. */
+ *   search_tree.c     the tree a memo describes;
+ *   search_certificate.c the record stream of a certificate: the bounds the memo stores. */
 #ifndef JOTTO_SEARCH_INTERNAL_H
 #define JOTTO_SEARCH_INTERNAL_H
 
@@ -186,6 +187,7 @@ struct jt_bsearch {
     uint64_t *busy;     /* [BUSY_SLOTS] (state, word) pairs being searched, hashed; 0: none */
     uint64_t (*upper)[2]; /* [UPPER_SLOTS] a state's hash and the value of the best tree of it
                            that a thread has found */
+    struct bs_cert *cert; /* the certificate's record stream, if open (search_certificate.c) */
     /* the tree last built */
     int32_t *tg, *td, *ts, *tc;
     int32_t tn, tcap;
@@ -370,6 +372,9 @@ void bs_memo_prefetch(const memo *mm, uint64_t key);
 int bs_rehash(jt_bsearch *s, memo *mm, int32_t max_m);
 void bs_memo_store(jt_bsearch *s, worker *w, uint64_t key, int32_t m, const int32_t *S,
                    uint64_t val, int exact, int32_t guess);
+
+/* search_certificate.c */
+void bs_cert_record(jt_bsearch *s, const int32_t *S, int32_t m, uint64_t val);
 
 /* search_split.c */
 void bs_level_free(level *lv);

@@ -458,6 +458,8 @@ static void memo_replace(memo *mm, table *t, uint64_t key, int32_t m, const int3
 void bs_memo_store(jt_bsearch *s, worker *w, uint64_t key, int32_t m, const int32_t *S,
                    uint64_t val, int exact, int32_t guess)
 {
+    if (s->cert && s->mode == 0)  /* a proven bound: into the certificate first */
+        bs_cert_record(s, S, m, val);
     memo *mm = &s->memo[s->mode];
     const uint64_t kb = key_bits(key);
     uint32_t off = 0;

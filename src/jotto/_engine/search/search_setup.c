@@ -16,6 +16,8 @@ void jt_bs_free(jt_bsearch *s)
 {
     if (!s)
         return;
+    int64_t records;
+    jt_bs_cert_close(s, &records);  /* a certificate left open: its stream ends here */
     bs_workers_free(s);
     bs_memo_clear(s, &s->memo[0]);
     bs_memo_clear(s, &s->memo[1]);

@@ -149,6 +149,26 @@ class DoubleOracleSolution(Solution):
             return self.hider_int.astype(np.int64)
         return integer_weights(self.hider())
 
+    def write_certificate(self, path: str | os.PathLike[str], threads: int | None = None
+                          ) -> Fraction:
+        """Write a certificate of the lower end of :attr:`value_bounds` to ``path``
+        (docs/certificates.md; :func:`jotto.check_certificate` verifies it): the hider's
+        strategy holds every guesser to at least ``lower`` expected guesses, proved again by a
+        best-response search against its exact weights that stops once it reaches ``lower``
+        (as long as the search that first proved it).  Returns the bound certified (``lower``,
+        or more if the search finds the best response's exact value first).
+        :class:`ValueError` if the weights are too large for the core's exact sums,
+        :class:`FileExistsError` if ``path`` exists."""
+        from ...responses.best_responses import best_response
+
+        if int(self.hider_int.sum()) * len(self.words) >= 2**63:
+            raise ValueError("the hider's exact weights are too large for the search's exact "
+                             "sums: no certificate can be written")
+        lower = self.value_bounds[0]
+        found = best_response(self.words, self.hider_int.astype(np.int64), upper_bound=lower,
+                              threads=threads, certificate=path, about="game value")
+        return found.lower
+
     def guesser_probabilities(self) -> np.ndarray:
         """The probability of each tree, as floats."""
         return np.array([float(Fraction(int(x), self.guesser_denominator))

@@ -1,0 +1,60 @@
+"""``jotto check-proof``: verify a certificate of a lower bound (docs/certificates.md)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..game.proof_check import check_certificate
+from .main import main
+from .options import echo_json
+
+
+@main.command("check-proof")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-j", "--workers", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Processes sharing the check (each reads the whole file and verifies every "
+                   "N-th record).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def check_proof_command(file, workers, as_json):
+    """Verify the certificate FILE of a lower bound (written by jotto solve --certificate or
+    jotto.best_response(..., certificate=...)): every step is recomputed from the word list and
+    the definitions, without the search.  Exit code 0: verified; 1: a step fails (printed with
+    its numbers); 2: the file cannot be read (missing, not a certificate, truncated)."""
+    bar = None
+    if workers == 1 and not as_json and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(unit="records", file=sys.stderr, dynamic_ncols=True, leave=False)
+
+    def progress(done: int, records: int) -> None:
+        bar.total = records
+        bar.update(done - bar.n)
+
+    try:
+        r = check_certificate(file, workers=workers, progress=progress if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    h = r.header
+    if as_json:
+        echo_json({"file": str(file), "verified": r.ok, "about": r.about,
+                   "bound": r.bound, "total": r.total, "lower": str(r.lower),
+                   "lower_float": float(r.lower), "records": r.records,
+                   "words": len(h.words), "length": h.words.length,
+                   "rules": h.words.rules.name, "sha256": h.words.sha256,
+                   "first_guess": h.first_guess, "seconds": round(r.seconds, 3),
+                   "failure": r.failure})
+    elif r.ok:
+        opener = f" opening with {h.first_guess!r}" if h.first_guess else ""
+        click.echo(f"{file}: verified ({r.about}): every guesser{opener} needs at least "
+                   f"{r.lower} = {float(r.lower):.6f} expected guesses against the hider's "
+                   f"weights ({len(h.words)} words of {h.words.length} letters, rules "
+                   f"{h.words.rules.name}, sha256 {h.words.sha256[:12]}…); {r.records} records "
+                   f"checked in {r.seconds:.1f} s")
+    else:
+        click.echo(f"{file}: NOT verified: {r.failure}")
+    if not r.ok:
+        sys.exit(1)

@@ -1,0 +1,606 @@
+"""The certificate checker: verifies a certificate's lower bound from the definitions alone.
+
+It shares no code with the search (nothing of the compiled core is called): it reads the word
+list and its rules (:mod:`jotto.game.words`, :mod:`jotto.game.rules`) and the file
+(:mod:`jotto.game.certificates`), and recomputes everything else here, in NumPy and Python.
+
+The value of a state S (targets still possible; outside hard mode only targets of positive
+weight) is ``F(S) = W(S) + min_g sum_{j != win} F(S_j(g))``, ``F({i}) = v_i``, g over the words
+that narrow S down (in hard mode only the members of S), ``S_j(g)`` the targets replying j to g,
+the win being g itself.  Each record claims ``F(S) >= b``.  The checker verifies it by splitting
+S by every such word g and bounding each class C = S_j(g) from below by the best of
+
+- the record of C, if one came earlier (it was verified then);
+- the counting bound: a tree finds at most ``N_k = 1 + B + ... + B^(k-1)`` targets within k
+  guesses (B the most non-winning replies one guess can get), so ``F(C) >= sum_k (W(C) -
+  weight of its N_k heaviest targets)``; exact for one or two targets;
+- for classes of at most 12 targets the member bound: the first guess is a member x (it finds
+  x and splits the rest, each part at its counting bound) or another word (it finds nothing and
+  its at most B children find at most ``B N_k`` targets within k more guesses);
+- with distinct-letter words, equal weights in S and not in hard mode, the family bound: a
+  family (targets sharing L - 1 letters P, each P plus a letter of its own) is split by a guess
+  only into the members whose own letter it holds and the others, so within k guesses a tree
+  finds at most ``phi_k(s)`` of s members (``phi_k(s) = max(1 + phi_{k-1}(s-1), max_{j<=L}
+  phi_{k-1}(j) + phi_{k-1}(s-j))``, at most s); families packed disjointly in S (largest sets
+  first, then by the mask of P; a set is taken while 3 of its members are still free) leave
+  their parts of 3 or more in the classes; a class of n targets with parts s_i covering c of
+  them finds at most ``M_k = min(N_k, n - c + sum_i phi_k(s_i))`` within k guesses, so
+  ``F >= u sum_k (n - M_k)``, and ``F >= u (CB(n - c) + sum_i alone(s_i))``, alone(s) the
+  least total guesses of a family on its own; small classes take the member bound with parts.
+
+and checks ``W(S) + sum_j bound(C_j) >= b`` for every g.  The root (every target, or every
+target after a forced first guess) must then reach the header's claim.  Sets of targets are
+identified by random 128-bit keys drawn afresh for every check (sums of per-word keys), so no
+file can be made to collide them: the chance that two different sets share a key in a check is
+below 2^-100.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .certificates import CertificateError, CertificateHeader, read_certificate
+from .words import WordList
+
+__all__ = ["CheckResult", "check_certificate"]
+
+#: Classes of at most this many targets get the member bound.
+SMALL = 12
+#: Member bounds kept for classes met again (then the cache starts afresh).
+CACHE = 1 << 20
+
+
+_SALT = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """A 64-bit finaliser (splitmix64's) on every element; 0 stays 0."""
+    x = x ^ (x >> np.uint64(30))
+    x = x * np.uint64(0xBF58476D1CE4E5B9)
+    x = x ^ (x >> np.uint64(27))
+    x = x * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+class _Table:
+    """The bounds verified so far, by the 128-bit key of their set of targets: an open-addressing
+    hash table in NumPy arrays, so that the classes of every word of a state are looked up at
+    once.  A key's bound only rises."""
+
+    def __init__(self) -> None:
+        self._alloc(1 << 16)
+        self.n = 0
+
+    def _alloc(self, cap: int) -> None:
+        self.k0 = np.zeros(cap, dtype=np.uint64)
+        self.k1 = np.zeros(cap, dtype=np.uint64)
+        self.val = np.full(cap, -1, dtype=np.int64)
+        self.mask = cap - 1
+
+    def _slot(self, a: int, b: int) -> int:
+        s = a & self.mask
+        while self.val[s] >= 0 and (int(self.k0[s]) != a or int(self.k1[s]) != b):
+            s = (s + 1) & self.mask
+        return s
+
+    def put(self, a: int, b: int, v: int) -> None:
+        if 2 * (self.n + 1) > self.mask + 1:
+            old = np.flatnonzero(self.val >= 0)
+            k0, k1, val = self.k0[old], self.k1[old], self.val[old]
+            self._alloc(2 * (self.mask + 1))
+            for x, y, z in zip(k0.tolist(), k1.tolist(), val.tolist()):
+                s = self._slot(x, y)
+                self.k0[s], self.k1[s], self.val[s] = x, y, z
+        s = self._slot(a, b)
+        if self.val[s] < 0:
+            self.n += 1
+            self.k0[s], self.k1[s] = a, b
+        self.val[s] = max(int(self.val[s]), v)
+
+    def get1(self, a: int, b: int) -> int:
+        """The bound of one key (-1: none)."""
+        return int(self.val[self._slot(a, b)])
+
+    def get(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The bounds of arrays of keys (-1 where none)."""
+        out = np.full(a.shape, -1, dtype=np.int64)
+        a, b = a.ravel(), b.ravel()
+        flat = out.reshape(-1)
+        todo = np.arange(len(a))
+        slot = (a & np.uint64(self.mask)).astype(np.int64)
+        while len(todo):
+            v = self.val[slot]
+            used = v >= 0
+            hit = used & (self.k0[slot] == a[todo]) & (self.k1[slot] == b[todo])
+            flat[todo[hit]] = v[hit]
+            go = used & ~hit
+            todo, slot = todo[go], (slot[go] + 1) & self.mask
+        return out
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What :func:`check_certificate` found.
+
+    Attributes:
+        ok: every step holds and the root reaches the claim.
+        bound: the claimed bound on ``sum_i v_i guesses_i`` (verified if ``ok``).
+        total: the weights' sum (the bound in expected guesses is ``bound / total``).
+        about: what the bound is of.
+        records: records checked.
+        seconds: time taken.
+        failure: the first failing step, in words (None if ``ok``).
+        header: the certificate's header.
+    """
+
+    ok: bool
+    bound: int
+    total: int
+    about: str
+    records: int
+    seconds: float
+    failure: str | None
+    header: CertificateHeader
+
+    @property
+    def lower(self) -> Fraction:
+        """The claimed (if ``ok``, verified) lower bound in expected guesses."""
+        return Fraction(self.bound, self.total)
+
+
+class _Game:
+    """The word list, rules and weights of one check, and the bounds of sets of its targets."""
+
+    def __init__(self, words: WordList, weights: np.ndarray) -> None:
+        self.words = words
+        self.D = D = len(words)
+        self.L = L = words.length
+        rules = words.rules
+        self.hard = rules.hard
+        self.v = np.asarray(weights, dtype=np.int64)
+        self.B = rules.branches(L)
+        # replies: letters in common (multiset tokens), in place, the anagram's own code
+        tok = rules.tokens(words.words)
+        common = np.bitwise_count(tok[:, None] & tok[None, :]).astype(np.int16)
+        code = common
+        if rules.positional:
+            chars = np.array([[ord(c) for c in w] for w in words.words], dtype=np.int16)
+            in_place = (chars[:, None, :] == chars[None, :, :]).sum(axis=2)
+            code = common + (L + 1) * in_place
+        elif rules.anagrams == "keep-all":
+            code = np.where(common == L, L + 1, common)
+        self.R = int(code.max()) + 2  # codes 0..max, and R - 1 for the win (g itself)
+        code = code.astype(np.int16)
+        np.fill_diagonal(code, self.R - 1)
+        self.reply = code.astype(np.uint8)
+        self.win = self.R - 1
+        # families: distinct-letter words outside hard mode (and equal weights, per state)
+        self.masks = np.array([sum(1 << (ord(c) - 97) for c in set(w)) for w in words.words],
+                              dtype=np.int64)
+        self.families = (not rules.hard and not rules.positional and
+                         rules.anagrams != "keep-all" and
+                         all(len(set(w)) == L for w in words.words))
+        self.N = [0]  # N_k = 1 + B + ... + B^(k-1), grown up to D
+        while self.N[-1] < D:
+            self.N.append(self.N[-1] * self.B + 1)
+        self.cb = self._unit_counting(D)
+        self.cb_array = np.array(self.cb, dtype=np.int64)
+        self._phi: list[list[int]] = []
+        self._psi: list[list[int]] = []
+        self._alone: list[int] = []
+        self._fb_cache: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._cache: dict[object, int] = {}  # member bounds by class (and families' parts)
+        rng = np.random.default_rng(secrets.randbits(128))
+        self.z0 = rng.integers(0, 2**64, size=D, dtype=np.uint64, endpoint=False)
+        self.z1 = rng.integers(0, 2**64, size=D, dtype=np.uint64, endpoint=False)
+        self.known = _Table()
+
+    # ---- keys ---------------------------------------------------------------------------------
+
+    def key(self, idx: np.ndarray) -> tuple[int, int]:
+        return int(self.z0[idx].sum(dtype=np.uint64)), int(self.z1[idx].sum(dtype=np.uint64))
+
+    # ---- counting bounds ------------------------------------------------------------------------
+
+    def _unit_counting(self, n_max: int) -> list[int]:
+        out = []
+        for n in range(n_max + 1):
+            out.append(sum(n - Nk for Nk in self.N if Nk < n) if n else 0)
+        return out
+
+    def cap(self, k: int) -> int:
+        while k >= len(self.N):
+            self.N.append(self.N[-1] * self.B + 1)
+        return self.N[k]
+
+    def counting(self, w: np.ndarray) -> int:
+        """sum_k (W - weight of the N_k heaviest) for targets of weights w."""
+        n = len(w)
+        if n <= 2:
+            return int(w.sum()) if n <= 1 else 2 * int(w.sum()) - int(w.max())
+        if w.min() == w.max():
+            return int(w[0]) * self.cb[n]
+        top = np.concatenate([[0], np.cumsum(np.sort(w)[::-1])])
+        W = int(top[-1])
+        return sum(W - int(top[Nk]) for Nk in self.N if Nk < n)
+
+    # ---- member bound ------------------------------------------------------------------------
+
+    def member_bound(self, idx: np.ndarray) -> int:
+        """The member bound of the targets idx (n >= 3)."""
+        w = self.v[idx]
+        W = int(w.sum())
+        best = None
+        if not self.hard:  # another word first: finds nothing, then B N_k within k more
+            top = np.concatenate([[0], np.cumsum(np.sort(w)[::-1])])
+            best = W
+            k = 0
+            while self.B * self.cap(k) < len(idx):
+                best += W - int(top[self.B * self.cap(k)])
+                k += 1
+        sub = self.reply[np.ix_(idx, idx)]
+        for a in range(len(idx)):
+            b = W
+            row = sub[a]
+            for r in range(self.win):
+                cls = row == r
+                if cls.any():
+                    b += self.counting(w[cls])
+                    if best is not None and b >= best:
+                        break
+            best = b if best is None else min(best, b)
+        return best
+
+    # ---- family bound ------------------------------------------------------------------------
+
+    def _tables(self, s: int, k: int) -> None:
+        L = self.L
+        while len(self._alone) <= s:
+            n = len(self._alone)
+            if n <= 1:
+                self._alone.append(n)
+                continue
+            best = self._alone[n - 1]
+            for j in range(1, min(L, n - 1) + 1):
+                best = min(best, self._alone[j] + self._alone[n - j])
+            self._alone.append(n + best)
+        size = max(s + 1, len(self._phi[0]) if self._phi else 0, 33)
+        if self._phi and len(self._phi[0]) < size:
+            self._phi, self._psi = [], []
+        if not self._phi:
+            self._phi.append([0] * size)
+            self._psi.append([0] * size)
+        while len(self._phi) <= k:
+            prev = self._phi[-1]
+            phi, psi = [], []
+            for n in range(size):
+                split = prev[n]
+                for j in range(1, min(L, n - 1) + 1):
+                    split = max(split, prev[j] + prev[n - j])
+                found = 1 + prev[n - 1] if n else 0
+                psi.append(min(split, n))
+                phi.append(min(max(found, split), n))
+            self._phi.append(phi)
+            self._psi.append(psi)
+
+    def _sizes_bound(self, n: int, sizes: Sequence[int], covered: int, first_finds: bool) -> int:
+        """sum_k (n - M_k), M_k = min(N_k (less 1 if the first guess finds nothing), rest +
+        sum_i tab_k(s_i)), tab = phi (psi if the first guess finds nothing)."""
+        b, k = 0, 0
+        while True:
+            self._tables(max(sizes), k)
+            tab = self._phi[k] if first_finds else self._psi[k]
+            found = n - covered + sum(tab[s] for s in sizes)
+            found = min(found, self.cap(k) - (0 if first_finds or k == 0 else 1))
+            if found >= n:
+                return b
+            b += n - found
+            k += 1
+
+    def _apart(self, n: int, sizes: Sequence[int], covered: int) -> int:
+        self._tables(max(sizes), 0)
+        return self.cb[n - covered] + sum(self._alone[s] for s in sizes)
+
+    def _family_bound(self, n: int, sizes: Sequence[int], covered: int) -> int:
+        if not sizes:
+            return self.cb[n]
+        key = (n, tuple(sorted(sizes)))
+        got = self._fb_cache.get(key)
+        if got is None:
+            got = max(self._sizes_bound(n, sizes, covered, True),
+                      self._apart(n, sizes, covered))
+            self._fb_cache[key] = got
+        return got
+
+    def pack_families(self, idx: np.ndarray) -> list[tuple[int, int]]:
+        """Families of the state idx packed disjointly: (shared letters P, own letters X)."""
+        sets: dict[int, list[int]] = {}
+        for k, t in enumerate(idx):
+            m = int(self.masks[t])
+            rest = m
+            while rest:
+                low = rest & -rest
+                sets.setdefault(m & ~low, []).append(k)
+                rest &= rest - 1
+        order = sorted((p for p, mem in sets.items() if len(mem) >= 3),
+                       key=lambda p: (-len(sets[p]), p))
+        taken = [False] * len(idx)
+        out = []
+        for p in order:
+            free = [k for k in sets[p] if not taken[k]]
+            if len(free) < 3:
+                continue
+            x = 0
+            for k in free:
+                taken[k] = True
+                x |= int(self.masks[idx[k]]) & ~p
+            out.append((p, x))
+        return out
+
+    def _parts(self, fams: list[tuple[int, int]], g: int) -> dict[int, list[tuple[int, int]]]:
+        """The parts (P, own letters) of 3 or more members of the families in each class of
+        guess g (a paper word's mask)."""
+        parts: dict[int, list[tuple[int, int]]] = {}
+        for p, x in fams:
+            r = (g & p).bit_count()
+            kept, moved = x & ~g, x & g
+            if kept.bit_count() >= 3:
+                parts.setdefault(r, []).append((p, kept))
+            if r + 1 < self.L and moved.bit_count() >= 3:
+                parts.setdefault(r + 1, []).append((p, moved))
+        return parts
+
+    def family_class_bound(self, n: int, parts: list[tuple[int, int]]) -> int:
+        """The family bound (unit weights) of a class of n targets with these parts."""
+        sizes = [x.bit_count() for _, x in parts]
+        return self._family_bound(n, sizes, sum(sizes))
+
+    def family_member_bound(self, idx: np.ndarray, parts: list[tuple[int, int]]) -> int:
+        """The member bound (unit weights) of a small class with its families' parts."""
+        n = len(idx)
+        sizes = [x.bit_count() for _, x in parts]
+        covered = sum(sizes)
+        best = self._sizes_bound(n, sizes, covered, False)
+        masks = [int(self.masks[t]) for t in idx]
+        for a in masks:
+            cnt = [0] * (self.L + 1)
+            for y in masks:
+                if y != a:
+                    cnt[(a & y).bit_count()] += 1
+            sub: dict[int, list[int]] = {}
+            for (p, x), s in zip(parts, sizes):
+                q = (a & p).bit_count()
+                moved = (a & x).bit_count()
+                if s - moved >= 3:
+                    sub.setdefault(q, []).append(s - moved)
+                if q + 1 < self.L and moved >= 3:
+                    sub.setdefault(q + 1, []).append(moved)
+            b = n
+            for q in range(self.L):
+                sz = sub.get(q, [])
+                b += self._family_bound(cnt[q], sz, sum(sz))
+                if b >= best:
+                    break
+            best = min(best, b)
+        return max(best, self._apart(n, sizes, covered))
+
+    # ---- a state ---------------------------------------------------------------------------
+
+    def words_of(self, idx: np.ndarray, limit: int = 6) -> str:
+        names = [self.words.words[int(t)] for t in idx[:limit]]
+        more = f" and {len(idx) - limit} more" if len(idx) > limit else ""
+        return f"{{{', '.join(names)}{more}}}"
+
+    def verify(self, idx: np.ndarray, claim: int, only: int | None = None) -> str | None:
+        """Check F(idx) >= claim (with ``only``: F of the trees opening with word ``only``);
+        None if it holds, else what fails."""
+        m = len(idx)
+        w = self.v[idx]
+        W = int(w.sum())
+        if m <= 2 and only is None:
+            exact = self.counting(w)
+            return None if exact >= claim else (
+                f"the state {self.words_of(idx)} has value {exact}, below the claimed {claim}")
+        codes = self.reply[:, idx]
+        if only is not None:
+            guesses = np.array([only])
+        elif self.hard:
+            guesses = idx
+        else:
+            guesses = np.flatnonzero((codes != codes[:, :1]).any(axis=1))
+        if not len(guesses):
+            return f"no word narrows the state {self.words_of(idx)} down"
+        codes = codes[guesses]
+        G, V = len(guesses), self.win
+        flat = codes.astype(np.int64) + self.R * np.arange(G)[:, None]
+        cnt = np.bincount(flat.ravel(), minlength=G * self.R).reshape(G, self.R)[:, :V]
+        uniform = bool(w.min() == w.max())
+        u = int(w[0])
+        if uniform:
+            cbound = self.cb_array[cnt] * u
+        else:  # by the lightest and heaviest target of each class (sorted weights: below)
+            by = [codes == r for r in range(V)]
+            cw = np.stack([np.where(c, w, 0).sum(axis=1) for c in by], axis=1)
+            vmax = np.stack([np.where(c, w, 0).max(axis=1) for c in by], axis=1)
+            vmin = np.stack([np.where(c, w, W).min(axis=1) for c in by], axis=1)
+            # every weight is vmin and the rest, which counts once: vmin CB(n) + W(C) - n vmin
+            cbound = self.cb_array[cnt] * vmin + cw - cnt * vmin
+            # at most N_k targets, each at most vmax, are found within k guesses
+            b1 = np.zeros_like(cw)
+            for Nk in self.N:
+                b1 += np.where(Nk < cnt, np.maximum(cw - Nk * vmax, 0), 0)
+            cbound = np.maximum(cbound, b1)
+            cbound = np.where(cnt == 2, 2 * cw - vmax, cbound)
+        lb = cbound.sum(axis=1) + W
+        short = np.flatnonzero(lb < claim)
+        if not len(short):
+            return None
+        # the classes of the words not refuted yet: keys, and one word per distinct split
+        codes, cnt, cbound = codes[short], cnt[short], cbound[short]
+        k0 = np.stack([np.where(codes == r, self.z0[idx], 0).sum(axis=1, dtype=np.uint64)
+                       for r in range(V)], axis=1)
+        k1 = np.stack([np.where(codes == r, self.z1[idx], 0).sum(axis=1, dtype=np.uint64)
+                       for r in range(V)], axis=1)
+        # the records of the classes, where they beat the counting bound
+        rec = np.where(cnt >= 3, self.known.get(k0, k1), -1)
+        better = rec > cbound
+        cbound = np.where(better, rec, cbound)
+        lb = cbound.sum(axis=1) + W
+        keep = np.flatnonzero(lb < claim)
+        if not len(keep):
+            return None
+        short, codes, cnt, cbound = short[keep], codes[keep], cnt[keep], cbound[keep]
+        k0, k1, better = k0[keep], k1[keep], better[keep]
+        # one word per split: a split's classes hashed (128 bits) whatever their reply codes
+        sig = np.stack([(_mix(k0) + _mix(k1 ^ _SALT)).sum(axis=1, dtype=np.uint64),
+                        (_mix(k1) + _mix(k0 ^ _SALT)).sum(axis=1, dtype=np.uint64)], axis=1)
+        _, first = np.unique(np.ascontiguousarray(sig).view(np.dtype((np.void, 16))).ravel(),
+                             return_index=True)
+        cntL, cbL, k0L, k1L = cnt.tolist(), cbound.tolist(), k0.tolist(), k1.tolist()
+        betterL = better.tolist()
+        fams = None
+        use_families = self.families and uniform
+        for gi in first.tolist():
+            g = int(guesses[short[gi]])
+            row = codes[gi]
+            bounds = [[r, n, b, "record" if rb else "counting"]
+                      for r, n, b, rb in zip(range(V), cntL[gi], cbL[gi], betterL[gi]) if n]
+            total = W + sum(c[2] for c in bounds)
+            parts: dict[int, list[tuple[int, int]]] = {}
+            if total < claim and use_families:
+                if fams is None:
+                    fams = self.pack_families(idx)
+                parts = self._parts(fams, int(self.masks[g])) if fams else {}
+                for c in bounds:
+                    if c[0] in parts:
+                        b = u * self.family_class_bound(c[1], parts[c[0]])
+                        if b > c[2]:
+                            total += b - c[2]
+                            c[2:] = [b, "family"]
+            if total < claim and not uniform:  # the exact counting bound: weights sorted
+                for c in bounds:
+                    if c[1] >= 3 and c[3] == "counting":
+                        b = self.counting(self.v[idx[row == c[0]]])
+                        if b > c[2]:
+                            total += b - c[2]
+                            c[2] = b
+            for c in bounds:
+                if total >= claim:
+                    break
+                r, n = c[0], c[1]
+                if not 3 <= n <= SMALL:
+                    continue
+                key = (k0L[gi][r], k1L[gi][r])
+                if r in parts:
+                    fkey = (key, tuple(parts[r]))
+                    got = self._cache.get(fkey)
+                    if got is None:
+                        got = u * self.family_member_bound(idx[row == r], parts[r])
+                else:
+                    fkey = key
+                    got = self._cache.get(fkey)
+                    if got is None:
+                        got = self.member_bound(idx[row == r])
+                if len(self._cache) >= CACHE:
+                    self._cache.clear()
+                self._cache[fkey] = got
+                if got > c[2]:
+                    total += got - c[2]
+                    c[2:] = [got, "member"]
+            if total < claim:
+                detail = [f"reply {r}: {n} targets {self.words_of(idx[row == r], 3)} bound {b} "
+                          f"({how})" for r, n, b, how in bounds]
+                return (f"the state {self.words_of(idx)} ({m} targets, weight {W}) claims "
+                        f"{claim}, but the guess {self.words.words[g]!r} gives only {total} = "
+                        f"{W} + the bounds of its classes: " + "; ".join(detail))
+        return None
+
+
+def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[str] | None = None,
+                      progress: Callable[[int, int], None] | None = None,
+                      workers: int = 1) -> CheckResult:
+    """Verify the certificate at ``path`` (docs/certificates.md) from the definitions.
+
+    Args:
+        path: the certificate file.
+        words: the word list the bound should be about: the certificate's must be the same
+            words under the same rules (:class:`ValueError` otherwise).  None: the list the
+            certificate carries.
+        progress: called as ``progress(records_done, records)`` now and then (one process).
+        workers: processes sharing the work: each reads the whole file and verifies every
+            ``workers``-th record against the claims of the records before it (every record is
+            verified by one of them, so the proof holds as a whole); the result is the same.
+
+    Returns:
+        A :class:`CheckResult`: ``ok`` with the verified bound, or the first failing step.
+        :class:`jotto.game.certificates.CertificateError` (one line) if the file cannot be read:
+        missing, not a certificate, another version, malformed or truncated.
+    """
+    t0 = time.perf_counter()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, not {workers!r}")
+    with read_certificate(path) as (header, _):
+        pass
+    if words is not None:
+        given = words if isinstance(words, WordList) else WordList.from_words(
+            list(words), rules=header.words.rules)
+        if tuple(given.words) != tuple(header.words.words) or given.rules != header.words.rules:
+            raise ValueError(f"{path}: the certificate is about another word list "
+                             f"({len(header.words)} words, rules {header.words.rules}, "
+                             f"sha256 {header.words.sha256[:12]}…)")
+    if workers == 1:
+        shares = [_check_share(path, 0, 1, progress)]
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as ex:
+            shares = list(ex.map(_check_share, [path] * workers, range(workers),
+                                 [workers] * workers))
+    failures = [(at, why) for at, why, _ in shares if why is not None]
+    failure = min(failures)[1] if failures else None
+    return CheckResult(ok=failure is None, bound=header.bound, total=header.total,
+                       about=header.about, records=shares[0][2],
+                       seconds=time.perf_counter() - t0, failure=failure, header=header)
+
+
+def _check_share(path: str | os.PathLike[str], share: int, shares: int,
+                 progress: Callable[[int, int], None] | None = None
+                 ) -> tuple[int, str | None, int]:
+    """Verify the records ``share``, ``share + shares``, ... of the certificate (and the claim,
+    share 0), taking the records before each as their claims say: (where the first failure is
+    -- its record, or the records' count + 1 for the claim --, what fails or None, records)."""
+    with read_certificate(path) as (header, records):
+        game = _Game(header.words, header.weights)
+        n = 0
+        positive = game.v > 0
+        for idx, bound in records:
+            n += 1
+            if progress is not None and n % 4096 == 0:
+                progress(n, header.records)
+            if not game.hard and not positive[idx].all():
+                return n, (f"record {n}: the state {game.words_of(idx)} holds a target of "
+                           f"weight 0 (only hard mode keeps them)"), n
+            key = game.key(idx)
+            if game.known.get1(*key) >= bound:
+                continue
+            if (n - 1) % shares == share:
+                why = game.verify(idx, bound)
+                if why is not None:
+                    return n, f"record {n}: {why}", n
+            game.known.put(*key, bound)
+        if share:
+            return n + 1, None, n
+        root = np.arange(game.D) if game.hard else np.flatnonzero(positive)
+        only = None if header.first_guess is None else header.words.index(header.first_guess)
+        if only is None and game.known.get1(*game.key(root)) >= header.bound:
+            return n + 1, None, n
+        why = game.verify(root, header.bound, only)
+        return n + 1, None if why is None else f"the claim: {why}", n
