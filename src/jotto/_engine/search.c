@@ -34,6 +34,7 @@
  *
  * The search is sequential, so its values, trees and node counts never depend on threads.  This
  * file holds the recursion and its passes; search_internal.h lists the files holding the rest. */
+#include <stdlib.h>
 #include <time.h>
 
 #include "search_internal.h"
@@ -66,18 +67,35 @@ int bs_out_of_budget(jt_bsearch *s)
     return 0;
 }
 
+/* The candidates of the top state that the pass's first guesses split it as: s->first_of[c]
+ * is the first of them splitting S as candidate c does, or -1. */
+static void first_guess_map(jt_bsearch *s, const level *lv, int32_t m)
+{
+    for (int32_t t = 0; t < lv->nc; t++)
+        s->first_of[lv->cid[t]] = -1;
+    for (int32_t i = 0; i < s->nfirst; i++) {
+        const int32_t c = bs_candidate_like(s, lv, m, s->first_guesses[i]);
+        if (c >= 0 && s->first_of[c] < 0)
+            s->first_of[c] = s->first_guesses[i];
+    }
+}
+
 /* F(S) if below beta, else a proven bound >= beta (any proven bound once the pass stops).  S:
  * increasing indices of positive-weight targets, key its Zobrist key, W its weight.  *guess_out
- * gets the best first guess when the value is exact. */
+ * gets the best first guess when the value is exact.  At depth 0 of a pass with first guesses
+ * (jt_bs_pass.first_guesses) the value is that of the best tree starting with one of them: the
+ * only candidates are the words splitting S as they do (first_guess_map), and S's own memo
+ * entry (F(S), not this value) is neither read nor written. */
 uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, uint64_t key,
                    uint64_t W, uint64_t beta, int32_t *guess_out)
 {
     *guess_out = -1;
-    if (m == 1) {
+    const int forced = depth == 0 && s->first_guesses;
+    if (m == 1 && !forced) {
         *guess_out = S[0];
         return W;
     }
-    if (m == 2) {
+    if (m == 2 && !forced) {
         const int first = s->v[S[1]] > s->v[S[0]];
         *guess_out = S[first];
         return 2 * W - s->v[S[first]];
@@ -88,7 +106,7 @@ uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, ui
         return 0;
     s->nodes++;
     const memo *mm = &s->memo[s->mode];
-    const entry *e = bs_memo_find(mm, key, m, S);
+    const entry *e = forced ? NULL : bs_memo_find(mm, key, m, S);
     uint64_t known = 0;
     if (e) {
         if (e->guess != NOGUESS) {
@@ -104,6 +122,8 @@ uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, ui
         return known;
     const int V = s->win, R = s->R;
     const int uniform = bs_split_state(s, depth, lv, m, W);
+    if (forced)
+        first_guess_map(s, lv, m);
 
     /* The words to try, in greedy order, one per distinct split. */
     const int restricted = s->mode == 1 && m > s->full_below;
@@ -111,7 +131,7 @@ uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, ui
     int32_t nl = 0;
     for (int32_t t = 0; t < lv->nc; t++) {
         const int32_t c = lv->cid[t];
-        if (!lv->prog[c])
+        if (!lv->prog[c] || (forced && s->first_of[c] < 0))
             continue;
         floor_all = umin(floor_all, lv->lb[c]);
         if (!restricted && lv->lb[c] >= beta) {
@@ -122,7 +142,8 @@ uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, ui
     }
     if (umax(known, floor_all) >= beta) {
         const uint64_t res = umax(known, floor_all);
-        bs_memo_store(s, key, m, S, res, 0, -1);
+        if (!forced)
+            bs_memo_store(s, key, m, S, res, 0, -1);
         bs_clear_members(lv, S, m);
         return res;
     }
@@ -269,7 +290,8 @@ uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, ui
             for (int32_t u = t + 1; u < nl; u++)
                 res = umin(res, lv->list[u].lb);
             res = umax(res, known);
-            bs_memo_store(s, key, m, S, res, 0, -1);
+            if (!forced)
+                bs_memo_store(s, key, m, S, res, 0, -1);
             bs_clear_members(lv, S, m);
             return res;
         }
@@ -286,12 +308,14 @@ uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, ui
     }
     bs_clear_members(lv, S, m);
     if (bestc >= 0) {
-        bs_memo_store(s, key, m, S, best, 1, bestc);
+        if (!forced)
+            bs_memo_store(s, key, m, S, best, 1, bestc);
         *guess_out = bestc;
         return best;
     }
     const uint64_t res = umax(known, umin(failed, outside));
-    bs_memo_store(s, key, m, S, res, 0, -1);
+    if (!forced)
+        bs_memo_store(s, key, m, S, res, 0, -1);
     return res;
 }
 
@@ -327,13 +351,58 @@ void jt_bs_forget_top_k(jt_bsearch *s)
     s->full_below_memo = 0;
 }
 
+/* The state of the words T (nt increasing indices) as the search holds states: its targets of
+ * positive weight (in hard mode all of them) into S, with their key and weight. */
+static int state_of(const jt_bsearch *s, const int32_t *T, int32_t nt, int32_t *S, int32_t *m,
+                    uint64_t *key, uint64_t *W)
+{
+    *m = 0;
+    *key = *W = 0;
+    for (int32_t k = 0; k < nt; k++) {
+        if (T[k] < 0 || T[k] >= s->D || (k && T[k] <= T[k - 1]))
+            return JT_EINVAL;
+        if (s->v[T[k]] || s->hard) {
+            S[(*m)++] = T[k];
+            *key += s->z[T[k]];
+            *W += s->v[T[k]];
+        }
+    }
+    return JT_OK;
+}
+
 int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
 {
     memset(out, 0, sizeof *out);
     out->best = INF;
     out->best_guess = -1;
-    if (p->top_k < 0 || p->full_below < 0)
+    if (p->top_k < 0 || p->full_below < 0 || (p->targets && p->ntargets < 0) ||
+        (p->first_guesses && p->nfirst < 1))
         return JT_EINVAL;
+    for (int32_t i = 0; p->first_guesses && i < p->nfirst; i++)
+        if (p->first_guesses[i] < 0 || p->first_guesses[i] >= s->D)
+            return JT_EINVAL;
+    const int32_t *S = s->pos;
+    int32_t m = s->npos;
+    uint64_t key = s->keypos, W = s->Wpos;
+    int32_t *sub = NULL;
+    if (p->targets) {
+        sub = malloc(sizeof(int32_t) * (size_t)(p->ntargets ? p->ntargets : 1));
+        if (!sub)
+            return JT_ENOMEM;
+        const int st = state_of(s, p->targets, p->ntargets, sub, &m, &key, &W);
+        if (st != JT_OK) {
+            free(sub);
+            return st;
+        }
+        S = sub;
+    }
+    if (p->first_guesses) {
+        s->first_of = malloc(sizeof(int32_t) * (size_t)s->D);
+        if (!s->first_of) {
+            free(sub);
+            return JT_ENOMEM;
+        }
+    }
     bs_set_mode(s, p->top_k, p->full_below);
     s->nodes = 0;
     s->node_limit = p->max_nodes;
@@ -345,20 +414,27 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     s->error = 0;
     s->root_best = INF;
     s->root_guess = -1;
+    s->first_guesses = p->first_guesses;
+    s->nfirst = p->nfirst;
     int32_t g = -1;
-    const uint64_t val = s->npos ? bs_search(s, 0, s->pos, s->npos, s->keypos, s->Wpos, p->beta, &g)
-                                 : 0;
+    const uint64_t val = m ? bs_search(s, 0, S, m, key, W, p->beta, &g) : 0;
     out->value = val;
     out->stopped = s->stop;
     out->exact = !s->stop && val < p->beta;
     out->nodes = s->nodes;
-    if (out->exact && s->npos) {
+    if (out->exact && m) {
         out->best = val;
         out->best_guess = g;
     } else if (s->root_guess >= 0) {
         out->best = s->root_best;
         out->best_guess = s->root_guess;
     }
+    if (s->first_guesses && out->best_guess >= 0)  /* the given word, not the one alike */
+        out->best_guess = s->first_of[out->best_guess];
+    free(sub);
+    free(s->first_of);
+    s->first_of = NULL;
+    s->first_guesses = NULL;
     s->deadline = 0;
     s->node_limit = 0;
     s->interrupted = NULL;

@@ -139,6 +139,10 @@ struct jt_bsearch {
     void *ctx;
     uint64_t root_best;
     int32_t root_guess;
+    const int32_t *first_guesses; /* the pass's first guesses (jt_bs_pass; NULL: any) */
+    int32_t nfirst;
+    int32_t *first_of;  /* [D] with first_guesses: the first of them splitting the top state as
+                           candidate c does, or -1 (search.c) */
     /* the tree last built */
     int32_t *tg, *td, *ts, *tc;
     int32_t tn, tcap;
@@ -286,6 +290,7 @@ void bs_sort_list(level *lv, int32_t nl);
 int32_t bs_dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t keep,
                   int uniform);
 void bs_list_classes(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int32_t *fill);
+int32_t bs_candidate_like(const jt_bsearch *s, const level *lv, int32_t m, int32_t g);
 
 /* search_families.c */
 void bs_family_tables(jt_bsearch *s);
