@@ -31,6 +31,7 @@ _EXPORTS = {
     "BestResponse": "best_responses", "best_response": "best_responses",
     "expected_guesses": "best_responses",
     "DoubleOracleSolution": "do_solution",
+    "OpenerTable": "openers", "OpenerValue": "openers", "opener_values": "openers",
     "EquilibriumGuesser": "fp_solution", "FictitiousPlaySolution": "fp_solution",
     "Solution": "solution", "Strength": "solution",
     "SolveInterrupted": "solve", "solve": "solve",
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from .runtime import openmp_enabled, resolve_threads
     from .best_responses import BestResponse, best_response, expected_guesses
     from .do_solution import DoubleOracleSolution
+    from .openers import OpenerTable, OpenerValue, opener_values
     from .fp_solution import EquilibriumGuesser, FictitiousPlaySolution
     from .solution import Solution, Strength
     from .solve import SolveInterrupted, solve
@@ -96,6 +98,8 @@ __all__ = [
     "DoubleOracleSolution",
     "EquilibriumGuesser",
     "FictitiousPlaySolution",
+    "OpenerTable",
+    "OpenerValue",
     "Rules",
     "RulesError",
     "Solution",
@@ -111,6 +115,7 @@ __all__ = [
     "guesser_gbr",
     "integer_weights",
     "load_words",
+    "opener_values",
     "openmp_enabled",
     "parse_rules",
     "reply",

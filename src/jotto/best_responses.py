@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Real
@@ -159,7 +160,8 @@ def _positive_number(name: str, x, integer: bool = False):
 def best_response(words: Words, hider: Hider = None, *, budget: float | None = None,
                   nodes: int | None = None, top_k: int | None = None,
                   upper_bound: Real | None = None, threads: int | None = None,
-                  memory: int = DEFAULT_MEMORY) -> BestResponse:
+                  memory: int = DEFAULT_MEMORY,
+                  executor: Executor | None = None) -> BestResponse:
     """The guesser's best response to ``hider``: the decision tree minimising the expected
     number of guesses, with proven bounds.
 
@@ -186,11 +188,15 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             budget, else one after the other.  Node budgets are shared the same way whatever the
             thread count, so results under them never depend on it.
         memory: bytes the memos of states may take together (then they stop growing; results
-            without budgets do not change, only the time).
+            without budgets do not change, only the time); with an executor, each worker's.
+        executor: run the proof as tasks on this :class:`concurrent.futures.Executor` (a Dask
+            client's ``get_executor()``, a ``ProcessPoolExecutor``; :mod:`jotto.distributed`):
+            each opener is a task (:func:`jotto.openers.best_response_on`).  ``threads`` is
+            then unused; ``memo_states`` sums the workers' memos.
 
     Returns:
-        A :class:`BestResponse`.  With no ``budget`` its values and tree are the same whatever
-        the machine and thread count.
+        A :class:`BestResponse`.  With no ``budget`` (nor ``nodes``) its values and tree are
+        the same whatever the machine, thread count and executor.
     """
     t0 = time.perf_counter()
     wl = as_word_list(words)
@@ -205,6 +211,11 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
     if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 2**20:
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
     goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * total)
+    if executor is not None:
+        from .openers import best_response_on
+
+        return best_response_on(executor, wl, v, total, t0, budget, nodes, top_k, goal,
+                                int(memory))
     deadline = None if budget is None else t0 + budget
     if top_k is None and (budget is not None or nodes is not None):
         return _anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads)

@@ -133,6 +133,9 @@ class DoubleOracle:
     #: A :func:`time.monotonic` time at which a hedge round stops drawing trees (after one) and
     #: solves its LP: a round at 5 letters takes 20 s, which a time budget should not overrun.
     deadline: float | None = None
+    #: Where the proofs run (the best-response oracle's and :meth:`prove`'s): a
+    #: :class:`concurrent.futures.Executor` (see :func:`jotto.best_response`), or None: here.
+    executor: Any = None
 
     def __post_init__(self) -> None:
         D = len(self.words)
@@ -224,7 +227,8 @@ class DoubleOracle:
         if not added or self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0:
             # the search may stop once it proves that no tree beats the set's best against w
             best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
-            br = self.oracle.respond(self.words, w, self.threads, upper_bound=best)
+            br = self.oracle.respond(self.words, w, self.threads, upper_bound=best,
+                                     executor=self.executor)
             self._offer_hider(br.lower, w.astype(object))
             added |= offer(br.tree)
         if not added:
@@ -309,14 +313,15 @@ class DoubleOracle:
             if not any(np.array_equal(kept, w) for w in mixes):  # often still the uniform one
                 mixes.append(kept)
         share = RANK_SHARE * seconds / len(mixes)
-        proved = [best_response(self.words, w, budget=share, threads=self.threads).lower
-                  for w in mixes]
+        proved = [best_response(self.words, w, budget=share, threads=self.threads,
+                                executor=self.executor).lower for w in mixes]
         best = mixes[proved.index(max(proved))]
         self._offer_hider(max(proved), best.astype(object))
         left = seconds - (time.perf_counter() - start)
         if left <= 0:
             return
-        br = best_response(self.words, best, budget=left, threads=self.threads)
+        br = best_response(self.words, best, budget=left, threads=self.threads,
+                           executor=self.executor)
         self._offer_hider(br.lower, best.astype(object))
         if self._add(br.tree):
             self._offer_lp_guesser(self._game.solve().q)
@@ -337,7 +342,12 @@ class DoubleOracle:
         """
         from .best_responses import BoundSearch
 
-        self._side = BoundSearch(self.words, None, seconds)
+        if self.executor is not None:
+            from .openers import BoundSearchOn
+
+            self._side = BoundSearchOn(self.executor, self.words, None, seconds)
+        else:
+            self._side = BoundSearch(self.words, None, seconds)
 
     def take_side_bound(self, stop: bool = False) -> None:
         """Keep the lower bound the search beside the rounds has proved so far, if it is
@@ -384,7 +394,7 @@ class DoubleOracle:
             return False
         self._offer_guesser(np.array(rational_weights(eq.q)[0], dtype=object))
         try:
-            br = self.oracle.respond(self.words, eq.p, self.threads)
+            br = self.oracle.respond(self.words, eq.p, self.threads, executor=self.executor)
         except ValueError:  # the exact mixture's weights outgrow the core's exact arithmetic
             return False
         self._offer_hider(br.lower, np.array(rational_weights(eq.p)[0], dtype=object))
@@ -413,7 +423,7 @@ class DoubleOracle:
 
     @classmethod
     def restore(cls, words: WordList, payload: dict[str, Any], oracle: Oracle,
-                threads: int | None) -> "DoubleOracle":
+                threads: int | None, executor: Any = None) -> "DoubleOracle":
         """Continue the run a payload holds (its solution is checked on the way)."""
         sol = DoubleOracleSolution(words, payload)
         run = cls(words, oracle, threads, trees=list(sol.trees), lower=sol.value_bounds[0],
@@ -421,7 +431,8 @@ class DoubleOracle:
                   guesser_int=sol.guesser_weights.copy(),
                   guesser_den=sol.guesser_denominator, rounds=sol.rounds,
                   done=bool(payload.get("done", False)),
-                  history={k: list(map(float, v)) for k, v in sol.history.items()})
+                  history={k: list(map(float, v)) for k, v in sol.history.items()},
+                  executor=executor)
         if len(run.trees) != len(sol.trees):
             raise StrategyFileError("two trees of the file are the same guesser")
         smoothed = payload.get("smoothed")

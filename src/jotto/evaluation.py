@@ -213,18 +213,19 @@ class Exploitability:
 
 def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
                    threads: int | None = None, best_response: bool = False,
-                   budget: float | None = None) -> Exploitability:
+                   budget: float | None = None, executor=None) -> Exploitability:
     """The profile (hider ``p``, evaluated guesser): see :class:`Exploitability`.  The guesser's
     greedy best response is GuesserGBR against ``p`` under ``rule``; with ``best_response`` the
-    true best response is searched for too (for at most ``budget`` seconds; exact when None),
-    against ``p`` made integer weights by :func:`jotto.integer_weights`."""
+    true best response is searched for too (for at most ``budget`` seconds; exact when None,
+    on ``executor`` if given: see :func:`jotto.best_response`), against ``p`` made integer
+    weights by :func:`jotto.integer_weights`."""
     p = np.asarray(p, dtype=np.float64)
     gbr = comp_num_guesses(evaluation.words, p, rule=rule, threads=threads)
     bounds = None
     if best_response:
         from .best_responses import best_response as search
 
-        br = search(evaluation.words, p, budget=budget, threads=threads)
+        br = search(evaluation.words, p, budget=budget, threads=threads, executor=executor)
         bounds = (br.lower, br.upper)
     return Exploitability(evaluation.against(p), float(evaluation.expected.max()),
                           float(np.dot(p, gbr)), bounds)

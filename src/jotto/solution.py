@@ -139,14 +139,15 @@ class Solution:
         return max(self.guesser_expected())
 
     def strength(self, budget: float | None = None, *, nodes: int | None = None,
-                 threads: int | None = None) -> Strength:
+                 threads: int | None = None, executor=None) -> Strength:
         """The certified strength of both strategies (see :class:`Strength`): the guesser's true
         best response to the hider, searched for at most ``budget`` seconds (or ``nodes``
-        search nodes; unbounded when both are None), and the guesser's exact worst case."""
+        search nodes; unbounded when both are None; on ``executor`` if given, see
+        :func:`jotto.best_response`), and the guesser's exact worst case."""
         from .best_responses import best_response
 
         br = best_response(self.words, self.hider_weights(), budget=budget, nodes=nodes,
-                           threads=threads)
+                           threads=threads, executor=executor)
         return Strength(br.lower, br.upper, self.guesser_worst_case(), br.exact)
 
     def save(self, path: str | os.PathLike[str]) -> None:

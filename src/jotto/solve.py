@@ -75,7 +75,8 @@ def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = 
           iterations: int | None = None, target_epsilon: float | None = None,
           time_budget: float | None = None, threads: int | None = None,
           out: str | os.PathLike[str] | None = None, resume: bool = False,
-          progress: bool = True, checkpoint_seconds: float = 10.0) -> Solution:
+          progress: bool = True, checkpoint_seconds: float = 10.0,
+          executor: Any = None) -> Solution:
     """Compute an equilibrium of Jotto.
 
     Args:
@@ -113,6 +114,9 @@ def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = 
             match).
         progress: show a progress bar on standard error.
         checkpoint_seconds: seconds between checkpoints of ``out``.
+        executor: the double oracle's proofs (its best-response oracle and the lower bound
+            its time budget proves) run as tasks on this :class:`concurrent.futures.Executor`
+            (see :func:`jotto.best_response`); fictitious play proves nothing and refuses one.
 
     Raises:
         SolveInterrupted: on Ctrl-C or SIGTERM, which stop the run between iterations (after
@@ -139,9 +143,11 @@ def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = 
     _positive("checkpoint_seconds", checkpoint_seconds, float)
     if resume and out is None:
         raise ValueError("resume needs the strategy file to continue (out)")
+    if executor is not None and method != "double-oracle":
+        raise ValueError("an executor runs the double oracle's proofs; fictitious play has none")
     path = Path(out) if out is not None else None
     args = (letters, words, rules, method, mode, the_oracle, iterations, target_epsilon,
-            time_budget, threads, path, resume, progress, checkpoint_seconds)
+            time_budget, threads, path, resume, progress, checkpoint_seconds, executor)
     if path is None:
         return _solve(*args)
     check_writable(path)
@@ -153,7 +159,7 @@ def _solve(letters: int, words: Any, rules: "Rules | str | None", method: str, m
            the_oracle: Oracle,
            iterations: int | None, target_epsilon: float | None, time_budget: float | None,
            threads: int | None, path: Path | None, resume: bool, progress: bool,
-           checkpoint_seconds: float) -> Solution:
+           checkpoint_seconds: float, executor: Any) -> Solution:
     """:func:`solve` after its arguments were checked, holding the output file's lock."""
     nthreads = resolve_threads(threads)
     payload = read_payload(path) if resume and path and path.exists() else None
@@ -168,7 +174,7 @@ def _solve(letters: int, words: Any, rules: "Rules | str | None", method: str, m
         wl = _word_list(letters, words, rules)
     if method == "double-oracle":
         return _double_oracle(wl, the_oracle, iterations, target_epsilon, time_budget,
-                              nthreads, payload, path, progress, checkpoint_seconds)
+                              nthreads, payload, path, progress, checkpoint_seconds, executor)
     horizon = iterations or (payload or {}).get("plan", {}).get("iterations") \
         or paper_iterations(wl.length)
     if payload is not None and horizon < int(payload["iterations_done"]):
@@ -227,12 +233,12 @@ def _drive(step: Callable[[], None], finished: Callable[[], bool],
 def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
                    target_width: float | None, time_budget: float | None, threads: int,
                    payload: dict[str, Any] | None, path: Path | None, progress: bool,
-                   checkpoint_seconds: float) -> Solution:
+                   checkpoint_seconds: float, executor: Any) -> Solution:
     plan = {"rounds": rounds, "target_width": target_width, "time_budget": time_budget,
             "oracle": oracle.spec}
     try:
-        run = (DoubleOracle(wl, oracle, threads) if payload is None
-               else DoubleOracle.restore(wl, payload, oracle, threads))
+        run = (DoubleOracle(wl, oracle, threads, executor=executor) if payload is None
+               else DoubleOracle.restore(wl, payload, oracle, threads, executor))
     except StrategyFileError as exc:
         raise StrategyFileError(f"{path}: {exc}") from None
     except (KeyError, TypeError, ValueError) as exc:
@@ -267,7 +273,8 @@ def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
     # (DoubleOracle.prove_beside; hedge rounds use one core); else its last part, and whatever
     # the rounds leave, after them (DoubleOracle.prove).
     started = time.monotonic()
-    beside = time_budget is not None and run.hedges and threads > 1 and not finished()
+    beside = time_budget is not None and run.hedges and \
+        (threads > 1 or executor is not None) and not finished()
     if beside:
         run.prove_beside(time_budget)
     rounds_budget = time_budget

@@ -11,9 +11,10 @@ import numpy as np
 from ..evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
-from .main import main
-from .options import (SPECS_EPILOG, check_plot_output, echo_json, interval_text,
-                      optional_seconds, threads_option, word_list_options)
+from .main import BadInput, main
+from .options import (SPECS_EPILOG, check_plot_output, echo_json, executor_options,
+                      interval_text, open_executor, optional_seconds, threads_option,
+                      word_list_options)
 from .players import resolve_words
 
 #: Most sampled games: each is drawn and played in Python, about 10 µs, so this bounds the run
@@ -47,23 +48,29 @@ MAX_GAMES = 10**6
               help="Write the histogram (PNG, SVG or PDF; needs matplotlib).")
 @click.option("--force", is_flag=True, help="Overwrite --plot if it exists.")
 @threads_option
+@executor_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_spec, games,
-                     seed, rule, best_response, worst, plot, force, threads, as_json):
+                     seed, rule, best_response, worst, plot, force, threads, workers, scheduler,
+                     as_json):
     """Evaluate a guesser: one game against every target (mean ± sd, worst case, hardest
     targets, histogram), the head-to-head payoff against a hider, and the profile's
     exploitability (OpenSpiel's NashConv and exploitability, with the guesser's best response
     greedy)."""
     check_plot_output(plot, force)
+    budget = optional_seconds(best_response, "--best-response")
+    if best_response is None and (workers is not None or scheduler is not None):
+        raise BadInput("--workers and --scheduler run the proof of --best-response; give it")
     wl = resolve_words(words, letters, rules, skip_invalid, guesser_spec, hider_spec)
     guesser_spec = guesser_spec or default_guesser_spec(wl)
     guesser = make_guesser(guesser_spec, wl, threads)
     ev = evaluate(wl, guesser)
     hider = make_hider(hider_spec, wl, ev.expected, guesser_spec)
     p = hider.distribution()
-    ex = exploitability(p, ev, rule=rule, threads=threads,
-                        best_response=best_response is not None,
-                        budget=optional_seconds(best_response, "--best-response"))
+    with open_executor(workers, scheduler) as executor:
+        ex = exploitability(p, ev, rule=rule, threads=threads,
+                            best_response=best_response is not None, budget=budget,
+                            executor=executor)
     sampled = None
     if games is not None:
         rng = np.random.default_rng(seed)

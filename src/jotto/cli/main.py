@@ -89,7 +89,7 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import analyze, evaluate, play, solve, stats, tree  # noqa: F401  (they register)
+    from . import analyze, evaluate, openers, play, solve, stats, tree  # noqa: F401  (they register)
 
 
 _register()
