@@ -41,6 +41,8 @@ MAX_ATTEMPTS = 5
 #: lost", not "the task failed".
 #: How long a run whose time is up waits for the tasks in flight (each ends with the budget).
 GRACE_SECONDS = 5.0
+#: How long a process pool may keep a dead worker without breaking (see TaskRunner._watch).
+STUCK_SECONDS = 5.0
 _LOST_NAMES = frozenset({"KilledWorker", "CommClosedError", "FutureCancelledError",
                          "WorkerLost", "StreamClosedError"})
 
@@ -146,6 +148,7 @@ class TaskRunner:
         self.cancel: list = []  # in-process: not empty stops the pass under way
         self.lost = 0  # tasks submitted again after their worker was lost
         self.rebuilt = 0  # pools made anew after one broke
+        self._dead_since: float | None = None
 
     @property
     def in_flight(self) -> int:
@@ -173,6 +176,7 @@ class TaskRunner:
             return [run_task(self._queue.popleft(), self.cancel)]
         if not self._futures:
             return []
+        self._watch()
         finished, _ = wait(list(self._futures), timeout=timeout, return_when=FIRST_COMPLETED)
         out: list[Outcome] = []
         lost: list[Task] = []
@@ -191,6 +195,37 @@ class TaskRunner:
         for task in lost:
             self._again(task)
         return out
+
+    def _watch(self) -> None:
+        """Break a process pool that has a dead worker but does not break by itself.
+
+        CPython's pool can hang for ever when a worker is killed while it sends a result: the
+        pool's thread waits for the rest of the message and never looks at the dead worker
+        (seen with Python 3.11).  After STUCK_SECONDS of a dead worker, the pool's processes
+        are ended and its end of the result pipe closed: the waiting read ends, the pool
+        breaks, and its tasks fail with BrokenProcessPool (which done() handles)."""
+        processes = getattr(self.executor, "_processes", None)
+        if not isinstance(self.executor, ProcessPoolExecutor) or not processes:
+            return
+        try:
+            dead = any(p.exitcode is not None for p in list(processes.values()))
+        except (AttributeError, ValueError):
+            return
+        now = time.monotonic()
+        if not dead:
+            self._dead_since = None
+            return
+        if self._dead_since is None:
+            self._dead_since = now
+            return
+        if now - self._dead_since < STUCK_SECONDS:
+            return
+        self._dead_since = None
+        for proc in list(processes.values()):
+            proc.terminate()
+        writer = getattr(getattr(self.executor, "_result_queue", None), "_writer", None)
+        if writer is not None:
+            writer.close()
 
     def _again(self, task: Task) -> None:
         if task.attempt + 1 >= MAX_ATTEMPTS:

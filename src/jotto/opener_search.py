@@ -186,16 +186,21 @@ class OpenerSearch:
             guesses (None: narrow them until exact).
         goal: "best" only: the least total not worth proving (``upper_bound``).
         greedy: "best" only: (total, tree arrays) of the greedy tree, the first incumbent.
+        slots: tasks that run at once: cheap work is shared out into at least this many tasks
+            (a batch takes at most its share of the units that need work), so that no worker
+            waits while another runs a batch of many.
     """
 
     def __init__(self, words: WordList, v: np.ndarray, memory: int, *, policy: str = "table",
                  exact: bool = False, focus: int = 10, width: float | None = None,
-                 goal: int | None = None, greedy: tuple[int, tuple] | None = None) -> None:
+                 goal: int | None = None, greedy: tuple[int, tuple] | None = None,
+                 slots: int = 1) -> None:
         if policy not in ("table", "best"):
             raise ValueError(f"unknown policy {policy!r}")
         self.words, self.v = words, np.ascontiguousarray(v, dtype=np.int64)
         self.problem = Problem.of(words, self.v, memory)
         self.policy, self.exact, self.focus, self.goal = policy, exact, focus, goal
+        self.slots = max(1, int(slots))
         D = len(words)
         self.total = int(self.v.sum(dtype=object))
         self.width = None if width is None else math.floor(width * self.total)
@@ -450,16 +455,22 @@ class OpenerSearch:
             step = min(step, (min(cap, unit.upper) - unit.lower) // BETA_STEPS)
         return min(cap, unit.lower + max(1, step))
 
+    def _share(self, n: int) -> int:
+        """The most jobs of ``n`` waiting that one task takes: its share of the slots."""
+        return min(MAX_BATCH, max(1, -(-n // self.slots)))
+
     def _batch(self, rows: list[_Row], kind: str) -> list:
-        """Lower-bound jobs for the first rows' units, as many as fill a task of TASK_SECONDS."""
+        """Lower-bound jobs for the first rows' units, as many as fill a task of TASK_SECONDS
+        (and its share, :meth:`_share`)."""
         jobs, seconds = [], 0.0
         units = [r for r in rows if not r.busy] if self.exact else self._units(rows)
+        most = self._share(len(units))
         for unit in units:
             beta = self.cap(unit) if self.exact else self._beta(unit)
             if beta <= unit.lower:
                 continue
             guess = self._mean("exact", 0) if self.exact else self._predict(unit, beta)
-            if jobs and (seconds + guess > TASK_SECONDS or len(jobs) >= MAX_BATCH):
+            if jobs and (seconds + guess > TASK_SECONDS or len(jobs) >= most):
                 break
             jobs.append((unit, "lower", beta))
             seconds += guess
@@ -479,9 +490,10 @@ class OpenerSearch:
 
     def _tree_batch(self, units: list[_Unit]) -> list:
         jobs, seconds = [], 0.0
+        most = self._share(len(units))
         for unit in units:
             per = self._mean("tree", unit.tree_step)
-            if jobs and (seconds + per > TASK_SECONDS or len(jobs) >= MAX_BATCH):
+            if jobs and (seconds + per > TASK_SECONDS or len(jobs) >= most):
                 break
             jobs.append((unit, "tree", unit.tree_step))
             seconds += per
@@ -508,10 +520,8 @@ class OpenerSearch:
         out, after = [], set()
         for unit, what, arg in jobs:
             out.append(self._job(unit, what, arg))
-            if what == "tree":
+            if what == "tree":  # follows no task: a tree pass needs no result of another
                 unit.tree_busy = True
-                if unit.last_tree >= 0:
-                    after.add(unit.last_tree)
             else:
                 unit.busy = True
                 if unit.last >= 0:

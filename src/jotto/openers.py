@@ -189,9 +189,10 @@ class OpenerTable:
                       int(payload.get("workers", 1)), int(payload.get("lost", 0)))
 
 
-def _search(words: WordList, v: np.ndarray, plan: dict[str, Any], memory: int) -> OpenerSearch:
+def _search(words: WordList, v: np.ndarray, plan: dict[str, Any], memory: int,
+            slots: int = 1) -> OpenerSearch:
     return OpenerSearch(words, v, memory, policy="table", exact=plan.get("budget") is None,
-                        focus=int(plan.get("focus", 10)), width=plan.get("width"))
+                        focus=int(plan.get("focus", 10)), width=plan.get("width"), slots=slots)
 
 
 def _check(name: str, value: Any, kind: str) -> None:
@@ -211,7 +212,7 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
                   executor: Executor | None = None, focus: int = 10, width: float | None = None,
                   out: str | os.PathLike[str] | None = None, resume: bool = False,
                   progress: bool = False, checkpoint_seconds: float = 10.0,
-                  memory: int = DEFAULT_MEMORY) -> OpenerTable:
+                  memory: int = DEFAULT_MEMORY, slots: int | None = None) -> OpenerTable:
     """For every first guess, the certified interval of the expected guesses of the best trees
     starting with it (see the module docstring).
 
@@ -232,6 +233,10 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
         resume: continue the table in ``out`` (same words, rules and weights).
         progress: a progress bar on standard error.
         memory: bytes each worker's search may take for its memo.
+        slots: tasks the executor runs at once (default: asked of it, see
+            :func:`jotto.distributed.executor_slots`); the run keeps twice as many in flight
+            and shares cheap work out among them.  More than it has plans the tasks a larger
+            cluster would run (``bench/replay.py`` replays their log).
 
     Raises:
         OpenersInterrupted: on Ctrl-C or SIGTERM (after saving ``out``).
@@ -244,13 +249,15 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
     _check("focus", focus, "int")
     _check("width", width, "float")
     _check("checkpoint_seconds", checkpoint_seconds, "float")
+    _check("slots", slots, "int")
     if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 2**20:
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
     if resume and out is None:
         raise ValueError("resume needs the table's file (out)")
     plan = {"budget": budget, "focus": int(focus), "width": width}
     path = None if out is None else Path(out)
-    args = (wl, v, plan, executor, path, resume, progress, checkpoint_seconds, int(memory))
+    args = (wl, v, plan, executor, path, resume, progress, checkpoint_seconds, int(memory),
+            slots)
     if path is None:
         return _run(*args)
     check_writable(path)
@@ -260,8 +267,9 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
 
 def _run(wl: WordList, v: np.ndarray, plan: dict[str, Any], executor: Executor | None,
          path: Path | None, resume: bool, progress: bool, checkpoint_seconds: float,
-         memory: int) -> OpenerTable:
-    search = _search(wl, v, plan, memory)
+         memory: int, slots: int | None) -> OpenerTable:
+    runner = TaskRunner(executor, slots=slots)
+    search = _search(wl, v, plan, memory, runner.slots)
     before, lost_before = 0.0, 0
     if resume and path is not None and path.exists():
         payload = _read(path)
@@ -274,7 +282,6 @@ def _run(wl: WordList, v: np.ndarray, plan: dict[str, Any], executor: Executor |
             raise StrategyFileError(f"{path}: malformed table ({exc})") from None
         before = float(payload.get("seconds", 0.0))
         lost_before = int(payload.get("lost", 0))
-    runner = TaskRunner(executor)
     t0 = time.perf_counter()
     bar = _Progress(search, plan["budget"], before) if progress else None
 
@@ -447,7 +454,7 @@ def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: 
         else:
             search = OpenerSearch(words, v, memory, policy="best",
                                   exact=budget is None and nodes is None, goal=goal,
-                                  greedy=(g_total, g_tree))
+                                  greedy=(g_total, g_tree), slots=runner.slots)
             if drive(search, runner, seconds=budget, nodes=nodes):
                 raise KeyboardInterrupt
             value, arrays, _ = search.incumbent
@@ -480,10 +487,11 @@ class BoundSearchOn:
 
         wl = as_word_list(words)
         self.weights, self.total = _weights_and_total(hider, len(wl))
-        self._search = OpenerSearch(wl, self.weights, memory, policy="best")
+        self._runner = TaskRunner(executor)
+        self._search = OpenerSearch(wl, self.weights, memory, policy="best",
+                                    slots=self._runner.slots)
         self._stop = threading.Event()
         self._failure: list[BaseException] = []
-        self._runner = TaskRunner(executor)
 
         def run() -> None:
             try:
