@@ -202,3 +202,26 @@ def test_resume_after_a_killed_run_gives_the_same_table(three, tmp_path):
     table = OpenerTable.load(out)
     assert table.complete and rows_of(table) == rows_of(opener_values(three))
     assert len(table.log) >= len(partial.log)
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=rule_cases(), budget=st.sampled_from([2e-3, 2e-2, 0.2]))
+def test_openers_split_into_classes_keep_their_values(case, budget, tmp_path_factory):
+    """Openers split into their reply classes (forced here for every opener at its first
+    lower-bound pass): bounds W + the classes' bounds and trees put together from the classes'
+    hold the twin's values, exactly once every class is exact; the file keeps the classes."""
+    import jotto.opener_search as engine
+
+    rules, words, v = case
+    wl = jotto.WordList.from_words(words, rules=rules)
+    v = np.array(v, dtype=np.int64)
+    out = tmp_path_factory.mktemp("split") / "t.jotto"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "SPLIT_SECONDS", -1.0)
+        table = opener_values(wl, v, budget=budget, out=out)
+    expected = twin_values(rules, words, v.tolist())
+    for r in table.rows:
+        x = expected[words.index(r.word)]
+        assert r.lower <= x and (r.upper is None or x <= r.upper), r.word
+    check_trees(table, v)
+    assert rows_of(OpenerTable.load(out)) == rows_of(table)

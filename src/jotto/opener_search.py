@@ -21,6 +21,11 @@ upper bound; the tree is kept).  The work on the rows:
 - *tree passes*: top-K passes (K = 3, 4, then top-2 passes optimal below a growing state size)
   for the openers with the best trees.
 
+An opener whose next pass is predicted to take over :data:`SPLIT_SECONDS`, or that is among the
+focus openers whose trees are improved, is *split*: each of its reply classes becomes a *part*,
+a state searched by passes of its own (and trees of its own), in parallel; F_g is W plus the
+parts' values, the opener's bound W plus their bounds, its tree the opener followed by theirs.
+
 Two policies choose the work.  ``"table"`` (the value of every opener) gives shares of the time
 to raising the lowest lower bounds among the openers that could be best (the *floor*), to
 narrowing the ``focus`` openers with the best trees (until each is within ``width``), and to
@@ -62,7 +67,7 @@ TASK_SECONDS = 2.0
 SPLIT_SECONDS = 2 * TASK_SECONDS
 #: The most a budgeted task may run: a pass that would take longer stops there with what it
 #: proved, and goes on in a later task (on its worker, from the bounds its memo kept).
-MAX_TASK_SECONDS = 20.0
+MAX_TASK_SECONDS = 10.0
 #: The most jobs one task holds.
 MAX_BATCH = 256
 #: Tree passes of a row, in order: (top_k, full_below).  The first two are the survey.
@@ -355,6 +360,10 @@ class OpenerSearch:
 
     def _work(self, kind: str) -> list:
         if kind == "trees":
+            for r in self._focus_rows():  # their classes' trees are smaller tasks
+                if r.parts is None and not r.busy and not r.tree_busy and r.tree is not None \
+                        and not r.exact and r.narrows:
+                    self._split(r)
             units = [u for r in self._focus_rows() if not r.exact
                      for u in (r.parts or [r]) if not u.tree_busy and not u.tree_stuck
                      and u.tree_step < len(self.passes) and not u.exact]
