@@ -210,7 +210,6 @@ class OpenerSearch:
         self.total = int(self.v.sum(dtype=object))
         self.width = None if width is None else math.floor(width * self.total)
         state = np.arange(D) if words.rules.hard else np.flatnonzero(self.v > 0)
-        self.state = state
         ranks = greedy_ranks(words, self.v, state)
         branches = words.rules.branches(words.length)
         win = words.win_code
@@ -246,7 +245,7 @@ class OpenerSearch:
         self.jobs = 0
         self.workers_memo: dict[str, int] = {}
         self.unit = self.total / D  # 1/D of a guess, in totals
-        self._fitted: dict[int, float] = {}  # log growth per 1/D of a guess, by row
+        self._fitted: dict[int, float] = {}  # log growth per 1/D of a guess, by unit (id)
 
     # ---- what is known ---------------------------------------------------------------------
 
