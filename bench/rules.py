@@ -4,8 +4,8 @@ uniform hider: self-play and epsilon) and a whole fictitious-play solve, as a Ma
     python bench/rules.py [--words enable] [--letters 5] [--mode exact] [--iterations N]
                           [--threads T]
 
-The README's rule-set table is this script's output (ENABLE, 5 letters, exact mode, the paper's
-3906 iterations).
+The rule-set table in docs/rule-sets.md is this script's output (ENABLE, 5 letters, exact mode,
+the paper's 3906 iterations).
 """
 
 from __future__ import annotations

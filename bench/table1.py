@@ -3,7 +3,7 @@
     python bench/table1.py [--words PATH] [--threads T]
 
 Runs 2, 3, 4 and 5 letters at the paper's iteration counts on TWL06 (read from ../shared, never
-bundled) in both modes; the output is the table in the README.
+bundled) in both modes; the output is the table in docs/reproducing-the-paper.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Default threads against one thread while the machine is busy: a 3-letter, 3000-iteration
-exact solve with a CPU-bound process running on every core.
+exact solve, and a 3-letter best-response proof (one lower-bound pass to PROOF_BETA from an
+empty memo), with a CPU-bound process running on every core.
 
 Target (issue 10): the default thread count is at most 1.1x slower than ``-j 1`` under that load
 (it was 18x).  Run: ``pytest bench/test_threads_under_load.py --benchmark-only -s``; the test
@@ -16,12 +17,17 @@ import time
 
 import pytest
 
+import numpy as np
+
 import jotto
-from jotto import runtime
+from jotto import _core, runtime
 from jotto.fictitious_play import ExactPlay
 
 ITERATIONS = 3000
 ROUNDS = 7
+#: The proof's pass: about 175 000 states, 4 s on one idle thread of the Zen 4 VM.
+PROOF_BETA = 2650
+PROOF_ROUNDS = 5
 BUSY = "while True: pass"
 
 
@@ -65,3 +71,38 @@ def test_default_threads_not_slower_under_load(benchmark, twl06, busy_cores):
     print(f"\n{ROUNDS} rounds: -j 1 {times[1]:.2f} s; default ({default} threads) "
           f"{times[default]:.2f} s; ratio {ratio:.2f} with {busy_cores} busy processes, kernel "
           f"{runtime.kernel_variant()}")
+
+
+def prove_seconds(words, threads: int) -> float:
+    search = _core.BestResponseSearch(words.tokens, words.length,
+                                      np.ones(len(words), dtype=np.int64), 2**30)
+    start = time.perf_counter()
+    out = search.run(0, PROOF_BETA, 0.0, 0, True, None, 0, threads)
+    assert out[2] == "done" and out[0] >= PROOF_BETA
+    return time.perf_counter() - start
+
+
+def test_default_threads_not_slower_under_load_proof(benchmark, twl06, busy_cores):
+    """The proof on the default threads (every one searching from the root over the shared memo,
+    none waiting for another) against one thread, with a busy process per core: at most 1.1x
+    slower (the ratio of the totals over PROOF_ROUNDS alternating rounds)."""
+    words = twl06[3]
+    default = jotto.resolve_threads()
+    benchmark.group = "3-letter proof, one busy process per core"
+    times = {1: 0.0, default: 0.0}
+
+    def both():
+        for _ in range(PROOF_ROUNDS):
+            times[1] += prove_seconds(words, 1)
+            times[default] += prove_seconds(words, default)
+
+    benchmark.pedantic(both, rounds=1, iterations=1)
+    ratio = times[default] / times[1]
+    benchmark.extra_info.update({"one_thread_s": times[1], "default_threads": default,
+                                 "default_s": times[default], "ratio": ratio,
+                                 "busy_processes": busy_cores,
+                                 "kernel": runtime.kernel_variant()})
+    print(f"\n{PROOF_ROUNDS} rounds of the proof to {PROOF_BETA}/421: -j 1 {times[1]:.2f} s; "
+          f"default ({default} threads) {times[default]:.2f} s; ratio {ratio:.2f} with "
+          f"{busy_cores} busy processes, kernel {runtime.kernel_variant()}")
+    assert ratio <= 1.1

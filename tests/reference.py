@@ -161,14 +161,15 @@ def integer_weights(h: Sequence[float]) -> list[int]:
     return [round(math.ldexp(x, B - e)) for x in h]
 
 
-def solve_jotto(game: Game, T: int, mode: str) -> dict:
+def solve_jotto(game: Game, T: int, mode: str, forced: Sequence[Sequence[int]] = ()) -> dict:
     """Algorithm 13 (SolveJotto) literally, for T iterations.
 
     ``paper``: floats, T* = the words of greatest ANG compared exactly (as integer sums of ING,
     so that averages that rounded differently still tie), BR uniform on it, payoffs of
-    Algorithms 9-12 summed left to right.  ``exact``: integer weights 1 + D (times chosen), the lowest-index
-    maximiser of the integer ANG sums, and epsilons as exact fractions.  Returns the best
-    responses, epsilon_hider, epsilon_guesser and value per iteration, and t*.
+    Algorithms 9-12 summed left to right; ``forced`` replaces T* at iterations 1, 2, ... (to
+    reach tie sets no short run reaches).  ``exact``: integer weights 1 + D (times chosen), the
+    lowest-index maximiser of the integer ANG sums, and epsilons as exact fractions.  Returns
+    the best responses, epsilon_hider, epsilon_guesser and value per iteration, and t*.
     """
     from fractions import Fraction
 
@@ -188,7 +189,8 @@ def solve_jotto(game: Game, T: int, mode: str) -> dict:
         if t > 0:
             if mode == "paper":
                 x = max(ang_sum)
-                tstar = [i for i in range(D) if ang_sum[i] == x]
+                tstar = [i for i in range(D) if ang_sum[i] == x] if t > len(forced) \
+                    else [int(i) for i in forced[t - 1]]
                 BR = [1 / len(tstar) if i in tstar else 0.0 for i in range(D)]
                 a, b = 1 - 1 / (t + 1), 1 / (t + 1)
                 s = [a * s[i] + b * BR[i] for i in range(D)]

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import jotto
+from jotto import _core
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,7 +86,8 @@ def test_downstream_extension_cimports_the_kernels(tmp_path):
 @pytest.mark.slow
 def test_serial_build_installs_warns_and_agrees(tmp_path):
     """Without OpenMP (and with the scalar kernel only, to build fast) the core installs, warns
-    once, runs one thread and counts what the main build counts."""
+    once, runs one thread and counts what the main build counts; a best-response pass asked
+    for three threads runs on one and finds the main build's optimum and tree."""
     target = tmp_path / "site"
     build = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
@@ -103,7 +105,13 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
             import jotto, jotto.runtime
             jotto.openmp_enabled()  # the first use loads the core (``import jotto`` does not)
         words = jotto.load_words("enable", length=4)
+        from jotto import _core
+        import numpy as np
+        search = _core.BestResponseSearch(words.tokens[:40], 4, np.ones(40, dtype=np.int64),
+                                          2**24)
+        value = search.run(0, _core.BS_INF, 0.0, 0, False, None, 0, 3, 1)
         print(json.dumps({
+            "search": [value[0], value[1], search.tree(0, -1)[1].tolist()],
             "file": jotto.__file__,
             "openmp": jotto.openmp_enabled(),
             "warned": [str(w.message) for w in caught],
@@ -123,6 +131,9 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
     assert any("without OpenMP" in w for w in got["warned"])
     words = jotto.load_words("enable", length=4)
     assert got["counts"] == jotto.comp_num_guesses(words, rule="exact").tolist()
+    search = _core.BestResponseSearch(words.tokens[:40], 4, np.ones(40, dtype=np.int64), 2**24)
+    value = search.run(0, _core.BS_INF, 0.0, 0)
+    assert got["search"] == [value[0], True, search.tree(0, -1)[1].tolist()]
 
 
 @pytest.mark.slow

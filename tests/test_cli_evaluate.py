@@ -88,6 +88,6 @@ def test_analyze(tmp_path):
 
 def test_bad_specs_are_one_line_errors(tmp_path):
     for args in (["-g", "nope"], ["-g", "norvig:foo"], ["-H", "word:zzzzz"],
-                 ["-g", "tree:/no/such.json"], ["-g", "equilibrium:/no/such.jotto"],
-                 ["-H", "weights:/no/such.txt"]):
+                 ["-g", "random:seed=-1"], ["-g", "tree:/no/such.json"],
+                 ["-g", "equilibrium:/no/such.jotto"], ["-H", "weights:/no/such.txt"]):
         run("evaluate", *args, cwd=tmp_path, code=2)

@@ -494,7 +494,7 @@ def test_assist_session(term, words, solution):
     start = oracle.start().lines
     # the secret: one the first suggestion does not nearly find
     secret = next(w for w in words.words[5::41] if jotto.reply(start[-1].split()[-1], w) < 4)
-    t = term(["assist", "--seed", seed], ASSIST_PROMPT)
+    t = term(["assist", "--no-sheet", "--seed", seed], ASSIST_PROMPT)
     assert t.start() == start
     assert start == [(f"Assisting with 5-letter words from enable ({len(words)} words); "
                       f"suggestions by {EQ_NAME}. Type 'help' for commands."),
@@ -551,7 +551,7 @@ def test_assist_session(term, words, solution):
 def test_assist_counts_guesses_outside_the_list(term, words, sgb):
     """A guess dropped by the anagram rule narrows the candidates like any other guess."""
     dropped = next(w for w in words.dropped_words("anagram") if len(set(w)) == 5)
-    t = term(["assist", "--seed", 1], ASSIST_PROMPT)
+    t = term(["assist", "--no-sheet", "--seed", 1], ASSIST_PROMPT)
     t.start()
     lines = t.send(f"{dropped} 2")
     n = len(fitting(words, [(dropped, 2)]))
@@ -565,7 +565,8 @@ def test_assist_counts_guesses_outside_the_list(term, words, sgb):
     other = next(w for w in sgb.dropped_words("anagram") if len(set(w)) == 5)
     (kept,) = fitting(sgb, [(other, 5)])
     assert kept != other
-    t = term(["assist", "-w", "sgb", "--anagrams", "norvig", "--seed", 1], ASSIST_PROMPT)
+    t = term(["assist", "--no-sheet", "-w", "sgb", "--anagrams", "norvig", "--seed", 1],
+             ASSIST_PROMPT)
     t.start()
     lines = t.send(f"{other} 5")
     assert lines[0] == f"1 candidate left: {kept}" and lines[1] == f"Suggested guess: {kept}"
@@ -661,7 +662,7 @@ def test_piped_assist_session(tmp_path, words, solution):
     assert expected[-2] == f"1 candidate left: {secret}"
     script += ["list", "quit"]
     expected += [secret, "Bye."]
-    proc = piped(["assist", "--seed", seed], "\n".join(script) + "\n", tmp_path)
+    proc = piped(["assist", "--no-sheet", "--seed", seed], "\n".join(script) + "\n", tmp_path)
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.splitlines() == expected
     assert not any(x.startswith(">") for x in proc.stdout.splitlines())

@@ -14,14 +14,14 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import pexpect
 import pytest
 
 import jotto
 from jotto.bundled import bundled_solution
-from jotto.interactive import Race, level_players
-from jotto.sheet import ALPHABET, Style, deduce_letters
+from jotto.commonness import hiding_set
+from jotto.interactive import HIDE_FROM, Race, level_players
+from jotto.sheet import Style, deduce_letters
 from jotto.stats import Stats, summarise
 from jotto.vocabulary import Vocabulary
 from tests.test_cli_play import (AGAIN_PROMPT, GUESS_PROMPT, HIDE_PROMPT, NO_WORD_FITS,
@@ -47,9 +47,16 @@ def sgb():
     return jotto.load_words("sgb", anagrams="norvig")
 
 
+def hiding(words, level):
+    """The words the command hides at ``level`` (its default --hide-from)."""
+    return hiding_set(words, HIDE_FROM[level])
+
+
 def race_oracle(words, solution, level, seed):
-    guesser, name, p = level_players(words, solution, None, seed, level)
-    race = Race(words, p, guesser, name, seed, style=Style(False), sheet=True)
+    hides = hiding(words, level)
+    guesser, name, p = level_players(words, solution, None, seed, level, hides)
+    race = Race(words, p, guesser, name, seed, style=Style(False), sheet=True,
+                hides=hides.about)
     race.start()
     return race
 
@@ -57,10 +64,11 @@ def race_oracle(words, solution, level, seed):
 def expected_sheet(title, guesses, replies, length):
     """The sheet as the brute-force twin deduces it."""
     sheet = brute_force(guesses, replies, length)
-    row = " ".join(c.upper() if c in sheet.present else "-" if c in sheet.absent else c
-                   for c in ALPHABET)
+    present = " ".join(sorted(c.upper() for c in sheet.present)) or "none"
+    absent = " ".join(sorted(sheet.absent)) or "none"
     return [title, *[f"  {n:>2}  {g}  {r}" for n, (g, r) in enumerate(zip(guesses, replies),
-                                                                      1)], "      " + row]
+                                                                      1)],
+            f"      in: {present}  out: {absent}"]
 
 
 def _play_round(t, oracle, guess, answer):
@@ -113,7 +121,8 @@ def test_race_the_computer_wins(term, words, solution):
                          "I found your word first: I win.", f"My word was {mine}."]
     assert lines[3:-1] == expected_sheet("My sheet (my guesses, your answers):",
                                          *zip(*theirs), 5)
-    assert lines[-1] == ("Your race games so far: 1 (0 won, 1 lost, 0 drawn). 'jotto stats' "
+    assert lines[-1] == ("Your race games so far (enable, 5 letters, hard): 1 (0 won, 1 lost, 0 "
+                         "drawn, 0 given up). 'jotto stats' "
                          "shows more.")
     assert status == 0 and "Traceback" not in t.output()
 
@@ -126,7 +135,7 @@ def test_race_you_win_or_draw(term, sgb, outcome):
     seed = 8
     oracle = race_oracle(sgb, None, "easy", seed)
     mine = sgb[oracle.mine.secret]
-    assert mine == secret_of(sgb, np.ones(len(sgb)), seed)
+    assert mine == secret_of(sgb, hiding(sgb, "easy").mask.astype(float), seed)
     first = [w for w in sgb.words if w != mine][0]
     # replay the first round to learn the computer's guesses: your word is its second guess
     # (draw) or a word it does not reach by then (win)
@@ -152,7 +161,17 @@ def test_race_you_win_or_draw(term, sgb, outcome):
                          "I still take my guess of this round: if it finds your word, we draw.",
                          f"My guess 2: {g2}"]
     answer = "yes" if g2 == yours else str(jotto.reply(g2, yours))
-    lines, status = t.finish(answer)
+    if outcome == "won":  # I did not find your word: I ask for it and check your answers
+        t.prompt = "Your word: "
+        lines = t.send(answer)
+        assert lines == oracle.handle(answer).lines
+        assert lines[-1] == "What was your word? I will check your answers (Enter to skip)."
+        end, status = t.finish(yours)
+        assert end[:-1] == oracle.handle(yours).lines  # then the tally
+        assert end[0].startswith(f"{yours} fits all your answers; I had ")
+        lines += end
+    else:
+        lines, status = t.finish(answer)
     verdict = ("We both found the other's word in this round: a draw." if outcome == "draw"
                else "You found my word first, in 2 guesses: you win.")
     assert verdict in lines and status == 0
@@ -188,7 +207,7 @@ def test_levels_guess_as_documented(term, words, solution, level):
 @pytest.mark.parametrize("level", ["easy", "hard"])
 def test_levels_hide_as_documented(tmp_path, words, solution, level):
     seed = 12
-    p = solution.hider() if level == "hard" else np.ones(len(words))
+    p = solution.hider() if level == "hard" else hiding(words, level).mask.astype(float)
     proc = piped(["play", "--level", level, "--seed", seed, "--no-save"], "give up\n",
                  tmp_path)
     assert proc.returncode == 0
@@ -254,23 +273,27 @@ def test_play_again_uses_the_next_seed_and_records_both(term, words, solution):
     seed = 20
     first, second = (secret_of(words, solution.hider(), s) for s in (seed, seed + 1))
     t = term(["play", "--you", "guess", "--seed", seed], GUESS_PROMPT)
-    t.start()
+    opening = Vocabulary(words).intro()
+    assert t.start()[1:] == opening
     t.child.sendline(first)
     t.child.expect_exact(AGAIN_PROMPT)
     assert f"Yes! {first} is my word. You found it in 1 guess." in t.child.before
     t.child.sendline("y")
     t.child.expect_exact(GUESS_PROMPT)
-    assert "I am thinking of a 5-letter word" in t.child.before
+    again = t.child.before.split("\r\n")
+    assert again[1].startswith("I am thinking of a 5-letter word")
+    assert not set(opening) & set(again)  # the opening is said once per session
     lines, status = t.finish(second)
     assert lines[0] == f"Yes! {second} is my word. You found it in 1 guess." and status == 0
-    assert lines[-1].startswith("Your guess games so far: 2 (2 found, 0 given up)")
+    assert lines[-1].startswith("Your guess games so far (enable, 5 letters, hard): 2 (2 found, 0 "
+                                "given up)")
     games = Stats().games()
     assert [(g["mode"], g["outcome"], g["your_guesses"]) for g in games] == \
         [("guess", "won", 1)] * 2
     assert games[0]["words"] == {"source": "enable", "size": 2780, "length": 5}
 
 
-def _guess_game(tmp_path, words, solution, seed, extra=()):
+def _guess_game(tmp_path, words, solution, seed, extra=("--save",)):
     secret = secret_of(words, solution.hider(), seed)
     other = next(w for w in words.words if w != secret)
     return piped(["play", "--you", "guess", "--seed", seed, *extra], f"{other}\n{secret}\n",
@@ -279,27 +302,32 @@ def _guess_game(tmp_path, words, solution, seed, extra=()):
 
 def test_statistics_file_and_jotto_stats(tmp_path, words, solution, private_data_dir):
     for seed in (1, 2, 3):
-        assert _guess_game(tmp_path, words, solution, seed).returncode == 0
+        assert _guess_game(tmp_path, words, solution, seed).returncode == 0  # --save
+    # a script's games (standard input not a terminal) are kept out unless asked
+    assert _guess_game(tmp_path, words, solution, 4, []).returncode == 0
     assert _guess_game(tmp_path, words, solution, 4, ["--no-save"]).returncode == 0
     data = json.loads((private_data_dir / "games.json").read_text())
     assert data["version"] == 1 and len(data["games"]) == 3
     assert not [p for p in os.listdir(private_data_dir) if p != "games.json"]  # no leftovers
     out = subprocess.run([sys.executable, "-m", "jotto", "stats", "--json"], capture_output=True,
                          text=True, check=True).stdout
-    s = json.loads(out)["modes"]["guess"]
+    (s,) = json.loads(out)["groups"]
+    assert (s["mode"], s["words"], s["length"], s["level"]) == ("guess", "enable", 5, "hard")
     assert s["games"] == 3 and s["outcomes"] == {"won": 3}
     assert s["guesses"]["mean"] == 2 and s["guesses"]["histogram"] == {"2": 3}
     text = subprocess.run([sys.executable, "-m", "jotto", "stats"], capture_output=True,
                           text=True, check=True).stdout
-    assert "Games where you guessed my word: 3 (3 won)" in text
+    assert "Games where you guessed my word, enable, 5 letters, hard: 3 (3 found, 0 given up)" \
+        in text
     assert "mean 2.00 over 3 games" in text and "    2 " + "#" * 30 + " 3" in text
-    hide = piped(["play", "--you", "hide", "--seed", 1], "1\nyes\n", tmp_path)
-    assert hide.stdout.splitlines()[-1] == ("Your hide games so far: 1 (1 of your words "
-                                            "found). 'jotto stats' shows more.")
+    hide = piped(["play", "--you", "hide", "--seed", 1, "--save-stats"], "1\nyes\n", tmp_path)
+    assert hide.stdout.splitlines()[-1] == ("Your hide games so far (enable, 5 letters, hard): 1 "
+                                            "(1 found, 0 given up). 'jotto stats' shows more.")
     assert Stats().games()[-1]["outcome"] == "found" and Stats().games()[-1]["my_guesses"] == 2
     text = subprocess.run([sys.executable, "-m", "jotto", "stats"], capture_output=True,
                           text=True, check=True).stdout
-    assert "Games where I guessed your word: 1 (1 found)" in text
+    assert "Games where I guessed your word, enable, 5 letters, hard: 1 (1 found, 0 given up)" \
+        in text
     assert "guesses I needed when the word was found: mean 2.00 over 1 game\n" in text
 
 
@@ -331,7 +359,7 @@ def test_statistics_survive_a_failed_write(private_data_dir, monkeypatch):
     assert (private_data_dir / "games.json").read_bytes() == before  # the old file, whole
     assert os.listdir(private_data_dir) == ["games.json"]  # no temporary file left
     assert len(warnings) == 1 and "No space left on device" in warnings[0]
-    assert summarise(stats.games())["guess"]["games"] == 1
+    assert [s["games"] for s in summarise(stats.games())] == [1]
 
 
 def test_unwritable_data_directory_does_not_stop_the_game(tmp_path, words, solution,
@@ -378,15 +406,16 @@ def test_colour_only_on_a_terminal_without_no_color(tmp_path, words, solution, n
     child.sendline(zero)
     child.expect_exact(GUESS_PROMPT)
     assert ("\x1b[2;9m" in child.before) is (no_color is None)
-    if no_color:
-        assert " - " in child.before  # crossed out in plain text
+    if no_color:  # plain text: the letters proved absent listed
+        assert f"out: {' '.join(sorted(zero))}" in child.before
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
     proc = subprocess.run([sys.executable, "-m", "jotto", "play", "--you", "guess", "--seed",
                            "1", "--no-save"], input=zero + "\n", capture_output=True, text=True,
                           env=env, cwd=str(tmp_path))
-    assert "\x1b" not in proc.stdout and "Your sheet:" in proc.stdout and " - " in proc.stdout
+    assert "\x1b" not in proc.stdout and "Your sheet:" in proc.stdout
+    assert f"      in: none  out: {' '.join(sorted(zero))}" in proc.stdout.splitlines()
 
 
 @pytest.mark.parametrize("repair", ["undo", "fix"])
@@ -440,15 +469,17 @@ def test_piped_race_is_plain_text(tmp_path, sgb):
     expected = [*oracle.start().lines]
     for line in script:
         expected += oracle.handle(line).lines
-    proc = piped(["play", "-w", "sgb", "--anagrams", "norvig", "--seed", seed],
+    proc = piped(["play", "-w", "sgb", "--anagrams", "norvig", "--seed", seed, "--save"],
                  "\n".join(script) + "\n", tmp_path)
     assert proc.returncode == 0 and proc.stderr == ""
     out = proc.stdout.splitlines()
     assert out[:len(expected)] == expected and "\x1b" not in proc.stdout
     assert expected[0].endswith("then I do; I guess with GuesserGBR (exact rule; no strategy "
                                 "file given). Type 'help' for commands.")
-    assert out[len(expected):] == ["Your race games so far: 1 (0 won, 1 lost, 0 drawn). "
-                                   "'jotto stats' shows more."]
+    assert expected[-1] == "What was your word? I will check your answers (Enter to skip)."
+    assert out[len(expected):] == ["Bye.",  # the input ended instead
+                                   "Your race games so far (sgb, 5 letters, hard): 1 (0 won, 0 "
+                                   "lost, 0 drawn, 1 given up). 'jotto stats' shows more."]
     assert "Your guess" not in proc.stdout and "Play again" not in proc.stdout
 
 

@@ -178,3 +178,47 @@ def test_resume_refuses_corrupt_and_truncated_files(small_run, tmp_path):
     _one_line_error(run("solve", "-o", bad, "--resume", cwd=tmp_path),
                     "bad.jotto: not a jotto strategy file")
     assert bad.read_text() == "not json at all"
+
+
+def test_double_oracle_plots_its_value_interval(tmp_path):
+    """The bug: --plot with the double oracle solved for 46 s and then ended in a traceback."""
+    pytest.importorskip("matplotlib")
+    proc = run("solve", "-n", 2, "--method", "double-oracle", "-i", 10, "--plot",
+               tmp_path / "do.png", cwd=tmp_path, check=0)
+    assert "double oracle: value in [" in proc.stdout and "plot: " in proc.stdout
+    assert (tmp_path / "do.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("resume", [False, True])
+def test_an_option_of_another_method_is_refused_before_any_work(tmp_path, resume):
+    if resume:  # the method is the file's: refused once it is read, before any round
+        run("solve", "-n", 2, "--method", "double-oracle", "-i", 2, "-o", tmp_path / "d.jotto",
+            cwd=tmp_path, check=0)
+        before = (tmp_path / "d.jotto").read_bytes()
+        args = ("--resume", "-o", tmp_path / "d.jotto")
+    else:
+        args = ("-n", 2, "--method", "double-oracle")
+    started = time.monotonic()
+    proc = run("solve", *args, "--mode", "paper", cwd=tmp_path, check=2)
+    assert time.monotonic() - started < 30  # not after the 1-minute solve
+    (line,) = proc.stderr.strip().splitlines()
+    assert line == "Error: --mode is fictitious-play's option: --method double-oracle does not " \
+                   "take it"
+    if resume:
+        assert (tmp_path / "d.jotto").read_bytes() == before
+    else:
+        assert not list(tmp_path.iterdir())
+
+
+def test_a_stopped_double_oracle_says_round(tmp_path):
+    proc = subprocess.Popen(JOTTO + ["solve", "-n", "3", "--method", "double-oracle", "-o",
+                                     str(tmp_path / "d.jotto"), "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "d.jotto").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "jotto: stopped after round " in err and "iteration" not in err

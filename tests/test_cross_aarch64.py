@@ -6,8 +6,11 @@ Debian packages where it can; without them the test skips and says so."""
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -23,24 +26,39 @@ FLAGS = ["-O2", "-std=c11", "-D_GNU_SOURCE", "-ffp-contract=off", "-fno-fast-mat
 LEVELS = {"base": ["-DJT_SCALAR=1"], "neon": ["-march=armv8-a"]}
 
 
+def kernel_lengths() -> list[int]:
+    """The word lengths compiled with the length a constant (JT_KERNEL_LENGTHS in kernels.h, as
+    CMakeLists.txt reads it), and 0 for any other."""
+    line = re.search(r"^#define JT_KERNEL_LENGTHS\(X\)(.*)$", (ENGINE / "kernels.h").read_text(),
+                     re.MULTILINE)
+    assert line, "no JT_KERNEL_LENGTHS in kernels.h"
+    return [int(n) for n in re.findall(r"X\((\d+)\)", line.group(1))] + [0]
+
+
 def build(tmp_path: Path) -> Path:
-    # the levels compile side by side (each is most of a minute), then link with the engine
-    objects, jobs = [], []
+    # as CMakeLists.txt lays the kernels out (kernels.h): kernels_common.c once; per level its
+    # table (kernels.c) and its sweeps once per word length (kernels_length.c); the units compile
+    # side by side, one per CPU, then link with the engine
+    units = [("common", [], ENGINE / "kernels_common.c")]
     for level, extra in LEVELS.items():
-        obj = tmp_path / f"kernels_{level}.o"
-        cmd = [CC, *FLAGS, *extra, f"-DJT_KERNEL_SUFFIX={level}", "-c",
-               str(ENGINE / "kernels.c"), "-o", str(obj)]
-        jobs.append((cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                           text=True)))
-        objects.append(str(obj))
-    for cmd, job in jobs:
-        out, err = job.communicate()
-        if job.returncode:
-            raise subprocess.CalledProcessError(job.returncode, cmd, out, err)
+        flags = [*extra, f"-DJT_KERNEL_SUFFIX={level}"]
+        units.append((f"{level}", flags, ENGINE / "kernels.c"))
+        units += [(f"{level}_len{n}", [*flags, f"-DJT_LEN={n}"], ENGINE / "kernels_length.c")
+                  for n in kernel_lengths()]
+
+    def compile_unit(unit: tuple[str, list[str], Path]) -> str:
+        name, flags, source = unit
+        obj = tmp_path / f"kernels_{name}.o"
+        subprocess.run([CC, *FLAGS, *flags, "-c", str(source), "-o", str(obj)], check=True,
+                       capture_output=True, text=True)
+        return str(obj)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        objects = list(pool.map(compile_unit, units))
     exe = tmp_path / "check_kernels"
-    # the engine without the per-level kernels (built above) and the best-response search
+    # the engine without the kernels (built above) and the best-response search
     engine = sorted(p for p in ENGINE.glob("*.c")
-                    if p.name != "kernels.c" and not p.name.startswith("search"))
+                    if not p.name.startswith(("kernels", "search")))
     sources = [str(p) for p in engine] + [str(CHECK)]
     subprocess.run([CC, *FLAGS, "-DJT_HAVE_neon=1", *sources, *objects, "-lm", "-static",
                     "-o", str(exe)], check=True, capture_output=True, text=True)

@@ -68,14 +68,32 @@ def test_exploitability_is_the_solvers_epsilons(solved):
     assert ex.guesser_gain == pytest.approx(solved.history.eps_guesser[t], abs=1e-12)
     assert ex.nash_conv == pytest.approx(ex.hider_gain + ex.guesser_gain)
     assert ex.exploitability == pytest.approx(ex.nash_conv / 2)
-    assert head_to_head(p, ev) == ex.value
+    assert head_to_head(words, solved.guesser(seed=0), p) == pytest.approx(ex.value, rel=1e-12)
 
 
 def test_head_to_head_with_the_benchmark(solved):
     words = solved.words
-    bench = evaluate(words, GBRGuesser(words, rule="exact"))
-    assert head_to_head(solved.hider(), bench) == pytest.approx(
+    bench = GBRGuesser(words, rule="exact")
+    assert head_to_head(words, bench, solved.hider()) == pytest.approx(
         solved.table()["our_hider_payoff_vs_benchmark"], rel=1e-12)
+
+
+def test_evaluate_and_head_to_head_take_specs_as_the_command_does(solved):
+    """At the top level, as ``jotto evaluate`` takes them: a guesser spec (default the bundled
+    equilibrium, else gbr:exact) and a hider spec; the numbers are the players' own."""
+    words = solved.words
+    ev = jotto.evaluate(words, "norvig:max")
+    by_player = evaluate(words, NorvigGuesser(words, "max"))
+    assert ev.guesser == "norvig:max:consistent" and np.array_equal(ev.expected, by_player.expected)
+    assert jotto.evaluate(words).guesser == "gbr:exact"  # no bundled solve at this length
+    assert jotto.head_to_head(words, "norvig:max") == pytest.approx(by_player.mean, rel=1e-12)
+    worst = jotto.head_to_head(words, "norvig:max", "best-response")
+    assert worst == by_player.expected.max()
+    w = words[int(np.argmin(by_player.expected))]
+    assert jotto.head_to_head(words, "norvig:max", f"word:{w}") == by_player.expected.min()
+    one_hot = (np.arange(len(words)) == words.index(w)).astype(float)
+    assert jotto.head_to_head(words, "norvig:max", one_hot) == by_player.expected.min()
+    assert jotto.head_to_head(list(words), "norvig:max") == pytest.approx(by_player.mean)
 
 
 def test_partition_vectors_are_norvigs(sgb):

@@ -131,10 +131,12 @@ def three(twl06):
 
 
 def kill_a_worker_soon(pids, delay=0.3):
-    """SIGKILL one of ``pids`` after ``delay`` seconds, on a thread."""
+    """SIGKILL one of ``pids`` after ``delay`` seconds, on a thread; its ``killed`` is the
+    :func:`time.monotonic` time of the kill (once joined)."""
     def kill():
         time.sleep(delay)
         os.kill(pids[0], signal.SIGKILL)
+        t.killed = time.monotonic()
 
     t = threading.Thread(target=kill, daemon=True)
     t.start()
@@ -154,7 +156,9 @@ def test_process_pool_same_results_and_lost_worker(three):
         pids = list(pool._processes)
         killer = kill_a_worker_soon(pids, 0.2)
         table = opener_values(three, executor=pool)
+        ended = time.monotonic()
         killer.join()
+    assert killer.killed < ended  # mid-run
     assert rows_of(table) == rows_of(here) and table.complete
     assert table.lost > 0  # the kill hit tasks in flight
     assert not any(p.is_alive() for p in pool._processes.values()) if pool._processes else True
@@ -176,23 +180,34 @@ def test_dask_cluster_same_results_and_lost_worker(three):
         pids = list(client.run(os.getpid).values())
         killer = kill_a_worker_soon(pids, 0.2)
         table = opener_values(three, executor=executor)
+        ended = time.monotonic()
         killer.join()
+    assert killer.killed < ended  # mid-run
     assert rows_of(table) == rows_of(here) and table.complete
 
 
-def test_resume_after_a_killed_run_gives_the_same_table(three, tmp_path):
-    """``jotto openers`` killed by SIGKILL mid-run leaves its checkpoint; --resume finishes the
-    table, and it is the table of an uninterrupted run."""
+@pytest.fixture(scope="module")
+def longer(twl06):
+    """The first 150 words of TWL06's 3-letter list: an exact table in several seconds (long
+    enough to be killed mid-run), and that table."""
+    wl = jotto.WordList.from_words(list(twl06[3])[:150])
+    return wl, opener_values(wl)
+
+
+@pytest.mark.slow
+def test_resume_after_a_killed_run_gives_the_same_table(longer, tmp_path):
+    """``jotto openers`` killed by SIGKILL mid-run (at its first checkpoint) leaves that
+    checkpoint; --resume finishes the table, and it is the table of an uninterrupted run."""
+    wl, whole = longer
     words = tmp_path / "words.txt"
-    words.write_text("\n".join(three) + "\n")
+    words.write_text("\n".join(wl) + "\n")
     out = tmp_path / "t.jotto"
     cmd = [sys.executable, "-m", "jotto", "openers", "-w", str(words), "-n", "3", "-o",
            str(out), "--checkpoint-every", "0.1", "--no-progress", "--json"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while not out.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.3)
+        time.sleep(0.01)
     proc.kill()
     proc.wait()
     partial = OpenerTable.load(out)
@@ -200,7 +215,7 @@ def test_resume_after_a_killed_run_gives_the_same_table(three, tmp_path):
     done = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     table = OpenerTable.load(out)
-    assert table.complete and rows_of(table) == rows_of(opener_values(three))
+    assert table.complete and rows_of(table) == rows_of(whole)
     assert len(table.log) >= len(partial.log)
 
 
@@ -225,3 +240,30 @@ def test_openers_split_into_classes_keep_their_values(case, budget, tmp_path_fac
         assert r.lower <= x and (r.upper is None or x <= r.upper), r.word
     check_trees(table, v)
     assert rows_of(OpenerTable.load(out)) == rows_of(table)
+
+
+@pytest.mark.slow
+def test_ctrl_c_saves_the_table_and_ends_the_workers(longer, tmp_path):
+    """Ctrl-C during ``jotto openers --workers 2`` (the terminal's SIGINT to the whole process
+    group) saves what was proven and exits 130 with the command that resumes it; every bound
+    saved holds the value of the uninterrupted table."""
+    wl, whole = longer
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(wl) + "\n")
+    out = tmp_path / "t.jotto"
+    proc = subprocess.Popen([sys.executable, "-m", "jotto", "openers", "-w", str(words), "-n",
+                             "3", "-o", str(out), "--checkpoint-every", "0.1", "--no-progress",
+                             "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not out.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "--resume" in err and str(out) in err, err
+    partial = OpenerTable.load(out)
+    assert partial.stopped == "interrupted" and not partial.complete
+    exact = {r.word: r.lower for r in whole.rows}
+    for r in partial.rows:
+        assert r.lower <= exact[r.word] and (r.upper is None or exact[r.word] <= r.upper)

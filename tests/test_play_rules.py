@@ -346,12 +346,13 @@ def test_piped_hide_games_under_each_rule_set(tmp_path, rules, secret):
 def test_piped_guess_games_under_each_rule_set(tmp_path, rules, secret, guesses):
     words = jotto.load_words("sgb", rules=rules)
     p = np.ones(len(words))
-    # the secret the command draws for a seed (uniformly at level easy), found by the same draw
+    # the secret the command draws for a seed (uniformly over all words at level easy with
+    # --hide-from all), found by the same draw
     seed = next(s for s in range(20000) if words[np.random.default_rng(s).choice(
         len(words), p=p / p.sum())] == secret)
     proc = piped(["play", *PLAIN, "--you", "guess", "-w", "sgb", "--rules", rules,
-                  "--level", "easy", "--seed", seed], "\n".join(guesses + [secret]) + "\n",
-                 tmp_path)
+                  "--level", "easy", "--hide-from", "all", "--seed", seed],
+                 "\n".join(guesses + [secret]) + "\n", tmp_path)
     assert proc.returncode == 0 and proc.stderr == ""
     out = proc.stdout.splitlines()
     intro = Vocabulary(words).intro()
@@ -373,7 +374,7 @@ def test_hard_mode_in_a_terminal(term):
     seed = next(s for s in range(20000) if words[np.random.default_rng(s).choice(
         len(words), p=p / p.sum())] == "pudgy")
     t = term(["play", *PLAIN, "--you", "guess", "-w", "sgb", "--rules", "hard", "--level",
-              "easy", "--seed", seed], GUESS_PROMPT)
+              "easy", "--hide-from", "all", "--seed", seed], GUESS_PROMPT)
     start = t.start()
     assert start[-1] == "Hard mode: every guess must fit all replies so far."
     assert t.send("waltz") == ["waltz: 0"]

@@ -127,7 +127,11 @@ def test_specs(sgb, tmp_path):
     ("nope", "unknown guesser 'nope'"),
     ("norvig", "use norvig:METRIC"),
     ("norvig:max:sometimes", "use norvig:METRIC"),
-    ("random:seed=x", "seed must be an integer, not 'x'"),
+    ("random:seed=x", "'random:seed=x': seed must be a non-negative integer, not 'x'"),
+    ("random:seed=-1", "'random:seed=-1': seed must be a non-negative integer, not '-1'"),
+    ("equilibrium:seed=١", "seed must be a non-negative integer, not '١'"),  # not ASCII
+    ("equilibrium:t=-3", "t must be a non-negative integer, not '-3'"),
+    ("random:seed=" + "9" * 5000, "seed has 5000 digits; at most 1000"),
     ("random:colour=red", "unknown option 'colour'"),
     ("gbr:fast", "use gbr"),
     ("tree", "tree needs a file"),
@@ -141,6 +145,9 @@ def test_bad_guesser_specs(sgb, spec, message):
 
 @pytest.mark.parametrize("spec, message", [
     ("somebody", "unknown hider 'somebody'"),
+    ("equilibrium:t=-1", "'equilibrium:t=-1': t must be a non-negative integer, not '-1'"),
+    ("weights", "weights needs a file"),
+    ("uniform:seed=1", "unknown option 'seed'"),
     ("word:zzzzz", "'zzzzz' is not in this word list"),
     ("best-response", "needs a guesser"),
 ])

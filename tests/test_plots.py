@@ -118,3 +118,43 @@ def test_histogram_plot_is_clean(spec, tmp_path):
     fig = ev.plot_histogram(tmp_path / "h.png")
     assert (tmp_path / "h.png").stat().st_size > 0
     assert_clean(fig)
+
+
+def test_log_axis_has_decimal_tick_labels_and_epsilon_on_top(solution):
+    fig = solution.plot()
+    ax = fig.axes[0]
+    FigureCanvasAgg(fig).draw()
+    labels = [t.get_text() for t in _drawn_tick_labels(fig) if t.get_text()]
+    y_labels = [t.get_text() for t in ax.yaxis.get_ticklabels(which="both") if t.get_text()]
+    assert y_labels and all("10^" not in x and "$" not in x and "e" not in x for x in y_labels)
+    for x in y_labels:
+        float(x)  # plain decimals
+    assert labels
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert lines["epsilon"].get_zorder() > max(line.get_zorder() for name, line in lines.items()
+                                               if name != "epsilon")
+    assert solution.words.describe() in ax.get_title()
+
+
+def test_double_oracle_plot_is_the_value_interval(tmp_path):
+    words = jotto.load_words(length=2)
+    sol = jotto.solve(words, method="double-oracle", iterations=40)
+    fig = sol.plot(tmp_path / "d.png")
+    assert (tmp_path / "d.png").stat().st_size > 0
+    assert_clean(fig)
+    ax = fig.axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    upper = lines["upper bound (guesser's worst case)"]
+    lower = lines["lower bound (proved)"]
+    assert list(upper.get_xdata()) == list(range(1, sol.rounds + 1))
+    assert list(upper.get_ydata()) == sol.history["upper"].tolist()
+    assert list(lower.get_ydata()) == sol.history["lower"].tolist()
+    assert float(sol.value_bounds[1]) == upper.get_ydata()[-1]
+    assert words.describe() in ax.get_title() and ax.get_xlabel() == "round"
+
+
+def test_histogram_title_is_the_spec_and_the_list():
+    words = jotto.load_words("sgb", anagrams="norvig")
+    fig = jotto.evaluate(words, "norvig:max").plot_histogram()
+    title = fig.axes[0].get_title()
+    assert title.startswith(f"norvig:max:consistent on {words.describe()}\n")

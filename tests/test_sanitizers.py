@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # The reference tests, every path and variant; the length checks of every _core entry; whole
 # TWL06 trees (when present) with weights and both thread counts; the kernels' class sizes; the
 # best-response search (its memo, levels and trees) against its reference twin, every rule set,
-# and its family bound against its own;
+# and its family bound against its own; the search on 1-3 threads (the shared memo, full and
+# growing, and the stops); the cost search and the cost guesser's model against their twins;
 # trees updated again and again (nodes and states dropped into their pools, which poison them,
 # and grown again from them; the memo) against fresh builds.
 SELECTED = [
@@ -27,6 +28,11 @@ SELECTED = [
     "tests/test_kernels.py",
     "tests/test_best_response.py",
     "tests/test_family_bound.py",
+    "tests/test_objectives.py",
+    "tests/test_cost_guesser.py",
+    "tests/test_proof_threads.py::test_exact_values_and_trees_do_not_depend_on_threads",
+    "tests/test_proof_threads.py::test_budgets_on_threads_give_proven_bounds",
+    "tests/test_proof_threads.py::test_a_full_memo_changes_nothing_on_threads",
     "tests/test_solve.py::test_updated_tree_equals_a_fresh_build",
 ]
 

@@ -83,10 +83,24 @@ def test_sheet_lines_plain_and_coloured():
     plain = sheet_lines("Your sheet:", ["abc", "abd", "cde"], [1, 1, 1], PRESETS["paper"], 3,
                         Style(False), 4)
     assert plain == ["Your sheet:", "   1  abc  1", "   2  abd  1", "   3  cde  1",
-                     "      a b - - E f g h i j k l m n o p q r s t u v w x y z",
-                     "      4 words fit"]
+                     "      in: E  out: c d", "      4 words fit"]
     coloured = sheet_lines("Your sheet:", ["abc"], [0], PRESETS["paper"], 3, Style(True))
     assert "\x1b[2;9ma\x1b[0m" in coloured[-1] and "\x1b[" in coloured[1]
+    # the whole alphabet at a colour terminal, absent letters struck through
+    assert coloured[-1].strip().startswith("\x1b[2;9ma\x1b[0m \x1b[2;9mb\x1b[0m")
+    assert coloured[-1].endswith(" z")
+    assert sheet_lines("S", [], [], PRESETS["paper"], 3, Style(False))[-1] == \
+        "      in: none  out: none"
+
+
+def test_marks_by_hand_are_shown_apart_from_what_is_proved():
+    marks = {"x": False, "e": True, "q": False}
+    for style in (Style(False), Style(True)):
+        lines = sheet_lines("S", ["abc"], [0], PRESETS["paper"], 3, style, marks=marks)
+        assert lines[-1] == "      your marks: in: E  out: q x"
+    plain = sheet_lines("S", ["abc"], [0], PRESETS["paper"], 3, Style(False), 7, marks)
+    assert plain[-3:] == ["      in: none  out: a b c", "      your marks: in: E  out: q x",
+                          "      7 words fit"]
     assert sheet_lines("S", ["abc", "abc"], [1, 2], PRESETS["paper"], 3, Style(False))[-1].strip() == \
         "no set of letters fits all these replies"
 
@@ -145,8 +159,8 @@ def test_sheet_uses_letters_in_common_of_positional_and_anagram_replies():
     code = positional.reply("stare", "tears")  # 5 in common, a and r in place
     lines = sheet_lines("S", ["stare"], [code], positional, 5, Style(False))
     assert lines[1] == "   1  stare  5/2"
-    assert lines[2] == "      " + " ".join(c.upper() if c in "stare" else "-"
-                                          for c in string.ascii_lowercase)
+    assert lines[2] == "      in: A E R S T  out: " + " ".join(
+        c for c in string.ascii_lowercase if c not in "stare")
     anagram = eckler.reply("stare", "tears")
     assert anagram == 6  # L + 1: not the win
     lines = sheet_lines("S", ["stare"], [anagram], eckler, 5, Style(False))

@@ -4,6 +4,8 @@ oracular guesser, Table 1's rows, stopping rules and resumption."""
 from __future__ import annotations
 
 import functools
+import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -11,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 import jotto
 from jotto import _core, runtime
-from jotto.fictitious_play import ExactPlay, PaperPlay
+from jotto.fictitious_play import ExactPlay, PaperPlay, paper_strategy
 from jotto.gbr import candidate_rule
 from jotto.paper import TABLE1
 from jotto.rules import PRESETS
@@ -157,6 +159,32 @@ def test_exact_mode_weights_and_hider_strategy():
         assert sol.hider(t).sum() == pytest.approx(1.0)
     with pytest.raises(ValueError, match="t must be an iteration from 0 to 60"):
         sol.hider(61)
+
+
+def test_paper_mode_exact_weights_until_they_outgrow_64_bits():
+    """v_i = M (1 + D sum_t [i in T*_t] / |T*_t|), M the least common multiple of the tie sizes,
+    computed here with fractions: paper mode keeps v exact while sum v = M D (t + 1) is below
+    2^63 / (D + 1), and from the first iteration it is not drops it for good (it used to wrap
+    around silently, then overflow)."""
+    words = jotto.load_words("enable", length=3)
+    D = len(words)
+    run = PaperPlay(words, 1, 40)
+    share = [Fraction(0)] * D
+    M = 1
+    rng = np.random.default_rng(5)
+    ties = [np.sort(rng.choice(D, k, replace=False))
+            for k in range(2, 60) if all(k % q for q in range(2, k))]  # primes: M grows fast
+    for t, tstar in enumerate(ties, 1):
+        k = len(tstar)
+        run._advance(tstar, t)
+        M = math.lcm(M, k)
+        for i in tstar:
+            share[i] += Fraction(1, k)
+        if M * D * (t + 1) < 2**63 // (D + 1):
+            assert run.v.tolist() == [M * (1 + D * c) for c in share], t
+        else:
+            assert run.v is None, t
+    assert run.v is None and (run.s == paper_strategy(D, ties)).all()
 
 
 def test_equilibrium_guesser_is_the_mixture_whose_epsilon_was_measured():

@@ -1,7 +1,9 @@
 """The compiled search's work-unit passes (a state given by its targets, first guesses forced)
 against the exhaustive twin of tests/reference_game.py, under every rule set: exact values equal
 the twin's, budgeted ones are bounds below it, trees are trees of the state worth their value,
-and a forced pass leaves the memo as true as it was."""
+and a forced pass leaves the memo as true as it was; on one thread and on three (tiny lists
+forced onto threads with ``parallel_from=1``, as tests/test_proof_threads.py does), with the
+same values, first guesses and trees."""
 
 from __future__ import annotations
 
@@ -56,9 +58,14 @@ def state_tree_total(rules, words, v, state, tree):
     return total
 
 
+#: Keyword arguments of a pass on one thread, and on three sharing even the smallest states.
+THREADS = [{}, {"threads": 3, "parallel_from": 1}]
+
+
+@pytest.mark.parametrize("on", THREADS, ids=["1 thread", "3 threads"])
 @settings(max_examples=60, deadline=None)
 @given(case=rule_cases())
-def test_forced_first_guess_is_the_opener_value(case):
+def test_forced_first_guess_is_the_opener_value(on, case):
     """A pass whose first guess is forced to g finds W + sum_j F(S_j(g)) (the twin's), its tree
     starts with g and is worth it; a set of first guesses finds the least of theirs; a word that
     does not narrow the targets down gives no tree (infinity)."""
@@ -68,7 +75,7 @@ def test_forced_first_guess_is_the_opener_value(case):
     search = core_search(rules, words, v)
     values = {}
     for g in range(len(words)):
-        value, exact, stop, best, guess, _ = search.run(0, INF, 0.0, 0, first_guesses=[g])
+        value, exact, stop, best, guess, _ = search.run(0, INF, 0.0, 0, first_guesses=[g], **on)
         if not narrows(rules, words, v, g, range(len(words))):
             assert value == INF and not exact
             continue
@@ -79,17 +86,18 @@ def test_forced_first_guess_is_the_opener_value(case):
         assert state_tree_total(rules, words, v, list(range(len(words))), tree) == value
         values[g] = value
     some = list(range(0, len(words), 2))
-    value, exact, *_ = search.run(0, INF, 0.0, 0, first_guesses=some)
+    value, exact, *_ = search.run(0, INF, 0.0, 0, first_guesses=some, **on)
     expected = min((values[g] for g in some if g in values), default=INF)
     assert value == expected and exact == (expected < INF)
     # the memo still holds only true values: the free search finds the twin's optimum
-    value, exact, *_ = search.run(0, INF, 0.0, 0)
+    value, exact, *_ = search.run(0, INF, 0.0, 0, **on)
     assert exact and value == F(everything)
 
 
+@pytest.mark.parametrize("on", THREADS, ids=["1 thread", "3 threads"])
 @settings(max_examples=60, deadline=None)
 @given(case=rule_cases(), data=st.data())
-def test_pass_over_a_state_is_its_value(case, data):
+def test_pass_over_a_state_is_its_value(on, case, data):
     """A pass over any set of targets finds the twin's F of that state (its tree is a tree of
     the state worth F), and with a first guess forced there, that guess's value; a node budget
     gives a bound below them."""
@@ -98,15 +106,15 @@ def test_pass_over_a_state_is_its_value(case, data):
     state = sorted(data.draw(st.sets(st.sampled_from(range(len(words))), min_size=1)))
     search = core_search(rules, words, v)
     nodes = data.draw(st.integers(1, 20))
-    value, exact, stop, *_ = search.run(0, INF, 0.0, nodes, targets=state)
+    value, exact, stop, *_ = search.run(0, INF, 0.0, nodes, targets=state, **on)
     true = F(frozenset(state))
     assert value == true if exact else value <= true
-    value, exact, *_ = search.run(0, INF, 0.0, 0, targets=state)
+    value, exact, *_ = search.run(0, INF, 0.0, 0, targets=state, **on)
     assert exact and value == true
     tree = search.tree(0, -1, targets=state)
     assert tree[0] == true == state_tree_total(rules, words, v, state, tree)
     g = data.draw(st.sampled_from(range(len(words))))
-    value, exact, *_ = search.run(0, INF, 0.0, 0, targets=state, first_guesses=[g])
+    value, exact, *_ = search.run(0, INF, 0.0, 0, targets=state, first_guesses=[g], **on)
     W = sum(v[t] for t in state)
     if W == 0:  # no target of positive weight: any tree costs nothing
         assert value == 0
@@ -119,14 +127,14 @@ def test_pass_over_a_state_is_its_value(case, data):
 def test_bad_states_and_guesses_are_refused():
     rules_words = WordList.from_words(["ab", "cd", "ef"])
     search = _core.BestResponseSearch(rules_words.tokens, 2, np.ones(3, dtype=np.int64), 2**20)
-    for bad in ([2, 1], [0, 3], [-1]):
-        with pytest.raises(ValueError, match="increasing word indices"):
+    for bad in ([2, 1], [0, 3], [-1], []):
+        with pytest.raises(ValueError, match="at least one increasing word index"):
             search.run(0, INF, 0.0, 0, targets=bad)
     with pytest.raises(ValueError, match="first_guesses"):
         search.run(0, INF, 0.0, 0, first_guesses=[])
     with pytest.raises(ValueError, match="first_guesses"):
         search.run(0, INF, 0.0, 0, first_guesses=[3])
-    with pytest.raises(ValueError, match="at least one target"):
+    with pytest.raises(ValueError, match="at least one increasing word index"):
         search.tree(0, -1, targets=[])
 
 
@@ -145,3 +153,23 @@ def test_a_task_runs_its_jobs_on_the_process_search():
     assert greedy.exact and greedy.tree[0] == greedy.value
     again = run_task(Task(problem, (Job(first=(0,)),)))
     assert again.results[0].value == opener.value and again.memo_states >= out.memo_states > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=rule_cases(), data=st.data())
+def test_threads_give_the_forced_passes_of_one_thread(case, data):
+    """The value, first guess and whole tree of a forced pass over a state are those of one
+    thread, on three threads (tie-breaks included: the first guess of least value in the fixed
+    order, whichever thread found it)."""
+    rules, words, v = case
+    state = sorted(data.draw(st.sets(st.sampled_from(range(len(words))), min_size=1)))
+    some = sorted(data.draw(st.sets(st.sampled_from(range(len(words))), min_size=1)))
+    runs = []
+    for on in THREADS:
+        search = core_search(rules, words, v)
+        value, exact, _, _, guess, _ = search.run(0, INF, 0.0, 0, targets=state,
+                                                  first_guesses=some, **on)
+        tree = search.tree(0, guess, targets=state) if exact else None
+        runs.append((value, exact, guess, None if tree is None else
+                     (tree[0], *(a.tolist() for a in tree[1:]))))
+    assert runs[0] == runs[1]

@@ -1,7 +1,8 @@
 """jotto: game-theoretic strategies for the word game Jotto.
 
 Ganzfried's fictitious play (2011) with an exact, fast C core, Norvig's guessers and evaluation,
-and play against the computer.  The README's glossary maps the paper's names to these.
+and play against the computer.  The manual's glossary (docs/reference/glossary.md) maps the
+paper's names to these.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ _EXPORTS = {
     "SolveInterrupted": "solve", "solve": "solve",
     "StrategyFileError": "strategy_file",
     "DecisionTree": "trees",
+    "Evaluation": "evaluation", "evaluate": "evaluation", "head_to_head": "evaluation",
+    "Objective": "objectives", "within": "objectives",
+    "race": "races",
     "RULES": "weights", "integer_weights": "weights",
     "WordList": "words", "WordListError": "words", "load_words": "words",
 }
@@ -54,6 +58,9 @@ if TYPE_CHECKING:
     from .solve import SolveInterrupted, solve
     from .strategy_file import StrategyFileError
     from .trees import DecisionTree
+    from .evaluation import Evaluation, evaluate, head_to_head
+    from .objectives import Objective, within
+    from .races import race
     from .weights import RULES, integer_weights
     from .words import WordList, WordListError, load_words
 
@@ -68,12 +75,17 @@ def __getattr__(name: str) -> object:
                 raise
             raise AttributeError(f"module 'jotto' has no attribute {name!r}") from None
     value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    if callable(value):  # help() and inspect.signature show types, not quoted strings
+        from ._annotations import resolve
+
+        resolve(value)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    """The public names only (``__all__``), as tab completion and ``dir(jotto)`` show them."""
+    return sorted(__all__)
 
 
 class _Package(types.ModuleType):
@@ -97,7 +109,9 @@ __all__ = [
     "DecisionTree",
     "DoubleOracleSolution",
     "EquilibriumGuesser",
+    "Evaluation",
     "FictitiousPlaySolution",
+    "Objective",
     "OpenerTable",
     "OpenerValue",
     "Rules",
@@ -110,15 +124,19 @@ __all__ = [
     "WordListError",
     "best_response",
     "comp_num_guesses",
+    "evaluate",
     "expected_guesses",
     "gbr_tree",
     "guesser_gbr",
+    "head_to_head",
     "integer_weights",
     "load_words",
     "opener_values",
     "openmp_enabled",
     "parse_rules",
+    "race",
     "reply",
     "resolve_threads",
     "solve",
+    "within",
 ]

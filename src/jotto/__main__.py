@@ -2,6 +2,7 @@
 
 import signal
 import sys
+import warnings
 
 
 def run() -> None:
@@ -10,19 +11,26 @@ def run() -> None:
 
     SIGINT is held back while the commands load: a compiled module whose initialisation it
     interrupts reports an ImportError (HiGHS's does), not a KeyboardInterrupt, and a module
-    interrupted halfway stays broken.  A Ctrl-C held back arrives once they are loaded."""
-    hold = hasattr(signal, "pthread_sigmask")
-    if hold:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    interrupted halfway stays broken.  A Ctrl-C held back arrives once they are loaded.
+
+    Warnings given while the commands load (a ``JOTTO_KERNEL`` this CPU cannot run) are kept
+    and then shown as the command shows every warning, one line each."""
     try:
+        hold = hasattr(signal, "pthread_sigmask")
+        if hold:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            from .cli import main
+            with warnings.catch_warnings(record=True) as loading:
+                from .cli.main import main, warnings_as_lines
         finally:
             if hold:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        with warnings_as_lines() as show:
+            for w in loading:
+                show(w.message)
+        main(prog_name="jotto")  # ends the process: Ctrl-C within it exits 130 too
     except KeyboardInterrupt:
         sys.exit(130)
-    main(prog_name="jotto")
 
 
 if __name__ == "__main__":

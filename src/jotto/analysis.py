@@ -15,11 +15,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from .game import replies
+from .vocabulary import Vocabulary
 from .words import WordList
 
-__all__ = ["METRICS", "best_first_guesses", "neighbourhood",
-           "neighbourhood_sizes", "partition_vectors"]
+__all__ = ["METRICS", "best_first_guesses", "guess_replies", "neighbourhood",
+           "neighbourhood_sizes", "partition_of", "partition_vectors"]
 
 
 def _expectation(counts: Sequence[int]) -> float:
@@ -49,6 +49,25 @@ def partition_vectors(words: WordList, guesses: ArrayLike | None = None,
         np.ascontiguousarray(targets, dtype=np.int32)
     cand = None if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
     return _core.class_sizes(words.core, S, cand).T.astype(np.int64)
+
+
+def guess_replies(words: WordList, guess: str) -> np.ndarray:
+    """The reply code of every target of ``words`` to ``guess``: any word ``jotto play`` takes
+    as a guess (:class:`jotto.vocabulary.Vocabulary`: also words the rules keep from being
+    secrets, like ``stare`` under the paper's rules); :class:`ValueError` (one line) for
+    anything else."""
+    vocab = Vocabulary(words)
+    problem = vocab.why_not_guess(guess.lower())
+    if problem:
+        raise ValueError(problem)
+    return vocab.replies(guess.lower())
+
+
+def partition_of(words: WordList, guess: str) -> np.ndarray:
+    """How many targets give each reply code to ``guess`` (any word ``jotto play`` takes as a
+    guess; see :func:`guess_replies`): the row :func:`partition_vectors` gives a word of the
+    list."""
+    return np.bincount(guess_replies(words, guess), minlength=words.classes).astype(np.int64)
 
 
 def _common_letters(words: WordList) -> np.ndarray:
@@ -84,12 +103,11 @@ def neighbourhood_sizes(words: WordList, shared: int | None = None) -> np.ndarra
 
 
 def neighbourhood(words: WordList, word: str, shared: int | None = None) -> list[str]:
-    """The words sharing at least ``shared`` (default L-1) letters with ``word``, in list
-    order."""
+    """The words of the list sharing at least ``shared`` (default L-1) letters with ``word``
+    (any word ``jotto play`` takes as a guess), in list order."""
     L = words.length
     k = L - 1 if shared is None else shared
     if not 0 <= k <= L:
         raise ValueError(f"shared must be from 0 to {L}, not {k}")
-    i = words.index(word)
-    share = _common_letters(words)[replies(words, i)]
-    return [words[j] for j in np.flatnonzero(share >= k) if j != i]
+    share = _common_letters(words)[guess_replies(words, word)]
+    return [words[j] for j in np.flatnonzero(share >= k) if words[j] != word.lower()]

@@ -14,7 +14,10 @@ expected number of guesses is F(all) / W(all).  The rules are the word list's
 The compiled core finds it by depth-first branch and bound (search.c): exact integer arithmetic,
 admissible counting, member and lookahead bounds (the best split a large class admits, each part
 at its counting bound), a memo of exact values and proven lower bounds per state, greedy move
-ordering, cut-offs while summing reply classes.
+ordering, cut-offs while summing reply classes.  A pass over 128 targets or more runs on every
+thread it is given (search_parallel.c: each thread searches from the root over the shared memo,
+taking the words and states the others are not searching); exact values and trees are the same
+on any number of threads.
 
 The search is anytime: it first builds the greedy tree (an upper bound), then raises a proven lower
 bound pass by pass (each pass either finds the optimum below a target or proves there is none)
@@ -31,7 +34,7 @@ import math
 import threading
 import time
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from numbers import Real
 from typing import Callable, Sequence, Union
@@ -42,6 +45,7 @@ from numpy.typing import ArrayLike
 from . import _core
 from .bounds import counting_total
 from .gbr import as_word_list
+from .objectives import Objective, ObjectiveSpec, parse_objective
 from .rules import Rules
 from .runtime import resolve_threads
 from .trees import DecisionTree
@@ -56,8 +60,12 @@ Hider = Union[None, ArrayLike, Sequence[Fraction]]
 #: Memory the search's memos may take together by default (bytes).
 DEFAULT_MEMORY = 2**30
 #: Part of a budget spent on top-K passes for good trees (the rest raises the lower bound): of
-#: the node budget always, of the time budget on one thread (on two, both run all the time).
+#: the node budget always, of the time budget on one thread (on two or more, see TREES_BESIDE).
 TOP_K_SHARE = 0.2
+#: With two threads or more, the most of a time budget the tree search runs on a thread of its
+#: own beside the proof (which has the other threads); the proof then has them all.  (It ends
+#: sooner when its next pass would not fit: _Driver.better_trees.)
+TREES_BESIDE = 1.0
 #: Part of the memory limit the top-K search's memo may take (the lower bound's takes the rest).
 TREE_MEMORY_SHARE = 1 / 8
 #: The tree search's first top-K passes: K = 2 .. FAST_TOP_K (seconds at 3 letters).
@@ -76,8 +84,9 @@ class BestResponse:
     """What :func:`best_response` found and proved.
 
     Attributes:
-        lower: a proven lower bound on the least expected number of guesses of any tree.
-        upper: the expected number of guesses of :attr:`tree` (so the optimum is in
+        lower: a proven lower bound on the least expected number of guesses of any tree (for
+            another :attr:`objective`, on the least expected cost ``E[c(guesses)]``).
+        upper: the expected number of guesses (or cost) of :attr:`tree` (so the optimum is in
             ``[lower, upper]``).
         tree: the best tree found, over every word of the list (also those of weight 0).
         weights: the integer hider weights searched (``int64 [D]``).
@@ -89,6 +98,7 @@ class BestResponse:
         top_k: the top-K restriction used, or ``None`` (full search).
         passes: search passes run.
         memo_states: states in the memo at the end (exact values and proven bounds).
+        objective: what was minimised (:mod:`jotto.objectives`; the mean by default).
     """
 
     lower: Fraction
@@ -101,16 +111,33 @@ class BestResponse:
     top_k: int | None
     passes: int
     memo_states: int
+    objective: Objective = field(default_factory=Objective.mean)
+
+    @property
+    def found_within(self) -> tuple[Fraction, Fraction] | None:
+        """For a :func:`jotto.within` ``(k)`` objective, the certified interval of the best
+        tree's chance of finding the word within k guesses, ``(1 - upper, 1 - lower)`` (the
+        tree's own is the low end); None for other objectives."""
+        if self.objective.within is None:
+            return None
+        return 1 - self.upper, 1 - self.lower
 
     @property
     def exact(self) -> bool:
-        """Whether the optimum is proven: ``lower == upper`` (the tree is optimal)."""
+        """Whether the optimum is proven, ``lower == upper`` (the tree is optimal)."""
         return self.lower == self.upper
 
     @property
     def gap(self) -> Fraction:
         """``upper - lower``: how far the tree may be from optimal, in expected guesses."""
         return self.upper - self.lower
+
+    def __repr__(self) -> str:
+        stopped = "" if self.stopped is None else f", stopped={self.stopped!r}"
+        top_k = "" if self.top_k is None else f", top_k={self.top_k}"
+        return (f"BestResponse(lower={float(self.lower):.4f}, upper={float(self.upper):.4f}, "
+                f"gap={float(self.gap):.4g}, exact={self.exact}{stopped}{top_k}, "
+                f"nodes={self.nodes}, seconds={self.seconds:.3g})")
 
 
 def _weights_and_total(hider: Hider, size: int) -> tuple[np.ndarray, int]:
@@ -160,10 +187,19 @@ def _positive_number(name: str, x, integer: bool = False):
 def best_response(words: Words, hider: Hider = None, *, budget: float | None = None,
                   nodes: int | None = None, top_k: int | None = None,
                   upper_bound: Real | None = None, threads: int | None = None,
-                  memory: int = DEFAULT_MEMORY,
+                  memory: int = DEFAULT_MEMORY, objective: ObjectiveSpec = None,
                   executor: Executor | None = None) -> BestResponse:
     """The guesser's best response to ``hider``: the decision tree minimising the expected
-    number of guesses, with proven bounds.
+    number of guesses (or another ``objective``), with proven bounds.
+
+    When an exact search (no ``budget``, ``nodes`` or ``top_k``) is feasible: the 2-letter game
+    finishes in a fraction of a second (TWL06's 51 words: 5.7843 expected guesses against the
+    uniform hider, 0.10 s, 19,778 states; ENABLE's 50 words: 5.72, 0.07 s).  From 3 letters on
+    it does not finish in practice: on TWL06's 421 three-letter words 120 s of search leave the
+    optimum in [6.3895, 6.8765] (4.3 million states), and at 5 letters an unbudgeted search
+    runs for many minutes without a word.  So give a ``budget`` (seconds) from 3 letters on: the
+    answer is then the certified interval ``[lower, upper]`` and the best tree found.  (Measured
+    2026-11-26 on an AMD EPYC (Zen 4, kernel variant v4), one thread, on a busy machine.)
 
     Args:
         words: a :class:`~jotto.words.WordList` (or a sequence of playable words).
@@ -182,22 +218,48 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         upper_bound: only trees with fewer expected guesses than this matter: a full search
             stops once it proves there is none (``stopped == "upper_bound"``,
             ``lower >= upper_bound``); a double oracle asks whether any tree beats a value.
-        threads: as elsewhere in the package (:func:`jotto.resolve_threads`).  With a budget
-            the search is two searches, one for good trees (top-K passes), one raising the
-            lower bound; with two threads or more they run side by side, each for the whole time
-            budget, else one after the other.  Node budgets are shared the same way whatever the
-            thread count, so results under them never depend on it.
+        threads: as elsewhere in the package (:func:`jotto.resolve_threads`).  The search's
+            passes run on all of them (over 128 words or more; fewer do not pay for threads).
+            With a budget the search is two searches, one for good trees (top-K passes), one
+            raising the lower bound: with two threads or more the tree search runs on one of
+            them beside the proof, which has the others (TREES_BESIDE), else one after the
+            other.  Exact results (no budget, or a budget the search finishes within) are the
+            same whatever the thread count; what a budget stops at is a proven interval in
+            every case, but on several threads it depends on timing (a node budget too: which
+            states the threads searched when it ran out), so it may differ from run to run.
         memory: bytes the memos of states may take together (then they stop growing; results
             without budgets do not change, only the time); with an executor, each worker's.
+        objective: what the tree minimises (:func:`jotto.objectives.parse_objective`): None or
+            ``"mean"``, expected guesses; ``jotto.within(k)`` or ``"within:K"``, the chance of
+            needing more than k guesses (:attr:`BestResponse.found_within` gives the chance of
+            finding the word in time); ``jotto.Objective(costs=..., tail=...)`` or
+            ``"costs:C1,C2,...[:tail=X]"``, the expected cost ``E[c(guesses)]`` of any
+            non-decreasing cost vector.  Objectives other than the mean are searched by
+            :func:`jotto.cost_search.objective_best_response` (one thread, no ``top_k``, no
+            executor).
         executor: run the proof as tasks on this :class:`concurrent.futures.Executor` (a Dask
             client's ``get_executor()``, a ``ProcessPoolExecutor``; :mod:`jotto.distributed`):
-            each opener is a task (:func:`jotto.openers.best_response_on`).  ``threads`` is
-            then unused; ``memo_states`` sums the workers' memos.
+            each opener is a task (:func:`jotto.openers.best_response_on`), its passes on one
+            thread of a worker.  ``threads`` is then unused; ``memo_states`` sums the workers'
+            memos.
 
     Returns:
-        A :class:`BestResponse`.  With no ``budget`` (nor ``nodes``) its values and tree are
-        the same whatever the machine, thread count and executor.
+        A :class:`BestResponse`.  With no ``budget`` or ``nodes`` its values and tree are the
+        same whatever the machine, thread count and executor (its ``nodes`` are not); with
+        them, on one thread and no executor, all of it is.
     """
+    wanted = parse_objective(objective)
+    if not wanted.is_mean:
+        if top_k is not None:
+            raise ValueError("top_k restricts the mean's search; it takes no other objective")
+        if executor is not None:
+            raise ValueError("an executor runs the mean's proof; other objectives are searched "
+                             "in this process")
+        resolve_threads(threads)
+        from .cost_search import objective_best_response
+
+        return objective_best_response(words, hider, wanted, budget=budget, nodes=nodes,
+                                       upper_bound=upper_bound, memory=memory)
     t0 = time.perf_counter()
     wl = as_word_list(words)
     v, total = _weights_and_total(hider, len(wl))
@@ -218,8 +280,10 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                                 int(memory))
     deadline = None if budget is None else t0 + budget
     if top_k is None and (budget is not None or nodes is not None):
-        return _anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads)
-    driver = _Driver(wl, v, total, _core_search(wl, v, memory), _Budget(deadline, nodes), goal)
+        return replace(_anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads),
+                       objective=wanted)
+    driver = _Driver(wl, v, total, _core_search(wl, v, memory), _Budget(deadline, nodes), goal,
+                     lambda: threads)
     driver.start()
     if top_k is None:
         driver.full(anytime=False)
@@ -227,26 +291,29 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         out = driver.pass_(top_k, _core.BS_INF)
         driver.stopped = driver.why_stopped() if out is None else (
             None if out[2] == "done" else out[2])
-    return _result(t0, driver, top_k=top_k)
+    return replace(_result(t0, driver, top_k=top_k), objective=wanted)
 
 
 class BoundSearch:
     """The proving half of a budgeted :func:`best_response` on a thread of its own: a lower
     bound against one hider that rises for ``seconds`` while the caller does other work, and
     can be read at any time.  The double oracle's rounds draw trees on one core while this
-    proves on another (:meth:`jotto.double_oracle.DoubleOracle.prove_beside`).
+    proves on the others (:meth:`jotto.double_oracle.DoubleOracle.prove_beside`).  Its passes
+    run on ``threads`` threads (as :func:`best_response`'s: proven bounds, the same exact
+    values on any number, budgeted ones depending on timing).
 
     Ctrl-C reaches only the main thread: the caller stops this search (:meth:`stop`) when it
     stops.  A bound it has read stays proven whatever happens to the search afterwards."""
 
     def __init__(self, words: Words, hider: Hider, seconds: float,
-                 memory: int = DEFAULT_MEMORY) -> None:
+                 memory: int = DEFAULT_MEMORY, threads: int = 1) -> None:
         wl = as_word_list(words)
         self.weights, total = _weights_and_total(hider, len(wl))
         budget = _Budget(time.perf_counter() + float(_positive_number("seconds", seconds)),
                          None)
         self._driver = _Driver(wl, self.weights, total,
-                               _core_search(wl, self.weights, memory), budget, None)
+                               _core_search(wl, self.weights, memory), budget, None,
+                               lambda: threads)
         self._worker = _Worker(self._driver, self._run, "jotto-lower-bound")
 
     def _run(self) -> None:
@@ -289,6 +356,10 @@ class _Worker:
         self._thread = threading.Thread(target=run, name=name, daemon=True)
         self._thread.start()
 
+    def alive(self) -> bool:
+        """Whether the work is still running."""
+        return self._thread.is_alive()
+
     def stop(self) -> None:
         """Ask the work to stop: the pass under way ends with what it proved."""
         self._driver.cancel.append(True)
@@ -318,34 +389,42 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
     """A budgeted full search by two searches with a memo each (together within ``memory``):
     one looks for good trees by top-K passes (the upper bound), the other raises the proven
     lower bound (and finds the optimum if the budget allows).  Neither reads what the other
-    found, so with node budgets (TOP_K_SHARE of them for the trees) the results are the same
-    whether they run one after the other (one thread: the trees get TOP_K_SHARE of the time)
-    or side by side (two threads: each gets all of the time)."""
+    found.  Node budgets are split alike on any number of threads (TOP_K_SHARE of them for the
+    trees); on one thread the trees get TOP_K_SHARE of the time first, on more they run on a
+    thread of their own beside the proof for TREES_BESIDE of it, the proof having the other
+    threads meanwhile and all of them afterwards."""
     tree_memory = int(memory * TREE_MEMORY_SHARE)
     tree_nodes = None if nodes is None else int(nodes * TOP_K_SHARE)
-    bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory),
-                     _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal)
-    bounds.start()
     side_by_side = threads > 1
     tree_deadline = deadline
-    if deadline is not None and not side_by_side:
-        tree_deadline = t0 + (deadline - t0) * TOP_K_SHARE
+    if deadline is not None:
+        share = TREES_BESIDE if side_by_side else TOP_K_SHARE
+        tree_deadline = t0 + (deadline - t0) * share
     trees = _Driver(words, v, total, _core_search(words, v, tree_memory),
-                    _Budget(tree_deadline, tree_nodes), None)
-    if side_by_side:
-        _side_by_side(trees, bounds, cancel_when_done=deadline is not None)
-    else:
+                    _Budget(tree_deadline, tree_nodes), None, lambda: 1)
+    if not side_by_side:
+        bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory),
+                         _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
+                         lambda: 1)
+        bounds.start()
         trees.better_trees()
         bounds.full(anytime=True)
+        return _result(t0, bounds, trees)
+    worker = None
+    bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory),
+                     _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
+                     lambda: threads - 1 if worker is not None and worker.alive() else threads)
+    bounds.start()
+    worker = _Worker(trees, trees.better_trees, "jotto-best-response-trees")
+    _side_by_side(worker, bounds, cancel_when_done=deadline is not None)
     return _result(t0, bounds, trees)
 
 
-def _side_by_side(trees: _Driver, bounds: _Driver, cancel_when_done: bool) -> None:
-    """Run ``trees.better_trees`` on a second thread while this one runs ``bounds.full``.
+def _side_by_side(worker: _Worker, bounds: _Driver, cancel_when_done: bool) -> None:
+    """Run ``bounds.full`` on this thread while ``worker`` (the tree search) runs on its own.
     With a time budget, once the bound search ends (the optimum proven, the goal out of reach,
     or the time spent) the tree search is told to stop: results depend on timing anyway.  With
     node budgets alone it runs its share, as it would on one thread."""
-    worker = _Worker(trees, trees.better_trees, "jotto-best-response-trees")
     try:
         bounds.full(anytime=True)
     except BaseException:
@@ -376,12 +455,14 @@ def _result(t0: float, bounds: _Driver, trees: _Driver | None = None,
 
 class _Driver:
     """Runs the passes of one best-response search within its budget, and keeps its proven
-    lower bound and best tree."""
+    lower bound and best tree.  ``threads()``: the threads the next pass may use."""
 
     def __init__(self, words: WordList, v: np.ndarray, total: int,
-                 search: _core.BestResponseSearch, budget: _Budget, goal: int | None):
+                 search: _core.BestResponseSearch, budget: _Budget, goal: int | None,
+                 threads: Callable[[], int]):
         self.words, self.v, self.total, self.search = words, v, total, search
         self.budget = budget
+        self.threads = threads
         # The least total (sum v_i guesses_i) that is not worth proving optimal or out of reach.
         self.goal = goal
         self.cancel: list = []  # not empty: another thread asks the passes to stop
@@ -423,7 +504,8 @@ class _Driver:
         left = self.left()
         if left is None:
             return None
-        out = self.search.run(top_k, beta, *left, by_size, self.cancel, full_below)
+        out = self.search.run(top_k, beta, *left, by_size, self.cancel, full_below,
+                              self.threads())
         value, exact, stop, best, guess, n = out
         self.nodes += n
         self.passes += 1
@@ -445,14 +527,28 @@ class _Driver:
     def better_trees(self) -> None:
         """Top-K passes within the budget, good trees fast: K = 2 .. FAST_TOP_K, then top-2
         trees optimal below a growing size (FULL_BELOW_START ...), until one does not finish or
-        the size covers the whole state (that pass is the exact search)."""
+        the size covers the whole state (that pass is the exact search).
+
+        With a time budget a pass predicted to take more than half the time left is not
+        started (the tree search then ends, and its thread goes to the proof): their cost grows
+        about geometrically, so the next is predicted from the last two.  At 3 letters (TWL06,
+        uniform hider, Zen 4 VM) the passes below 72, 108 and 162 targets took 2.2, 22 and over
+        200 s: the tree of 2886/421 = 6.855 comes in 25 s, and the next pass would not finish
+        in a budget of minutes."""
         passes = [(k, 0) for k in range(2, FAST_TOP_K + 1)]
         size = FULL_BELOW_START
         while passes[-1][1] < len(self.v):
             passes.append((2, size))
             size = math.ceil(size * FULL_BELOW_GROWTH)
+        costs: list[float] = []
         for k, full_below in passes:
+            left = self.left()
+            if left is not None and left[0] > 0 and len(costs) >= 2 and costs[-2] > 0 and \
+                    costs[-1] * costs[-1] / costs[-2] > left[0] / 2:
+                break
+            start = time.perf_counter()
             out = self.pass_(k, _core.BS_INF, full_below=full_below)
+            costs.append(time.perf_counter() - start)
             if out is None or out[2] != "done":
                 break
         self.search.forget_top_k()

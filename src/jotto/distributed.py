@@ -136,11 +136,13 @@ class TaskRunner:
     """Runs tasks on an executor (None: in this process, one at a time), keeping track of what
     is in flight, submitting again the tasks of lost workers.
 
-    ``owned``: the runner shuts the executor down when it closes (a pool it made)."""
+    ``owned``: the runner shuts the executor down when it closes (a pool it made).  ``threads``:
+    the threads of each pass run in this process (a worker runs its passes on one)."""
 
     def __init__(self, executor: Executor | None, owned: bool = False,
-                 slots: int | None = None) -> None:
+                 slots: int | None = None, threads: int = 1) -> None:
         self.executor = executor
+        self.threads = threads
         self.owned = owned
         self.slots = slots or executor_slots(executor)
         self._futures: dict[Future, Task] = {}
@@ -173,7 +175,7 @@ class TaskRunner:
         if self.executor is None:
             if not self._queue:
                 return []
-            return [run_task(self._queue.popleft(), self.cancel)]
+            return [run_task(self._queue.popleft(), self.cancel, self.threads)]
         if not self._futures:
             return []
         self._watch()

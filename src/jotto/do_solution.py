@@ -22,6 +22,7 @@ they can be (the guesser's worst case), so a file cannot claim more than its str
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from typing import Any
 
@@ -30,7 +31,7 @@ import numpy as np
 from .game import History
 from .solution import Solution, register_solver
 from .strategy_file import StrategyFileError
-from .trees import DecisionTree, TreeFileError
+from .trees import DecisionTree, TreeFileError, weight_by_guesses
 from .weights import integer_weights
 from .words import WordList
 
@@ -110,7 +111,7 @@ class DoubleOracleSolution(Solution):
             raise StrategyFileError("the hider's weights are all zero")
         lower = decode_fraction(payload["lower"], "lower")
         upper = decode_fraction(payload["upper"], "upper")
-        #: Guesses each tree needs for each target: ``int32 [D, trees]``.
+        #: Guesses each tree needs for each target, ``int32 [D, trees]``.
         self.counts = (np.stack([t.guesses_needed() for t in self.trees], axis=1)
                        if known is None else np.asarray(known[1], dtype=np.int32))
         worst = self.guesser_worst_case()
@@ -163,6 +164,14 @@ class DoubleOracleSolution(Solution):
         num = self.counts.astype(object) @ self.guesser_weights
         return [Fraction(int(x), self.guesser_denominator) for x in num]
 
+    def plot(self, path: str | os.PathLike[str] | None = None):
+        """The value interval (proved lower bound, exact upper bound) against round; saved to
+        ``path`` if given (PNG, SVG or PDF by its suffix).  Needs matplotlib, an optional extra
+        (``pip install 'jotto[plot]'``)."""
+        from .plots import value_interval_plot
+
+        return value_interval_plot(self, path)
+
     def summary(self) -> str:
         lo, hi = self.value_bounds
         what = (f"value {lo} = {float(lo):.6f} (exact)" if lo == hi else
@@ -182,6 +191,8 @@ class MixedTreeGuesser:
                  counts: np.ndarray | None = None):
         self.words = trees[0].words
         self.trees = trees
+        #: the trees' exact integer weights
+        self.weights = [int(x) for x in weights]
         total = sum(int(x) for x in weights)
         self._p = np.array([float(Fraction(int(x), total)) for x in weights])
         #: Guesses each tree needs for each target (``[D, trees]``), if the caller has them.
@@ -190,6 +201,9 @@ class MixedTreeGuesser:
         self.name = name
         self.k = 0
         self.new_game()
+
+    def __repr__(self) -> str:
+        return f"MixedTreeGuesser({self.name!r}, {len(self.trees)} trees, {self.words.describe()})"
 
     def new_game(self) -> None:
         self.k = int(self.rng.choice(len(self.trees), p=self._p / self._p.sum()))
@@ -202,11 +216,27 @@ class MixedTreeGuesser:
                              "the tree's)")
         return int(tree.guess[node])
 
+    def _guess_counts(self) -> np.ndarray:
+        """Guesses each tree needs for each target (``[D, trees]``)."""
+        if self._counts is None:
+            self._counts = np.stack([t.guesses_needed() for t in self.trees], axis=1)
+        return self._counts
+
+    def count_distribution(self, weights: np.ndarray) -> dict[int, Fraction]:
+        """The exact chance of each number of guesses against a hider's integer ``weights``
+        (what a race needs: :func:`jotto.races.guess_distribution`)."""
+        w = [int(x) for x in weights]
+        counts = self._guess_counts()
+        total: dict[int, int] = {}
+        for k, q in enumerate(self.weights):
+            for c, x in weight_by_guesses(counts[:, k], w).items() if q else ():
+                total[c] = total.get(c, 0) + q * x
+        return {c: Fraction(x, sum(self.weights) * sum(w)) for c, x in sorted(total.items())}
+
     def moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Exact expected guesses, expected squared guesses per target, and the expected
         histogram (targets per guess count) of the mixture."""
-        counts = (self._counts if self._counts is not None else
-                  np.stack([t.guesses_needed() for t in self.trees], axis=1)).astype(np.float64)
+        counts = self._guess_counts().astype(np.float64)
         q = self._p
         hist = np.zeros(int(counts.max()) + 1)
         for k, qk in enumerate(q):

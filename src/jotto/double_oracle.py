@@ -77,6 +77,9 @@ SMOOTHING = 0.5
 PROVE_SHARE = 0.25
 #: The part of the last step's time that the short proofs ranking its candidate hiders take.
 RANK_SHARE = 0.2
+#: Of a run's threads, how many the proof beside the rounds takes (prove_beside; the rounds
+#: have the rest, at least one).
+BESIDE_THREADS = -1  # all but one
 #: The hedge's learning rate (per guess of a target's cumulative count) and the trees it draws
 #: between two LP solves (a round).  At 3 letters, 150 s, with GuesserGBR and lookahead:2 trees,
 #: the best mixture of the trees drawn had a worst case of 7.129 with a rate of 0.03, 7.125 with
@@ -144,6 +147,7 @@ class DoubleOracle:
         self._seen: set[bytes] = set()
         self._smoothed: np.ndarray | None = None
         self._side: BoundSearch | None = None  # the proof beside the rounds (prove_beside)
+        self._side_threads = 0
         for tree in list(self.trees):
             self.trees.remove(tree)
             self._add(tree)
@@ -216,18 +220,18 @@ class DoubleOracle:
             g = tree.guesses_needed()
             return float(g @ sol.p) < cut and self._add(tree, g)
 
-        added = offer(gbr_tree(self.words, w, rule="exact", threads=self.threads))
+        added = offer(gbr_tree(self.words, w, rule="exact", threads=self.round_threads))
         scouts = _SCOUTS.get(self.oracle.kind, ())
         for k, scout in enumerate(scouts):
             if k > 0 and added and self.rounds % STRONG_EVERY:
                 break
-            found = scout.respond(self.words, w, self.threads)
+            found = scout.respond(self.words, w, self.round_threads)
             self._offer_hider(found.lower, w.astype(object))
             added |= offer(found.tree)
         if not added or self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0:
             # the search may stop once it proves that no tree beats the set's best against w
             best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
-            br = self.oracle.respond(self.words, w, self.threads, upper_bound=best,
+            br = self.oracle.respond(self.words, w, self.round_threads, upper_bound=best,
                                      executor=self.executor)
             self._offer_hider(br.lower, w.astype(object))
             added |= offer(br.tree)
@@ -259,7 +263,7 @@ class DoubleOracle:
             mix = np.exp(x)
             mix /= mix.sum()
             w = integer_weights(mix)
-            found = self.oracle.respond(self.words, w, self.threads)
+            found = self.oracle.respond(self.words, w, self.round_threads)
             self._offer_hider(found.lower, w.astype(object))
             g = found.tree.guesses_needed()
             added |= self._add(found.tree, g)
@@ -331,7 +335,9 @@ class DoubleOracle:
     def prove_beside(self, seconds: float) -> None:
         """Start proving a lower bound against the uniform hider on a thread of its own for
         ``seconds`` (:class:`jotto.best_responses.BoundSearch`), while the rounds go on; read
-        with :meth:`take_side_bound`.
+        with :meth:`take_side_bound`.  The proof's passes run on all of the run's threads but
+        one (BESIDE_THREADS), the rounds' searches on what the proof leaves
+        (:attr:`round_threads`).
 
         This is :meth:`prove` for a run with a second core: instead of the last quarter of the
         time on both cores, the whole time on one, the rounds having the other all along.  At
@@ -341,13 +347,28 @@ class DoubleOracle:
         LP's mixtures (see :meth:`prove`), and no ranking is needed before the search starts.
         """
         from .best_responses import BoundSearch
+        from .runtime import resolve_threads
 
-        if self.executor is not None:
+        if self.executor is not None:  # the proof's tasks run there; the rounds keep every thread
             from .openers import BoundSearchOn
 
+            self._side_threads = 0
             self._side = BoundSearchOn(self.executor, self.words, None, seconds)
-        else:
-            self._side = BoundSearch(self.words, None, seconds)
+            return
+        threads = resolve_threads(self.threads)
+        share = BESIDE_THREADS if BESIDE_THREADS > 0 else threads + BESIDE_THREADS
+        self._side_threads = max(1, min(share, threads))
+        self._side = BoundSearch(self.words, None, seconds, threads=self._side_threads)
+
+    @property
+    def round_threads(self) -> int | None:
+        """The threads the rounds' searches use: the run's, but those of a proof beside them
+        (at least one)."""
+        if self._side is None:
+            return self.threads
+        from .runtime import resolve_threads
+
+        return max(1, resolve_threads(self.threads) - self._side_threads)
 
     def take_side_bound(self, stop: bool = False) -> None:
         """Keep the lower bound the search beside the rounds has proved so far, if it is
@@ -394,7 +415,8 @@ class DoubleOracle:
             return False
         self._offer_guesser(np.array(rational_weights(eq.q)[0], dtype=object))
         try:
-            br = self.oracle.respond(self.words, eq.p, self.threads, executor=self.executor)
+            br = self.oracle.respond(self.words, eq.p, self.round_threads,
+                                     executor=self.executor)
         except ValueError:  # the exact mixture's weights outgrow the core's exact arithmetic
             return False
         self._offer_hider(br.lower, np.array(rational_weights(eq.p)[0], dtype=object))

@@ -20,12 +20,13 @@ import math
 import os
 from fractions import Fraction
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .game import Guesser, play
-from .gbr import comp_num_guesses
+from .game import Guesser, Hider, play
+from .gbr import as_word_list, comp_num_guesses
 from .players.hiders import worst_targets
 from .words import WordList
 
@@ -43,6 +44,9 @@ class Evaluation:
         second: expected squared guesses per target (the same, squared, for played games).
         histogram: expected number of targets needing each number of guesses (index: guesses).
         exact: whether the numbers are exact expectations rather than one sample.
+        mixed: whether the guesser mixes decision trees (an equilibrium guesser): then
+            :attr:`worst` is the longest game of any tree in the mix, and the hardest target's
+            expected guesses (:attr:`worst_expected`) say how bad the mix is at worst.
     """
 
     words: WordList
@@ -51,6 +55,12 @@ class Evaluation:
     second: np.ndarray = field(repr=False)
     histogram: np.ndarray = field(repr=False)
     exact: bool
+    mixed: bool = False
+
+    def __repr__(self) -> str:
+        return (f"Evaluation(guesser={self.guesser!r}, words={self.words.describe()}, "
+                f"mean={self.mean:.4f}, std={self.std:.4f}, worst={self.worst}, "
+                f"exact={self.exact})")
 
     @property
     def mean(self) -> float:
@@ -59,8 +69,8 @@ class Evaluation:
 
     @property
     def std(self) -> float:
-        """Norvig's standard deviation: the sample standard deviation of the D games' guesses
-        (its expectation over the guesser's randomness, for a mixture)."""
+        """The sample standard deviation of the D games' guesses, Norvig's measure (for a
+        mixture, its expectation over the guesser's randomness)."""
         D = len(self.expected)
         if D < 2:
             return 0.0
@@ -71,8 +81,20 @@ class Evaluation:
 
     @property
     def worst(self) -> int:
-        """The most guesses any game takes."""
+        """The most guesses any game takes (for a mixed guesser, in any tree of the mix)."""
         return int(np.flatnonzero(self.histogram)[-1])
+
+    @property
+    def worst_expected(self) -> float:
+        """The hardest target's expected guesses (for a deterministic guesser, :attr:`worst`)."""
+        return float(self.expected.max())
+
+    def worst_note(self) -> str:
+        """For a mixed guesser, what its worst case means, one line (else empty)."""
+        if not self.mixed:
+            return ""
+        return (f"worst = {self.worst} is the longest game of any tree in the mix; against its "
+                f"hardest target the mix expects {self.worst_expected:.2f} guesses")
 
     def worst_targets(self, n: int | None = None) -> list[tuple[str, float]]:
         """Targets by expected guesses, most first (ties in list order); all of the worst if
@@ -109,8 +131,9 @@ class Evaluation:
         return histogram_plot(self, path)
 
     def as_dict(self, worst: int = 10) -> dict[str, Any]:
-        return {"guesser": self.guesser, "exact": self.exact, "mean": self.mean,
-                "std": self.std, "worst": self.worst,
+        return {"guesser": self.guesser, "exact": self.exact, "mixed": self.mixed,
+                "mean": self.mean, "std": self.std, "worst": self.worst,
+                "worst_expected": self.worst_expected,
                 "worst_targets": [{"word": w, "expected_guesses": g}
                                   for w, g in self.worst_targets(worst)],
                 "histogram": {str(k): float(v) for k, v in enumerate(self.histogram) if v}}
@@ -120,15 +143,41 @@ def _histogram(counts: np.ndarray) -> np.ndarray:
     return np.bincount(counts.astype(np.int64)).astype(np.float64)
 
 
-def evaluate(words: WordList, guesser: Guesser) -> Evaluation:
-    """Guesses against every target: exact for deterministic guessers (their decision tree) and
-    for mixtures that give their ``moments()`` (the equilibrium guessers), else one played game
-    per target."""
+def _guesser(words: WordList, guesser: Guesser | str | None,
+             threads: int | None) -> Guesser:
+    """The guesser a caller named: a player as it is, a spec made into one, None the default
+    spec of ``jotto evaluate`` (:func:`jotto.players.specs.default_guesser_spec`)."""
+    if guesser is not None and not isinstance(guesser, str):
+        return guesser
+    from .players.specs import default_guesser_spec, make_guesser
+
+    return make_guesser(guesser or default_guesser_spec(words), words, threads)
+
+
+def evaluate(words: WordList | Sequence[str], guesser: Guesser | str | None = None, *,
+             threads: int | None = None) -> Evaluation:
+    """A guesser against every target, as ``jotto evaluate`` does it: exact for deterministic
+    guessers (their decision tree) and for mixtures that give their ``moments()`` (the
+    equilibrium guessers), else one played game per target.
+
+    Args:
+        words: a :class:`~jotto.words.WordList` (or a sequence of playable words).
+        guesser: a guesser (:class:`jotto.game.Guesser`), or its spec as ``jotto evaluate -g``
+            takes it (``"norvig:entropy"``, ``"gbr:exact"``, ``"equilibrium"``, ...; see
+            :mod:`jotto.players.specs`); default, as the command: the equilibrium guesser of
+            the list's bundled solve, else ``"gbr:exact"``.
+        threads: threads for building a guesser's decision tree.
+
+    Returns:
+        An :class:`Evaluation`: mean ± sd, worst case, the hardest targets, the histogram.
+    """
+    words = as_word_list(words)
+    guesser = _guesser(words, guesser, threads)
     name = getattr(guesser, "name", type(guesser).__name__)
     moments = getattr(guesser, "moments", None)
     if moments is not None:  # a mixture of deterministic guessers that knows its distribution
         expected, second, hist = moments()
-        return Evaluation(words, name, expected, second, hist, True)
+        return Evaluation(words, name, expected, second, hist, True, mixed=True)
     tree = getattr(guesser, "tree", None)
     if getattr(guesser, "deterministic", False) and tree is not None:
         counts = tree().guesses_needed()
@@ -144,9 +193,36 @@ def sample_games(words: WordList, guesser: Guesser, targets: np.ndarray) -> np.n
     return np.array([len(play(words, guesser, int(t))) for t in targets], dtype=np.int32)
 
 
-def head_to_head(p: np.ndarray, evaluation: Evaluation) -> float:
-    """The hider's payoff (expected guesses) when hider ``p`` meets the evaluated guesser."""
-    return evaluation.against(p)
+def head_to_head(words: WordList | Sequence[str], guesser: Guesser | str | None = None,
+                 hider: Hider | str | ArrayLike = "uniform", *,
+                 threads: int | None = None) -> float:
+    """The hider's payoff, the expected number of guesses, when ``hider`` meets ``guesser``, as
+    ``jotto evaluate`` reports it ("Against hider ..."): ``p . E``, with ``E`` the guesser's
+    expected guesses per target (:func:`evaluate`; exact unless the guesser is played) and ``p``
+    the hider's distribution.
+
+    Args:
+        words: a :class:`~jotto.words.WordList` (or a sequence of playable words).
+        guesser: as for :func:`evaluate` (a guesser or its spec; default as ``jotto evaluate``).
+        hider: a hider (:class:`jotto.game.Hider`), its spec as ``jotto evaluate -H`` takes it
+            (``"uniform"``, ``"word:WORD"``, ``"equilibrium"``, ``"best-response"`` to the
+            guesser, ...), or a probability (or weight) per word.
+        threads: threads for building a guesser's decision tree.
+    """
+    words = as_word_list(words)
+    player = _guesser(words, guesser, threads)
+    ev = evaluate(words, player)
+    if isinstance(hider, str):
+        from .players.specs import make_hider
+
+        hider = make_hider(hider, words, ev.expected, ev.guesser)
+    if isinstance(hider, Hider):
+        p = hider.distribution()
+    else:
+        from .players.hiders import DistributionHider
+
+        p = DistributionHider(words, hider).distribution()  # checked: one per word, >= 0
+    return ev.against(p)
 
 
 @dataclass(frozen=True)

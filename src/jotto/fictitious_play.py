@@ -403,8 +403,11 @@ class PaperPlay(FictitiousPlay):
 
     The core screens candidates with exact integer weights ``v`` proportional to the exact
     rational ``s_t``: ``v_i = M (1 + D sum_t [i in T*_t] / |T*_t|)`` with ``M`` the least common
-    multiple of the ``|T*_t|`` so far.  The float ``s_t`` differs from it by a relative error
-    that grows by at most 5 roundings per iteration (``horizon`` bounds the iterations).
+    multiple of the ``|T*_t|`` so far, so that ``sum v = M D (t + 1)``.  The float ``s_t``
+    differs from it by a relative error that grows by at most 5 roundings per iteration
+    (``horizon`` bounds the iterations).  Once ``sum v`` would outgrow what the core's 64-bit
+    sums hold (tie sets of many distinct sizes make ``M`` grow fast), ``v`` is dropped for good
+    (None) and the core screens with a rounded copy of ``s_t`` instead.
     """
 
     mode = "paper"
@@ -415,18 +418,15 @@ class PaperPlay(FictitiousPlay):
         self.ang_f = np.zeros(self.D)
         self.ang_f_star = self.ang_f
         self.M = 1
-        self.v = np.ones(self.D, dtype=np.int64)
+        self.v: np.ndarray | None = np.ones(self.D, dtype=np.int64)  # None once too large
         self.err_rel = (5 * horizon + 10) * _U * 1.01
         self.tree = None
 
     def weights(self) -> np.ndarray:
         return self.s.copy()
 
-    def _exact_ok(self) -> bool:
-        return int(self.v.sum()) < 2**63 // (self.D + 1)
-
     def _build(self, weights: np.ndarray):
-        if self._exact_ok():
+        if self.v is not None:
             return _core.build_tree(self.words.core, _core.RULE_PAPER, candidate_rule(self.words),
                                     self.v, weights, 0.0, self.err_rel, self.threads)
         # The exact weights outgrew 64 bits: screen with a rounded copy of s (always correct,
@@ -443,11 +443,10 @@ class PaperPlay(FictitiousPlay):
 
     def _next(self) -> None:
         t = self.t
-        ang_sum = self.sums.ing  # ANG_{t-1} times t, exactly: ties are decided exactly
-        tstar = np.flatnonzero(ang_sum == ang_sum.max())
+        tstar = self._hider_best_response()
         self.best_responses.append(tstar)
         self._advance(tstar, t)
-        if self._exact_ok():
+        if self.v is not None:
             self.tree.update(self.v, self.s, self.threads)
         else:
             self.tree = self._build(self.s)
@@ -456,11 +455,22 @@ class PaperPlay(FictitiousPlay):
         self.ang_f = self.ang_f * a + self.ing.astype(np.float64) * b
         self._epsilons()
 
+    def _hider_best_response(self) -> np.ndarray:
+        """HiderBR's T*_t: every word of greatest ANG_{t-1}, compared exactly on the integer
+        sums (ANG_{t-1} times t)."""
+        ang_sum = self.sums.ing
+        return np.flatnonzero(ang_sum == ang_sum.max())
+
     def _advance(self, tstar: np.ndarray, t: int) -> None:
         """s_t and the exact weights from s_{t-1} and T*_t."""
         k = len(tstar)
         self.s = paper_step(self.s, tstar, t)
-        m = math.lcm(self.M, k)
+        if self.v is None:
+            return
+        m = math.lcm(self.M, k)  # a Python integer: it may outgrow 64 bits
+        if m * self.D * (t + 1) >= 2**63 // (self.D + 1):  # sum v after this step
+            self.v = None  # for good: M and the sum only grow
+            return
         if m != self.M:
             self.v *= m // self.M
             self.M = m

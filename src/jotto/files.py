@@ -16,7 +16,9 @@ import contextlib
 import errno
 import json
 import os
+import sys
 import tempfile
+import time
 import zlib
 from pathlib import Path
 from typing import Any, Iterator
@@ -119,22 +121,61 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _no_constant(name: str) -> Any:
-    raise JSONInputError(f"{name} is not a JSON number")
+class _Refused:
+    """A JSON value :func:`parse_json` refuses, left where it stood until its place is found."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+
+def _where(doc: Any, target: _Refused) -> str:
+    """The path to ``target`` in ``doc``: keys joined by dots, list indices in brackets."""
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:
+        value, path = stack.pop()
+        if value is target:
+            return path
+        if isinstance(value, dict):
+            stack.extend((v, f"{path}.{quote(k) if len(k) > 40 else k}".lstrip("."))
+                         for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+    return ""
 
 
 def parse_json(text: str | bytes) -> Any:
     """Strict JSON: :class:`JSONInputError` for a key given twice in one object (``json``
-    would silently keep the last), ``NaN`` or ``Infinity``, nesting too deep to read, or text
-    that is not JSON."""
+    would silently keep the last), nesting too deep to read, text that is not JSON, or a value
+    Python cannot hold: ``NaN``, ``Infinity``, or an integer of more digits than Python
+    converts (``sys.get_int_max_str_digits``).  The last are named by their place in the
+    document (``tree.branches.2.size: NaN is not a JSON number``)."""
+    refused: list[_Refused] = []
+
+    def constant(name: str) -> _Refused:
+        refused.append(_Refused(f"{name} is not a JSON number"))
+        return refused[-1]
+
+    def integer(digits: str) -> int | _Refused:
+        limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()  # Python >= 3.10.7
+        if limit and len(digits.lstrip("-")) > limit:
+            refused.append(_Refused(f"an integer of {len(digits.lstrip('-'))} digits (at most "
+                                    f"{limit})"))
+            return refused[-1]
+        return int(digits)
+
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        doc = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=constant,
+                         parse_int=integer)
     except JSONInputError:
         raise
     except RecursionError:
         raise JSONInputError("nested too deeply to read") from None
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
         raise JSONInputError(f"not JSON ({exc})") from None
+    if refused:
+        where = _where(doc, refused[0])
+        raise JSONInputError(f"{where}: {refused[0].problem}" if where else refused[0].problem)
+    return doc
 
 
 def _mode_for(target: Path) -> int:
@@ -234,9 +275,11 @@ def _lock_path(target: Path) -> Path:
 
 
 @contextlib.contextmanager
-def output_lock(path: str | os.PathLike[str]) -> Iterator[None]:
+def output_lock(path: str | os.PathLike[str], wait: float = 0.0) -> Iterator[None]:
     """Hold the exclusive right to write ``path`` for the block: a second process asking for it
-    gets :class:`FileLockedError` at once (a lock held again in the same process just nests).
+    gets :class:`FileLockedError` at once, or after waiting up to ``wait`` seconds for the
+    holder to finish (for a short read-modify-write, such as recording a game); a lock held
+    again in the same process just nests.
 
     The lock is an ``flock`` on ``.NAME.lock`` beside the file, removed when the block ends.  The
     kernel drops it when its process dies, so a run killed by SIGKILL leaves no lock behind that
@@ -257,7 +300,7 @@ def output_lock(path: str | os.PathLike[str]) -> Iterator[None]:
         finally:
             _held[key][1] -= 1
         return
-    fd = _acquire(lock, target)
+    fd = _acquire(lock, target, wait)
     _held[key] = [fd, 1]
     try:
         yield
@@ -268,10 +311,13 @@ def output_lock(path: str | os.PathLike[str]) -> Iterator[None]:
         os.close(fd)  # closing releases the lock, after the unlink: no window for a stale file
 
 
-def _acquire(lock: Path, target: Path) -> int:
-    """A descriptor of ``lock`` holding its flock; retried when the file was replaced or
+def _acquire(lock: Path, target: Path, wait: float) -> int:
+    """A descriptor of ``lock`` holding its flock, tried again every few milliseconds for up to
+    ``wait`` seconds while another process holds it, and retried when the file was replaced or
     removed between opening and locking it (by a holder that just finished)."""
-    for _ in range(100):
+    deadline = time.monotonic() + wait
+    changes = 0
+    while True:
         try:
             fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
@@ -282,12 +328,16 @@ def _acquire(lock: Path, target: Path) -> int:
         except OSError as exc:
             holder = _read_pid(fd)
             os.close(fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                by = f"another process (pid {holder})" if holder else "another process"
-                raise FileLockedError(errno.EWOULDBLOCK, f"{by} is writing this file; wait for "
-                                      f"it to finish or choose another output file",
-                                      os.fspath(target)) from None
-            raise _naming(exc, target) from None
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise _naming(exc, target) from None
+            if time.monotonic() < deadline:
+                time.sleep(0.005)
+                continue
+            by = f"another process (pid {holder})" if holder else "another process"
+            raise FileLockedError(errno.EWOULDBLOCK, f"{by} is writing this file; " + (
+                f"it did not finish within {wait:g} s" if wait else
+                "wait for it to finish or choose another output file"),
+                os.fspath(target)) from None
         try:
             same = os.fstat(fd).st_ino == os.stat(lock).st_ino
         except FileNotFoundError:
@@ -297,8 +347,10 @@ def _acquire(lock: Path, target: Path) -> int:
             os.write(fd, f"{os.getpid()}\n".encode())
             return fd
         os.close(fd)
-    raise FileLockedError(errno.EWOULDBLOCK, "its lock keeps changing hands; try again",
-                          os.fspath(target))
+        changes += 1
+        if changes >= 100 and time.monotonic() >= deadline:
+            raise FileLockedError(errno.EWOULDBLOCK, "its lock keeps changing hands; try again",
+                                  os.fspath(target))
 
 
 def _read_pid(fd: int) -> int | None:

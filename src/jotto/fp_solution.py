@@ -20,12 +20,13 @@ import numpy as np
 
 from .fictitious_play import (MODES, decode_best_responses, decode_oracle_trees, exact_weights,
                               paper_strategy)
-from .game import History
-from .gbr import gbr_tree, guesser_gbr
+from .game import History, player_repr
+from .gbr import comp_num_guesses, gbr_tree, guesser_gbr
+from .paper import Table1, is_paper_list
 from .solution import Solution, register_solver
 from .strategy_file import StrategyFileError, decode_array
 from .strategy_schema import check_payload
-from .trees import DecisionTree
+from .trees import DecisionTree, weight_by_guesses
 from .weights import integer_weights
 from .words import WordList
 
@@ -80,7 +81,7 @@ class FictitiousPlaySolution(Solution):
         self.ang_star = (self.ing_sums_star["ing"] / (self.t_star + 1) if mode == "exact"
                          else decode_array(payload["ang_star"], "ANG"))
         self.plan: dict[str, Any] = dict(payload.get("plan", {}))
-        #: The guesser's oracle: greedy (GuesserGBR, the paper's) or a stronger one, whose trees
+        #: The guesser's oracle, greedy (GuesserGBR, the paper's) or a stronger one, whose trees
         #: the file keeps (``oracle_trees[tree_index[k]]`` answered iteration k).
         self.oracle: str = str(payload.get("oracle", "greedy"))
         self.oracle_trees, self.tree_index = (
@@ -139,8 +140,10 @@ class FictitiousPlaySolution(Solution):
 
     # ---- Table 1 -------------------------------------------------------------------------------
 
-    def table(self) -> dict[str, float | int]:
-        """Table 1's rows for this run, keyed as in ``paper-table1.json``.
+    def table(self) -> Table1:
+        """Table 1's rows for this run, keyed as in ``paper-table1.json``: a dict that prints as
+        ``jotto solve`` prints it (beside the paper's column on the paper's dictionary) and shows
+        as a table in a notebook (:class:`jotto.paper.Table1`).
 
         Our hider vs benchmark = ``s_{t*} . ING_0``; our guesser vs benchmark =
         ``-mean(ANG_{t*})``; overall = their mean; benchmark self-play = ``mean(ING_0)``; our
@@ -158,7 +161,7 @@ class FictitiousPlaySolution(Solution):
             hider = float(np.dot(self.hider(), self.ing0.astype(np.float64)))
             guesser = -math.fsum(self.ang_star) / D
         seconds = self.history.seconds
-        return {
+        rows = {
             "dictionary_size": D,
             "our_hider_payoff_vs_benchmark": hider,
             "our_guesser_payoff_vs_benchmark": guesser,
@@ -171,6 +174,10 @@ class FictitiousPlaySolution(Solution):
             "t_star": self.t_star,
             "avg_seconds_per_iteration": float(seconds.sum() / len(seconds)),
         }
+        note = (f"t* = {self.t_star} (first iteration of least epsilon); {self.mode} mode, "
+                f"GuesserGBR rule {self.rule!r}")
+        return Table1(rows, self.words.length, is_paper_list(self.words.sha256,
+                                                             self.words.length), note)
 
     def plot(self, path: str | os.PathLike[str] | None = None):
         """The convergence plot (epsilon, epsilon_hider, epsilon_guesser against iteration, log
@@ -197,8 +204,12 @@ class EquilibriumGuesser:
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self._trees: OrderedDict[int, DecisionTree] = OrderedDict()
         self._cache = cache
+        #: Its spec (:func:`jotto.players.make_guesser`): the mixture of iterations 0..t*.
+        self.name = "equilibrium" + ("" if self.t_star == solution.t_star else f":t={t_star}")
         self.k = 0
         self.new_game()
+
+    __repr__ = player_repr
 
     def new_game(self) -> None:
         self.k = int(self.rng.integers(0, self.t_star + 1))
@@ -241,6 +252,26 @@ class EquilibriumGuesser:
         for t in trees:
             hist += np.bincount(t, minlength=len(hist))
         return stack.mean(0), (stack**2).mean(0), hist / len(trees)
+
+    def count_distribution(self, weights: np.ndarray) -> dict[int, Fraction]:
+        """The exact chance of each number of guesses against a hider's integer ``weights``
+        (what a race needs: :func:`jotto.races.guess_distribution`), each iteration k = 0..t*
+        equally likely.  For equal positive weights at the run's own t*, read from the run's
+        exact histogram; otherwise every iteration's tree is built (t* + 1 of them: slow for
+        long runs)."""
+        w = [int(x) for x in weights]
+        n = self.t_star + 1
+        if self.t_star == self.solution.t_star and w and min(w) == max(w) > 0:
+            hist = self.solution.ing_sums_star["hist"]
+            return {k: Fraction(int(c), n * len(w)) for k, c in enumerate(hist) if c}
+        total: dict[int, int] = {}
+        for k in range(n):
+            counts = (self.tree(k).guesses_needed() if self.solution.oracle_trees else
+                      comp_num_guesses(self.words, self.solution.weights(k),
+                                       rule=self.solution.rule))
+            for c, x in weight_by_guesses(counts, w).items():
+                total[c] = total.get(c, 0) + x
+        return {c: Fraction(x, n * sum(w)) for c, x in sorted(total.items())}
 
     def expected_guesses(self) -> np.ndarray:
         """Expected guesses for each target: the mean of ING_k over k = 0..t*.  Exact: from the

@@ -17,7 +17,8 @@ from numpy.typing import ArrayLike
 from .rules import Rules, parse_rules
 from .words import WordList
 
-__all__ = ["Guesser", "Hider", "consistent", "play", "popcount", "replies", "reply"]
+__all__ = ["Guesser", "Hider", "consistent", "play", "player_repr", "popcount", "replies",
+           "reply"]
 
 #: A game so far: (guess index, reply code) pairs in order.
 History = Sequence[tuple[int, int]]
@@ -66,6 +67,15 @@ def consistent(words: WordList, history: Iterable[tuple[int, int]],
     for guess, r in history:
         S = S[replies(words, guess, S) == r]
     return S
+
+
+def player_repr(player: object) -> str:
+    """A player's repr: its class, name (spec) and word list, e.g.
+    ``GBRGuesser('gbr:exact', 2780 words of 5 letters from enable)``."""
+    name = getattr(player, "name", None)
+    words = player.words.describe()  # type: ignore[attr-defined]
+    return f"{type(player).__name__}({name!r}, {words})" if name else \
+        f"{type(player).__name__}({words})"
 
 
 @runtime_checkable

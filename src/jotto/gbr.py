@@ -4,7 +4,7 @@ GuesserGBR(h, S) guesses the word, among all D words, that eliminates the most c
 in expectation under the hider strategy h.  CompNumGuesses(h) plays it against every target.  Its
 decision depends only on (h, S), so every target walks one decision tree, built once.
 
-Two rules decide each guess (see the glossary in the README):
+Two rules decide each guess (see docs/reproducing-the-paper.md):
 
 - ``"paper"``: the paper's arithmetic taken literally in IEEE double.  For each candidate w,
   ``A_j`` = (sum of h_i over S with reply(w, i) = j, added left to right in dictionary order) /

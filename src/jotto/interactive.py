@@ -25,7 +25,12 @@ refused.  Every session starts by saying which words can be secrets and why an e
 not one.
 
 With ``sheet=True`` the playing sessions add the Jotto sheet (:mod:`jotto.sheet`) after each
-turn; ``result()`` gives a finished game's outcome for the statistics (:mod:`jotto.stats`).
+turn; ``sheet`` shows it again at any time, and ``mark X in`` / ``mark X out`` marks letters by
+hand, as on paper.  ``result()`` gives a finished game's outcome for the statistics
+(:mod:`jotto.stats`).  The computer hides a word drawn from the level's hider among the words
+``hiding`` allows (:mod:`jotto.commonness`: common words at easy and medium).  A session's
+opening (which words are secrets, and why an example is not) is said by its first game only
+(``opening=False`` for the games after "Play again").
 """
 
 from __future__ import annotations
@@ -35,32 +40,39 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .bundled import bundled_solution
+from .commonness import HidingSet
 from .files import quote
 from .game import Guesser, replies
 from .players.guessers import OffTree, RandomGuesser
 from .players.specs import make_guesser
+from .race_rules import DRAW, FIRST, SECOND, round_result
 from .sheet import Style, sheet_lines
 from .solution import Solution
 from .vocabulary import Vocabulary
 from .words import WordList
 
-__all__ = ["LEVELS", "Assist", "Race", "YouGuess", "YouHide", "bundled_solution",
+__all__ = ["HIDE_FROM", "LEVELS", "Assist", "Race", "YouGuess", "YouHide", "bundled_solution",
            "default_guesser", "level_players", "strategy_for"]
 
 QUIT = {"quit", "exit", "q"}
 GIVE_UP = {"give up", "giveup", "reveal"}
 YES = {"y", "yes", "right", "correct", "got it", "yes!", "bingo"}
 FIX = re.compile(r"fix\s+([0-9]{1,3})\s+(\S.*)")
+MARK = re.compile(r"mark\s+(\S+)\s+(in|out|clear)")
+SHEET = "sheet"
 
 #: The computer's strength: how it guesses and how it hides.
 LEVELS = {
     "easy": "guesses a random word that fits the replies so far (the Perl player); hides a "
-            "word drawn uniformly",
-    "medium": "guesses greedily (GuesserGBR against a uniform hider, exact rule); hides a word "
-              "drawn uniformly",
+            "common word, drawn uniformly",
+    "medium": "guesses greedily (GuesserGBR against a uniform hider, exact rule); hides a "
+              "common word, drawn uniformly",
     "hard": "the equilibrium strategy of the strongest solve for the list (bundled or "
-            "--strategy) as guesser and hider; without one, medium's guesser",
+            "--strategy) as guesser and hider, which may hide any word; without one, medium's "
+            "guesser and a word drawn uniformly",
 }
+#: Which words each level hides (:func:`jotto.commonness.hiding_set`), unless --hide-from says.
+HIDE_FROM = {"easy": "common", "medium": "common", "hard": "all"}
 
 
 def default_guesser(words: WordList, solution: Solution | None, spec: str | None,
@@ -80,13 +92,19 @@ def default_guesser(words: WordList, solution: Solution | None, spec: str | None
 
 
 def level_players(words: WordList, solution: Solution | None, spec: str | None,
-                  seed: int | None, level: str) -> tuple[Guesser, str, np.ndarray]:
+                  seed: int | None, level: str, hiding: HidingSet | None = None
+                  ) -> tuple[Guesser, str, np.ndarray]:
     """The computer's guesser (with its name) and hiding distribution at ``level``: hard hides
-    by the equilibrium hider when there is a strategy, the other levels uniformly."""
+    by the equilibrium hider when there is a strategy, the other levels uniformly; restricted to
+    the words of ``hiding`` if given (the equilibrium's weights on them, renormalised, or
+    uniformly if it puts none there)."""
     guesser, name = default_guesser(words, solution, spec, seed, level)
-    if level == "hard" and solution is not None:
-        return guesser, name, np.asarray(solution.hider(), dtype=np.float64)
-    return guesser, name, np.ones(len(words))
+    p = (np.asarray(solution.hider(), dtype=np.float64) if level == "hard" and
+         solution is not None else np.ones(len(words)))
+    if hiding is not None:
+        kept = p * hiding.mask
+        p = kept if kept.sum() > 0 else hiding.mask.astype(np.float64)
+    return guesser, name, p
 
 
 @dataclass
@@ -115,6 +133,38 @@ class _Session:
         self.style = style or Style(False)
         self.sheet = sheet
         self.L = words.length
+        #: whether :meth:`start` says the opening (which words are secrets); the games after
+        #: the first of a session do not repeat it
+        self.opening = True
+        #: letters the person marked by hand on their sheet: letter -> in (True) or out
+        self.marks: dict[str, bool] = {}
+
+    def intro(self) -> list[str]:
+        """The opening's lines on the secrets, in the first game of a session only."""
+        return self.vocab.intro() if self.opening else []
+
+    def mark(self, text: str) -> Reply | None:
+        """``mark X in|out|clear``: letters marked by hand on the person's sheet, shown with it
+        (None if ``text`` is not a mark command)."""
+        m = MARK.fullmatch(text)
+        if m is None:
+            if text == "mark" or text.startswith("mark "):
+                return Reply().say("Mark letters as on paper: 'mark X in', 'mark X out' or "
+                                   "'mark X clear' (X: one or more letters).")
+            return None
+        letters, what = m.group(1), m.group(2)
+        if not (letters.isascii() and letters.isalpha()):
+            return Reply().say(f"{quote(letters)}: marks are letters a to z.")
+        for c in letters:
+            if what == "clear":
+                self.marks.pop(c, None)
+            else:
+                self.marks[c] = what == "in"
+        return Reply().say(*self.sheet_lines())
+
+    def sheet_lines(self) -> list[str]:
+        """The person's sheet, as :func:`jotto.sheet.sheet_lines` shows it."""
+        raise NotImplementedError
 
     def check_word(self, text: str) -> str | None:
         """Why ``text`` cannot be a guess (None if it can); a long ``text`` is cut short."""
@@ -158,18 +208,23 @@ class YouGuess(_Session):
 
     help_text = """
 Type a guess to hear how many letters it shares with my word{IN_PLACE}.
-  hint     how many of my words are still consistent with your replies
-  give up  show my word
-  quit     stop (so do Ctrl-D and Ctrl-C)
-The sheet after each guess lists your guesses and the alphabet: letters proved absent are
-crossed out ('-' without colour), letters proved present are capitals.
+  hint        how many of my words are still consistent with your replies
+  sheet       show your sheet again
+  mark X in   mark letter(s) X in (or out, or clear) on your sheet, as on paper
+  give up     show my word
+  quit        stop (so do Ctrl-D and Ctrl-C)
+The sheet after each guess lists your guesses and the letters they prove in my word (in:,
+capitals) and not in it (out:); at a colour terminal, the alphabet with those marked.
 """
     prompt = "Your guess: "
 
     def __init__(self, words: WordList, hider_p: np.ndarray, seed: int | None = None,
                  expected: np.ndarray | None = None, expected_by: str = "",
-                 hints: bool = False, style: Style | None = None, sheet: bool = False):
+                 hints: bool = False, style: Style | None = None, sheet: bool = False,
+                 hides: str = ""):
         super().__init__(words, style, sheet)
+        #: which words I hide, said at the start (:attr:`jotto.commonness.HidingSet.about`)
+        self.hides = hides
         rng = np.random.default_rng(seed)
         p = np.asarray(hider_p, dtype=np.float64)
         self.secret = int(rng.choice(len(words), p=p / p.sum()))
@@ -192,8 +247,12 @@ crossed out ('-' without colour), letters proved present are capitals.
 
     def start(self) -> Reply:
         return Reply().say(f"I am thinking of a {self.L}-letter word from {self.words.source} "
-                           f"({len(self.words)} words). Type 'help' for commands.",
-                           *self.vocab.intro())
+                           f"({len(self.words)} words){self.hiding_note()}. Type 'help' for "
+                           f"commands.", *self.intro())
+
+    def hiding_note(self) -> str:
+        """Which words I hide, for the start: ', one of the 810 common ones (by wordfreq)'."""
+        return f", {self.hides}" if self.hides else ""
 
     def handle(self, line: str) -> Reply:
         text = line.strip().lower()
@@ -205,6 +264,11 @@ crossed out ('-' without colour), letters proved present are capitals.
             return self.help()
         if text == "hint":
             return Reply().say(self._left())
+        if text == SHEET:
+            return Reply().say(*self.sheet_lines())
+        marked = self.mark(text)
+        if marked is not None:
+            return marked
         if text in GIVE_UP:
             self.gave_up = True
             return Reply(done=True).say(f"My word was {self.words[self.secret]}.",
@@ -229,7 +293,7 @@ crossed out ('-' without colour), letters proved present are capitals.
             if self.sheet and self.board:
                 out.say(*sheet_lines("Your sheet:", self.guesses,
                                      self.replies + [self.words.win_code], self.rules, self.L,
-                                     self.style))
+                                     self.style, marks=self.marks))
             return out
         code = int(self.vocab.replies(text, [self.secret])[0])
         self.replies.append(code)
@@ -251,7 +315,7 @@ crossed out ('-' without colour), letters proved present are capitals.
         """Your sheet: your guesses (not the winning one), their replies, the letters proved."""
         return sheet_lines("Your sheet:", self.guesses[:len(self.replies)], self.replies,
                            self.rules, self.L, self.style,
-                           len(self.state) if self.hints else None)
+                           len(self.state) if self.hints else None, self.marks)
 
     def _left(self) -> str:
         n = len(self.state)
@@ -282,6 +346,7 @@ Think of a word from the list; I guess it. After each guess, answer:
   yes          I guessed it
   undo         take back your last answer
   fix N R      change your answer to my guess N to R
+  sheet        show my sheet (my guesses, your answers, the letters they prove)
   give up      stop; you may tell me your word
   quit         stop (so do Ctrl-D and Ctrl-C)
 """
@@ -307,7 +372,7 @@ Think of a word from the list; I guess it. After each guess, answer:
         out = Reply().say(f"Think of a {self.L}-letter word from {self.words.source} "
                           f"({len(self.words)} words); I will guess it with "
                           f"{self.guesser_name}. Type 'help' for commands.",
-                          *self.vocab.intro(), *self.yes_note())
+                          *self.intro(), *self.yes_note())
         return self._next(out)
 
     def yes_note(self) -> list[str]:
@@ -342,6 +407,8 @@ Think of a word from the list; I guess it. After each guess, answer:
             return self.help()
         if text == "undo":
             return self._undo()
+        if text == SHEET:
+            return Reply().say(*self.sheet_lines())
         fix = FIX.fullmatch(text)
         if fix:
             return self._fix(int(fix.group(1)), fix.group(2))
@@ -434,24 +501,44 @@ Think of a word from the list; I guess it. After each guess, answer:
         out = Reply(done=True)
         if not text:
             return out.say("Bye.")
+        return out.say(*self.check_answers(text))
+
+    def check_answers(self, text: str) -> list[str]:
+        """What the person's word ``text`` says about their answers: the first answer it
+        contradicts (and why), or that it fits them all; for a word that could not be found,
+        why (not a word, not a secret under these rules), and then the same check."""
         if text not in self.words:
             problem = self.check_word(text)
             if problem:
-                return out.say(f"{quote(text)} could not be found: {problem}.")
-            fits = text in self.vocab.dropped_fitting(self._word_history())
-            return out.say(f"{quote(text)} could not be found: it can't be a secret under these "
-                           f"rules: {self.vocab.dropped_reason(text)}."
-                           + (" It fits all your answers." if fits and self.history else ""))
+                return [f"{quote(text)} could not be found: {problem}."]
+            wrong = self._wrong_answer(text)
+            return [f"{quote(text)} could not be found: it can't be a secret under these rules: "
+                    f"{self.vocab.dropped_reason(text)}."
+                    + (" It fits all your answers." if not wrong and self.history else ""),
+                    *([wrong] if wrong else [])]
+        wrong = self._wrong_answer(text)
+        if wrong:
+            return [wrong]
+        return [f"{text} fits all your answers; I had {len(self.state)} candidates left."]
+
+    def _wrong_answer(self, text: str) -> str | None:
+        """The first answer the person's word ``text`` contradicts, said with the letters the
+        two words share; None if it fits them all."""
         for g, r in self.history:
             actual = self.rules.reply(self.words[g], text)
             if actual != r:
                 common, in_place = self.rules.split(actual, self.L)
                 where = f", {in_place} in place" if self.rules.positional else ""
-                return out.say(f"Your answer to {self.words[g]} was {self.show(r)}, but "
-                               f"{self.words[g]} and {text} share {common} "
-                               f"letter{'s' if common != 1 else ''}{where}: that answer ruled "
-                               f"{text} out.")
-        return out.say(f"{text} fits all your answers; I had {len(self.state)} candidates left.")
+                return (f"Your answer to {self.words[g]} was {self.show(r)}, but {self.words[g]} "
+                        f"and {text} share {common} letter{'s' if common != 1 else ''}{where}: "
+                        f"that answer ruled {text} out.")
+        return None
+
+    def answer_errors(self, word: str) -> list[str]:
+        """The first of the person's answers that their word ``word`` contradicts, as one line;
+        none if they all fit."""
+        wrong = self._wrong_answer(word)
+        return [wrong] if wrong else []
 
     def result(self) -> dict | None:
         guesses = len(self.history) + 1
@@ -465,11 +552,12 @@ Think of a word from the list; I guess it. After each guess, answer:
 class Race(_Session):
     """The real game: you and I each hide a word and take turns, you first in each round; the
     first to find the other's word wins.  If you find mine, I still take my guess of that round
-    (you started the round), and if it finds yours the game is a draw."""
+    (you started the round), and if it finds yours the game is a draw (:mod:`jotto.race_rules`)."""
 
     help_text = """
 Think of a word from the list and keep it secret. Each round you guess my word, then I guess
-yours. Whoever finds the other's word first wins (both in the same round: a draw).
+yours. Whoever finds the other's word first wins (both in the same round: a draw). At the end
+I ask for your word and check your answers.
 When it is your guess:
   WORD        your guess; I say how many letters it shares with my word
   hint        how many of my words fit your replies
@@ -479,35 +567,48 @@ When I guess, answer:
   undo        take back your last answer
   fix N R     change your answer to my guess N to R
 Any time:
+  sheet       show your sheet again
+  mark X in   mark letter(s) X in (or out, or clear) on your sheet, as on paper
   give up     you lose; I show my word
   quit        stop (so do Ctrl-D and Ctrl-C)
 """
 
     def __init__(self, words: WordList, hider_p: np.ndarray, guesser: Guesser,
                  guesser_name: str = "", seed: int | None = None, hints: bool = False,
-                 style: Style | None = None, sheet: bool = True):
+                 style: Style | None = None, sheet: bool = True, hides: str = ""):
         super().__init__(words, style, sheet)
-        self.mine = YouGuess(words, hider_p, seed, hints=hints, style=style, sheet=sheet)
+        self.mine = YouGuess(words, hider_p, seed, hints=hints, style=style, sheet=sheet,
+                             hides=hides)
         self.mine.board = False
         self.theirs = YouHide(words, guesser, guesser_name, style=style, sheet=False,
                               auto_next=False)
         self.guesser_name = guesser_name
         self.your_turn = True
         self.outcome: str | None = None
+        #: the race is over and I asked for your word, to check your answers
+        self.asking_word = False
 
     @property
     def prompt(self) -> str:  # type: ignore[override]
+        if self.asking_word:
+            return "Your word: "
         return YouGuess.prompt if self.your_turn else YouHide.prompt
 
     def start(self) -> Reply:
         return Reply().say(
             f"Race: think of a {self.L}-letter word from {self.words.source} "
-            f"({len(self.words)} words) and keep it secret; I have chosen mine. Each round you "
-            f"guess first, then I do; I guess with {self.guesser_name}. Type 'help' for "
-            f"commands.", *self.vocab.intro(), *self.theirs.yes_note())
+            f"({len(self.words)} words) and keep it secret; I have chosen mine"
+            f"{self.mine.hiding_note()}. Each round you guess first, then I do; I guess with "
+            f"{self.guesser_name}. Type 'help' for commands.", *self.intro(),
+            *self.theirs.yes_note())
 
     def handle(self, line: str) -> Reply:
         text = line.strip().lower()
+        if self.asking_word:
+            out = Reply(done=True)
+            if text and text not in QUIT:
+                out.say(*self.theirs.check_answers(text))
+            return out
         if text in QUIT:
             return Reply(done=True).say(f"My word was {self._my_word()}.")
         if text in GIVE_UP:
@@ -517,6 +618,11 @@ Any time:
             return self.help()
         if text == "hint":
             return self.mine.handle(text)
+        if text == SHEET:
+            return Reply().say(*self.sheet_lines())
+        marked = self.mine.mark(text)
+        if marked is not None:
+            return marked
         if self.your_turn and text != "undo" and not FIX.fullmatch(text):
             return self._your_guess(line)
         return self._your_answer(line)
@@ -537,13 +643,16 @@ Any time:
 
     def _your_answer(self, line: str) -> Reply:
         out = self.theirs.handle(line)
-        if self.theirs.found:
-            self.outcome = "draw" if self.mine.found else "lost"
-            verdict = ("We both found the other's word in this round: a draw." if self.mine.found
+        answered = len(self.theirs.history)
+        # the round is over once my guess of it has an answer (race_rules decides the result)
+        result = round_result(self.mine.found, self.theirs.found) \
+            if answered + self.theirs.found == len(self.mine.guesses) else None
+        if result in (DRAW, SECOND):
+            self.outcome = "draw" if result == DRAW else "lost"
+            verdict = ("We both found the other's word in this round: a draw." if result == DRAW
                        else "I found your word first: I win.")
             return self._end(Reply().say(*out.lines), verdict, f"My word was {self._my_word()}.")
-        answered = len(self.theirs.history)
-        if self.mine.found and answered == len(self.mine.guesses):
+        if result == FIRST:
             self.outcome = "won"
             n = len(self.mine.guesses)
             return self._end(Reply().say(*out.lines),
@@ -554,11 +663,24 @@ Any time:
         out.lines = ["My g" + x[1:] if x.startswith("Guess ") else x for x in out.lines]
         return out
 
+    def sheet_lines(self) -> list[str]:
+        """Your sheet: your guesses of my word, my replies, your marks."""
+        return self.mine.sheet_lines()
+
     def _end(self, out: Reply, *lines: str) -> Reply:
+        """The race is over: the verdict, my sheet, and a check of your answers: against your
+        word if I found it, else after asking for it (then the session ends on the reply)."""
         out.say(*lines)
         if self.sheet and self.theirs.history:
             out.say(*self.theirs.sheet_lines("My sheet (my guesses, your answers):"))
-        out.done = True
+        if self.theirs.found:
+            out.say(*self.theirs.answer_errors(self.words[self.theirs.current]))
+            out.done = True
+        elif self.theirs.history:
+            self.asking_word = True
+            out.say("What was your word? I will check your answers (Enter to skip).")
+        else:
+            out.done = True
         return out
 
     def result(self) -> dict | None:
@@ -573,15 +695,17 @@ class Assist(_Session):
 
     help_text = """
 Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
-  list     show the candidates left
-  undo     take back the last guess
-  new      start a new game
-  quit     stop (so do Ctrl-D and Ctrl-C)
+  list        show the candidates left
+  sheet       show the sheet (the guesses, their replies, the letters they prove)
+  mark X in   mark letter(s) X in (or out, or clear) on the sheet, as on paper
+  undo        take back the last guess
+  new         start a new game
+  quit        stop (so do Ctrl-D and Ctrl-C)
 """
 
     def __init__(self, words: WordList, guesser: Guesser, guesser_name: str = "",
-                 show: int = 12):
-        super().__init__(words)
+                 show: int = 12, style: Style | None = None, sheet: bool = False):
+        super().__init__(words, style, sheet)
         self.guesser = guesser
         self.guesser_name = guesser_name
         self.show = show
@@ -592,7 +716,7 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
         return self._status(Reply().say(
             f"Assisting with {self.L}-letter words from {self.words.source} ({len(self.words)} "
             f"words); suggestions by {self.guesser_name}. Type 'help' for commands.",
-            *self.vocab.intro()))
+            *self.intro()))
 
     def example(self) -> str:
         """An example line: a guess and its reply."""
@@ -606,7 +730,15 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
     def _state(self) -> np.ndarray:
         return self.vocab.consistent(self.history)
 
+    def sheet_lines(self) -> list[str]:
+        """The game's sheet: the guesses entered, their replies, the letters they prove."""
+        return sheet_lines("The sheet:", [w for w, _ in self.history],
+                           [r for _, r in self.history], self.rules, self.L, self.style,
+                           marks=self.marks)
+
     def _status(self, out: Reply) -> Reply:
+        if self.sheet and self.history:
+            out.say(*self.sheet_lines())
         S = self._state()
         n = len(S)
         if n == 0:
@@ -633,6 +765,11 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
         if parts == ["list"]:
             S = self._state()
             return Reply().say(" ".join(self.words[int(i)] for i in S) or "(none)")
+        if parts == [SHEET]:
+            return Reply().say(*self.sheet_lines())
+        marked = self.mark(" ".join(parts))
+        if marked is not None:
+            return marked
         if parts == ["undo"]:
             if not self.history:
                 return Reply().say("Nothing to undo.")
@@ -640,6 +777,7 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
             return self._status(Reply())
         if parts == ["new"]:
             self.history.clear()
+            self.marks.clear()
             self.guesser.new_game()
             return self._status(Reply().say("New game."))
         if len(parts) < 2 or not all(p.replace("/", "").isdigit() for p in parts[1:]):

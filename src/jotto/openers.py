@@ -41,6 +41,7 @@ from .distributed import TaskRunner, drive, executor_slots
 from .files import check_writable, output_lock
 from .gbr import as_word_list
 from .opener_search import OpenerSearch
+from .runtime import resolve_threads
 from .solution import check_same_words, words_from_payload, words_payload
 from .strategy_file import StrategyFileError
 from .trees import DecisionTree
@@ -212,7 +213,8 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
                   executor: Executor | None = None, focus: int = 10, width: float | None = None,
                   out: str | os.PathLike[str] | None = None, resume: bool = False,
                   progress: bool = False, checkpoint_seconds: float = 10.0,
-                  memory: int = DEFAULT_MEMORY, slots: int | None = None) -> OpenerTable:
+                  memory: int = DEFAULT_MEMORY, slots: int | None = None,
+                  threads: int | None = None) -> OpenerTable:
     """For every first guess, the certified interval of the expected guesses of the best trees
     starting with it (see the module docstring).
 
@@ -237,6 +239,9 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
             :func:`jotto.distributed.executor_slots`); the run keeps twice as many in flight
             and shares cheap work out among them.  More than it has plans the tasks a larger
             cluster would run (``bench/replay.py`` replays their log).
+        threads: without an executor, the threads each pass runs on (as elsewhere,
+            :func:`jotto.resolve_threads`); a worker of an executor runs its passes on one.
+            Exact values do not depend on it.
 
     Raises:
         OpenersInterrupted: on Ctrl-C or SIGTERM (after saving ``out``).
@@ -254,10 +259,11 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
     if resume and out is None:
         raise ValueError("resume needs the table's file (out)")
+    nthreads = resolve_threads(threads)
     plan = {"budget": budget, "focus": int(focus), "width": width}
     path = None if out is None else Path(out)
     args = (wl, v, plan, executor, path, resume, progress, checkpoint_seconds, int(memory),
-            slots)
+            slots, nthreads)
     if path is None:
         return _run(*args)
     check_writable(path)
@@ -267,8 +273,8 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
 
 def _run(wl: WordList, v: np.ndarray, plan: dict[str, Any], executor: Executor | None,
          path: Path | None, resume: bool, progress: bool, checkpoint_seconds: float,
-         memory: int, slots: int | None) -> OpenerTable:
-    runner = TaskRunner(executor, slots=slots)
+         memory: int, slots: int | None, threads: int) -> OpenerTable:
+    runner = TaskRunner(executor, slots=slots, threads=threads)
     search = _search(wl, v, plan, memory, runner.slots)
     before, lost_before = 0.0, 0
     if resume and path is not None and path.exists():

@@ -1,9 +1,15 @@
-"""Ganzfried (2011), Table 1: the published numbers we reproduce, and the SHA-256 of the word
-lists they were computed on (TWL06 with the paper's rules; the list itself is not bundled)."""
+"""Ganzfried (2011), Table 1: the published numbers we reproduce, the SHA-256 of the word
+lists they were computed on (TWL06 with the paper's rules; the list itself is not bundled), and
+a run's rows as a table beside the paper's (:class:`Table1`)."""
 
 from __future__ import annotations
 
-__all__ = ["TABLE1", "TWL06_SHA256", "is_paper_list"]
+import html
+from typing import Any
+
+import numpy as np
+
+__all__ = ["ROWS", "TABLE1", "TWL06_SHA256", "Table1", "is_paper_list"]
 
 #: Table 1 by row and word length (minutes per iteration on 16 cores).
 TABLE1: dict[str, dict[int, float]] = {
@@ -31,3 +37,75 @@ TWL06_SHA256 = {
 def is_paper_list(sha256: str, length: int) -> bool:
     """Whether a word list is the paper's dictionary for that length."""
     return TWL06_SHA256.get(length) == sha256
+
+
+#: Table 1's rows as printed: key, label, format.  Times are one row in one unit (below).
+ROWS = [
+    ("dictionary_size", "Dictionary size", "{:d}"),
+    ("our_hider_payoff_vs_benchmark", "Our hider payoff vs. benchmark", "{:.3f}"),
+    ("our_guesser_payoff_vs_benchmark", "Our guesser payoff vs. benchmark", "{:.3f}"),
+    ("our_overall_payoff_vs_benchmark", "Our overall payoff vs. benchmark", "{:.3f}"),
+    ("benchmark_self_play_hider_payoff", "Benchmark self-play hider payoff", "{:.3f}"),
+    ("our_self_play_hider_payoff", "Our algorithm self-play hider payoff", "{:.3f}"),
+    ("benchmark_epsilon", "Benchmark epsilon", "{:.3f}"),
+    ("our_final_epsilon", "Our final epsilon", "{:.3f}"),
+    ("number_of_iterations", "Number of iterations", "{:d}"),
+]
+TIME_LABEL = "Avg ms per iteration"
+
+
+def milliseconds(ms: float) -> str:
+    """A time in ms as plain decimals with 4 significant digits, never an exponent: the
+    paper's 21.81 beside our 0.05643."""
+    return np.format_float_positional(ms, precision=4, unique=False, fractional=False, trim="-")
+
+
+class Table1(dict):
+    """Table 1's rows for a run (:meth:`jotto.FictitiousPlaySolution.table`): a dict keyed as in
+    ``paper-table1.json`` (``avg_seconds_per_iteration`` and ``t_star`` too), which prints as
+    ``jotto solve`` prints it, beside the paper's column when the run's list is the paper's
+    dictionary, and shows as an HTML table in a notebook.
+
+    ``length``, ``paper`` (whether the paper's column is shown) and ``note`` (the line under the
+    table) say how to print it."""
+
+    def __init__(self, rows: dict[str, Any], length: int, paper: bool, note: str = ""):
+        super().__init__(rows)
+        self.length = length
+        self.paper = paper and length in TABLE1["dictionary_size"]
+        self.note = note
+
+    def _rows(self) -> list[tuple[str, str, str | None]]:
+        """(label, ours, paper's or None) as text, row by row."""
+        L = self.length
+        out = []
+        for key, label, fmt in ROWS:
+            out.append((label, fmt.format(self[key]),
+                        fmt.format(TABLE1[key][L]) if self.paper else None))
+        # one unit in both columns: the paper's minutes and our seconds as milliseconds
+        out.append((TIME_LABEL, milliseconds(self["avg_seconds_per_iteration"] * 1e3),
+                    milliseconds(TABLE1["avg_minutes_per_iteration"][L] * 6e4)
+                    if self.paper else None))
+        return out
+
+    def __str__(self) -> str:
+        head = f"{'':38}{'paper':>12}{'ours':>12}" if self.paper else f"{'':38}{'ours':>12}"
+        lines = [head]
+        for label, ours, paper in self._rows():
+            lines.append(f"{label:38}" + (f"{paper:>12}" if paper is not None else "")
+                         + f"{ours:>12}")
+        if self.note:
+            lines.append(self.note)
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        cells = "<th>paper</th><th>ours</th>" if self.paper else "<th>ours</th>"
+        rows = [f"<tr><th></th>{cells}</tr>"]
+        for label, ours, paper in self._rows():
+            theirs = f"<td>{paper}</td>" if paper is not None else ""
+            rows.append(f"<tr><th style='text-align:left'>{html.escape(label)}</th>{theirs}"
+                        f"<td>{ours}</td></tr>")
+        caption = f"<caption>{html.escape(self.note)}</caption>" if self.note else ""
+        return f"<table>{caption}{''.join(rows)}</table>"

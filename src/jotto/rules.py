@@ -159,6 +159,9 @@ class Rules:
         letters but does not win, and the code keeps it apart from the win (under the other
         anagram rules no two words of a list share all their letters, so the code stays L)."""
         L = len(guess)
+        if len(target) != L:
+            raise ValueError(f"the guess {guess!r} has {L} letters and the secret {target!r} "
+                             f"{len(target)}: a reply compares words of one length")
         if self.repeats:
             a, b = Counter(guess), Counter(target)
             common = sum(min(n, b[ch]) for ch, n in a.items())

@@ -27,7 +27,7 @@ import os
 import string
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from .rules import Rules
 
@@ -151,7 +151,7 @@ class Style:
         return self._sgr(letter.upper(), "1;32")
 
     def absent(self, letter: str) -> str:
-        return self._sgr(letter, "2;9") if self.colour else "-"
+        return self._sgr(letter, "2;9")
 
     def unknown(self, letter: str) -> str:
         return letter
@@ -164,12 +164,20 @@ class Style:
         return self.unknown(letter)
 
 
+def _letters(letters: Sequence[str] | frozenset[str], show=str) -> str:
+    return " ".join(show(c) for c in sorted(letters)) or "none"
+
+
 def sheet_lines(title: str, guesses: Sequence[str], replies: Sequence[int], rules: Rules,
-                length: int, style: Style, fitting: int | None = None) -> list[str]:
+                length: int, style: Style, fitting: int | None = None,
+                marks: Mapping[str, bool] | None = None) -> list[str]:
     """The sheet as lines: a title, each guess (numbered) with its reply (a reply code of
-    ``rules``, shown as people read it), and the alphabet with absent letters crossed out
-    (``-`` in plain text) and present ones marked (capitals); then how many words still fit if
-    ``fitting`` is given.  Letters of the guesses are marked too when there is colour."""
+    ``rules``, shown as people read it), then the letters: at a colour terminal the alphabet
+    with absent letters struck through and present ones marked (bold capitals); in plain text
+    the two lists, ``in: E R  out: h m s t u``, so nothing needs counting.  Then the letters
+    the person marked by hand (``marks``: letter -> in), as on a paper sheet, and how many words
+    still fit if ``fitting`` is given.  Letters of the guesses are marked too when there is
+    colour."""
     common = [rules.split(r, length)[0] for r in replies]
     sheet = deduce_letters(guesses, common, length, rules.repeats)
     lines = [title]
@@ -178,8 +186,16 @@ def sheet_lines(title: str, guesses: Sequence[str], replies: Sequence[int], rule
         lines.append(f"  {n:>2}  {word}  {rules.format_reply(r, length)}")
     if sheet is None:
         lines.append("      no set of letters fits all these replies")
-    else:
+    elif style.colour:
         lines.append("      " + " ".join(style.letter(c, sheet) for c in ALPHABET))
+    else:
+        lines.append(f"      in: {_letters(sheet.present, str.upper)}  "
+                     f"out: {_letters(sheet.absent)}")
+    if marks:
+        marked_in = [c for c, inside in marks.items() if inside]
+        marked_out = [c for c, inside in marks.items() if not inside]
+        lines.append(f"      your marks: in: {_letters(marked_in, str.upper)}  "
+                     f"out: {_letters(marked_out)}")
     if fitting is not None:
         lines.append(f"      {fitting} word{'s' if fitting != 1 else ''} fit"
                      f"{'' if fitting != 1 else 's'}")

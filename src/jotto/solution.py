@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from . import strategy_file
+from .game import Guesser, player_repr
 from .strategy_file import StrategyFileError
 from .words import WordList, WordListError
 
@@ -66,6 +67,12 @@ class Strength:
     guesser_worst: Fraction
     best_response_exact: bool
 
+    def __repr__(self) -> str:
+        return (f"Strength(hider_lower={float(self.hider_lower):.4f}, "
+                f"hider_upper={float(self.hider_upper):.4f}, "
+                f"guesser_worst={float(self.guesser_worst):.4f}, "
+                f"best_response_exact={self.best_response_exact})")
+
     @property
     def value_bounds(self) -> tuple[Fraction, Fraction]:
         """The game's value lies in this interval (the hider's proved guarantee, the guesser's
@@ -74,7 +81,7 @@ class Strength:
 
     @property
     def nash_conv(self) -> tuple[Fraction, Fraction]:
-        """NashConv against true best responses: ``guesser_worst - hider guarantee``, as an
+        """NashConv against true best responses, ``guesser_worst - hider guarantee``, as an
         interval (exact when the best response is)."""
         return self.guesser_worst - self.hider_upper, self.guesser_worst - self.hider_lower
 
@@ -109,8 +116,11 @@ class Solution:
         keep them)."""
         raise NotImplementedError
 
-    def guesser(self, seed: int | np.random.Generator | None = None, t_star: int | None = None):
-        """The guesser's strategy as a player (a :class:`jotto.game.Guesser`)."""
+    def guesser(self, seed: int | np.random.Generator | None = None,
+                t_star: int | None = None) -> Guesser:
+        """The guesser's strategy as a player (a :class:`jotto.game.Guesser`), drawing its
+        randomness from ``seed``; ``t_star``: an earlier iteration's mixture, for solvers that
+        keep them."""
         raise NotImplementedError
 
     def guesser_expected(self) -> list[Fraction]:
@@ -214,6 +224,8 @@ class EquilibriumHider:
         self.words = words
         self._p = np.asarray(p, dtype=np.float64)
         self.name = name
+
+    __repr__ = player_repr
 
     def distribution(self) -> np.ndarray:
         return self._p.copy()

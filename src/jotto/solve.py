@@ -14,7 +14,9 @@ import sys
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, Sequence
+
+import numpy as np
 
 from . import __version__, strategy_file
 from .double_oracle import PROVE_SHARE, DoubleOracle
@@ -48,7 +50,9 @@ class SolveInterrupted(KeyboardInterrupt):
         self.path = path
 
 
-def _word_list(letters: int, words: Any, rules: "Rules | str | None") -> WordList:
+def _word_list(letters: int | None, words: Any, rules: Rules | str | None) -> WordList:
+    if letters is None:
+        letters = 5
     if isinstance(words, WordList):
         if words.length != letters:
             raise ValueError(f"the word list has {words.length}-letter words, not {letters}")
@@ -70,19 +74,25 @@ def _positive(name: str, value: Any, kind: type) -> None:
         raise ValueError(f"{name} must be a {what}, not {quote(value)}")
 
 
-def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = None,
-          method: str = "fictitious-play", mode: str = "exact", oracle: str | None = None,
+def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = None, *,
+          rules: Rules | str | None = None,
+          method: str = "fictitious-play", mode: str | None = None, oracle: str | None = None,
           iterations: int | None = None, target_epsilon: float | None = None,
           time_budget: float | None = None, threads: int | None = None,
           out: str | os.PathLike[str] | None = None, resume: bool = False,
-          progress: bool = True, checkpoint_seconds: float = 10.0,
+          progress: bool | None = None, checkpoint_seconds: float = 10.0,
           executor: Any = None) -> Solution:
     """Compute an equilibrium of Jotto.
 
+    ``jotto.solve(3)`` solves the bundled list's 3-letter game; ``jotto.solve(words)`` the game
+    of a word list (a :class:`~jotto.words.WordList` or a plain sequence of words, given first
+    or as ``words``).
+
     Args:
-        letters: word length.
-        words: a :class:`~jotto.words.WordList` or any source :func:`jotto.load_words` takes
-            (default: the bundled ENABLE list).
+        letters: word length (default: the length of ``words``' words, else 5), or the words
+            themselves.
+        words: a :class:`~jotto.words.WordList`, a sequence of words, or any source
+            :func:`jotto.load_words` takes (default: the bundled ENABLE list).
         rules: the rules to load ``words`` under (a preset name such as ``"eckler"``, fine
             options, or a :class:`~jotto.rules.Rules`; default: the paper's, or the rules of
             ``words`` if it is a word list).
@@ -90,8 +100,9 @@ def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = 
             :class:`~jotto.FictitiousPlaySolution`) or ``"double-oracle"`` (the guesser's
             strategy as a mixture of trees, with certified bounds on the game's value; a
             :class:`~jotto.DoubleOracleSolution`).
-        mode: fictitious play's ``"exact"`` (integers, exact rule) or ``"paper"`` (Algorithm 13
-            in IEEE double); see :mod:`jotto.fictitious_play`.
+        mode: fictitious play's ``"exact"`` (integers, exact rule; the default) or ``"paper"``
+            (Algorithm 13 in IEEE double); see :mod:`jotto.fictitious_play`.  The double oracle
+            has no mode (:class:`ValueError` if one is given).
         oracle: the guesser's oracle (:mod:`jotto.oracles`): fictitious play's default is
             ``"greedy"`` (GuesserGBR, the paper's), the double oracle's ``"best-response"``
             (exact); with ``"lookahead:K"`` the double oracle draws its trees against a hedge
@@ -112,7 +123,8 @@ def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = 
         out: strategy file to write (checkpointed while running).
         resume: continue the run in ``out`` if it exists (word list, method and mode must
             match).
-        progress: show a progress bar on standard error.
+        progress: show a progress bar on standard error (default: when it is a terminal, as
+            the ``jotto`` command does).
         checkpoint_seconds: seconds between checkpoints of ``out``.
         executor: the double oracle's proofs (its best-response oracle and the lower bound
             its time budget proves) run as tasks on this :class:`concurrent.futures.Executor`
@@ -128,6 +140,12 @@ def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = 
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; use {' or '.join(map(repr, METHODS))}")
+    letters, words = _letters_and_words(letters, words)
+    if method == "double-oracle" and mode is not None:
+        raise ValueError(f"mode={mode!r} is fictitious play's: the double oracle has no mode")
+    mode = mode or "exact"
+    if progress is None:
+        progress = _stderr_is_terminal()
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; use 'exact' or 'paper'")
     the_oracle = parse_oracle(oracle or ("greedy" if method == "fictitious-play"
@@ -155,7 +173,37 @@ def solve(letters: int = 5, words: Any = None, *, rules: "Rules | str | None" = 
         return _solve(*args)
 
 
-def _solve(letters: int, words: Any, rules: "Rules | str | None", method: str, mode: str,
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr is not None and sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced by an object without isatty, or closed
+        return False
+
+
+def _letters_and_words(letters: Any, words: Any) -> tuple[int | None, Any]:
+    """``letters`` and ``words`` as :func:`solve` was given them, words first allowed: the
+    word length (None: that of the words, else 5; or a resumed file's) and the words."""
+    if letters is not None and not isinstance(letters, (int, np.integer)):
+        if words is not None:
+            raise ValueError(f"letters is a word length, not {quote(letters)}")
+        letters, words = None, letters
+    if isinstance(letters, bool):
+        raise ValueError(f"letters is a word length, not {letters!r}")
+    if letters is not None or words is None:
+        return letters, words
+    if isinstance(words, WordList):
+        return words.length, words
+    if isinstance(words, Sequence) and not isinstance(words, str) and words \
+            and all(isinstance(w, str) for w in words):
+        lengths = sorted({len(w.strip()) for w in words})
+        if len(lengths) > 1:
+            raise ValueError(f"the words have {' and '.join(map(str, lengths))} letters: pass "
+                             f"letters to say which to play")
+        return lengths[0], words
+    return None, words
+
+
+def _solve(letters: int | None, words: Any, rules: Rules | str | None, method: str, mode: str,
            the_oracle: Oracle,
            iterations: int | None, target_epsilon: float | None, time_budget: float | None,
            threads: int | None, path: Path | None, resume: bool, progress: bool,
@@ -202,10 +250,12 @@ def _solve(letters: int, words: Any, rules: "Rules | str | None", method: str, m
 
 def _drive(step: Callable[[], None], finished: Callable[[], bool],
            status: Callable[[], dict[str, str]], save: Callable[[], None] | None, bar: Any,
-           time_budget: float | None, checkpoint_seconds: float) -> bool:
+           time_budget: float | None, checkpoint_seconds: float, close: bool = True) -> bool:
     """Run ``step`` until ``finished()`` or the time budget, with the progress bar, checkpoints
     every ``checkpoint_seconds`` and a last save; Ctrl-C and SIGTERM stop it between steps.
-    Returns whether it was interrupted."""
+    Returns whether it was interrupted.  The bar is closed (its postfix where the run ended)
+    unless ``close`` is false: then the caller has more to do and closes it
+    (:func:`_close_bar`)."""
     started = time.monotonic()
     last_save = last_status = started
     with deferred_interrupts() as stop:
@@ -222,12 +272,24 @@ def _drive(step: Callable[[], None], finished: Callable[[], bool],
             if save is not None and now - last_save >= checkpoint_seconds:
                 save()
                 last_save = now
-        if bar is not None:
-            bar.set_postfix(refresh=False, **status())  # where the run ended, however it stopped
-            bar.close()
+        if close:
+            _close_bar(bar, status)
         if save is not None:
             save()
     return stop.requested
+
+
+def _close_bar(bar: Any, status: Callable[[], dict[str, str]]) -> None:
+    """Close the progress bar (if any) with its postfix where the run ended, however it
+    stopped: the last line on the terminal agrees with the result."""
+    if bar is not None:
+        bar.set_postfix(refresh=False, **status())
+        bar.close()
+
+
+def _note(bar: Any, text: str) -> None:
+    """A line on standard error above the open progress bar ``bar``."""
+    bar.write(text, file=sys.stderr)
 
 
 def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
@@ -284,41 +346,44 @@ def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
         run.deadline = started + rounds_budget
     try:
         interrupted = _drive(step, finished, status, save, bar, rounds_budget,
-                             checkpoint_seconds)
-        if beside:
-            left = time_budget - (time.monotonic() - started)
-            if _end_side_proof(run, interrupted or limit_reached(), progress, left):
-                interrupted = True
+                             checkpoint_seconds, close=False)
+        try:
+            if beside:
+                left = time_budget - (time.monotonic() - started)
+                if _end_side_proof(run, interrupted or limit_reached(), bar, left):
+                    interrupted = True
+                if save is not None:
+                    save()
+        finally:
+            run.take_side_bound(stop=True)  # no-op unless an error or a 2nd Ctrl-C came first
+        if interrupted:
+            raise SolveInterrupted(run.rounds, path)
+        if time_budget is not None and not beside and run.lower < run.upper and \
+                not limit_reached():
+            seconds = time_budget - (time.monotonic() - started)
+            if bar is not None:
+                _note(bar, f"{wl.length} letters, double oracle: proving a lower bound on the "
+                           f"value for {max(seconds, 0):.0f} s")
+            try:
+                run.prove(seconds)
+            except KeyboardInterrupt:  # the rounds are saved; the proof is what Ctrl-C stopped
+                raise SolveInterrupted(run.rounds, path) from None
             if save is not None:
                 save()
     finally:
-        run.take_side_bound(stop=True)  # no-op unless an error or a second Ctrl-C came first
-    if interrupted:
-        raise SolveInterrupted(run.rounds, path)
-    if time_budget is not None and not beside and run.lower < run.upper and \
-            not limit_reached():
-        seconds = time_budget - (time.monotonic() - started)
-        if progress:
-            print(f"{wl.length} letters, double oracle: proving a lower bound on the value for "
-                  f"{max(seconds, 0):.0f} s", file=sys.stderr, flush=True)
-        try:
-            run.prove(seconds)
-        except KeyboardInterrupt:  # the rounds are saved; the proof is what Ctrl-C stopped
-            raise SolveInterrupted(run.rounds, path) from None
-        if save is not None:
-            save()
+        _close_bar(bar, status)  # after the proofs: its last postfix is the result's interval
     return run.solution(extra())
 
 
-def _end_side_proof(run: DoubleOracle, now: bool, progress: bool, seconds: float) -> bool:
+def _end_side_proof(run: DoubleOracle, now: bool, bar: Any, seconds: float) -> bool:
     """The rounds are over: stop the proof beside them (``now``), or let it use the rest of
     its time, and keep its bound.  Returns whether Ctrl-C or SIGTERM stopped it."""
     if now or run.met:
         run.take_side_bound(stop=True)
         return False
-    if progress and seconds >= 1:
-        print(f"{run.words.length} letters, double oracle: proving a lower bound on the value "
-              f"for {seconds:.0f} s more", file=sys.stderr, flush=True)
+    if bar is not None and seconds >= 1:
+        _note(bar, f"{run.words.length} letters, double oracle: proving a lower bound on the "
+                   f"value for {seconds:.0f} s more")
     with deferred_interrupts() as stop:
         while not stop.requested and not run.side_proof_wait(0.2):
             pass
@@ -348,7 +413,7 @@ def _resumed_words(path: Path, payload: dict[str, Any], letters: int, words: Any
         raise StrategyFileError(f"{path}: malformed strategy ({exc!r})") from None
     except StrategyFileError as exc:
         raise StrategyFileError(f"{path}: {exc}") from None
-    if words is None and letters == stored.length:
+    if words is None and letters in (None, stored.length):
         return stored
     try:
         check_same_words(stored, _word_list(letters, words, rules))

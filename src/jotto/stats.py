@@ -3,7 +3,8 @@
 One JSON file, ``games.json``, in the user's data directory (``platformdirs``; the
 ``JOTTO_DATA_DIR`` environment variable overrides it, as tests do), holding every finished game:
 when, which mode and level, the word list, the outcome and the guesses each side made.  It is
-written atomically (a crash leaves the old file or the new one), and a file that cannot be read
+written atomically (a crash leaves the old file or the new one) under a lock (two games ending
+at once both keep their record), and a file that cannot be read
 is reported, renamed aside (``games.json.broken-<time>``) and started afresh: statistics never
 stop a game.
 """
@@ -17,12 +18,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
-from .files import write_atomic
+from .files import output_lock, write_atomic
 
-__all__ = ["Stats", "data_dir", "summarise"]
+__all__ = ["OUTCOME_WORDS", "Stats", "data_dir", "group_of", "outcome_text", "summarise",
+           "summary_of"]
 
 FILE = "games.json"
 VERSION = 1
+#: Seconds a game waits for another one's record to be written (that takes milliseconds).
+LOCK_WAIT = 10.0
 
 
 def data_dir() -> Path:
@@ -77,13 +81,17 @@ class Stats:
                   f"aside as {aside.name} and started a new one")
 
     def record(self, game: dict[str, Any]) -> bool:
-        """Add one finished game; False (with a warning) if the file cannot be written."""
-        games = self.games()
-        games.append({"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **game})
-        data = json.dumps({"version": VERSION, "games": games}, indent=1).encode("utf-8")
+        """Add one finished game; False (with a warning) if the file cannot be written.  The
+        read-modify-write holds the file's lock (:func:`jotto.files.output_lock`, waiting up to
+        ``LOCK_WAIT`` seconds for another game's), so that two games ending at the same instant
+        both keep their record."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, data + b"\n")
+            with output_lock(self.path, wait=LOCK_WAIT):
+                games = self.games()
+                games.append({"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **game})
+                data = json.dumps({"version": VERSION, "games": games}, indent=1)
+                write_atomic(self.path, data.encode("utf-8") + b"\n")
         except OSError as exc:
             self.warn(f"cannot save the statistics in {self.path}: {exc.strerror or exc}")
             return False
@@ -94,21 +102,61 @@ def _short(exc: Exception) -> str:
     return str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__
 
 
-def summarise(games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per mode: games, outcomes (race: won, lost, draw, gave up; guess: won, gave up; hide:
-    found, gave up), and the guesses you needed in the games you found my word (mean and
-    histogram; race and guess games) or I needed to find yours (hide games)."""
-    out: dict[str, dict[str, Any]] = {}
-    for mode in ("race", "guess", "hide"):
-        mine = [g for g in games if g.get("mode") == mode]
-        if not mine:
-            continue
+#: How outcomes are said, in the tally after a game and in ``jotto stats`` alike: per mode, the
+#: outcome as recorded and its word, in the order shown.  (Guess games record "won" when you
+#: found my word; they are said as found, as hide games are.)
+OUTCOME_WORDS: dict[str, dict[str, str]] = {
+    "race": {"won": "won", "lost": "lost", "draw": "drawn", "gave up": "given up"},
+    "guess": {"won": "found", "gave up": "given up"},
+    "hide": {"found": "found", "gave up": "given up"},
+}
+MODES = tuple(OUTCOME_WORDS)
+
+
+def outcome_text(mode: str, outcomes: dict[str, int]) -> str:
+    """The outcomes of a mode's games in words: ``2 won, 1 lost, 0 drawn, 1 given up``
+    (outcomes a newer jotto recorded are added as they are)."""
+    words = OUTCOME_WORDS.get(mode, {})
+    parts = [f"{outcomes.get(key, 0)} {word}" for key, word in words.items()]
+    parts += [f"{n} {key}" for key, n in outcomes.items() if key not in words]
+    return ", ".join(parts)
+
+
+def group_of(game: dict[str, Any]) -> tuple[str, str, int | None, str]:
+    """What a game's statistics are kept apart by: mode, word list, word length, level."""
+    words = game.get("words") if isinstance(game.get("words"), dict) else {}
+    length = words.get("length")
+    return (str(game.get("mode")), str(words.get("source", "an unknown list")),
+            length if isinstance(length, int) else None, str(game.get("level", "unknown")))
+
+
+def summarise(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per mode, word list, word length and level (modes in the order race, guess, hide; the
+    rest in the order first played): games, outcomes (race: won, lost, draw, gave up; guess:
+    won, gave up; hide: found, gave up), and the guesses you needed in the games you found my
+    word (mean and histogram; race and guess games) or I needed to find yours (hide games)."""
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for g in games:
+        if g.get("mode") in OUTCOME_WORDS:
+            groups.setdefault(group_of(g), []).append(g)
+    out = []
+    for key in sorted(groups, key=lambda k: MODES.index(k[0])):  # stable: first played first
+        mode, source, length, level = key
+        mine = groups[key]
         outcomes = Counter(str(g.get("outcome")) for g in mine)
-        key = "my_guesses" if mode == "hide" else "your_guesses"
-        found = [int(g[key]) for g in mine if isinstance(g.get(key), int) and
+        counted = "my_guesses" if mode == "hide" else "your_guesses"
+        found = [int(g[counted]) for g in mine if isinstance(g.get(counted), int) and
                  g.get("outcome") in (("found",) if mode == "hide" else ("won", "draw"))]
-        out[mode] = {"games": len(mine), "outcomes": dict(sorted(outcomes.items())),
-                     "guesses": {"counted": key, "games": len(found),
-                                 "mean": sum(found) / len(found) if found else None,
-                                 "histogram": dict(sorted(Counter(found).items()))}}
+        out.append({"mode": mode, "words": source, "length": length, "level": level,
+                    "games": len(mine), "outcomes": dict(sorted(outcomes.items())),
+                    "guesses": {"counted": counted, "games": len(found),
+                                "mean": sum(found) / len(found) if found else None,
+                                "histogram": dict(sorted(Counter(found).items()))}})
     return out
+
+
+def summary_of(games: list[dict[str, Any]], game: dict[str, Any]) -> dict[str, Any]:
+    """The summary of the group ``game`` belongs to (:func:`group_of`)."""
+    key = group_of(game)
+    return next(s for s in summarise(games)
+                if (s["mode"], s["words"], s["length"], s["level"]) == key)

@@ -24,7 +24,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -32,7 +32,8 @@ from .files import JSONInputError, parse_json, quote, read_bytes, write_atomic
 from .game import replies
 from .words import WordList, WordListError
 
-__all__ = ["DecisionTree", "TreeFileError", "tree_format"]
+__all__ = ["DecisionTree", "TreeFileError", "policy_guesses", "tree_format", "tree_from_policy",
+           "weight_by_guesses"]
 
 _FORMAT = "jotto-tree"
 _VERSION = 1
@@ -82,6 +83,12 @@ class DecisionTree:
 
     def __len__(self) -> int:
         return int(self.guess.shape[0])
+
+    def __repr__(self) -> str:
+        counts = self.guesses_needed()
+        return (f"DecisionTree({self.words.describe()}, {len(self)} nodes, first guess "
+                f"{self.words[int(self.guess[0])]!r}, mean {counts.mean():.4f} guesses, worst "
+                f"{int(counts.max())})")
 
     def guesses_needed(self) -> np.ndarray:
         """Guesses the tree needs for each target (``int32 [D]``)."""
@@ -321,13 +328,15 @@ class _TreeReader:
             raise self.fail(f"branches at depth {d} are not an object", trail)
         by_reply: dict[int, Any] = {}
         for key, child in branches.items():
-            if not (key.isascii() and key.isdigit() and str(int(key)) == key):
+            if not (key.isascii() and key.isdigit() and (key == "0" or key[0] != "0")):
                 raise self.fail(f"branch {quote(key)} at depth {d} is not a reply number", trail)
-            if int(key) >= words.classes or int(key) == words.win_code:
+            # (no int() of a long key: Python refuses to convert more than 4300 digits)
+            if len(key) > 9 or int(key) >= words.classes or int(key) == words.win_code:
                 last = words.classes - 1
                 codes = f"0..{last - 1}" if words.win_code == last else \
                     f"0..{last} except the win, {words.win_code}"
-                raise self.fail(f"reply {key} at depth {d} is out of range {codes}", trail)
+                raise self.fail(f"reply {quote(key, 20) if len(key) > 9 else key} at depth {d} "
+                                f"is out of range {codes}", trail)
             by_reply[int(key)] = child
         return words.index(guess), size, by_reply
 
@@ -393,3 +402,78 @@ def _some(names: tuple[str, ...], idx: np.ndarray, shown: int = 3) -> str:
 def _describe(words: WordList) -> str:
     """A word list in a few words: where from, how many, and its SHA-256 prefix."""
     return f"{words.source}, {len(words)} words, sha256 {words.sha256[:12]}…"
+
+
+def _policy_nodes(words: WordList, decide: Callable[[np.ndarray, int], int], state: np.ndarray,
+                  made: int) -> Iterator[tuple[int, np.ndarray, int, int, int, int, list[int]]]:
+    """The nodes of a deterministic guesser's tree from ``state`` after ``made`` guesses,
+    depth-first, children by increasing reply: (node, its targets, guesses made before it, its
+    guess, parent node or -1, the reply leading to it, its children's replies), each guess
+    checked to narrow its state down."""
+    D = len(words)
+    stack: list[tuple[np.ndarray, int, int, int]] = [(state, made, -1, -1)]
+    node = 0
+    while stack:
+        S, d, parent, code = stack.pop()
+        g = int(decide(S, d))
+        if not 0 <= g < D:
+            raise ValueError(f"the guesser chose {g}, not a word index")
+        others = S[S != g]
+        r = replies(words, g, others)
+        codes = np.unique(r).tolist()
+        if len(others) == len(S) and len(codes) < 2:
+            raise ValueError(f"the guesser chose {words[g]!r}, which does not narrow down the "
+                             f"{len(S)} words left")
+        yield node, S, d, g, parent, code, codes
+        node += 1
+        for c in reversed(codes):
+            stack.append((others[r == c], d + 1, node - 1, c))
+
+
+def tree_from_policy(words: WordList, decide: Callable[[np.ndarray, int], int]) -> DecisionTree:
+    """The decision tree of a deterministic guesser given by its decision alone:
+    ``decide(state, made)`` is the word index it guesses when the targets ``state`` (increasing
+    indices) are consistent after ``made`` guesses.  Nodes depth-first, children by increasing
+    reply.  :class:`ValueError` if a decision is not a word, or does not narrow its state down
+    (a word outside it that leaves every target in one class: the game would never end)."""
+    R = words.classes
+    guess: list[int] = []
+    depth: list[int] = []
+    size: list[int] = []
+    children: list[list[int]] = []
+    for node, S, made, g, parent, code, _ in _policy_nodes(words, decide,
+                                                           np.arange(len(words)), 0):
+        if parent >= 0:
+            children[parent][code] = node
+        guess.append(g)
+        depth.append(made)
+        size.append(len(S))
+        children.append([-1] * R)
+    return DecisionTree(words, np.array(guess), np.array(depth), np.array(size),
+                        np.array(children, dtype=np.int32).reshape(len(guess), R))
+
+
+def policy_guesses(words: WordList, decide: Callable[[np.ndarray, int], int],
+                   state: np.ndarray, made: int = 0) -> np.ndarray:
+    """On which guess (counting the ``made`` already made) a deterministic guesser, given by
+    its decision as for :func:`tree_from_policy`, finds each target of ``state`` (increasing
+    indices), in the state's order: its tree from a state a game reached."""
+    S = np.asarray(state, dtype=np.intp)
+    out = np.zeros(len(S), dtype=np.int64)
+    position = {int(t): k for k, t in enumerate(S.tolist())}
+    for _, targets, d, g, _, _, _ in _policy_nodes(words, decide, S, made):
+        if g in position and (targets == g).any():
+            out[position[g]] = d + 1
+    return out
+
+
+def weight_by_guesses(guesses: np.ndarray, weights) -> dict[int, int]:
+    """The total integer weight of the targets needing each number of guesses, exactly (Python
+    integers), by increasing guesses: ``{n: sum of weights[i] with guesses[i] = n}``, weights of
+    0 left out.  With a hider's integer weights, what a race needs of a tree
+    (:func:`jotto.races.guess_distribution`)."""
+    out: dict[int, int] = {}
+    for n, w in zip(np.asarray(guesses).tolist(), weights):
+        if int(w):
+            out[n] = out.get(n, 0) + int(w)
+    return dict(sorted(out.items()))

@@ -103,8 +103,11 @@ class WordList:
         return isinstance(word, str) and word.lower() in self._index
 
     def __repr__(self) -> str:
-        return (f"WordList({len(self.words)} words of {self.length} letters from "
-                f"{self.source}, rules={self.rules.name!r}, sha256={self.sha256[:12]}…)")
+        return f"WordList({self.describe()}, rules={self.rules.name!r}, sha256={self.sha256[:12]}…)"
+
+    def describe(self) -> str:
+        """The list in a few words: ``2780 words of 5 letters from enable``."""
+        return f"{len(self.words)} words of {self.length} letters from {self.source}"
 
     def index(self, word: str) -> int:
         """Position of ``word`` (any case); :class:`KeyError` naming it if it is not here."""
@@ -277,6 +280,9 @@ def _lines(source: Source) -> tuple[str, Iterable[tuple[int, str]]]:
         what = f"file (bundled lists: {', '.join(BUNDLED)})" if isinstance(source, str) \
             else "file"
         raw = read_bytes(path, what, WordListError)
+        other = _other_jotto_file(raw)
+        if other:
+            raise WordListError(f"{path} is not a word list: it looks like {other}")
         if path.endswith(".gz"):
             try:
                 raw = gunzip(raw, path, WordListError)
@@ -305,6 +311,26 @@ def _lines(source: Source) -> tuple[str, Iterable[tuple[int, str]]]:
         if not isinstance(item, str):
             raise WordListError(f"<words>, item {i}: {quote(item)} is not a string")
     return "<words>", enumerate(items, 1)
+
+
+def _other_jotto_file(raw: bytes) -> str | None:
+    """What a file that is not a word list holds, with the option that takes it, if it is one
+    of jotto's own files (strategy files are gzip-compressed JSON, tree files JSON); None
+    otherwise."""
+    head = raw[:4096]
+    if head.startswith(b"\x1f\x8b"):
+        try:
+            head = zlib.decompressobj(wbits=31).decompress(raw[:65536], 4096)
+        except zlib.error:
+            return None
+    if not head.lstrip().startswith(b"{"):
+        return None
+    if b'"jotto-strategy"' in head:
+        return ("a strategy file (jotto solve -o): pass it with --strategy FILE (play, assist) "
+                "or as a player, -g equilibrium:FILE or -H equilibrium:FILE (evaluate)")
+    if b'"jotto-tree"' in head:
+        return "a decision tree file (jotto tree -o): pass it as a guesser, -g tree:FILE"
+    return None
 
 
 def _decode(raw: bytes, name: str) -> str:

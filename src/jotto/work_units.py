@@ -189,10 +189,12 @@ def forget_searches() -> None:
         _idle.clear()
 
 
-def run_task(task: Task, cancel: list | None = None) -> Outcome:
+def run_task(task: Task, cancel: list | None = None, threads: int = 1) -> Outcome:
     """Run ``task`` in this process (a worker's entry point).  ``cancel``: a list that stops
     the pass under way once it is not empty (in-process runs, on Ctrl-C); the jobs not run are
-    left out of the outcome."""
+    left out of the outcome.  ``threads``: the threads each pass runs on (a worker process is
+    one slot of its executor: one; a run in the calling process: its threads).  Exact results
+    do not depend on it."""
     started, t0 = time.time(), time.perf_counter()
     search = _take_search(task.problem)
     results: list[JobResult] = []
@@ -206,7 +208,7 @@ def run_task(task: Task, cancel: list | None = None) -> Outcome:
                     break
             if task.nodes > 0 and nodes_left <= 0:
                 break
-            result = _run_job(search, job, seconds, max(nodes_left, 0), cancel)
+            result = _run_job(search, job, seconds, max(nodes_left, 0), cancel, threads)
             results.append(result)
             nodes_left -= result.nodes
             if result.stopped == "interrupted":
@@ -219,11 +221,11 @@ def run_task(task: Task, cancel: list | None = None) -> Outcome:
 
 
 def _run_job(search: _core.BestResponseSearch, job: Job, seconds: float, nodes: int,
-             cancel: list | None) -> JobResult:
+             cancel: list | None, threads: int) -> JobResult:
     t0 = time.perf_counter()
     value, exact, stop, best, guess, n = search.run(
         job.top_k, job.beta, seconds, nodes, job.by_size, cancel, job.full_below,
-        targets=job.targets, first_guesses=job.first)
+        threads=threads, targets=job.targets, first_guesses=job.first)
     tree = None
     if job.tree and exact:  # a top-K pass is exact when it finished: its best restricted tree
         root = job.root if job.root is not None else guess if job.first is not None else -1

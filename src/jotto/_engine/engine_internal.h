@@ -1,5 +1,6 @@
-/* engine_internal.h -- data shared by the orchestration (engine.c) and the hot kernels
- * (kernels.c, compiled once per x86-64 level and chosen at run time by dispatch.c). */
+/* engine_internal.h -- data shared by the orchestration (tree.c and its neighbours) and the hot
+ * kernels (laid out in kernels.h: compiled per instruction-set level, chosen at run time by
+ * dispatch.c). */
 #ifndef JOTTO_ENGINE_INTERNAL_H
 #define JOTTO_ENGINE_INTERNAL_H
 
@@ -106,7 +107,7 @@ static inline int jt_code(const jt_words *w, int32_t g, int32_t t)
     return a == w->L && w->keep_all ? w->L + 1 : a;
 }
 
-/* Bit-sliced counting (kernels.c), or subset tables (for big S, cost independent of |S|). */
+/* Bit-sliced counting (kernels_sweeps.h), or subset tables (for big S, cost independent of |S|). */
 enum jt_method { JT_M_SLICED = 0, JT_M_TABLE = 1 };
 
 /* One node's candidates while they are evaluated. */

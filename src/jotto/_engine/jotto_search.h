@@ -15,7 +15,9 @@
  * JT_BS_POSITIONAL the code is a + (L+1) b, b = letters in place counted from the spellings.
  *
  * Every number is an exact integer: the caller guarantees sum(v) * D < 2^63 (as jotto's integer
- * weights do), so no value or bound reaches 2^64 - 1, which stands for infinity.  Results never depend on timing unless a budget stops a pass. */
+ * weights do), so no value or bound reaches 2^64 - 1, which stands for infinity.  Exact values
+ * and trees never depend on timing or on the threads a pass runs on; what a pass proves before a
+ * budget stops it does, when it runs on several threads. */
 #ifndef JOTTO_SEARCH_H
 #define JOTTO_SEARCH_H
 
@@ -67,8 +69,14 @@ typedef struct {
     int64_t max_nodes;  /* node budget of the pass (<= 0: none) */
     int32_t by_size;    /* a word's classes share the gap to beta by size, not equally: proves
                            lower bounds with fewer states, finds optima with more */
-    int (*interrupted)(void *ctx); /* polled now and then; nonzero stops the pass (may be NULL) */
+    int (*interrupted)(void *ctx); /* polled now and then by the calling thread alone; nonzero
+                                      stops the pass (may be NULL) */
     void *ctx;
+    int32_t threads;    /* threads searching the pass together (<= 1: the calling thread alone;
+                           OpenMP threads besides it, whose team it leads) */
+    int32_t parallel_from; /* a pass over fewer targets (of positive weight) runs on one thread
+                              (0: JT_BS_PARALLEL_FROM); below 16, the threads also share states
+                              of as few targets (for tests on tiny lists) */
     /* Work units (a part of the search run apart, jotto.work_units): a zeroed tail searches
      * every target of positive weight with any first guess. */
     const int32_t *targets; /* the state to search: ntargets increasing word indices, of any
@@ -82,6 +90,9 @@ typedef struct {
                                are */
     int32_t nfirst;
 } jt_bs_pass;
+
+/* Below this many targets a pass does not pay for threads (2-letter lists: one thread). */
+#define JT_BS_PARALLEL_FROM 128
 
 typedef struct {
     uint64_t value;     /* the (restricted, if top_k) optimum if exact, else a proven lower bound */

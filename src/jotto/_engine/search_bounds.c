@@ -138,22 +138,26 @@ static uint64_t family_floor(const jt_bsearch *s, level *lv, int32_t m, uint64_t
  * weights each CB is the class's family bound instead (family_floor), which also sees the
  * classes' families.  Returns max(L1(S), what the memo knows of S) and stores it as a proven
  * bound (or returns the exact value the memo has); costs one split of S and never searches
- * deeper.  Level depth must be free: the caller is at
- * depth - 1 (or the state is the root). */
-uint64_t bs_lookahead_bound(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, uint64_t key,
-                            uint64_t W)
+ * deeper.  Thread w's level depth must be free: the caller is at depth - 1 (or the state is
+ * the root). */
+uint64_t bs_lookahead_bound(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S,
+                            int32_t m, uint64_t key, uint64_t W)
 {
-    const entry *e = bs_memo_find(&s->memo[s->mode], key, m, S);
-    if (e && e->guess != NOGUESS)
-        return e->val;
-    const uint64_t known = e ? e->val : 0;
-    if (W == 0 || bs_out_of_budget(s))
+    bs_quiescent(s, w);
+    uint64_t known = 0;
+    int32_t g;
+    const int f = bs_memo_get(s, &s->memo[s->mode], key, m, S, &known, &g);
+    if (f == 2)
         return known;
-    s->nodes++;
-    level *lv = bs_enter_level(s, depth, S, m);
+    if (W == 0 || bs_out_of_budget(s, w))
+        return known;
+    w->nodes++;
+    if (s->node_limit > 0)
+        __atomic_fetch_add(&s->nodes, 1, __ATOMIC_RELAXED);
+    level *lv = bs_enter_level(s, w, depth, S, m);
     if (!lv)
         return known;
-    const int uniform = bs_split_state(s, depth, lv, m, W);
+    const int uniform = bs_split_state(s, w, depth, lv, m, W);
     uint64_t floor = INF;
     for (int32_t t = 0; t < lv->nc; t++)
         if (lv->prog[lv->cid[t]])
@@ -163,6 +167,6 @@ uint64_t bs_lookahead_bound(jt_bsearch *s, int32_t depth, const int32_t *S, int3
     bs_clear_members(lv, S, m);
     if (floor <= known)
         return known;
-    bs_memo_store(s, key, m, S, floor, 0, -1);
+    bs_memo_store(s, w, key, m, S, floor, 0, -1);
     return floor;
 }

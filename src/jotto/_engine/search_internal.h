@@ -1,13 +1,15 @@
 /* search_internal.h -- what the files of the best-response search (jotto_search.h) share: the
  * search's state, the layouts of its memo and of its levels (the scratch of one depth), replies
  * inside the search, the counting bound, and the functions one file of the search gives another:
- *   search.c         the branch and bound and its passes;
- *   search_setup.c   making a search (checking the words) and freeing it;
- *   search_memo.c    the memo of exact values and proven bounds per state;
- *   search_split.c   the levels, and splitting a state by every word worth trying;
- *   search_bounds.c  the member and lookahead bounds;
+ *   search.c          the branch and bound and its passes;
+ *   search_parallel.c the threads of a pass: their workers, which states and words are being
+ *                     searched, the best trees found of the states they share;
+ *   search_setup.c    making a search (checking the words) and freeing it;
+ *   search_memo.c     the memo of exact values and proven bounds per state, shared by threads;
+ *   search_split.c    the levels, and splitting a state by every word worth trying;
+ *   search_bounds.c   the member and lookahead bounds;
  *   search_families.c the family bound;
- *   search_tree.c    the tree a memo describes. */
+ *   search_tree.c     the tree a memo describes. */
 #ifndef JOTTO_SEARCH_INTERNAL_H
 #define JOTTO_SEARCH_INTERNAL_H
 
@@ -26,21 +28,57 @@
 /* A set of reply codes (bit r: code r). */
 typedef unsigned __int128 codeset;
 
-/* A memo slot (24 bytes: the memo is most of the search's memory). */
+/* Atomic access to what threads share (GCC/Clang builtins; plain loads and stores on x86-64). */
+#define LOAD(p) __atomic_load_n(p, __ATOMIC_RELAXED)
+#define LOAD_ACQ(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define STORE(p, x) __atomic_store_n(p, x, __ATOMIC_RELAXED)
+#define STORE_REL(p, x) __atomic_store_n(p, x, __ATOMIC_RELEASE)
+#define CAS(p, expected, x)                                                                     \
+    __atomic_compare_exchange_n(p, expected, x, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)
+/* A sequence lock's reader: its reads of the data before its second read of the sequence.
+ * (ThreadSanitizer does not model fences; its builds, tests/c/tsan_search.c, check that every
+ * access threads share is atomic, which they all are.) */
+#ifdef __SANITIZE_THREAD__
+#define SEQ_FENCE() ((void)0)
+#else
+#define SEQ_FENCE() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#endif
+
+/* A memo slot (24 bytes: the memo is most of the search's memory).  The tag is 0 in an empty
+ * slot, else the state's Zobrist key with its low 16 bits replaced by a sequence number that is
+ * odd while a thread writes the slot: a reader copies the slot out and keeps the copy only if
+ * the tag is the same afterwards (a sequence lock), a writer takes the slot by making the tag
+ * odd, or leaves it alone if it is odd already (search_memo.c). */
 typedef struct {
-    uint64_t key;   /* Zobrist key of the state */
+    uint64_t tag;
     uint64_t val;   /* exact value, or a proven lower bound */
     uint32_t off;   /* members (word indices) in the arena, encoded (see encode_members) */
-    uint16_t m;     /* members; 0 marks an empty slot */
+    uint16_t m;     /* members */
     uint16_t guess; /* exact states: the first guess of the best tree; NOGUESS: a bound */
 } entry;
 #define NOGUESS 0xFFFFu
 
+/* The slots of a memo; replaced by one twice as large as it fills. */
+typedef struct table {
+    uint64_t cap, n;     /* slots (a power of two), used */
+    struct table *next;  /* the tables retired during a pass, which other threads may still be */
+    uint64_t epoch;      /* reading: freed once every thread has seen this epoch (or the pass
+                            has ended) */
+    entry slot[];
+} table;
+
+/* Threads a pass may use. */
+#define MAX_THREADS 256
+
 typedef struct {
-    entry *tab;
-    uint64_t cap, n;  /* slots (a power of two), used */
-    uint8_t *arena;
-    uint64_t alen, acap; /* bytes */
+    table *tab;          /* NULL: empty */
+    table *retired;
+    int growing;         /* a thread is making the larger table */
+    /* The arena: chunks of 2^chunk_bits bytes, never moved, each thread writing the members of
+     * the states it stores into a chunk of its own (worker.at .. worker.end). */
+    uint8_t **chunk;
+    uint32_t nchunk, chunk_cap;
+    int chunk_bits;
 } memo;
 
 typedef struct {
@@ -75,6 +113,7 @@ typedef struct {
     uint64_t *lb, *q;   /* [D] */
     cand *list;         /* [D] */
     int32_t *cls;       /* [D] members of the classes being searched, class after class */
+    int32_t *defer;     /* [D] words put off because another thread is searching them */
     uint64_t *dkey;     /* [2 * pow2 >= D] split keys of the words tried, for deduplication */
     int32_t *dval;
     int32_t dcap;
@@ -123,30 +162,73 @@ struct jt_bsearch {
     uint8_t phi[PHI_K][PHI_S + 1]; /* members of a family found within k guesses, at most, */
     uint8_t psi[PHI_K][PHI_S + 1]; /* and if the first guess finds none of them; */
     uint32_t alone[PHI_S + 1];     /* least total guesses of a family on its own */
-    size_t memo_bytes;
+    size_t memo_bytes, mem_used; /* the memo's limit, and what it takes (atomic) */
     memo memo[2];       /* [0] full search, [1] top-K search of top_k_memo, full_below_memo */
     int32_t top_k_memo, full_below_memo;
-    level **lv;         /* [D+2], made on first use */
+    struct worker *wk;  /* [nwk] one per thread a pass has used, made on first use */
+    int nwk;
     /* the pass under way */
     int mode;           /* 0 full, 1 top-K */
     int32_t top_k;
     int32_t full_below; /* top-K mode: states of at most this many targets try every guess */
+    int nthreads;       /* threads searching it (search_parallel.c) */
+    uint64_t epoch;     /* atomic: tables of the memo replaced so far */
+    int32_t share_min;  /* and the least targets of a state they share */
     double deadline;
-    int64_t node_limit, nodes;
-    int stop, error;
+    int64_t node_limit, nodes; /* nodes: states searched by all threads (atomic), counted
+                                  while a node limit holds */
+    int stop, error;    /* atomic: why the pass stops (enum jt_bs_stop, or FINISHED), and the
+                           error that stopped it */
     int by_size;        /* share a word's gap among its classes by their sizes */
     int (*interrupted)(void *);
     void *ctx;
-    uint64_t root_best;
-    int32_t root_guess;
-    const int32_t *first_guesses; /* the pass's first guesses (jt_bs_pass; NULL: any) */
+    /* the state the pass searches (jt_bs_pass.targets; else every target of positive
+     * weight), and the words its first guess may be (NULL: any; search.c) */
+    const int32_t *top;
+    int32_t ntop;
+    uint64_t Wtop, keytop;
+    const int32_t *first_guesses;
     int32_t nfirst;
-    int32_t *first_of;  /* [D] with first_guesses: the first of them splitting the top state as
-                           candidate c does, or -1 (search.c) */
+    /* what threads searching the same states tell each other (search_parallel.c) */
+    uint64_t *busy;     /* [BUSY_SLOTS] (state, word) pairs being searched, hashed; 0: none */
+    uint64_t (*upper)[2]; /* [UPPER_SLOTS] a state's hash and the value of the best tree of it
+                           that a thread has found */
     /* the tree last built */
     int32_t *tg, *td, *ts, *tc;
     int32_t tn, tcap;
 };
+
+/* A stop that is no budget's: another thread finished the pass. */
+#define FINISHED 8
+
+/* One thread of a pass: its levels (the scratch of each depth of its recursion), its count of
+ * states, why it stopped, the best root tree it completed, its free bytes in each memo's arena.
+ * Each on cache lines of its own: threads write theirs at every state. */
+typedef struct __attribute__((aligned(128))) worker {
+    level **lv;         /* [D + 2], made on first use */
+    int id;             /* 0: the thread that called the pass (the only one polling
+                           `interrupted`) */
+    int stop;           /* the stop this thread has seen (0: none): from then on every value it
+                           returns is a bound */
+    int64_t nodes;
+    uint64_t root_best;
+    int32_t root_guess;
+    uint64_t value;     /* its search's value at the root, its first guess, and whether the */
+    int32_t guess;      /* search ended without seeing a stop */
+    int done;
+    uint64_t at[2], end[2]; /* free offsets in its chunk of memo[0], memo[1] */
+    uint64_t seen;      /* atomic: the epoch when it last entered a state (UINT64_MAX: it is not
+                           searching); it reads no memo table retired after that */
+    int32_t *first_of;  /* [D] in a pass with first guesses: the first of them splitting the
+                           top state as candidate c does, or -1 (search.c) */
+} worker;
+
+/* Thread w enters a state: it holds no memo table between two states. */
+static inline void bs_quiescent(const jt_bsearch *s, worker *w)
+{
+    if (s->nthreads > 1)
+        STORE_REL(&w->seen, LOAD_ACQ(&s->epoch));
+}
 
 /* ---- small helpers ------------------------------------------------------------------------- */
 
@@ -266,26 +348,44 @@ static inline uint64_t count_bound(const jt_bsearch *s, uint32_t n, uint64_t W, 
 /* ---- what the files give each other ---------------------------------------------------------- */
 
 /* search.c */
-int bs_out_of_budget(jt_bsearch *s);
-uint64_t bs_search(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m, uint64_t key,
-                   uint64_t W, uint64_t beta, int32_t *guess_out);
+int bs_out_of_budget(jt_bsearch *s, worker *w);
+void bs_fail(jt_bsearch *s, worker *w, int error);
+uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, int32_t m,
+                   uint64_t key, uint64_t W, uint64_t beta, int32_t *guess_out);
 void bs_set_mode(jt_bsearch *s, int32_t top_k, int32_t full_below);
+
+/* search_parallel.c */
+/* States of fewer targets are not shared among threads (fewer if the pass's parallel_from is). */
+#define SHARE_MIN 16
+int bs_workers(jt_bsearch *s, int n);
+void bs_workers_free(jt_bsearch *s);
+int bs_shared_tables(jt_bsearch *s);
+int bs_busy_claim(jt_bsearch *s, uint64_t key, int32_t m, int32_t c);
+int bs_busy_elsewhere(const jt_bsearch *s, uint64_t key, int32_t m, int32_t c);
+void bs_busy_release(jt_bsearch *s, uint64_t key, int32_t m, int32_t c);
+uint64_t bs_upper_get(const jt_bsearch *s, uint64_t key, int32_t m);
+void bs_upper_put(jt_bsearch *s, uint64_t key, int32_t m, uint64_t val);
+void bs_run_threads(jt_bsearch *s, uint64_t beta, int threads);
 
 /* search_memo.c */
 size_t bs_memo_bytes_used(const jt_bsearch *s);
-void bs_memo_clear(memo *mm);
-entry *bs_memo_find(const memo *mm, uint64_t key, int32_t m, const int32_t *S);
-const entry *bs_memo_find_class(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t m,
-                                int32_t c, int j, const uint8_t *in_s);
-int bs_rehash(memo *mm, uint64_t ncap, int32_t max_m);
-void bs_memo_store(jt_bsearch *s, uint64_t key, int32_t m, const int32_t *S, uint64_t val,
-                   int exact, int32_t guess);
+void bs_memo_clear(jt_bsearch *s, memo *mm);
+void bs_memo_retire_end(jt_bsearch *s);
+int bs_memo_get(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t m, const int32_t *S,
+                uint64_t *val, int32_t *guess);
+int bs_memo_get_class(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t m, int32_t c,
+                      int j, const uint8_t *in_s, uint64_t *val);
+void bs_memo_prefetch(const memo *mm, uint64_t key);
+int bs_rehash(jt_bsearch *s, memo *mm, int32_t max_m);
+void bs_memo_store(jt_bsearch *s, worker *w, uint64_t key, int32_t m, const int32_t *S,
+                   uint64_t val, int exact, int32_t guess);
 
 /* search_split.c */
 void bs_level_free(level *lv);
-level *bs_enter_level(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m);
+level *bs_enter_level(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, int32_t m);
 void bs_clear_members(level *lv, const int32_t *S, int32_t m);
-int bs_split_state(const jt_bsearch *s, int32_t depth, level *lv, int32_t m, uint64_t W);
+int bs_split_state(const jt_bsearch *s, const worker *w, int32_t depth, level *lv, int32_t m,
+                   uint64_t W);
 void bs_sort_list(level *lv, int32_t nl);
 int32_t bs_dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t keep,
                   int uniform);
@@ -302,7 +402,7 @@ uint64_t bs_family_member_bound(const jt_bsearch *s, const fsplit *fs, int r,
 /* search_bounds.c */
 uint64_t bs_member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
                           codeset which, int families);
-uint64_t bs_lookahead_bound(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m,
-                            uint64_t key, uint64_t W);
+uint64_t bs_lookahead_bound(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S,
+                            int32_t m, uint64_t key, uint64_t W);
 
 #endif

@@ -16,11 +16,11 @@ void jt_bs_free(jt_bsearch *s)
 {
     if (!s)
         return;
-    for (int32_t d = 0; s->lv && d < s->D + 2; d++)
-        bs_level_free(s->lv[d]);
-    free(s->lv);
-    bs_memo_clear(&s->memo[0]);
-    bs_memo_clear(&s->memo[1]);
+    bs_workers_free(s);
+    bs_memo_clear(s, &s->memo[0]);
+    bs_memo_clear(s, &s->memo[1]);
+    free(s->busy);
+    free(s->upper);
     free(s->mask);
     free(s->tok);
     free(s->spell);
@@ -133,9 +133,9 @@ jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, 
     s->z = malloc(sizeof(uint64_t) * (size_t)D);
     s->pos = malloc(sizeof(int32_t) * (size_t)D);
     s->cb = malloc(sizeof(uint64_t) * ((size_t)D + 1));
-    s->lv = calloc((size_t)D + 2, sizeof(level *));
+    s->nthreads = 1;
     if (!s->mask || !s->tok || (s->positional && !s->spell) || !s->v || !s->z || !s->pos ||
-        !s->cb || !s->lv) {
+        !s->cb || !bs_workers(s, 1)) {
         jt_bs_free(s);
         return NULL;
     }

@@ -26,6 +26,7 @@ void bs_level_free(level *lv)
     free(lv->q);
     free(lv->list);
     free(lv->cls);
+    free(lv->defer);
     free(lv->dkey);
     free(lv->dval);
     free(lv->cid);
@@ -50,10 +51,10 @@ void bs_level_free(level *lv)
     free(lv);
 }
 
-static level *get_level(jt_bsearch *s, int32_t depth)
+static level *get_level(const jt_bsearch *s, worker *w, int32_t depth)
 {
-    if (s->lv[depth])
-        return s->lv[depth];
+    if (w->lv[depth])
+        return w->lv[depth];
     const size_t D = (size_t)s->D, DR = D * (size_t)s->R;
     level *lv = calloc(1, sizeof(level));
     if (!lv)
@@ -79,6 +80,7 @@ static level *get_level(jt_bsearch *s, int32_t depth)
     lv->q = malloc(D * sizeof(uint64_t));
     lv->list = malloc(D * sizeof(cand));
     lv->cls = malloc(D * sizeof(int32_t));
+    lv->defer = malloc(D * sizeof(int32_t));
     lv->dkey = malloc((size_t)dcap * sizeof(uint64_t));
     lv->dval = malloc((size_t)dcap * sizeof(int32_t));
     lv->cid = malloc(D * sizeof(int32_t));
@@ -107,7 +109,7 @@ static level *get_level(jt_bsearch *s, int32_t depth)
     lv->fs = malloc(sizeof(fsplit));
     if (!lv->sm || !lv->sv || !lv->sz || !lv->in_s || !lv->prog || !lv->cnt || !lv->cw ||
         !lv->cmax || !lv->cmin || !lv->lbc || !lv->hz || !lv->lb || !lv->q || !lv->list ||
-        !lv->cls || !lv->dkey || !lv->dval || !lv->cid || !lv->pkey || !lv->st || !lv->ssp ||
+        !lv->cls || !lv->defer || !lv->dkey || !lv->dval || !lv->cid || !lv->pkey || !lv->st || !lv->ssp ||
         !lv->gtok || !lv->gsp || !lv->gstamp ||
         !lv->dstamp || !lv->skey || !lv->tmp || !lv->fh_key || !lv->fh_cnt ||
         !lv->fh_head || !lv->fh_stamp || !lv->fh_used || !lv->fl_member || !lv->fl_next ||
@@ -115,7 +117,7 @@ static level *get_level(jt_bsearch *s, int32_t depth)
         bs_level_free(lv);
         return NULL;
     }
-    s->lv[depth] = lv;
+    w->lv[depth] = lv;
     return lv;
 }
 
@@ -543,14 +545,13 @@ void bs_clear_members(level *lv, const int32_t *S, int32_t m)
         lv->in_s[S[k]] = 0;
 }
 
-/* The level of depth holding S (its members' masks or tokens, weights, keys, membership), or
- * NULL if memory ran out (then the pass stops). */
-level *bs_enter_level(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m)
+/* Thread w's level of depth holding S (its members' masks or tokens, weights, keys,
+ * membership), or NULL if memory ran out (then the pass stops). */
+level *bs_enter_level(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, int32_t m)
 {
-    level *lv = get_level(s, depth);
+    level *lv = get_level(s, w, depth);
     if (!lv) {
-        s->error = JT_ENOMEM;
-        s->stop = JT_BS_INTERRUPTED;
+        bs_fail(s, w, JT_ENOMEM);
         return NULL;
     }
     lv->S = S;
@@ -568,14 +569,16 @@ level *bs_enter_level(jt_bsearch *s, int32_t depth, const int32_t *S, int32_t m)
     return lv;
 }
 
-/* Split the state of level depth (m targets, weight W) by the words worth trying there: those
- * the parent state kept, or all at the top (split_all).  Returns whether its weights are equal. */
-int bs_split_state(const jt_bsearch *s, int32_t depth, level *lv, int32_t m, uint64_t W)
+/* Split the state of thread w's level depth (m targets, weight W) by the words worth trying
+ * there: those the parent state kept, or all at the top (split_all).  Returns whether its
+ * weights are equal. */
+int bs_split_state(const jt_bsearch *s, const worker *w, int32_t depth, level *lv, int32_t m,
+                   uint64_t W)
 {
     int uniform = 1;
     for (int32_t k = 1; k < m && uniform; k++)
         uniform = lv->sv[k] == lv->sv[0];
-    const level *up = depth > 0 ? s->lv[depth - 1] : NULL;
+    const level *up = depth > 0 ? w->lv[depth - 1] : NULL;
     split_all(s, lv, m, W, uniform, up ? up->cid : NULL, up ? up->nc : s->D);
     return uniform;
 }

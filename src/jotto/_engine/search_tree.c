@@ -82,7 +82,7 @@ static int32_t tree_node(jt_bsearch *s, const int32_t *T, int32_t mt, int32_t de
     else if (W == 0)
         g = greedy_equal(s, T, mt);
     else
-        bs_search(s, 0, P, mp, key, W, INF, &g);
+        bs_search(s, &s->wk[0], 0, P, mp, key, W, INF, &g);
     free(P);
     if (s->error)
         return s->error;
@@ -141,6 +141,7 @@ int32_t jt_bs_tree_build_state(jt_bsearch *s, int32_t top_k, const int32_t *T, i
     s->interrupted = NULL;
     s->by_size = 0;
     s->stop = 0;
+    s->wk[0].stop = 0;
     s->error = 0;
     s->first_guesses = NULL;
     s->tn = 0;

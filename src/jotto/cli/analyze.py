@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from ..analysis import METRICS, best_first_guesses, neighbourhood, neighbourhood_sizes, \
-    partition_vectors
+from ..analysis import (METRICS, best_first_guesses, neighbourhood, neighbourhood_sizes,
+                        partition_of, partition_vectors)
 from .main import main
 from .options import echo_json, word_list, word_list_options
 
@@ -22,8 +22,9 @@ def analyze() -> None:
               show_default=True,
               help="Norvig's partition metric: the largest branch and the expected branch size "
                    "are minimised, the entropy (bits) maximised.")
-@click.option("-k", "--top", type=click.IntRange(min=1), default=10, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("-k", "--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many of the best first guesses to list.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def first_guesses(words, letters, rules, skip_invalid, metric, top, as_json):
     """The best first guesses by a metric, with their partition vectors."""
     wl = word_list(words, letters, rules, skip_invalid)
@@ -41,14 +42,15 @@ def first_guesses(words, letters, rules, skip_invalid, metric, top, as_json):
 @analyze.command("partition")
 @word_list_options
 @click.argument("guesses", nargs=-1, required=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def partition(words, letters, rules, skip_invalid, guesses, as_json):
-    """How many targets give each reply code to each GUESS: the letters in common (0..L), and
-    under positional rules common + (L+1) * in place; under keep-all, L+1 is an anagram."""
+    """How many targets give each reply code to each GUESS (any word jotto play takes as a
+    guess): the letters in common (0..L), and under positional rules common + (L+1) * in place;
+    under keep-all, L+1 is an anagram."""
     wl = word_list(words, letters, rules, skip_invalid)
-    vectors = partition_vectors(wl, [wl.index(g) for g in guesses])
+    vectors = [partition_of(wl, g) for g in guesses]
     if as_json:
-        echo_json({g: v.tolist() for g, v in zip(guesses, vectors)})
+        echo_json({g.lower(): v.tolist() for g, v in zip(guesses, vectors)})
         return
     for g, v in zip(guesses, vectors):
         click.echo(f"{g.lower():<{wl.length + 2}}{v.tolist()}")
@@ -61,7 +63,7 @@ def partition(words, letters, rules, skip_invalid, guesses, as_json):
               help="Letters in common that make a neighbour (default L-1).")
 @click.option("-k", "--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Without WORD: list the most and least crowded words.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def neighbours(words, letters, rules, skip_invalid, word, shared, top, as_json):
     """WORD's neighbours (words sharing at least L-1 letters with it), or, without WORD, the
     most and least crowded words of the list."""

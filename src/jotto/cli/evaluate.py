@@ -12,8 +12,9 @@ from ..evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
 from .main import BadInput, main
-from .options import (SPECS_EPILOG, check_plot_output, echo_json, executor_options,
-                      interval_text, open_executor, optional_seconds, threads_option,
+from .options import (GUESSER_SPEC, HIDER_SPEC, SEED, SPECS_EPILOG, check_plot_output,
+                      echo_json, executor_options, interval_text, open_executor,
+                      optional_seconds, threads_option,
                       word_list_options)
 from .players import resolve_words
 
@@ -24,15 +25,16 @@ MAX_GAMES = 10**6
 
 @main.command("evaluate", epilog=SPECS_EPILOG)
 @word_list_options
-@click.option("-g", "--guesser", "guesser_spec", default=None, metavar="SPEC",
+@click.option("-g", "--guesser", "guesser_spec", type=GUESSER_SPEC, default=None,
+              metavar="SPEC",
               help="The guesser (specs below; default: the equilibrium guesser of the bundled "
                    "solve when the word list has one, else gbr:exact, as jotto play).")
-@click.option("-H", "--hider", "hider_spec", default="uniform", show_default=True,
-              metavar="SPEC", help="The hider it meets (specs below).")
+@click.option("-H", "--hider", "hider_spec", type=HIDER_SPEC, default="uniform",
+              show_default=True, metavar="SPEC", help="The hider it meets (specs below).")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None,
               help=f"Also play this many games (at most {MAX_GAMES:,}) against secrets drawn "
                    f"from the hider.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed for drawing secrets in --games.")
 @click.option("--rule", type=click.Choice(["exact", "paper"]), default="exact",
               show_default=True, help="GuesserGBR rule of the guesser's (greedy) best response "
@@ -93,6 +95,8 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
     click.echo(f"{guesser_spec} on {wl.source} ({len(wl)} words of {wl.length} letters, rules "
                f"{wl.rules.name}), {exact}:")
     click.echo(f"  {ev.summary()}")
+    if ev.mixed:
+        click.echo(f"  ({ev.worst_note()})")
     click.echo("  hardest targets: " + ", ".join(f"{w} ({g:.3g})"
                                                   for w, g in ev.worst_targets(worst)))
     click.echo(ev.histogram_text())
@@ -106,7 +110,7 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
     if ex.best_response is not None:
         lo, hi = ex.best_response
         nc_lo, nc_hi = ex.true_nash_conv
-        found = interval_text(lo, hi, word="in ")
+        found = interval_text(lo, hi)
         click.echo(f"  guesser's true best response: {found} expected guesses"
                    + (" (exact)" if lo == hi else " (proved bound, best tree found)"))
         click.echo(f"  true NashConv {interval_text(nc_lo, nc_hi)}, exploitability "

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
+import warnings
+from typing import Any, Callable, Iterator
 
 import click
 
@@ -14,7 +17,7 @@ from ..strategy_file import StrategyFileError
 from ..trees import TreeFileError
 from ..words import WordListError
 
-__all__ = ["BadInput", "main"]
+__all__ = ["BadInput", "main", "warnings_as_lines"]
 
 
 class BadInput(click.ClickException):
@@ -36,8 +39,14 @@ def _message(exc: BaseException) -> str:
     return str(exc)
 
 
-#: A quoted piece of input too long to echo whole.
-_LONG_QUOTED = re.compile(r"'([^']{41,})'")
+#: A quoted piece of a message, paired from the left (so the text between two quoted pieces
+#: is never taken for one); those longer than 40 characters are cut.
+_QUOTED = re.compile(r"'([^']*)'")
+
+
+def _cut_long_quotes(message: str) -> str:
+    return _QUOTED.sub(lambda m: quote(m.group(1)) if len(m.group(1)) > 40 else m.group(0),
+                       message)
 
 
 def _standard_streams() -> None:
@@ -52,25 +61,81 @@ def _standard_streams() -> None:
         sys.exit(BadInput.exit_code)
 
 
-class JottoGroup(click.Group):
-    def main(self, *args, **kwargs):
-        _standard_streams()
-        return super().main(*args, **kwargs)
+@contextlib.contextmanager
+def warnings_as_lines() -> Iterator[Callable[..., None]]:
+    """Within the block, a Python warning is shown as the command shows it: one line of its own
+    on standard error, ``Warning: <message>``, without the file, line and source line Python
+    adds (they mean nothing to a user of the command), and once however many places give it.
+    The filters still decide whether it is shown; the library keeps ``warnings.warn`` for
+    Python users.  Yields the function that shows one (``warnings.showwarning``'s signature)."""
+    shown: set[str] = set()
 
-    def invoke(self, ctx: click.Context):
+    def show(message: Warning | str, *_where: Any, **_source: Any) -> None:
+        text = " ".join(str(message).split())
+        if text not in shown:
+            shown.add(text)
+            click.echo(f"Warning: {text}", err=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield show
+
+
+def _silence_stdout() -> None:
+    """Standard output goes nowhere from now on: its reader went away (``| head``), and what
+    is still buffered must not fail again when Python flushes it at exit."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+
+
+#: Exit status of a command ended by Ctrl-C (as shells report a process killed by SIGINT).
+INTERRUPTED = 130
+
+
+class JottoGroup(click.Group):
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """click's ``main``, run with ``standalone_mode=False`` so that a Ctrl-C anywhere in it
+        ends the command quietly with exit status 130: in standalone mode a SIGINT landing in
+        click's own code, outside :meth:`invoke` (parsing the command line, say), printed
+        "Aborted!" and exited 1.  Every other outcome is standalone mode's: an error (click's
+        usage errors and :class:`BadInput`) prints its message and exits with its code (2),
+        ``--help`` and ``--version`` exit 0, an end of input at a click prompt prints
+        "Aborted!" and exits 1.  A caller asking for ``standalone_mode=False`` gets click's."""
+        if not standalone_mode:
+            with warnings_as_lines():
+                return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            _standard_streams()
+            with warnings_as_lines():
+                code = super().main(args, prog_name, complete_var, False, **extra)
+        except KeyboardInterrupt:
+            sys.exit(INTERRUPTED)
+        except click.Abort as exc:
+            if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+                sys.exit(INTERRUPTED)
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except click.ClickException as exc:  # click's own option errors echo the value whole
+            exc.message = _cut_long_quotes(exc.message)
+            exc.show()
+            sys.exit(exc.exit_code)
+        except BrokenPipeError:  # as click does, for a pipe closed outside invoke
+            _silence_stdout()
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)  # an exit code, or None when done
+
+    def invoke(self, ctx: click.Context) -> None:
         try:
             input_limit()  # a bad JOTTO_MAX_INPUT_MB is an error whatever the command reads
-            return super().invoke(ctx)
+            super().invoke(ctx)  # (not its value: main takes a value for an exit code)
         except BrokenPipeError:
             # the reader of our output went away (``| head``): stop quietly
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            _silence_stdout()
             ctx.exit(0)
         except KeyboardInterrupt:
             # Ctrl-C before a command set up its own handling: end quietly, as killed by SIGINT
-            ctx.exit(130)
-        except click.ClickException as exc:  # click's own option errors echo the value whole
-            exc.message = _LONG_QUOTED.sub(lambda m: quote(m.group(1)), exc.message)
-            raise
+            ctx.exit(INTERRUPTED)
         except USER_ERRORS as exc:
             if os.environ.get("JOTTO_DEBUG"):
                 raise
@@ -89,7 +154,8 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import analyze, evaluate, openers, play, solve, stats, tree  # noqa: F401  (they register)
+    from . import (analyze, evaluate, openers, play, race, solve, stats,  # noqa: F401
+                   tree)  # (they register)
 
 
 _register()

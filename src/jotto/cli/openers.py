@@ -12,7 +12,7 @@ from ..strategy_file import StrategyFileError
 from ..trees import tree_format
 from .main import BadInput, main
 from .options import (POSITIVE_FINITE, echo_json, executor_options, interval_text,
-                      open_executor, word_list, word_list_options)
+                      open_executor, threads_option, word_list, word_list_options)
 
 
 def default_out(letters: int) -> Path:
@@ -29,6 +29,7 @@ def default_out(letters: int) -> Path:
 @click.option("--width", type=POSITIVE_FINITE, default=None,
               help="Narrow the focus openers until each interval is at most this wide "
                    "(default: until exact), beside raising the lowest lower ends.")
+@threads_option
 @executor_options
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Table file, checkpointed while running (default "
@@ -46,7 +47,8 @@ def default_out(letters: int) -> Path:
                    "(.json, .dot or .txt).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the table as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def openers_command(words, letters, rules, skip_invalid, time_budget, focus, width, workers,
+def openers_command(words, letters, rules, skip_invalid, time_budget, focus, width, threads,
+                    workers,
                     scheduler, out, resume, force, checkpoint_every, progress, top, save_tree,
                     as_csv, as_json):
     """The value of every first guess against the uniform hider: for each opener, the
@@ -55,6 +57,8 @@ def openers_command(words, letters, rules, skip_invalid, time_budget, focus, wid
     upper end; the best opener named once proven.
 
     The table is saved to --out while it runs (Ctrl-C saves and exits, --resume continues).
+    Its passes run on --threads in this process, or as tasks on --workers local processes or
+    the Dask cluster of --scheduler (one thread each).
     """
     if as_csv and as_json:
         raise BadInput("--csv and --json: choose one")
@@ -79,7 +83,7 @@ def openers_command(words, letters, rules, skip_invalid, time_budget, focus, wid
         if resume and not out.exists():
             click.echo(f"jotto: {out} does not exist yet: starting a new table", err=True)
         with open_executor(workers, scheduler) as executor:
-            table = _run(wl, time_budget, focus, width, executor, out, resume,
+            table = _run(wl, time_budget, focus, width, threads, executor, out, resume,
                          checkpoint_every, sys.stderr.isatty() if progress is None else progress)
     if tree_word is not None:
         try:
@@ -97,13 +101,13 @@ def openers_command(words, letters, rules, skip_invalid, time_budget, focus, wid
         click.echo(f"Table file: {out}" + (f"; tree: {tree_path}" if tree_word else ""))
 
 
-def _run(wl, budget, focus, width, executor, out, resume, checkpoint_every, progress):
+def _run(wl, budget, focus, width, threads, executor, out, resume, checkpoint_every, progress):
     from ..openers import OpenersInterrupted, opener_values
 
     try:
         return opener_values(wl, budget=budget, executor=executor, focus=focus, width=width,
                              out=out, resume=resume, progress=progress,
-                             checkpoint_seconds=checkpoint_every)
+                             checkpoint_seconds=checkpoint_every, threads=threads)
     except OpenersInterrupted as stop:
         click.echo(f"jotto: stopped; the table is saved in {stop.path}. Resume with: jotto "
                    f"openers --out {stop.path} --resume", err=True)
@@ -128,7 +132,7 @@ def table_text(table, top: int) -> str:
                  f"{table.seconds:.1f} s, {table.tasks} tasks on {table.workers} "
                  f"worker{'s' if table.workers != 1 else ''}"
                  + (f", {table.lost} run again after a lost worker" if table.lost else ""))
-    lines.append(f"Best response: {interval_text(table.lower, table.upper, word='in ')} "
+    lines.append(f"Best response: {interval_text(table.lower, table.upper)} "
                  f"expected guesses")
     best = table.best
     if len(best) == 1:

@@ -14,14 +14,15 @@ import click
 
 from ..files import check_new_output, quote
 from ..plots import check_plot_path
-from ..players.specs import GUESSER_HELP, SPEC_HELP
+from ..players.specs import GUESSER_HELP, SPEC_HELP, check_guesser_spec, check_hider_spec
 from ..rules import ANAGRAMS, PRESETS, Rules, RulesError, anagram_rule, parse_rules
 from ..words import BUNDLED, DEFAULT_SOURCE, WordList, load_words
 from .main import BadInput
 
-__all__ = ["GUESSER_SPECS_EPILOG", "POSITIVE_FINITE", "SPECS_EPILOG", "check_plot_output",
-           "echo_json", "executor_options", "interval_text", "open_executor", "optional_seconds",
-           "threads_option", "word_list", "word_list_options"]
+__all__ = ["GUESSER_SPEC", "GUESSER_SPECS_EPILOG", "HIDER_SPEC", "POSITIVE_FINITE",
+           "SEED", "SPECS_EPILOG", "check_plot_output", "echo_json", "executor_options",
+           "interval_text", "open_executor", "optional_seconds", "threads_option", "word_list",
+           "word_list_options"]
 
 #: The player specs for --help, kept as written (click's \b marks a paragraph not to rewrap).
 SPECS_EPILOG = "\b\n" + SPEC_HELP.replace("\n\n", "\n\n\b\n")
@@ -44,6 +45,32 @@ class PositiveFinite(click.ParamType):
 
 
 POSITIVE_FINITE = PositiveFinite()
+
+
+class PlayerSpec(click.ParamType):
+    """A guesser or hider spec, checked when the option is read (kind, arguments and options;
+    its files are read later, with the word list), so that an error names the option.  The
+    error is one line, as every other spec error, without click's usage above it."""
+
+    name = "spec"
+
+    def __init__(self, check: Callable[[str], None]) -> None:
+        self.check = check
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        try:
+            self.check(value)
+        except ValueError as exc:
+            hint = param.get_error_hint(ctx) if param is not None and ctx is not None else "SPEC"
+            raise BadInput(f"Invalid value for {hint}: {exc}") from None
+        return value
+
+
+GUESSER_SPEC = PlayerSpec(check_guesser_spec)
+HIDER_SPEC = PlayerSpec(check_hider_spec)
+#: A seed for NumPy's generators, which take non-negative integers.
+SEED = click.IntRange(min=0)
 
 
 class RulesType(click.ParamType):
@@ -168,12 +195,12 @@ def echo_json(data: Any) -> None:
     sys.stdout.write("\n")
 
 
-def interval_text(lo: Any, hi: Any, digits: int = 4, word: str = "") -> str:
-    """A certified interval as text: one number when its ends meet, else ``[lo, hi]`` (after
-    ``word``, such as ``"in "``)."""
+def interval_text(lo: Any, hi: Any, digits: int = 4) -> str:
+    """A certified interval as words: one number when its ends meet, else ``between lo and
+    hi``."""
     if lo == hi:
         return f"{float(lo):.{digits}f}"
-    return f"{word}[{float(lo):.{digits}f}, {float(hi):.{digits}f}]"
+    return f"between {float(lo):.{digits}f} and {float(hi):.{digits}f}"
 
 
 def optional_seconds(value: str | None, option: str) -> float | None:

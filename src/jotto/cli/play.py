@@ -1,24 +1,31 @@
 """``jotto play`` and ``jotto assist``: Jotto with a person, at a terminal or through a pipe.
 
 At a terminal: line editing and history (``readline``, where the platform has it), colour
-where the terminal has it, "Play again?" after each game, and statistics kept across sessions
-(``jotto stats``).  Through a pipe: plain text, one game, no prompts, so scripts can drive it.
+where the terminal has it, text wrapped to the terminal's width, "Play again?" after each game
+(the opening said once), and statistics kept across sessions (``jotto stats``).  Through a pipe:
+plain text, one game, no prompts, nothing recorded unless ``--save``, so scripts can drive it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import re
+import shutil
 import sys
+import textwrap
 from typing import Callable, Iterator
 
 import click
 
 from ..evaluation import evaluate
-from ..interactive import LEVELS, Assist, Race, YouGuess, YouHide, level_players, strategy_for
+from ..commonness import hiding_set
+from ..interactive import (HIDE_FROM, LEVELS, Assist, Race, YouGuess, YouHide, level_players,
+                           strategy_for)
 from ..sheet import Style
-from ..stats import Stats, summarise
+from ..stats import Stats, outcome_text, summary_of
 from .main import main
-from .options import GUESSER_SPECS_EPILOG, word_list_options
+from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, SEED, word_list_options
 from .players import resolve_words
 
 YES_AGAIN = {"y", "yes"}
@@ -35,11 +42,38 @@ def enable_line_editing() -> None:
         readline.parse_and_bind("set enable-bracketed-paste off")
 
 
+#: An ANSI colour code (zero width on the terminal).
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def terminal_width() -> int:
+    """The width of the terminal standard output is (0 if it is none): the terminal's own
+    size, which follows a resized window, else ``COLUMNS``."""
+    if not sys.stdout.isatty():
+        return 0
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError):
+        return shutil.get_terminal_size().columns
+
+
+def say(line: str) -> None:
+    """Print a line of a session; at a terminal, wrapped to its width (continuation lines
+    indented as the line is).  Lines with colour are sheet rows, short: never wrapped."""
+    width = terminal_width() - 1
+    if width < 20 or len(line) <= width or _SGR.search(line):
+        click.echo(line)
+        return
+    indent = line[:len(line) - len(line.lstrip())]
+    click.echo(textwrap.fill(line, width, subsequent_indent=indent + "  ",
+                             break_on_hyphens=False))
+
+
 def repl(session) -> bool:
     """Read lines until the session ends; True if it ended by itself, False on end of input
     (quit and end of input stop it cleanly)."""
     for line in session.start().lines:
-        click.echo(line)
+        say(line)
     tty = sys.stdin.isatty()
     while True:
         try:
@@ -49,7 +83,7 @@ def repl(session) -> bool:
             return False
         reply = session.handle(line)
         for out in reply.lines:
-            click.echo(out)
+            say(out)
         if reply.done:
             return True
 
@@ -57,14 +91,16 @@ def repl(session) -> bool:
 def play_games(new_session: Callable[[int], object], stats: Stats | None,
                about: dict[str, object]) -> None:
     """Game after game: each finished game is recorded with ``about`` (level, word list) unless
-    ``stats`` is None, and, at a terminal, followed by "Play again?"."""
+    ``stats`` is None, and, at a terminal, followed by "Play again?".  The opening (which words
+    are secrets) is said before the first game only."""
     game = 0
     while True:
         session = new_session(game)
+        session.opening = game == 0  # type: ignore[attr-defined]
         ended = repl(session)
         result = session.result()  # type: ignore[attr-defined]
         if result is not None and stats is not None and stats.record({**result, **about}):
-            click.echo(_record_line(stats, result["mode"]))
+            say(_record_line(stats, {**result, **about}))
         if not ended or result is None or not sys.stdin.isatty():
             return  # end of input, quit, or a script at the other end: no more games
         try:
@@ -77,17 +113,13 @@ def play_games(new_session: Callable[[int], object], stats: Stats | None,
         game += 1
 
 
-def _record_line(stats: Stats, mode: str) -> str:
-    s = summarise(stats.games())[mode]
-    o = s["outcomes"]
-    if mode == "race":
-        text = (f"{o.get('won', 0)} won, {o.get('lost', 0) + o.get('gave up', 0)} lost, "
-                f"{o.get('draw', 0)} drawn")
-    elif mode == "guess":
-        text = f"{o.get('won', 0)} found, {o.get('gave up', 0)} given up"
-    else:
-        text = f"{o.get('found', 0)} of your words found"
-    return f"Your {mode} games so far: {s['games']} ({text}). 'jotto stats' shows more."
+def _record_line(stats: Stats, game: dict) -> str:
+    """The tally after a game: the games of its mode, list, length and level, the outcomes in
+    the words ``jotto stats`` uses."""
+    s = summary_of(stats.games(), game)
+    return (f"Your {s['mode']} games so far ({s['words']}, {s['length']} letters, {s['level']}): "
+            f"{s['games']} ({outcome_text(s['mode'], s['outcomes'])}). 'jotto stats' shows "
+            f"more.")
 
 
 @contextlib.contextmanager
@@ -105,9 +137,10 @@ def _common(f):
     f = click.option("--strategy", metavar="FILE", default=None,
                      help="Strategy file from jotto solve (default: the bundled solve for the "
                           "default word list).")(f)
-    f = click.option("-g", "--guesser", "guesser_spec", metavar="SPEC", default=None,
+    f = click.option("-g", "--guesser", "guesser_spec", type=GUESSER_SPEC, metavar="SPEC",
+                     default=None,
                      help="The computer's guesser (default: the level's).")(f)
-    f = click.option("--seed", type=int, default=None,
+    f = click.option("--seed", type=SEED, default=None,
                      help="Seed for the computer's choices (default: fresh each game; game k "
                           "of a session uses SEED+k-1).")(f)
     return word_list_options(f)
@@ -126,14 +159,21 @@ LEVEL_HELP = "The computer's strength. " + " ".join(f"{k}: {v}." for k, v in LEV
 @click.option("--level", type=click.Choice(list(LEVELS)), default="hard", show_default=True,
               help=LEVEL_HELP)
 @click.option("--hints", is_flag=True, help="Also say how many words still fit your replies.")
+@click.option("--hide-from", "hide_from", metavar="WORDS", default=None,
+              help="The words the computer hides: common (default at easy and medium: by "
+                   "wordfreq when installed, else the bundled Stanford GraphBase list at 5 "
+                   "letters, else any), wordfreq, sgb, all (default at hard, whose equilibrium "
+                   "hider may hide any word), or a FILE of words.  Your guesses may be any word "
+                   "of the list.")
 @click.option("--sheet/--no-sheet", default=True, show_default=True,
               help="Show the Jotto sheet (guesses, replies, letters proved in or out) after "
                    "each turn.")
-@click.option("--save/--no-save", default=True, show_default=True,
+@click.option("--save/--no-save", "--save-stats/--no-save-stats", "save", default=None,
               help="Record finished games in the statistics (jotto stats), kept in the user "
-                   "data directory (JOTTO_DATA_DIR overrides it).")
+                   "data directory (JOTTO_DATA_DIR overrides it).  Default: when standard "
+                   "input is a terminal (a script's games are not recorded unless asked).")
 def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, seed, you,
-                 level, hints, sheet, save):
+                 level, hide_from, hints, sheet, save):
     """Play Jotto against the computer.
 
     By default the race: you and the computer each hide a word and take turns guessing the
@@ -144,25 +184,31 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
         wl = resolve_words(words, letters, rules, skip_invalid,
                            f"equilibrium:{strategy}" if strategy else None)
         solution = strategy_for(wl, strategy)
+        hiding = hiding_set(wl, hide_from or HIDE_FROM[level])  # checked before the game
         style = Style.for_stream(sys.stdout)
         if sys.stdin.isatty():
             enable_line_editing()
+        if save is None:
+            save = sys.stdin.isatty()
         stats = Stats(warn=lambda m: click.echo(f"jotto: {m}", err=True)) if save else None
         expected: dict[str, object] = {}
 
         def new_session(game: int):
             s = None if seed is None else seed + game
-            guesser, name, hider_p = level_players(wl, solution, guesser_spec, s, level)
+            guesser, name, hider_p = level_players(wl, solution, guesser_spec, s, level,
+                                                   hiding)
             if you == "hide":
                 session = YouHide(wl, guesser, name, style=style, sheet=sheet)
             elif you == "race":
-                session = Race(wl, hider_p, guesser, name, s, hints, style, sheet)
+                session = Race(wl, hider_p, guesser, name, s, hints, style, sheet,
+                               hides=hiding.about)
             else:
                 if "exp" not in expected:  # the guesser's expected guesses per word, once
                     # (a random guesser would give one sample game, not an expectation)
                     exact = getattr(guesser, "deterministic", True) is not False
                     expected["exp"] = evaluate(wl, guesser).expected if exact else None
-                session = YouGuess(wl, hider_p, s, expected["exp"], name, hints, style, sheet)
+                session = YouGuess(wl, hider_p, s, expected["exp"], name, hints, style, sheet,
+                                   hides=hiding.about)
             return session
 
         play_games(new_session, stats, {"level": level, "words": {
@@ -171,9 +217,12 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
 
 @main.command("assist", epilog=GUESSER_SPECS_EPILOG)
 @_common
-def assist_command(words, letters, rules, skip_invalid, strategy, guesser_spec, seed):
-    """Help with a game played elsewhere: enter guesses and replies, get the candidates left
-    and the next guess to make."""
+@click.option("--sheet/--no-sheet", default=True, show_default=True,
+              help="Show the Jotto sheet (the guesses, their replies, letters proved in or "
+                   "out) after each guess entered.")
+def assist_command(words, letters, rules, skip_invalid, strategy, guesser_spec, seed, sheet):
+    """Help with a game played elsewhere: enter guesses and replies, get the sheet, the
+    candidates left and the next guess to make."""
     with ctrl_c_says_bye():
         wl = resolve_words(words, letters, rules, skip_invalid,
                            f"equilibrium:{strategy}" if strategy else None)
@@ -181,4 +230,4 @@ def assist_command(words, letters, rules, skip_invalid, strategy, guesser_spec, 
                                          "hard")
         if sys.stdin.isatty():
             enable_line_editing()
-        repl(Assist(wl, guesser, name))
+        repl(Assist(wl, guesser, name, style=Style.for_stream(sys.stdout), sheet=sheet))

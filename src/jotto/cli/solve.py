@@ -10,7 +10,6 @@ import click
 from ..fictitious_play import MODES
 from ..files import check_writable, output_lock
 from ..oracles import parse_oracle
-from ..paper import TABLE1, is_paper_list
 from ..solution import Solution
 from ..solve import METHODS, SolveInterrupted, describe_file, solve
 from ..strategy_file import StrategyFileError
@@ -19,41 +18,6 @@ from .main import BadInput, main
 from .options import (POSITIVE_FINITE, check_plot_output, echo_json, executor_options,
                       interval_text, open_executor, optional_seconds, threads_option, word_list,
                       word_list_options)
-
-ROWS = [
-    ("dictionary_size", "Dictionary size", "{:d}"),
-    ("our_hider_payoff_vs_benchmark", "Our hider payoff vs. benchmark", "{:.3f}"),
-    ("our_guesser_payoff_vs_benchmark", "Our guesser payoff vs. benchmark", "{:.3f}"),
-    ("our_overall_payoff_vs_benchmark", "Our overall payoff vs. benchmark", "{:.3f}"),
-    ("benchmark_self_play_hider_payoff", "Benchmark self-play hider payoff", "{:.3f}"),
-    ("our_self_play_hider_payoff", "Our algorithm self-play hider payoff", "{:.3f}"),
-    ("benchmark_epsilon", "Benchmark epsilon", "{:.3f}"),
-    ("our_final_epsilon", "Our final epsilon", "{:.3f}"),
-    ("number_of_iterations", "Number of iterations", "{:d}"),
-]
-
-
-def table_text(solution) -> str:
-    """Table 1's rows for a solution, beside the paper's when the list is the paper's."""
-    ours = solution.table()
-    L = solution.words.length
-    paper = is_paper_list(solution.words.sha256, L) and L in TABLE1["dictionary_size"]
-    head = f"{'':38}{'paper':>12}{'ours':>12}" if paper else f"{'':38}{'ours':>12}"
-    lines = [head]
-    for key, label, fmt in ROWS:
-        row = f"{label:38}"
-        if paper:
-            row += f"{fmt.format(TABLE1[key][L]):>12}"
-        lines.append(row + f"{fmt.format(ours[key]):>12}")
-    # one unit in both columns (seconds): the paper's minutes converted
-    row = f"{'Avg seconds per iteration':38}"
-    if paper:
-        row += f"{TABLE1['avg_minutes_per_iteration'][L] * 60:>12.4g}"
-    lines.append(row + f"{ours['avg_seconds_per_iteration']:>12.4g}")
-    lines.append(f"t* = {solution.t_star} (first iteration of least epsilon); "
-                 f"{solution.mode} mode, GuesserGBR rule {solution.rule!r}")
-    return "\n".join(lines)
-
 
 def default_out(letters: int, method: str, mode: str) -> Path:
     what = mode if method == "fictitious-play" else method
@@ -96,7 +60,9 @@ def default_out(letters: int, method: str, mode: str) -> Path:
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on standard error (default: when it is a terminal).")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write the convergence plot (PNG, SVG or PDF; needs matplotlib).")
+              help="Also write a plot (PNG, SVG or PDF; needs matplotlib): epsilon against "
+                   "iteration (fictitious play), the value interval against round (double "
+                   "oracle).")
 @click.option("--certify", is_flag=False, flag_value="exact", default=None,
               metavar="[SECONDS]",
               help="Also certify the strategies' strength: the guesser's true best response to "
@@ -114,6 +80,8 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
     """
     if resume and out is None:
         raise BadInput("--resume needs --out: the strategy file to continue")
+    if method is not None or not resume:  # else the method is the file's: checked once read
+        check_method_options(method or "fictitious-play", mode=mode)
     check_plot_output(plot, force)
     if oracle is not None:
         try:
@@ -133,6 +101,19 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
                     executor)
 
 
+#: Options that only one method takes, by their command-line names: checked before any work.
+METHOD_OPTIONS = {"--mode": "fictitious-play"}
+
+
+def check_method_options(method: str, **given: object) -> None:
+    """A one-line error (exit 2) if an option given (not None) belongs to another method."""
+    for name, value in given.items():
+        option = "--" + name.replace("_", "-")
+        owner = METHOD_OPTIONS[option]
+        if value is not None and method != owner:
+            raise BadInput(f"{option} is {owner}'s option: --method {method} does not take it")
+
+
 def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, iterations,
                 target_epsilon, time_budget, threads, resume, force, checkpoint_every, progress,
                 plot, certify, certify_seconds, as_json, executor=None):
@@ -144,6 +125,7 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
                 stored = describe_file(out)
             except StrategyFileError as exc:
                 raise BadInput(str(exc)) from None
+            check_method_options(method or stored.method, mode=mode)
             method = method or stored.method
             mode = mode or stored.mode
             letters = letters or stored.letters
@@ -151,7 +133,7 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
         else:
             click.echo(f"jotto: {out} does not exist yet: starting a new run", err=True)
     method = method or "fictitious-play"
-    mode = mode or "exact"
+    mode = (mode or "exact") if method == "fictitious-play" else None
     letters = letters or 5
     if executor is not None:
         _check_proof(method, certify)
@@ -174,7 +156,8 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
                          checkpoint_seconds=checkpoint_every,
                          executor=executor if method == "double-oracle" else None)
     except SolveInterrupted as stop:
-        click.echo(f"jotto: stopped after iteration {stop.iteration}; the run is saved in "
+        step = "round" if method == "double-oracle" else "iteration"
+        click.echo(f"jotto: stopped after {step} {stop.iteration}; the run is saved in "
                    f"{stop.path}. Resume with: jotto solve --out {stop.path} --resume", err=True)
         sys.exit(130)
     except StrategyFileError as exc:
@@ -228,7 +211,7 @@ def _report(solution, out, plot, as_json, certify, certify_seconds, threads, exe
             doc["strength"] = strength.as_dict()
         echo_json(doc)
         return
-    click.echo(table_text(solution) if solution.solver == "fictitious-play"
+    click.echo(str(solution.table()) if solution.solver == "fictitious-play"
                else solution.summary())
     if strength is not None:
         click.echo(strength_text(strength))
@@ -237,8 +220,8 @@ def _report(solution, out, plot, as_json, certify, certify_seconds, threads, exe
 
 def strength_text(strength) -> str:
     """The certified numbers of :meth:`jotto.Solution.strength`, as lines."""
-    guarantee = interval_text(strength.hider_lower, strength.hider_upper, word="in ")
-    nash = interval_text(*strength.nash_conv, word="in ")
+    guarantee = interval_text(strength.hider_lower, strength.hider_upper)
+    nash = interval_text(*strength.nash_conv)
     return (f"Certified: the hider's strategy holds any guesser to {guarantee} expected guesses "
             f"(true best response{'' if strength.best_response_exact else ', bounds'}); the "
             f"guesser's worst case is {float(strength.guesser_worst):.4f}; true NashConv "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..stats import Stats, summarise
+from ..stats import Stats, outcome_text, summarise
 from .main import main
 from .options import echo_json
 
@@ -12,26 +12,31 @@ TITLES = {"race": "Race games", "guess": "Games where you guessed my word",
           "hide": "Games where I guessed your word"}
 
 
+def group_title(s: dict) -> str:
+    """``Race games, enable, 5 letters, hard``."""
+    length = f"{s['length']} letters" if s["length"] is not None else "unknown length"
+    return f"{TITLES[s['mode']]}, {s['words']}, {length}, {s['level']}"
+
+
 @main.command("stats")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def stats_command(as_json):
-    """Your record in jotto play: games, wins, guesses per game and their histogram.  Kept in
-    the user data directory (JOTTO_DATA_DIR overrides it); jotto play --no-save keeps a game
-    out of it."""
+    """Your record in jotto play: games, outcomes, guesses per game and their histogram, by
+    mode, word list, word length and level.  Kept in the user data directory (JOTTO_DATA_DIR
+    overrides it): games played at a terminal, and others with jotto play --save."""
     stats = Stats(warn=lambda m: click.echo(f"jotto: {m}", err=True))
     summary = summarise(stats.games())
     if as_json:
-        echo_json({"file": str(stats.path), "modes": summary})
+        echo_json({"file": str(stats.path), "groups": summary})
         return
     if not summary:
         click.echo(f"No games recorded yet ({stats.path}). Play one: jotto play")
         return
-    for mode, s in summary.items():
-        outcomes = ", ".join(f"{n} {what}" for what, n in s["outcomes"].items())
-        click.echo(f"{TITLES[mode]}: {s['games']} ({outcomes})")
+    for s in summary:
+        click.echo(f"{group_title(s)}: {s['games']} ({outcome_text(s['mode'], s['outcomes'])})")
         g = s["guesses"]
         if g["games"]:
-            who = "I needed" if mode == "hide" else "you needed"
+            who = "I needed" if s["mode"] == "hide" else "you needed"
             click.echo(f"  guesses {who} when the word was found: mean {g['mean']:.2f} over "
                        f"{g['games']} game{'s' if g['games'] != 1 else ''}")
             top = max(g["histogram"].values())

@@ -10,14 +10,16 @@ from ..files import check_new_output
 from ..players import make_guesser
 from ..trees import tree_format
 from .main import BadInput, main
-from .options import SPECS_EPILOG, threads_option, word_list_options
+from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, threads_option, word_list_options
 from .players import resolve_words
 
 
-@main.command("tree", epilog=SPECS_EPILOG)
+@main.command("tree", epilog=GUESSER_SPECS_EPILOG)
 @word_list_options
-@click.option("-g", "--guesser", "guesser_spec", default="gbr:paper", show_default=True,
-              metavar="SPEC", help="A deterministic guesser (norvig:..., gbr..., tree:FILE).")
+@click.option("-g", "--guesser", "guesser_spec", type=GUESSER_SPEC, default="gbr:paper",
+              show_default=True, metavar="SPEC",
+              help="A deterministic guesser (norvig:..., gbr..., tree:FILE; not random or "
+                   "equilibrium, which mix trees).")
 @click.option("-o", "--out", "outs", multiple=True,
               type=click.Path(dir_okay=False, path_type=Path),
               help="Write the tree; the suffix picks the format: .json (loadable as tree:FILE), "

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import _core
-from ..game import History
+from ..game import History, player_repr
 from ..gbr import gbr_tree, guesser_gbr
 from ..runtime import resolve_threads
 from ..trees import DecisionTree
@@ -43,6 +43,8 @@ class RandomGuesser:
         self.name = "random" if seed is None or isinstance(seed, np.random.Generator) \
             else f"random:seed={seed}"
 
+    __repr__ = player_repr
+
     def new_game(self) -> None:
         pass
 
@@ -60,6 +62,8 @@ class TreeGuesser:
         self.words = tree.words
         self._tree = tree
         self.name = name
+
+    __repr__ = player_repr
 
     def tree(self) -> DecisionTree:
         return self._tree

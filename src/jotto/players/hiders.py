@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..game import player_repr
 from ..words import WordList
 
 __all__ = ["BestResponseHider", "DistributionHider", "FixedHider", "UniformHider",
@@ -34,6 +35,8 @@ class DistributionHider:
         self.words = words
         self._p = arr / total
         self.name = name
+
+    __repr__ = player_repr
 
     def distribution(self) -> np.ndarray:
         return self._p.copy()

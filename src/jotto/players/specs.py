@@ -7,12 +7,21 @@ Guessers::
                                        Norvig's partition guesser; METRIC is max, expectation or
                                        entropy; inconsistent guesses any word while more than 3
                                        targets remain (default: consistent)
-    gbr[:paper|:exact][:weights=FILE]  GuesserGBR (default rule paper) against the uniform hider
-                                       or the hider in FILE (see hider weights:FILE)
+    gbr[:paper|:exact][:weights=FILE]  GuesserGBR against the uniform hider or the hider in FILE
+                                       (see hider weights:FILE); gbr alone is the paper's rule,
+                                       as the paper's name says (jotto's own defaults, in solve,
+                                       evaluate --rule and play, are the exact rule)
     equilibrium[:FILE][:seed=N][:t=K]  the equilibrium guesser of a strategy file (Algorithm 14;
                                        mixes iterations 0..t*, or 0..K); without FILE the
                                        bundled solve of the word list
     tree:FILE                          a decision tree saved by ``jotto tree`` (JSON)
+    greedy-cost[:within=K|:costs=C1,C2,...[:tail=X]][:weights=FILE][:seconds=X]
+                                       greedy with lookahead for an objective (default the
+                                       mean): within=K maximises the chance of finding the word
+                                       within K guesses, costs= minimises the expected cost of
+                                       any non-decreasing cost per guess count (then tail per
+                                       guess beyond them); seconds=X deepens the lookahead while
+                                       X seconds allow (default: two fixed levels)
 
 Hiders::
 
@@ -37,25 +46,31 @@ import numpy as np
 
 from ..bundled import bundled_solution
 from ..files import quote, read_bytes
+from ..objectives import Objective, parse_objective
 from ..solution import EquilibriumHider, Solution
 from ..trees import DecisionTree
 from ..words import WordList
+from .cost_guesser import CostGuesser
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
 
-__all__ = ["GUESSER_HELP", "GUESSER_KINDS", "HIDER_KINDS", "SPEC_HELP", "hider_weights",
-           "default_guesser_spec", "make_guesser", "make_hider", "spec_word_list"]
+__all__ = ["GUESSER_HELP", "GUESSER_KINDS", "HIDER_KINDS", "SPEC_HELP", "check_guesser_spec",
+           "check_hider_spec", "default_guesser_spec", "hider_weights", "make_guesser",
+           "make_hider", "spec_word_list"]
 
-_GUESSERS, _HIDERS = __doc__.split("Guessers::", 1)[1].split("Hiders::", 1)
+# the docstring's reST quoting (``...``) as plain quotes in --help
+_GUESSERS, _HIDERS = __doc__.replace("``", "'").split("Guessers::", 1)[1].split("Hiders::", 1)
 #: The guesser specs alone (for commands that take no hider).
 GUESSER_HELP = "Guessers:\n" + textwrap.dedent(_GUESSERS).strip("\n")
 #: The spec list above as plain text (for --help).
 SPEC_HELP = GUESSER_HELP + "\n\nHiders:\n" + textwrap.dedent(_HIDERS).strip("\n")
 GUESSER_KINDS = ("random, norvig:METRIC[:inconsistent], gbr[:RULE], equilibrium[:FILE], "
-                 "tree:FILE")
+                 "tree:FILE, greedy-cost[:within=K]")
 HIDER_KINDS = "uniform, word:WORD, weights:FILE, equilibrium[:FILE], best-response"
 
 _OPTION = re.compile(r"^(\w+)=(.*)$")
+#: Most digits of an integer option (Python reads at most 4300 into an int).
+_MAX_DIGITS = 1000
 
 
 def _split(spec: str) -> tuple[str, list[str], dict[str, str]]:
@@ -79,14 +94,17 @@ def _path(spec: str, kind: str, rest: list[str]) -> str:
     return path
 
 
-def _int(spec: str, options: dict[str, str], key: str) -> int | None:
+def _whole(spec: str, options: dict[str, str], key: str) -> int | None:
+    """Option ``key`` (a seed or an iteration) as a non-negative integer, None if absent."""
     if key not in options:
         return None
-    try:
-        return int(options[key])
-    except ValueError:
-        raise ValueError(f"{quote(spec)}: {key} must be an integer, not "
-                         f"{quote(options[key])}") from None
+    text = options[key]
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"{quote(spec)}: {key} must be a non-negative integer, not "
+                         f"{quote(text)}")
+    if len(text) > _MAX_DIGITS:
+        raise ValueError(f"{quote(spec)}: {key} has {len(text)} digits; at most {_MAX_DIGITS}")
+    return int(text)
 
 
 def _no_extra(spec: str, options: dict[str, str], allowed: set[str]) -> None:
@@ -214,65 +232,138 @@ def default_guesser_spec(words: WordList) -> str:
     return "gbr:exact"
 
 
+#: Each kind's ``key=value`` options; those holding integers are read into them.
+_GUESSER_OPTIONS = {"random": {"seed"}, "norvig": set(), "gbr": {"weights"},
+                    "equilibrium": {"seed", "t"}, "tree": set(),
+                    "greedy-cost": {"within", "costs", "tail", "weights", "seconds"}}
+_HIDER_OPTIONS = {"uniform": set(), "word": set(), "weights": set(), "equilibrium": {"t"},
+                  "best-response": set(), "best_response": set(), "br": set()}
+_WHOLE = ("seed", "t")
+
+
+def _parts(spec: str, kinds: dict[str, set[str]],
+           unknown: str) -> tuple[str, list[str], dict[str, Any]]:
+    """A spec's kind, arguments and options (seeds and iterations as integers), its kind and
+    options checked; ``unknown`` is the error for a kind not in ``kinds``."""
+    kind, rest, options = _split(spec)
+    if kind not in kinds:
+        raise ValueError(unknown)
+    _no_extra(spec, options, kinds[kind])
+    whole = {key: _whole(spec, options, key) for key in _WHOLE if key in options}
+    return kind, rest, {**options, **whole}
+
+
+def _guesser_parts(spec: str) -> tuple[str, list[str], dict[str, Any]]:
+    """A guesser spec read and checked as far as it can be without a word list or files."""
+    kind, rest, options = _parts(spec, _GUESSER_OPTIONS,
+                                 f"unknown guesser {quote(spec)}; guessers: {GUESSER_KINDS}")
+    if kind == "random" and rest:
+        raise ValueError(f"{quote(spec)}: random takes no argument but seed=N")
+    if kind == "norvig" and (not rest or rest[0] not in NORVIG_METRICS or len(rest) > 2 or
+                             (len(rest) == 2 and rest[1] not in ("consistent", "inconsistent"))):
+        raise ValueError(f"{quote(spec)}: use norvig:METRIC[:consistent|:inconsistent] with "
+                         f"METRIC one of {', '.join(NORVIG_METRICS)}")
+    if kind == "gbr" and (len(rest) > 1 or (rest and rest[0] not in ("paper", "exact"))):
+        raise ValueError(f"{quote(spec)}: use gbr[:paper|:exact][:weights=FILE]")
+    if kind == "tree":
+        _path(spec, kind, rest)
+    if kind == "greedy-cost":
+        if rest:
+            raise ValueError(f"{quote(spec)}: greedy-cost takes only options "
+                             f"(within=K or costs=C1,C2,..., tail=X, weights=FILE, seconds=X)")
+        options["objective"] = _objective_option(spec, options)
+        if "seconds" in options:
+            options["seconds"] = _seconds_option(spec, options["seconds"])
+    return kind, rest, options
+
+
+def _objective_option(spec: str, options: dict[str, Any]) -> Objective:
+    """The objective of a greedy-cost spec's within=, costs= and tail= options."""
+    if "within" in options and "costs" in options:
+        raise ValueError(f"{quote(spec)}: give within=K or costs=..., not both")
+    if "tail" in options and "costs" not in options:
+        raise ValueError(f"{quote(spec)}: tail=X continues costs=...; it needs them")
+    try:
+        if "within" in options:
+            return parse_objective(f"within:{options['within']}")
+        if "costs" in options:
+            tail = f":tail={options['tail']}" if "tail" in options else ""
+            return parse_objective(f"costs:{options['costs']}{tail}")
+    except ValueError as exc:
+        raise ValueError(f"{quote(spec)}: {exc}") from None
+    return Objective.mean()
+
+
+def _seconds_option(spec: str, text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < 1e6:
+        raise ValueError(f"{quote(spec)}: seconds must be a positive number of seconds, not "
+                         f"{quote(text)}")
+    return seconds
+
+
+def _hider_parts(spec: str) -> tuple[str, list[str], dict[str, Any]]:
+    """A hider spec read and checked as far as it can be without a word list or files."""
+    kind, rest, options = _parts(spec, _HIDER_OPTIONS,
+                                 f"unknown hider {quote(spec)}; hiders: {HIDER_KINDS}")
+    if kind == "word" and len(rest) != 1:
+        raise ValueError(f"{quote(spec)}: use word:WORD")
+    if kind == "weights":
+        _path(spec, kind, rest)
+    return kind, rest, options
+
+
+def check_guesser_spec(spec: str) -> None:
+    """:class:`ValueError` (one line naming the spec and what is wrong) unless ``spec`` is a
+    guesser spec, checked as far as it can be before the word list and its files are read:
+    the command line checks it when the option is read."""
+    _guesser_parts(spec)
+
+
+def check_hider_spec(spec: str) -> None:
+    """:func:`check_guesser_spec` for a hider spec."""
+    _hider_parts(spec)
+
+
 def make_guesser(spec: str, words: WordList, threads: int | None = None):
     """The guesser a spec names, over ``words``."""
-    kind, rest, options = _split(spec)
+    kind, rest, options = _guesser_parts(spec)
     if kind == "random":
-        _no_extra(spec, options, {"seed"})
-        if rest:
-            raise ValueError(f"{quote(spec)}: random takes no argument but seed=N")
-        seed = _int(spec, options, "seed")
-        return RandomGuesser(words, 0 if seed is None else seed)
+        return RandomGuesser(words, options.get("seed", 0))
     if kind == "norvig":
-        _no_extra(spec, options, set())
-        if not rest or rest[0] not in NORVIG_METRICS or len(rest) > 2 or \
-                (len(rest) == 2 and rest[1] not in ("consistent", "inconsistent")):
-            raise ValueError(f"{quote(spec)}: use norvig:METRIC[:consistent|:inconsistent] with "
-                             f"METRIC one of {', '.join(NORVIG_METRICS)}")
         return NorvigGuesser(words, rest[0], len(rest) == 2 and rest[1] == "inconsistent",
                              threads)
     if kind == "gbr":
-        _no_extra(spec, options, {"weights"})
-        if len(rest) > 1 or (rest and rest[0] not in ("paper", "exact")):
-            raise ValueError(f"{quote(spec)}: use gbr[:paper|:exact][:weights=FILE]")
-        rule = rest[0] if rest else "paper"
         weights = hider_weights(options["weights"], words) if "weights" in options else None
-        return GBRGuesser(words, weights, rule, threads, name=spec)
+        return GBRGuesser(words, weights, rest[0] if rest else "paper", threads, name=spec)
     if kind == "equilibrium":
-        _no_extra(spec, options, {"seed", "t"})
-        solution = _solution_for(spec, rest, words)
-        return solution.guesser(seed=_int(spec, options, "seed") or 0,
-                                t_star=_int(spec, options, "t"))
-    if kind == "tree":
-        _no_extra(spec, options, set())
-        return TreeGuesser(DecisionTree.load(_path(spec, kind, rest), words), name=spec)
-    raise ValueError(f"unknown guesser {quote(spec)}; guessers: {GUESSER_KINDS}")
+        return _solution_for(spec, rest, words).guesser(seed=options.get("seed", 0),
+                                                        t_star=options.get("t"))
+    if kind == "greedy-cost":
+        weights = hider_weights(options["weights"], words) if "weights" in options else None
+        return CostGuesser(words, options["objective"], weights,
+                           seconds=options.get("seconds"), name=spec)
+    return TreeGuesser(DecisionTree.load(_path(spec, kind, rest), words), name=spec)
 
 
 def make_hider(spec: str, words: WordList, expected_guesses: np.ndarray | None = None,
                guesser_name: str = ""):
     """The hider a spec names, over ``words``.  ``best-response`` needs the expected guesses per
     target of the guesser it answers."""
-    kind, rest, options = _split(spec)
+    kind, rest, options = _hider_parts(spec)
     if kind == "uniform":
-        _no_extra(spec, options, set())
         return UniformHider(words)
     if kind == "word":
-        _no_extra(spec, options, set())
-        if len(rest) != 1:
-            raise ValueError(f"{quote(spec)}: use word:WORD")
         return FixedHider(words, rest[0])
     if kind == "weights":
-        _no_extra(spec, options, set())
         path = _path(spec, kind, rest)
         return DistributionHider(words, hider_weights(path, words), f"weights:{path}")
     if kind == "equilibrium":
-        _no_extra(spec, options, {"t"})
         solution = _solution_for(spec, rest, words)
-        return EquilibriumHider(words, solution.hider(_int(spec, options, "t")), spec)
-    if kind in ("best-response", "best_response", "br"):
-        _no_extra(spec, options, set())
-        if expected_guesses is None:
-            raise ValueError("best-response needs a guesser to answer")
-        return BestResponseHider(words, expected_guesses, guesser_name)
-    raise ValueError(f"unknown hider {quote(spec)}; hiders: {HIDER_KINDS}")
+        return EquilibriumHider(words, solution.hider(options.get("t")), spec)
+    if expected_guesses is None:  # best-response
+        raise ValueError("best-response needs a guesser to answer")
+    return BestResponseHider(words, expected_guesses, guesser_name)

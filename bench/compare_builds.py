@@ -1,0 +1,142 @@
+"""Two builds of jotto compared on the kernels, every kernel variant, interleaved.
+
+    python bench/compare_builds.py OLD_PYTHON NEW_PYTHON [--rounds 5] [--variants base,v3]
+
+Each python is the interpreter of a virtual environment with one build installed (say the main
+branch's and yours).  For every variant and round the two run the same cases in turn, each in a
+fresh process with ``JOTTO_KERNEL`` set (the order alternating from round to round), so that a
+machine that gets busier or quieter during the run slows both alike; each case is the least CPU
+time of several calls on one thread (CPU time, which other programs on a shared machine disturb
+less than wall time).  The table gives each build's least time over the rounds and their ratio.
+
+Cases: CompNumGuesses on TWL06 (read from ../shared, never bundled), 2 to 5 letters, both rules,
+uniform weights; 5 letters with the weights of 2000 exact fictitious-play iterations and the
+paper rule with paper mode's after 2000 (computed once by NEW_PYTHON, as in
+bench/test_comp_num_guesses.py); and every rule set on the first 2780 words of its own ENABLE
+list (bench/test_rules_speed.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TWL06 = HERE.parents[1] / "shared" / "wordlists" / "TWL06.txt"
+REPEATS = 5
+
+
+def make_weights(out: Path) -> None:
+    """The 5-letter weights of bench/test_comp_num_guesses.py's fixtures, into out."""
+    import numpy as np
+
+    import jotto
+    from jotto.fictitious_play import ExactPlay, PaperPlay
+
+    words = jotto.load_words(TWL06, length=5)
+    run = ExactPlay(words, 2)
+    for _ in range(2001):
+        run.step()
+    np.save(out / "exact.npy", run.weights())
+    paper = PaperPlay(words, 2, 4000)
+    for _ in range(2001):
+        paper.step()
+    np.savez(out / "paper.npz", v=paper.v, s=paper.s, err_rel=paper.err_rel)
+
+
+def child(weights: Path) -> dict[str, float]:
+    """Every case's least CPU time on one thread, in this process's build and variant."""
+    import numpy as np
+
+    import jotto
+    from jotto import _core
+    from jotto.gbr import candidate_rule
+
+    sys.path.insert(0, str(HERE))
+    from test_rules_speed import same_size_lists
+
+    twl = {L: jotto.load_words(TWL06, length=L) for L in (2, 3, 4, 5)}
+    fp = np.load(weights / "exact.npy")
+    pp = np.load(weights / "paper.npz")
+    cases = {}
+    for L in (5, 4, 3, 2):
+        for rule in jotto.RULES:
+            cases[f"TWL06 {L} letters, {rule} rule"] = (
+                lambda w=twl[L], r=rule: jotto.comp_num_guesses(w, rule=r, threads=1))
+    cases["TWL06 5, exact rule, fictitious-play weights"] = (
+        lambda: jotto.comp_num_guesses(twl[5], fp, rule="exact", threads=1))
+    words = twl[5]
+    cases["TWL06 5, paper rule, paper-mode weights"] = (
+        lambda: _core.build_tree(words.core, _core.RULE_PAPER, candidate_rule(words), pp["v"],
+                                 pp["s"], 0.0, float(pp["err_rel"]), 1))
+    for name, w in same_size_lists().items():
+        for rule in jotto.RULES:
+            cases[f"ENABLE 5 {name}, {rule} rule"] = (
+                lambda w=w, r=rule: jotto.comp_num_guesses(w, rule=r, threads=1))
+    best = {}
+    for name, fn in cases.items():
+        fn()  # warm-up
+        t = float("inf")
+        for _ in range(REPEATS):
+            t0 = time.process_time()
+            fn()
+            t = min(t, time.process_time() - t0)
+        best[name] = t
+    return best
+
+
+def run_child(python: str, variant: str, weights: Path) -> dict[str, float]:
+    env = dict(os.environ, JOTTO_KERNEL=variant, OMP_NUM_THREADS="1")
+    code = ("import sys, json; sys.path.insert(0, sys.argv[1]); import compare_builds as c; "
+            "import jotto.runtime as r; assert r.kernel_variant() == sys.argv[2], "
+            "r.kernel_variant(); print(json.dumps(c.child(c.Path(sys.argv[3]))))")
+    out = subprocess.run([python, "-c", code, str(HERE), variant, str(weights)], env=env,
+                         check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("old")
+    ap.add_argument("new")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--variants", default="base,v2,v3,v4")
+    args = ap.parse_args()
+    if not TWL06.exists():
+        sys.exit(f"compare_builds: TWL06 (not bundled) is not at {TWL06}")
+    variants = args.variants.split(",")
+    with tempfile.TemporaryDirectory() as tmp:
+        weights = Path(tmp)
+        subprocess.run([args.new, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                        "import compare_builds as c; c.make_weights(c.Path(sys.argv[2]))",
+                        str(HERE), tmp], check=True)
+        best: dict[tuple[str, str], dict[str, float]] = {}
+        for r in range(args.rounds):
+            for variant in variants:
+                order = ("old", "new") if r % 2 == 0 else ("new", "old")
+                for build in order:
+                    got = run_child(getattr(args, build), variant, weights)
+                    key = (variant, build)
+                    best[key] = {k: min(v, best.get(key, {}).get(k, float("inf")))
+                                 for k, v in got.items()}
+            print(f"round {r + 1} of {args.rounds} done", file=sys.stderr, flush=True)
+    print("| variant | case | old ms | new ms | new / old |")
+    print("|---|---|---:|---:|---:|")
+    for variant in variants:
+        old, new = best[(variant, "old")], best[(variant, "new")]
+        for case in old:
+            print(f"| {variant} | {case} | {old[case] * 1e3:.2f} | {new[case] * 1e3:.2f} | "
+                  f"{new[case] / old[case]:.3f} |")
+        total_old, total_new = sum(old.values()), sum(new.values())
+        print(f"| {variant} | all cases (sum) | {total_old * 1e3:.1f} | {total_new * 1e3:.1f} | "
+              f"{total_new / total_old:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+/* kernels_length.c -- the sweeps of one instruction-set level (JT_KERNEL_SUFFIX) for one word
+ * length (JT_LEN: one of JT_KERNEL_LENGTHS, the length a constant; 0: any other length), which
+ * kernels.c's table calls by the word list's length.  CMake compiles this file once per level and
+ * length (kernels.h lays the kernel sources out). */
+#ifndef JT_LEN
+#error "JT_LEN (the word length, or 0 for any) must be defined"
+#endif
+
+#include "kernels_sweeps.h"
+
+#if JT_LEN
+#define LENGTH JT_LEN
+#define NAME JT_LEN
+#else
+#define LENGTH any_length(ev)
+#define NAME 0
+/* The list's length, 1 .. JT_MAX_LEN as jt_words_new checks: said so, the compiler knows that
+ * the class arrays it indexes by L hold what the loops from 1 to L wrote. */
+static inline int any_length(const jt_eval *ev)
+{
+    const int L = ev->w->L;
+    if (L < 1 || L > JT_MAX_LEN)
+        __builtin_unreachable();
+    return L;
+}
+#endif
+
+JT_DECLARE_LENGTH(NAME)
+
+void JT_LEN_FN(evaluate, JT_KERNEL_SUFFIX, NAME)(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    evaluate_len(ev, c0, c1, LENGTH);
+}
+
+void JT_LEN_FN(tokens, JT_KERNEL_SUFFIX, NAME)(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    tokens_len(ev, c0, c1, LENGTH);
+}
+
+void JT_LEN_FN(place, JT_KERNEL_SUFFIX, NAME)(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    place_len(ev, c0, c1, LENGTH);
+}

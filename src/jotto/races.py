@@ -1,0 +1,359 @@
+"""Who wins a race: the chances that the first player wins, draws or loses
+(:mod:`jotto.race_rules`).
+
+Each player guesses with a guesser and hides a word drawn from a hider distribution.  The first
+player's guesser looks for the second player's word, and the second's for the first's.
+
+* Exact: when both guessers are decision trees (deterministic guessers) or mixtures of trees
+  (the equilibrium guessers of strategy files), neither looks at the other's progress, so the
+  rounds each needs are independent: each player's chance of needing n guesses against the
+  other's hider (:func:`guess_distribution`) is exact, and the race's chances are their exact
+  convolution under :func:`jotto.race_rules.race_result`, in Fractions.  Float hider weights are
+  made integers by :func:`jotto.integer_weights` first, as :func:`jotto.best_response` does.
+* Simulated: any other guesser (a random one, or one that adapts to the race: it has an
+  ``observe`` method, which gets a :class:`RaceView` before each of its guesses) is played,
+  ``games`` races with secrets drawn by a seeded generator, giving estimates with Wilson
+  confidence intervals, and one for the first player's advantage (wins minus losses).
+
+For a guesser playing to win, :func:`race_objective` turns what it believes of the other
+player's progress into an objective (:mod:`jotto.objectives`) for a best response or a
+:class:`jotto.players.CostGuesser`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any, Mapping, NamedTuple
+
+import numpy as np
+
+from .game import Guesser, History, replies
+from .gbr import as_word_list
+from .objectives import Objective
+from .race_rules import DRAW, FIRST, OUTCOMES, SECOND, race_result, round_result
+from .trees import weight_by_guesses
+from .weights import exact_weights
+from .words import WordList
+
+__all__ = ["DEFAULT_GAMES", "RaceEstimate", "RaceResult", "RaceView", "guess_distribution",
+           "race", "race_objective"]
+
+#: Races simulated when a guesser's chances cannot be computed exactly and no number is given.
+DEFAULT_GAMES = 10_000
+
+
+class RaceView(NamedTuple):
+    """What a player sees of the other before each of its guesses (a race-aware guesser's
+    ``observe(view)`` gets it): the other player's state, the words of the list still consistent
+    with what it has heard about this player's word, increasing; its guesses and replies so far;
+    whether this player moves first in each round; and whether the other has just found this
+    player's word in this round (then this guess is the last chance for a draw)."""
+
+    opponent_state: np.ndarray
+    opponent_history: History
+    moves_first: bool
+    opponent_found: bool
+
+
+def guess_distribution(guesser: Guesser, weights: np.ndarray) -> dict[int, Fraction] | None:
+    """The exact chance that ``guesser`` needs n guesses against a hider's integer ``weights``,
+    ``{n: chance}`` by increasing n; None if it cannot be known exactly (a guesser that is
+    neither a tree nor a mixture of trees with a ``count_distribution``, or that watches the
+    other player)."""
+    if hasattr(guesser, "observe"):
+        return None
+    mixture = getattr(guesser, "count_distribution", None)
+    if mixture is not None:
+        return mixture(weights)
+    tree = getattr(guesser, "tree", None)
+    if getattr(guesser, "deterministic", False) and tree is not None:
+        total = sum(int(w) for w in weights)
+        return {n: Fraction(x, total)
+                for n, x in weight_by_guesses(tree().guesses_needed(), weights).items()}
+    return None
+
+
+def race_objective(rounds: Mapping[int, int | Fraction], draw: Fraction = Fraction(1, 2)
+                   ) -> Objective:
+    """The objective of a player racing another who finds its word in round e with chance (or
+    weight) ``rounds[e]`` (e >= 1, counted from the round of the player's next guess, which is
+    round 1; an opponent who has just found the word in this round is e = 1): finding the word
+    with the d-th guess from now costs ``P(e < d) + draw P(e = d)``.  ``draw`` is what a draw
+    costs against a loss: 0 minimises the chance of losing, 1 maximises the chance of winning,
+    1/2 (the default) scores a draw as half a win.  Non-decreasing, constant once every e is
+    passed."""
+    if isinstance(draw, bool) or not isinstance(draw, (int, Fraction)) or not 0 <= draw <= 1:
+        raise ValueError(f"draw must be a number from 0 to 1 (int or Fraction), not {draw!r}")
+    weights = {}
+    for e, x in rounds.items():
+        if isinstance(e, bool) or not isinstance(e, (int, np.integer)) or e < 1:
+            raise ValueError(f"rounds are numbered from 1, not {e!r}")
+        if isinstance(x, bool) or not isinstance(x, (int, Fraction, np.integer)) or x < 0:
+            raise ValueError(f"the chance of round {e} must be a non-negative int or Fraction, "
+                             f"not {x!r}")
+        if x:
+            weights[int(e)] = Fraction(x)
+    total = sum(weights.values())
+    if not total:
+        raise ValueError("the opponent's rounds have no weight")
+    last = max(weights)
+    before = Fraction(0)
+    costs = []
+    for d in range(1, last + 2):
+        now = weights.get(d, Fraction(0))
+        costs.append((before + draw * now) / total)
+        before += now
+    return Objective(tuple(costs), Fraction(0), f"race(draw={draw})")
+
+
+@dataclass(frozen=True)
+class RaceEstimate:
+    """Races played: how many the first player won, drew and lost, and confidence intervals.
+
+    Attributes:
+        games: races played; seed: the seed of the generator that drew the secrets.
+        confidence: the intervals' level (0.95: 95%).
+        wins, draws, losses: the first player's results.
+    """
+
+    games: int
+    seed: int
+    confidence: float
+    wins: int
+    draws: int
+    losses: int
+
+    def share(self, outcome: str) -> float:
+        """The share of races with ``outcome`` (one of :data:`jotto.race_rules.OUTCOMES`)."""
+        return {FIRST: self.wins, DRAW: self.draws, SECOND: self.losses}[outcome] / self.games
+
+    @property
+    def _z(self) -> float:
+        return NormalDist().inv_cdf(0.5 + self.confidence / 2)
+
+    def interval(self, outcome: str) -> tuple[float, float]:
+        """The Wilson score interval of the chance of ``outcome``."""
+        p, n, z = self.share(outcome), self.games, self._z
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    @property
+    def advantage(self) -> float:
+        """Wins minus losses, per race."""
+        return (self.wins - self.losses) / self.games
+
+    def advantage_interval(self) -> tuple[float, float]:
+        """The normal-approximation interval of the advantage (each race scores +1, 0 or -1)."""
+        n, d = self.games, self.advantage
+        var = ((self.wins + self.losses) / n - d * d) / n
+        half = self._z * math.sqrt(max(var, 0.0))
+        return d - half, d + half
+
+    def as_dict(self) -> dict[str, Any]:
+        names = {FIRST: "win", DRAW: "draw", SECOND: "loss"}
+        return {"games": self.games, "seed": self.seed, "confidence": self.confidence,
+                **{names[o]: self.share(o) for o in OUTCOMES},
+                "intervals": {names[o]: list(self.interval(o)) for o in OUTCOMES},
+                "advantage": self.advantage, "advantage_interval": list(self.advantage_interval())}
+
+
+@dataclass(frozen=True)
+class RaceResult:
+    """The chances of a race, as the first player sees them.
+
+    Attributes:
+        first, second: the players' guessers' names; first_hider, second_hider: their hiders'.
+        win, draw, loss: exact Fractions when ``exact``, else the simulated shares.
+        exact: whether the chances are exact.
+        first_guesses, second_guesses: each player's exact chance of needing n guesses against
+            the other's hider (None if not exact).
+        estimate: the simulated races, if any were played (always when not ``exact``).
+    """
+
+    first: str
+    second: str
+    first_hider: str
+    second_hider: str
+    win: Fraction | float
+    draw: Fraction | float
+    loss: Fraction | float
+    exact: bool
+    first_guesses: dict[int, Fraction] | None = None
+    second_guesses: dict[int, Fraction] | None = None
+    estimate: RaceEstimate | None = None
+
+    @property
+    def advantage(self) -> Fraction | float:
+        """The first player's wins minus losses, per race."""
+        return self.win - self.loss
+
+    def expected_guesses(self) -> tuple[Fraction, Fraction] | None:
+        """Each player's expected guesses against the other's hider (exact results only)."""
+        if self.first_guesses is None or self.second_guesses is None:
+            return None
+        return (sum(n * p for n, p in self.first_guesses.items()),
+                sum(n * p for n, p in self.second_guesses.items()))
+
+    def as_dict(self) -> dict[str, Any]:
+        """The result for JSON: chances as floats, and exactly as strings when exact."""
+        d: dict[str, Any] = {
+            "first": {"guesser": self.first, "hider": self.first_hider},
+            "second": {"guesser": self.second, "hider": self.second_hider},
+            "exact": self.exact, "win": float(self.win), "draw": float(self.draw),
+            "loss": float(self.loss), "advantage": float(self.advantage)}
+        if self.exact:
+            d["exact_chances"] = {"win": str(self.win), "draw": str(self.draw),
+                                  "loss": str(self.loss)}
+            first, second = self.expected_guesses()  # type: ignore[misc]
+            d["expected_guesses"] = {"first": float(first), "second": float(second)}
+            d["guesses"] = {
+                "first": {str(n): str(p) for n, p in self.first_guesses.items()},  # type: ignore
+                "second": {str(n): str(p) for n, p in self.second_guesses.items()}}  # type: ignore
+        d["simulated"] = None if self.estimate is None else self.estimate.as_dict()
+        return d
+
+
+def _hider(words: WordList, hider: Any) -> tuple[np.ndarray, str]:
+    """Integer weights and a name for a hider: None (uniform), a :class:`jotto.game.Hider`, or
+    weights as :func:`jotto.best_response` takes them."""
+    if hider is None:
+        return np.ones(len(words), dtype=np.int64), "uniform"
+    if hasattr(hider, "distribution"):
+        v = exact_weights(np.asarray(hider.distribution(), dtype=np.float64), len(words))
+        name = getattr(hider, "name", type(hider).__name__)
+    else:
+        v = exact_weights(hider, len(words))
+        name = "weights"
+    if not v.any():
+        raise ValueError(f"the hider {name} puts weight on no word")
+    return v, name
+
+
+def _convolve(first: dict[int, Fraction], second: dict[int, Fraction]
+              ) -> dict[str, Fraction]:
+    """The chance of each result of the race from the two players' chances of needing n
+    guesses (independent)."""
+    out = dict.fromkeys(OUTCOMES, Fraction(0))
+    for a, p in first.items():
+        for b, q in second.items():
+            out[race_result(a, b)] += p * q
+    return out
+
+
+def race(words, first: Guesser, second: Guesser, *, first_hider: Any = None,
+         second_hider: Any = None, games: int | None = None, seed: int = 0,
+         confidence: float = 0.95) -> RaceResult:
+    """The chances that ``first`` (who guesses first in each round) wins, draws or loses a
+    race against ``second`` (:mod:`jotto.race_rules`).
+
+    Args:
+        words: a :class:`~jotto.words.WordList` (or a sequence of playable words).
+        first, second: the guessers (:class:`jotto.game.Guesser`).  For a simulation they must
+            be two objects (a mixed guesser draws its tree per game).
+        first_hider, second_hider: how each player hides its word (the other must find it):
+            None (uniform), a hider (:mod:`jotto.players.hiders`), or weights as
+            :func:`jotto.best_response` takes them.
+        games: races to simulate (at most 10**7).  None: exact when both guessers allow it,
+            else :data:`DEFAULT_GAMES`; a number: simulated as well (also when exact).
+        seed: the seed of the generator drawing the secrets (the guessers' own randomness is
+            theirs, seeded when they were made).
+        confidence: the level of the simulation's intervals (0 < confidence < 1).
+
+    Returns:
+        A :class:`RaceResult`.
+    """
+    wl = as_word_list(words)
+    if games is not None and (isinstance(games, bool) or not isinstance(games, (int, np.integer))
+                              or not 1 <= games <= 10**7):
+        raise ValueError(f"games must be a number of races from 1 to 10**7, not {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or \
+            not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
+    for label, g in (("first", first), ("second", second)):
+        if not isinstance(g, Guesser):
+            raise ValueError(f"the {label} player is not a guesser (new_game, next_guess)")
+    v_first, first_hider_name = _hider(wl, first_hider)
+    v_second, second_hider_name = _hider(wl, second_hider)
+    names = (getattr(first, "name", type(first).__name__),
+             getattr(second, "name", type(second).__name__), first_hider_name,
+             second_hider_name)
+    a = guess_distribution(first, v_second)
+    b = guess_distribution(second, v_first) if a is not None else None
+    estimate = None
+    if games is not None or b is None:
+        estimate = _simulate(wl, first, second, v_first, v_second,
+                             DEFAULT_GAMES if games is None else int(games), int(seed),
+                             float(confidence))
+    if b is not None:
+        chances = _convolve(a, b)  # type: ignore[arg-type]
+        return RaceResult(*names, chances[FIRST], chances[DRAW], chances[SECOND], True, a, b,
+                          estimate)
+    assert estimate is not None
+    return RaceResult(*names, estimate.share(FIRST), estimate.share(DRAW),
+                      estimate.share(SECOND), False, None, None, estimate)
+
+
+class _Player:
+    """One side of a simulated race: a guesser looking for a secret word."""
+
+    def __init__(self, words: WordList, guesser: Guesser, label: str):
+        self.words, self.guesser, self.label = words, guesser, label
+        self.observe = getattr(guesser, "observe", None)
+
+    def start(self, secret: int) -> None:
+        self.secret = secret
+        self.state = np.arange(len(self.words))
+        self.history: list[tuple[int, int]] = []
+        self.found = False
+        self.guesser.new_game()
+
+    def guess(self, view: RaceView) -> bool:
+        """Make one guess (telling a race-aware guesser what it sees first); whether it found
+        the word."""
+        if self.observe is not None:
+            self.observe(view)
+        g = int(self.guesser.next_guess(self.state, self.history))
+        if not 0 <= g < len(self.words):
+            raise ValueError(f"the {self.label} player's guesser returned {g}, not a word index")
+        if g == self.secret:
+            self.found = True
+            return True
+        r = int(replies(self.words, g, [self.secret])[0])
+        self.history.append((g, r))
+        self.state = self.state[replies(self.words, g, self.state) == r]
+        return False
+
+
+def _simulate(words: WordList, first: Guesser, second: Guesser, v_first: np.ndarray,
+              v_second: np.ndarray, games: int, seed: int, confidence: float) -> RaceEstimate:
+    """Play ``games`` races, the secrets drawn from the hiders by a generator seeded ``seed``."""
+    if first is second and not (getattr(first, "deterministic", False) and
+                                not hasattr(first, "observe")):
+        raise ValueError("a simulated race needs two guesser objects: this guesser keeps state "
+                         "per game (make one for each player)")
+    rng = np.random.default_rng(seed)
+    D = len(words)
+    # the first player's words (the second looks for them), then the second's
+    first_words = rng.choice(D, size=games, p=v_first / v_first.sum()).tolist()
+    second_words = rng.choice(D, size=games, p=v_second / v_second.sum()).tolist()
+    a, b = _Player(words, first, "first"), _Player(words, second, "second")
+    results = dict.fromkeys(OUTCOMES, 0)
+    for first_word, second_word in zip(first_words, second_words):
+        a.start(second_word)
+        b.start(first_word)
+        for _round in range(D):
+            a_found = a.guess(RaceView(b.state, tuple(b.history), True, False))
+            b_found = b.guess(RaceView(a.state, tuple(a.history), False, a_found))
+            result = round_result(a_found, b_found)
+            if result is not None:
+                results[result] += 1
+                break
+        else:
+            raise ValueError(f"neither player found the other's word within {D} guesses")
+    return RaceEstimate(games, seed, confidence, results[FIRST], results[DRAW], results[SECOND])
