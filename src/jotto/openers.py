@@ -121,17 +121,17 @@ class OpenerTable:
 
     @property
     def lower(self) -> Fraction:
-        """A proven lower bound on the best response: the least lower end."""
+        """The least lower end, a proven lower bound on the best response."""
         return min(r.lower for r in self.rows)
 
     @property
     def upper(self) -> Fraction | None:
-        """The best tree's value: the least upper end."""
+        """The least upper end, the value of the best tree found."""
         return min((r.upper for r in self.rows if r.upper is not None), default=None)
 
     @property
     def best(self) -> tuple[str, ...]:
-        """The openers proven best: each one's upper end is at most every other opener's lower
+        """The openers proven best, each with an upper end at most every other opener's lower
         end (one word, or several whose exact values tie; empty while none is proven)."""
         out = []
         for row in self.rows:
