@@ -91,3 +91,29 @@ def test_opener_table_three_letters(benchmark, twl06):
     if seconds >= 1800:
         assert certified == len(table.rows)
         assert widest <= 0.3
+
+
+def test_replay_of_a_64_worker_plan(benchmark, twl06):
+    """The 3-letter table planned as a 64-worker run plans it (``slots=64``: twice as many tasks
+    in flight, cheap work shared out 64 ways) while two local workers run the tasks, and its log
+    replayed on 16, 64 and 256 simulated workers.  ``JOTTO_BENCH_REPLAY_SECONDS`` sets the
+    budget (default 600); the table is kept in ``JOTTO_BENCH_REPLAY_OUT`` if set."""
+    seconds = float(os.environ.get("JOTTO_BENCH_REPLAY_SECONDS", "600"))
+    out = os.environ.get("JOTTO_BENCH_REPLAY_OUT")
+    benchmark.group = "3-letter opener table planned for 64 workers, 2 local workers"
+    result = {}
+
+    def run():
+        with local_pool(2) as pool:
+            result["table"] = jotto.opener_values(twl06[3], budget=seconds, executor=pool,
+                                                  out=out, slots=64)
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    log = result["table"].log
+    print(f"\n{len(log)} tasks, {sum(e['seconds'] for e in log):.1f} s of work, critical path "
+          f"{critical_path(log):.1f} s")
+    for p in (16, 64, 256):
+        rep = replay(log, p)
+        benchmark.extra_info[f"efficiency_{p}"] = rep.efficiency
+        print(f"  replay on {p:>3} workers: makespan {rep.makespan:.1f} s, work/workers "
+              f"{rep.ideal:.1f} s, efficiency {rep.efficiency:.1%}")

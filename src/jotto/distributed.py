@@ -37,12 +37,12 @@ __all__ = ["GRACE_SECONDS", "MAX_ATTEMPTS", "TaskRunner", "WorkerLostError",
 #: Attempts a task gets before the run gives up on it (a task that kills every worker it
 #: meets, e.g. by running out of memory, would otherwise go round for ever).
 MAX_ATTEMPTS = 5
-#: Exceptions of distributed engines that mean "the worker (or the connection to it) was
-#: lost", not "the task failed".
 #: How long a run whose time is up waits for the tasks in flight (each ends with the budget).
 GRACE_SECONDS = 5.0
 #: How long a process pool may keep a dead worker without breaking (see TaskRunner._watch).
 STUCK_SECONDS = 5.0
+#: Exceptions of distributed engines that mean "the worker (or the connection to it) was
+#: lost", not "the task failed".
 _LOST_NAMES = frozenset({"KilledWorker", "CommClosedError", "FutureCancelledError",
                          "WorkerLost", "StreamClosedError"})
 
