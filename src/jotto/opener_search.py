@@ -528,8 +528,13 @@ class OpenerSearch:
         out, after = [], set()
         for unit, what, arg in jobs:
             out.append(self._job(unit, what, arg))
-            if what == "tree":  # follows no task: a tree pass needs no result of another
+            # A task follows the unit's previous pass of the same kind: a lower-bound pass
+            # starts from its bound and sizes its beta by its nodes, and a unit has one tree
+            # pass at a time, each the next step (the replay of the log keeps both orders).
+            if what == "tree":
                 unit.tree_busy = True
+                if unit.last_tree >= 0:
+                    after.add(unit.last_tree)
             else:
                 unit.busy = True
                 if unit.last >= 0:
