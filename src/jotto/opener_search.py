@@ -482,8 +482,11 @@ class OpenerSearch:
                 break
             jobs.append((unit, "lower", beta))
             seconds += guess
-            if not self.exact and self.rate is None:
-                break  # the first pass measures the rate alone
+            measured = "exact" in self.job_seconds if self.exact else self.rate is not None
+            if not measured:
+                # the first passes measure the cost alone: a batch sized by a guess at it held
+                # 64 openers, 25 s of a 60 s table of 150 words, which one worker ran alone
+                break
         return jobs
 
     def _mean(self, kind: str, step: int) -> float:
