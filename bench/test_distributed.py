@@ -6,7 +6,9 @@ intervals in 30 minutes on 2 cores, the best ten each within 0.3; two local work
 least 1.6x as fast as one; the replay of the table's log keeps at least 80% efficiency on 64
 workers.  Run: ``pytest bench/test_distributed.py --benchmark-only -s`` (each test prints its
 numbers).  ``JOTTO_BENCH_OPENERS_SECONDS`` sets the table's budget (default 1800), and the table
-is kept in ``JOTTO_BENCH_OPENERS_OUT`` if set (for ``python bench/replay.py``).
+is kept in ``JOTTO_BENCH_OPENERS_OUT`` if set (for ``python bench/replay.py``); the replay at 64
+workers is of a run planned for 64 (``test_replay_of_a_64_worker_plan``), whose own budget is
+``JOTTO_BENCH_REPLAY_SECONDS``.  Results: docs/openers.md and docs/cluster.md.
 
 The machine is shared: the two-against-one ratio alternates the two runs ``ROUNDS`` times and
 compares their totals; it is meaningful only while nothing else runs (``uptime``).
