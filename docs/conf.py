@@ -63,14 +63,14 @@ html_title = f"jotto {release}"
 pygments_style = "sphinx"
 
 #: Modules whose objects references may name though no inventory of them is loaded.
-EXTERNAL_ROOTS = {"builtins", "collections", "dataclasses", "fractions", "numbers", "numpy",
-                  "os", "pathlib", "random", "typing", "typing_extensions", "click"}
+EXTERNAL_ROOTS = {"builtins", "collections", "concurrent", "dataclasses", "fractions", "numbers",
+                  "numpy", "os", "pathlib", "random", "typing", "typing_extensions", "click"}
 #: Short spellings docstrings and annotations use for them.
 ALIASES = {"np": "numpy", "Path": "pathlib.Path", "Fraction": "fractions.Fraction",
            "ArrayLike": "numpy.typing.ArrayLike", "Real": "numbers.Real",
            "Mapping": "collections.abc.Mapping", "Sequence": "collections.abc.Sequence",
            "Iterable": "collections.abc.Iterable", "Iterator": "collections.abc.Iterator",
-           "Callable": "collections.abc.Callable"}
+           "Callable": "collections.abc.Callable", "Executor": "concurrent.futures.Executor"}
 
 
 def _lookup(dotted: str) -> object | None:

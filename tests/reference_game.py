@@ -72,10 +72,11 @@ def all_trees(words: list[str], rules: Rules = PAPER) -> set[tuple[int, ...]]:
     return {tuple(n for _, n in t) for t in trees(frozenset(range(D)))}
 
 
-def best_response_total(words: list[str], weights: list[int], rules: Rules = PAPER) -> int:
-    """The least ``sum_i v_i guesses_i`` of any tree, by the recursion over states (every word
-    consistent so far, of weight 0 or not, stays in the state):
-    ``F(S) = W(S) + min_g sum_j F(S_j(g))`` over the non-winning classes, ``F({i}) = v_i``."""
+def state_values(words: list[str], weights: list[int], rules: Rules = PAPER):
+    """``F``, the least ``sum_i v_i guesses_i`` of any tree over a state (a frozenset of word
+    indices), by the recursion over states (every word consistent so far, of weight 0 or not,
+    stays in the state): ``F(S) = W(S) + min_g sum_j F(S_j(g))`` over the non-winning classes,
+    ``F({i}) = v_i``; and the classes ``(g, S)`` of a guess, as :func:`_game` gives them."""
     candidates, classes = _game(words, rules)
 
     @lru_cache(maxsize=None)
@@ -92,7 +93,21 @@ def best_response_total(words: list[str], weights: list[int], rules: Rules = PAP
             best = cost if best is None else min(best, cost)
         return W + best
 
+    return F, classes
+
+
+def best_response_total(words: list[str], weights: list[int], rules: Rules = PAPER) -> int:
+    """The least ``sum_i v_i guesses_i`` of any tree (:func:`state_values` of every word)."""
+    F, _ = state_values(words, weights, rules)
     return F(frozenset(range(len(words))))
+
+
+def opener_total(words: list[str], weights: list[int], g: int, rules: Rules = PAPER) -> int:
+    """The least ``sum_i v_i guesses_i`` of a tree whose first guess is word ``g``:
+    ``W + sum_j F(S_j(g))`` over its non-winning classes."""
+    F, classes = state_values(words, weights, rules)
+    S = frozenset(range(len(words)))
+    return sum(weights) + sum(F(c) for c in classes(g, S))
 
 
 def best_response_value(words: list[str], weights: list[int], rules: Rules = PAPER) -> Fraction:

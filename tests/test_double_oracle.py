@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jotto
-from jotto.solvers import strategy_file
+from jotto.util import strategy_file
 from jotto.game.bounds import counting_bound
 from jotto.players.evaluation import evaluate
 from jotto.responses.gbr import gbr_tree

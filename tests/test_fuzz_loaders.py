@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import jotto
-from jotto.solvers import strategy_file
+from jotto.util import strategy_file
 from jotto.players.specs import hider_weights
-from jotto.solvers.strategy_file import StrategyFileError
+from jotto.util.strategy_file import StrategyFileError
 from jotto.game.trees import TreeFileError
 from jotto.game.words import WordListError
 

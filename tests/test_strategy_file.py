@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import jotto
-from jotto.solvers import strategy_file
-from jotto.solvers.strategy_file import StrategyFileError
+from jotto.util import strategy_file
+from jotto.util.strategy_file import StrategyFileError
 
 
 @pytest.fixture(scope="module")

@@ -36,11 +36,13 @@ _EXPORTS = {
     "CertificateError": "game.certificates", "check_certificate": "game.proof_check",
     "CheckResult": "game.proof_check",
     "DoubleOracleSolution": "solvers.double_oracle.solution",
+    "OpenerTable": "solvers.openers", "OpenerValue": "solvers.openers",
+    "opener_values": "solvers.openers",
     "EquilibriumGuesser": "solvers.fictitious_play.solution",
     "FictitiousPlaySolution": "solvers.fictitious_play.solution",
     "Solution": "solvers.solution", "Strength": "solvers.solution",
     "SolveInterrupted": "solvers.solving", "solve": "solvers.solving",
-    "StrategyFileError": "solvers.strategy_file",
+    "StrategyFileError": "util.strategy_file",
     "DecisionTree": "game.trees",
     "Evaluation": "players.evaluation", "evaluate": "players.evaluation",
     "head_to_head": "players.evaluation",
@@ -59,10 +61,11 @@ if TYPE_CHECKING:
     from .game.certificates import CertificateError
     from .game.proof_check import CheckResult, check_certificate
     from .solvers.double_oracle.solution import DoubleOracleSolution
+    from .solvers.openers import OpenerTable, OpenerValue, opener_values
     from .solvers.fictitious_play.solution import EquilibriumGuesser, FictitiousPlaySolution
     from .solvers.solution import Solution, Strength
     from .solvers.solving import SolveInterrupted, solve
-    from .solvers.strategy_file import StrategyFileError
+    from .util.strategy_file import StrategyFileError
     from .game.trees import DecisionTree
     from .players.evaluation import Evaluation, evaluate, head_to_head
     from .game.objectives import Objective, within
@@ -149,6 +152,8 @@ __all__ = [
     "Evaluation",
     "FictitiousPlaySolution",
     "Objective",
+    "OpenerTable",
+    "OpenerValue",
     "Rules",
     "RulesError",
     "Solution",
@@ -167,6 +172,7 @@ __all__ = [
     "head_to_head",
     "integer_weights",
     "load_words",
+    "opener_values",
     "openmp_enabled",
     "parse_rules",
     "race",

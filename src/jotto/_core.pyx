@@ -7,6 +7,7 @@ C-level functions for other Cython projects are declared in ``_core.pxd``.
 """
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memset
 
 import os
 
@@ -412,6 +413,10 @@ cdef extern from "search/jotto_search.h" nogil:
         void *ctx
         int32_t threads
         int32_t parallel_from
+        const int32_t *targets
+        int32_t ntargets
+        const int32_t *first_guesses
+        int32_t nfirst
     ctypedef struct jt_bs_outcome:
         uint64_t value
         int exact
@@ -430,6 +435,8 @@ cdef extern from "search/jotto_search.h" nogil:
     uint64_t jt_bs_lookahead_bound(jt_bsearch *s, const int32_t *S, int32_t m)
     void jt_bs_forget_top_k(jt_bsearch *s)
     int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint64_t *total)
+    int32_t jt_bs_tree_build_state(jt_bsearch *s, int32_t top_k, const int32_t *T, int32_t mt,
+                                   int32_t root_guess, uint64_t *total)
     void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,
                            int32_t *children)
     void jt_bs_memo_stats(const jt_bsearch *s, int64_t *states, int64_t *bytes)
@@ -461,6 +468,15 @@ cdef int _signalled(void *ctx) noexcept nogil:
             flags[0].append(exc)
             return 1
     return 0
+
+
+def _state_vector(targets, int size):
+    """Increasing word indices below ``size`` as a contiguous int32 vector; ValueError otherwise."""
+    idx = np.asarray(targets, dtype=np.int64)
+    if idx.ndim != 1 or idx.shape[0] < 1 or idx.min() < 0 or idx.max() >= size or \
+            np.any(np.diff(idx) <= 0):
+        raise ValueError("a state is at least one increasing word index")
+    return np.ascontiguousarray(idx, dtype=np.int32)
 
 
 cdef class BestResponseSearch:
@@ -503,15 +519,33 @@ cdef class BestResponseSearch:
             jt_bs_free(self.ptr)
 
     def run(self, int top_k, beta, double seconds, long long nodes, bint by_size=False,
-            list cancel=None, int full_below=0, int threads=1, int parallel_from=0):
+            list cancel=None, int full_below=0, int threads=1, int parallel_from=0,
+            targets=None, first_guesses=None):
         """One pass: (value, exact, stop reason, best root total or None, its guess, nodes).
         A pass stops ("interrupted") once ``cancel`` is not empty: another thread may ask it.
         Top-K passes search states of at most ``full_below`` targets over every guess.  The
         pass runs on ``threads`` threads if it has at least ``parallel_from`` targets (0: the
-        core's default, 128); exact values and trees are the same on any number."""
+        core's default, 128); exact values and trees are the same on any number.
+        ``targets`` (increasing word indices, at least one; None: every word) is the state searched, and
+        ``first_guesses`` (word indices; None: any) the words its trees may start with: the
+        value is then the best such tree's, ``BS_INF`` if none narrows the state down (see
+        jt_bs_pass), and the guess returned is one of them."""
         cdef jt_bs_pass p
         cdef jt_bs_outcome o
         cdef int status
+        cdef const int32_t[::1] T, G
+        memset(&p, 0, sizeof(p))
+        if targets is not None:
+            T = _state_vector(targets, self.size)
+            p.targets = &T[0]
+            p.ntargets = <int32_t>T.shape[0]
+        if first_guesses is not None:
+            gi = np.asarray(first_guesses, dtype=np.int64).reshape(-1)
+            if gi.shape[0] == 0 or gi.min() < 0 or gi.max() >= self.size:
+                raise ValueError("first_guesses are word indices, at least one")
+            G = np.ascontiguousarray(gi, dtype=np.int32)
+            p.first_guesses = &G[0]
+            p.nfirst = <int32_t>G.shape[0]
         flag = []
         ctx = (flag, [] if cancel is None else cancel)
         p.top_k = top_k
@@ -575,12 +609,21 @@ cdef class BestResponseSearch:
             b = jt_bs_lookahead_bound(self.ptr, &S[0], m)
         return int(b)
 
-    def tree(self, int top_k, int root_guess):
-        """(total, guess, depth, size, children) of the tree the memo of mode ``top_k`` holds."""
+    def tree(self, int top_k, int root_guess, targets=None):
+        """(total, guess, depth, size, children) of the tree the memo of mode ``top_k`` holds,
+        for every word or the state ``targets`` (increasing word indices, at least one), first
+        guess ``root_guess`` (-1: the memo's)."""
         cdef uint64_t total = 0
         cdef int32_t n
-        with nogil:
-            n = jt_bs_tree_build(self.ptr, top_k, root_guess, &total)
+        cdef const int32_t[::1] T
+        if targets is None:
+            with nogil:
+                n = jt_bs_tree_build(self.ptr, top_k, root_guess, &total)
+        else:
+            T = _state_vector(targets, self.size)
+            with nogil:
+                n = jt_bs_tree_build_state(self.ptr, top_k, &T[0], <int32_t>T.shape[0],
+                                           root_guess, &total)
         _check(n if n < 0 else JT_OK)
         guess = np.empty(n, dtype=np.int32)
         depth = np.empty(n, dtype=np.int32)
@@ -643,15 +686,6 @@ cdef extern from "search/search_cost.h" nogil:
                          const jt_cg_params *p, jt_cg_info *info)
 
 CS_INF = JT_CS_INF
-
-
-def _state_vector(targets, int size):
-    """Increasing word indices below ``size`` as a contiguous int32 vector; ValueError otherwise."""
-    idx = np.asarray(targets, dtype=np.int64)
-    if idx.ndim != 1 or idx.shape[0] < 1 or idx.min() < 0 or idx.max() >= size or \
-            np.any(np.diff(idx) <= 0):
-        raise ValueError("a state is at least one increasing word index")
-    return np.ascontiguousarray(idx, dtype=np.int32)
 
 
 cdef class CostSearch:

@@ -14,7 +14,8 @@ from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
 from .main import BadInput, main
 from .options import (GUESSER_SPEC, HIDER_SPEC, SEED, SPECS_EPILOG, check_plot_output,
-                      echo_json, interval_text, optional_seconds, threads_option,
+                      echo_json, executor_options, interval_text, open_executor,
+                      optional_seconds, threads_option,
                       word_list_options)
 from .players import resolve_words
 
@@ -54,19 +55,26 @@ MAX_GAMES = 10**6
                    "(jotto check-proof verifies it without the search).  Never overwrites a "
                    "file.")
 @threads_option
+@executor_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_spec, games,
-                     seed, rule, best_response, worst, plot, force, certificate, threads,
-                     as_json):
+                     seed, rule, best_response, worst, plot, force, certificate, threads, workers,
+                     scheduler, as_json):
     """Evaluate a guesser: one game against every target (mean ± sd, worst case, hardest
     targets, histogram), the head-to-head payoff against a hider, and the profile's
     exploitability (OpenSpiel's NashConv and exploitability, with the guesser's best response
     greedy)."""
     check_plot_output(plot, force)
+    budget = optional_seconds(best_response, "--best-response")
+    if best_response is None and (workers is not None or scheduler is not None):
+        raise BadInput("--workers and --scheduler run the proof of --best-response; give it")
     if certificate is not None:
         if best_response is None:
             raise BadInput("--certificate certifies the true best response's lower bound: give "
                            "--best-response")
+        if workers is not None or scheduler is not None:
+            raise BadInput("--certificate is written by the proof in this process: it takes no "
+                           "--workers or --scheduler")
         check_certificate_path(certificate)
     wl = resolve_words(words, letters, rules, skip_invalid, guesser_spec, hider_spec)
     guesser_spec = guesser_spec or default_guesser_spec(wl)
@@ -74,10 +82,10 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
     ev = evaluate(wl, guesser)
     hider = make_hider(hider_spec, wl, ev.expected, guesser_spec)
     p = hider.distribution()
-    ex = exploitability(p, ev, rule=rule, threads=threads,
-                        best_response=best_response is not None,
-                        budget=optional_seconds(best_response, "--best-response"),
-                        certificate=certificate)
+    with open_executor(workers, scheduler) as executor:
+        ex = exploitability(p, ev, rule=rule, threads=threads,
+                            best_response=best_response is not None, budget=budget,
+                            certificate=certificate, executor=executor)
     sampled = None
     if games is not None:
         rng = np.random.default_rng(seed)

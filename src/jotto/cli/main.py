@@ -13,7 +13,7 @@ import click
 
 from .. import __version__
 from ..util.files import input_limit, quote
-from ..solvers.strategy_file import StrategyFileError
+from ..util.strategy_file import StrategyFileError
 from ..game.trees import TreeFileError
 from ..game.words import WordListError
 
@@ -154,7 +154,8 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import analyze, evaluate, play, proof, race, solve, stats, tree  # noqa: F401  (they register)
+    from . import (analyze, evaluate, openers, play, proof, race, solve,  # noqa: F401
+                   stats, tree)  # (they register)
 
 
 _register()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import click
 
@@ -19,8 +20,9 @@ from ..game.words import BUNDLED, DEFAULT_SOURCE, WordList, load_words
 from .main import BadInput
 
 __all__ = ["GUESSER_SPEC", "GUESSER_SPECS_EPILOG", "HIDER_SPEC", "POSITIVE_FINITE",
-           "SEED", "SPECS_EPILOG", "check_plot_output", "echo_json", "interval_text",
-           "optional_seconds", "threads_option", "word_list", "word_list_options"]
+           "SEED", "SPECS_EPILOG", "check_plot_output", "echo_json", "executor_options",
+           "interval_text", "open_executor", "optional_seconds", "threads_option", "word_list",
+           "word_list_options"]
 
 #: The player specs for --help, kept as written (click's \b marks a paragraph not to rewrap).
 SPECS_EPILOG = "\b\n" + SPEC_HELP.replace("\n\n", "\n\n\b\n")
@@ -135,6 +137,49 @@ def word_list(words: str | None, letters: int | None, rules: Rules,
 def threads_option(f: Callable) -> Callable:
     return click.option("-j", "--threads", type=click.IntRange(min=1), default=None,
                         help="Threads (default: OMP_NUM_THREADS, else all cores).")(f)
+
+
+def executor_options(f: Callable) -> Callable:
+    """--workers N and --scheduler ADDRESS: where the proof's tasks run (the command gets
+    ``workers`` and ``scheduler``; :func:`open_executor` makes the executor)."""
+    f = click.option("--scheduler", metavar="ADDRESS", default=None,
+                     help="Run the proof's tasks on the Dask cluster of the scheduler at "
+                          "ADDRESS (tcp://host:8786; needs pip install 'jotto[distributed]').")(f)
+    return click.option("--workers", type=click.IntRange(min=1), default=None,
+                        help="Run the proof's tasks on N local worker processes (default: in "
+                             "this process).")(f)
+
+
+@contextlib.contextmanager
+def open_executor(workers: int | None, scheduler: str | None) -> Iterator[Any]:
+    """The executor --workers or --scheduler asks for (None: neither), checked before any work:
+    a scheduler that cannot be reached, has no workers or whose workers cannot run this jotto
+    is a one-line error (exit 2).  Closed when the block ends."""
+    from ..responses.distributed import connect_scheduler, local_pool
+
+    if workers is not None and scheduler is not None:
+        raise BadInput("--workers and --scheduler: choose one (local processes or a cluster)")
+    if scheduler is not None:
+        try:
+            client = connect_scheduler(scheduler)
+        except (ImportError, ValueError) as exc:
+            raise BadInput(f"--scheduler: {exc}") from None
+        try:
+            yield client.get_executor()
+        finally:
+            client.close()
+        return
+    if workers is None:
+        yield None
+        return
+    pool = local_pool(workers)
+    try:
+        yield pool
+    finally:
+        processes = getattr(pool, "_processes", None) or {}
+        for proc in list(processes.values()):
+            proc.terminate()  # a stopped run's tasks: their results are not wanted
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def check_plot_output(plot: Path | None, force: bool) -> None:

@@ -13,11 +13,12 @@ from ..util.files import check_writable, output_lock
 from ..responses.oracles import parse_oracle
 from ..solvers.solution import Solution
 from ..solvers.solving import METHODS, SolveInterrupted, describe_file, solve
-from ..solvers.strategy_file import StrategyFileError
+from ..util.strategy_file import StrategyFileError
 from ..solvers.fictitious_play.codec import MAX_ITERATIONS
 from .main import BadInput, main
-from .options import (POSITIVE_FINITE, check_plot_output, echo_json, interval_text,
-                      optional_seconds, threads_option, word_list, word_list_options)
+from .options import (POSITIVE_FINITE, check_plot_output, echo_json, executor_options,
+                      interval_text, open_executor, optional_seconds, threads_option, word_list,
+                      word_list_options)
 
 def default_out(letters: int, method: str, mode: str) -> Path:
     what = mode if method == "fictitious-play" else method
@@ -50,6 +51,7 @@ def default_out(letters: int, method: str, mode: str) -> Path:
               "also proves a lower bound on the value: with --oracle lookahead:K and two "
               "threads, beside its rounds all the time, else in the last quarter).")
 @threads_option
+@executor_options
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Strategy file (default jotto-<letters>-letters-<mode>.jotto).")
 @click.option("--resume", is_flag=True, help="Continue the run saved in --out.")
@@ -74,8 +76,8 @@ def default_out(letters: int, method: str, mode: str) -> Path:
                    "again for it).  Never overwrites a file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, iterations,
-                  target_epsilon, time_budget, threads, out, resume, force, checkpoint_every,
-                  progress, plot, certify, certificate, as_json):
+                  target_epsilon, time_budget, threads, workers, scheduler, out, resume, force,
+                  checkpoint_every, progress, plot, certify, certificate, as_json):
     """Compute an equilibrium: by fictitious play (SolveJotto, Algorithm 13; prints Table 1's
     rows for the run) or by the double oracle (prints the certified value interval).
 
@@ -97,14 +99,20 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
         if (method or "fictitious-play") != "double-oracle" and not resume:
             raise BadInput("--certificate certifies the double oracle's lower bound on the "
                            "value: give --method double-oracle")
+        if workers is not None or scheduler is not None:
+            raise BadInput("--certificate is written by a proof in this process: it takes no "
+                           "--workers or --scheduler")
         check_certificate_path(certificate)
+    if workers is not None or scheduler is not None:
+        _check_proof(method or (None if resume else "fictitious-play"), certify)
     out = out or default_out(letters or 5, method or "fictitious-play", mode or "exact")
     check_writable(out)
-    with output_lock(out):  # held from the first look at --out to the last write
+    with output_lock(out), open_executor(workers, scheduler) as executor:
+        # the lock is held from the first look at --out to the last write
         solution = _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode,
                                iterations, target_epsilon, time_budget, threads, resume, force,
                                checkpoint_every, progress, plot, certify, certify_seconds,
-                               as_json)
+                               as_json, executor)
     if certificate is not None:
         if solution.solver != "double-oracle":
             raise BadInput(f"--certificate: {out} holds a {solution.solver} solve; only the "
@@ -130,7 +138,7 @@ def check_method_options(method: str, **given: object) -> None:
 
 def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, iterations,
                 target_epsilon, time_budget, threads, resume, force, checkpoint_every, progress,
-                plot, certify, certify_seconds, as_json):
+                plot, certify, certify_seconds, as_json, executor=None):
     """The solve command once --out is locked: resume, reuse or compute, then report; returns
     the solution."""
     resumed = False
@@ -150,6 +158,8 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
     method = method or "fictitious-play"
     mode = (mode or "exact") if method == "fictitious-play" else None
     letters = letters or 5
+    if executor is not None:
+        _check_proof(method, certify)
     wl = None if (resumed and words is None) else \
         word_list(words, letters, rules, skip_invalid)
     if out.exists() and not resume and not force:
@@ -157,7 +167,7 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
         if done is None:
             raise BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
         click.echo(f"jotto: {out} already holds this solve (--force recomputes it)", err=True)
-        _report(done, out, plot, as_json, certify, certify_seconds, threads)
+        _report(done, out, plot, as_json, certify, certify_seconds, threads, executor)
         return done
     if progress is None:
         progress = sys.stderr.isatty()
@@ -166,7 +176,8 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
                          oracle=oracle, iterations=iterations,
                          target_epsilon=target_epsilon, time_budget=time_budget,
                          threads=threads, out=out, resume=resume, progress=progress,
-                         checkpoint_seconds=checkpoint_every)
+                         checkpoint_seconds=checkpoint_every,
+                         executor=executor if method == "double-oracle" else None)
     except SolveInterrupted as stop:
         step = "round" if method == "double-oracle" else "iteration"
         click.echo(f"jotto: stopped after {step} {stop.iteration}; the run is saved in "
@@ -174,8 +185,15 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
         sys.exit(130)
     except StrategyFileError as exc:
         raise BadInput(str(exc)) from None
-    _report(solution, out, plot, as_json, certify, certify_seconds, threads)
+    _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor)
     return solution
+
+
+def _check_proof(method, certify):
+    """--workers and --scheduler run proofs: the double oracle's, or --certify's."""
+    if method == "fictitious-play" and certify is None:
+        raise BadInput("--workers and --scheduler run proofs: the double oracle's or "
+                       "--certify's; fictitious play alone proves nothing")
 
 
 def _finished(out, wl, method, mode, iterations, oracle):
@@ -196,11 +214,11 @@ def _finished(out, wl, method, mode, iterations, oracle):
     return done
 
 
-def _report(solution, out, plot, as_json, certify, certify_seconds, threads):
+def _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor=None):
     if plot is not None:
         solution.plot(plot)
-    strength = (solution.strength(certify_seconds, threads=threads) if certify is not None
-                else None)
+    strength = (solution.strength(certify_seconds, threads=threads, executor=executor)
+                if certify is not None else None)
     words = {"source": solution.words.source, "size": len(solution.words),
              "length": solution.words.length, "sha256": solution.words.sha256}
     if as_json:

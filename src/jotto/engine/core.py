@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _core
-from .._core import (  # noqa: F401  (the core's names, re-exported for the wings above)
+from .._core import (  # the core's names, re-exported for the wings above
     BS_HARD,
     BS_INF,
     BS_KEEP_ALL,
@@ -44,6 +44,13 @@ from .._core import (  # noqa: F401  (the core's names, re-exported for the wing
     seq_dot,
     set_thresholds,
 )
+
+__all__ = ["BS_HARD", "BS_INF", "BS_KEEP_ALL", "BS_POSITIONAL", "BS_STOPS", "CAND_ALL",
+           "CAND_CONSISTENT", "CAND_NORVIG", "CS_INF", "MAX_LENGTH", "MAX_WORDS", "RULE_EXACT",
+           "RULE_NORVIG_ENTROPY", "RULE_NORVIG_EXPECTATION", "RULE_NORVIG_MAX", "RULE_PAPER",
+           "BestResponseSearch", "CostSearch", "Tree", "Words", "build_tree", "class_sizes",
+           "cost_decide", "decide", "integer_weights", "isa", "isa_available", "max_threads",
+           "openmp_enabled", "select_isa", "seq_dot", "set_thresholds"]
 
 
 def build_tree(*, words: Words, rule: int, candidates: int, v: Any = None, h: Any = None,

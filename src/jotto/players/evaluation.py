@@ -290,12 +290,14 @@ class Exploitability:
 def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
                    threads: int | None = None, best_response: bool = False,
                    budget: float | None = None,
-                   certificate: str | os.PathLike[str] | None = None) -> Exploitability:
+                   certificate: str | os.PathLike[str] | None = None,
+                   executor=None) -> Exploitability:
     """The profile (hider ``p``, evaluated guesser): see :class:`Exploitability`.  The guesser's
     greedy best response is GuesserGBR against ``p`` under ``rule``; with ``best_response`` the
-    true best response is searched for too (for at most ``budget`` seconds; exact when None),
-    against ``p`` made integer weights by :func:`jotto.integer_weights`, and a certificate of
-    its lower bound written to ``certificate`` if given (docs/certificates.md)."""
+    true best response is searched for too (for at most ``budget`` seconds; exact when None,
+    on ``executor`` if given: see :func:`jotto.best_response`), against ``p`` made integer
+    weights by :func:`jotto.integer_weights`, and a certificate of its lower bound written to
+    ``certificate`` if given (docs/certificates.md)."""
     if certificate is not None and not best_response:
         raise ValueError("certificate: a certificate is of the true best response's lower "
                          "bound (best_response=True)")
@@ -306,7 +308,7 @@ def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
         from ..responses.best_responses import best_response as search
 
         br = search(evaluation.words, p, budget=budget, threads=threads,
-                    certificate=certificate)
+                    certificate=certificate, executor=executor)
         bounds = (br.lower, br.upper)
     return Exploitability(evaluation.against(p), float(evaluation.expected.max()),
                           float(np.dot(p, gbr)), bounds)

@@ -36,6 +36,7 @@ import math
 import os
 import threading
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from numbers import Real
@@ -198,7 +199,8 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                   upper_bound: Real | None = None, threads: int | None = None,
                   memory: int = DEFAULT_MEMORY, objective: ObjectiveSpec = None,
                   certificate: str | os.PathLike[str] | None = None,
-                  about: str = "best response") -> BestResponse:
+                  about: str = "best response",
+                  executor: Executor | None = None) -> BestResponse:
     """The guesser's best response to ``hider``: the decision tree minimising the expected
     number of guesses (or another ``objective``), with proven bounds.
 
@@ -238,7 +240,7 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             every case, but on several threads it depends on timing (a node budget too: which
             states the threads searched when it ran out), so it may differ from run to run.
         memory: bytes the memos of states may take together (then they stop growing; results
-            without budgets do not change, only the time).
+            without budgets do not change, only the time); with an executor, each worker's.
         objective: what the tree minimises (:func:`jotto.game.objectives.parse_objective`): None or
             ``"mean"``, expected guesses; ``jotto.within(k)`` or ``"within:K"``, the chance of
             needing more than k guesses (:attr:`BestResponse.found_within` gives the chance of
@@ -246,18 +248,23 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             ``"costs:C1,C2,...[:tail=X]"``, the expected cost ``E[c(guesses)]`` of any
             non-decreasing cost vector.  Objectives other than the mean are searched by
             :func:`jotto.responses.cost_search.objective_best_response` (one thread, no
-            ``top_k``).
+            ``top_k``, no executor).
         certificate: a file to write a certificate of ``lower`` to (docs/certificates.md),
             which :func:`jotto.check_certificate` verifies without the search; written as the
             search runs and renamed into place at the end (:class:`FileExistsError` at once if
-            the file exists).  The mean only.
+            the file exists).  The mean only, in this process (no executor).
         about: what the certificate says its bound is of (its header's ``about``): the
             default, or ``"game value"`` when the hider's strategy proves the game's value.
+        executor: run the proof as tasks on this :class:`concurrent.futures.Executor` (a Dask
+            client's ``get_executor()``, a ``ProcessPoolExecutor``;
+            :mod:`jotto.responses.distributed`): each opener is a task
+            (:func:`jotto.responses.executors.best_response_on`), its passes on one thread of a
+            worker.  ``threads`` is then unused; ``memo_states`` sums the workers' memos.
 
     Returns:
         A :class:`BestResponse`.  With no ``budget`` or ``nodes`` its values and tree are the
-        same whatever the machine and thread count (its ``nodes`` are not); with them, on one
-        thread, all of it is.
+        same whatever the machine, thread count and executor (its ``nodes`` are not); with
+        them, on one thread and no executor, all of it is.
     """
     wanted = parse_objective(objective)
     if not wanted.is_mean:
@@ -266,6 +273,9 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                              "objective")
         if top_k is not None:
             raise ValueError("top_k restricts the mean's search; it takes no other objective")
+        if executor is not None:
+            raise ValueError("an executor runs the mean's proof; other objectives are searched "
+                             "in this process")
         resolve_threads(threads)
         from .cost_search import objective_best_response
 
@@ -284,6 +294,14 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
     if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 2**20:
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
     goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * total)
+    if executor is not None:
+        if certificate is not None:
+            raise ValueError("certificate: a certificate is written by the search in this "
+                             "process; it takes no executor")
+        from .executors import best_response_on
+
+        return best_response_on(executor, wl, v, total, t0, budget, nodes, top_k, goal,
+                                int(memory))
     deadline = None if budget is None else t0 + budget
     with contextlib.ExitStack() as stack:
         cert = None

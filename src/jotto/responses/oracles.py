@@ -54,11 +54,12 @@ class Oracle:
         return self.kind
 
     def respond(self, words: WordList, weights: Any, threads: int | None = None,
-                upper_bound: Any = None) -> Response:
+                upper_bound: Any = None, executor: Any = None) -> Response:
         """A tree against the hider with integer ``weights`` (an integer array or a sequence of
         :class:`fractions.Fraction`, as :func:`jotto.best_response` takes them).  The best
         response may stop once it proves that no tree beats ``upper_bound`` (its ``lower`` is
-        then at least that)."""
+        then at least that).  ``executor``: where the best response's proof runs (top-K
+        searches, which prove nothing, run here)."""
         if self.kind == "greedy":
             w = exact_weights(weights, len(words)).astype(object)
             tree = gbr_tree(words, w.astype(np.int64), rule="exact", threads=threads)
@@ -68,7 +69,7 @@ class Oracle:
 
         br = best_response(words, weights, budget=self.seconds, nodes=self.nodes,
                            top_k=self.top_k, upper_bound=None if self.top_k else upper_bound,
-                           threads=threads)
+                           threads=threads, executor=None if self.top_k else executor)
         return Response(br.tree, br.lower, br.upper)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import resources
 
 from .solution import Solution
-from .strategy_file import StrategyFileError
+from ..util.strategy_file import StrategyFileError
 from ..game.words import WordList
 
 __all__ = ["bundled_solution"]

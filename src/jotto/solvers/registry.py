@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .strategy_file import StrategyFileError
+from ..util.strategy_file import StrategyFileError
 
 if TYPE_CHECKING:
     from .solution import Solution

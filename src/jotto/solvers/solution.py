@@ -24,10 +24,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from . import strategy_file
+from ..util import strategy_file
 from ..game.turns import Guesser, player_repr
 from .registry import DEFAULT_SOLVER, solver_class
-from .strategy_file import StrategyFileError
+from ..util.strategy_file import StrategyFileError
 from ..game.words import WordList, WordListError
 
 __all__ = ["EquilibriumHider", "Solution", "StrategyFileError", "Strength"]
@@ -132,14 +132,15 @@ class Solution:
         return max(self.guesser_expected())
 
     def strength(self, budget: float | None = None, *, nodes: int | None = None,
-                 threads: int | None = None) -> Strength:
+                 threads: int | None = None, executor=None) -> Strength:
         """The certified strength of both strategies (see :class:`Strength`): the guesser's true
         best response to the hider, searched for at most ``budget`` seconds (or ``nodes``
-        search nodes; unbounded when both are None), and the guesser's exact worst case."""
+        search nodes; unbounded when both are None; on ``executor`` if given, see
+        :func:`jotto.best_response`), and the guesser's exact worst case."""
         from ..responses.best_responses import best_response
 
         br = best_response(self.words, self.hider_weights(), budget=budget, nodes=nodes,
-                           threads=threads)
+                           threads=threads, executor=executor)
         return Strength(br.lower, br.upper, self.guesser_worst_case(), br.exact)
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -161,7 +162,7 @@ class Solution:
 
 
 def read_payload(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The payload of a strategy file of any solver, read (:func:`jotto.solvers.strategy_file.read`)
+    """The payload of a strategy file of any solver, read (:func:`jotto.util.strategy_file.read`)
     and checked by its solver (:meth:`Solution.check_payload`)."""
     payload = strategy_file.read(path)
     solver_class(payload.get("solver", DEFAULT_SOLVER)).check_payload(payload,

@@ -19,7 +19,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from .. import __version__
-from . import strategy_file
+from ..util import strategy_file
 from .double_oracle.algorithm import PROVE_SHARE, DoubleOracle
 from .fictitious_play.algorithm import (MODES, ExactPlay, FictitiousPlay, OraclePlay, PaperPlay,
                               paper_iterations)
@@ -32,7 +32,7 @@ from .fictitious_play.solution import FictitiousPlaySolution
 from .solution import (Solution, check_same_words, read_payload, words_from_payload,
                        words_payload)
 from .registry import SOLVERS
-from .strategy_file import StrategyFileError
+from ..util.strategy_file import StrategyFileError
 from .fictitious_play.codec import MAX_ITERATIONS
 from ..game.words import WordList, load_words
 
@@ -83,7 +83,8 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
           time_budget: float | None = None, threads: int | None = None,
           out: str | os.PathLike[str] | None = None, resume: bool = False,
           progress: bool | None = None, checkpoint_seconds: float = 10.0,
-          certificate: str | os.PathLike[str] | None = None) -> Solution:
+          certificate: str | os.PathLike[str] | None = None,
+          executor: Any = None) -> Solution:
     """Compute an equilibrium of Jotto.
 
     ``jotto.solve(3)`` solves the bundled list's 3-letter game; ``jotto.solve(words)`` the game
@@ -134,6 +135,9 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
             lower bound to (:meth:`jotto.DoubleOracleSolution.write_certificate`: its hider is
             proved again to hold every guesser to ``value_bounds[0]``, which
             :func:`jotto.check_certificate` verifies without the search).
+        executor: the double oracle's proofs (its best-response oracle and the lower bound
+            its time budget proves) run as tasks on this :class:`concurrent.futures.Executor`
+            (see :func:`jotto.best_response`); fictitious play proves nothing and refuses one.
 
     Raises:
         SolveInterrupted: on Ctrl-C or SIGTERM, which stop the run between iterations (after
@@ -173,9 +177,11 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
         from ..game.certificates import check_certificate_path
 
         check_certificate_path(certificate)
+    if executor is not None and method != "double-oracle":
+        raise ValueError("an executor runs the double oracle's proofs; fictitious play has none")
     path = Path(out) if out is not None else None
     args = (letters, words, rules, method, mode, the_oracle, iterations, target_epsilon,
-            time_budget, threads, path, resume, progress, checkpoint_seconds)
+            time_budget, threads, path, resume, progress, checkpoint_seconds, executor)
     if path is None:
         solution = _solve(*args)
     else:
@@ -221,7 +227,7 @@ def _solve(letters: int | None, words: Any, rules: Rules | str | None, method: s
            the_oracle: Oracle,
            iterations: int | None, target_epsilon: float | None, time_budget: float | None,
            threads: int | None, path: Path | None, resume: bool, progress: bool,
-           checkpoint_seconds: float) -> Solution:
+           checkpoint_seconds: float, executor: Any) -> Solution:
     """:func:`solve` after its arguments were checked, holding the output file's lock."""
     nthreads = resolve_threads(threads)
     payload = read_payload(path) if resume and path and path.exists() else None
@@ -236,7 +242,7 @@ def _solve(letters: int | None, words: Any, rules: Rules | str | None, method: s
         wl = _word_list(letters, words, rules)
     if method == "double-oracle":
         return _double_oracle(wl, the_oracle, iterations, target_epsilon, time_budget,
-                              nthreads, payload, path, progress, checkpoint_seconds)
+                              nthreads, payload, path, progress, checkpoint_seconds, executor)
     horizon = iterations or (payload or {}).get("plan", {}).get("iterations") \
         or paper_iterations(wl.length)
     if payload is not None and horizon < int(payload["iterations_done"]):
@@ -309,12 +315,12 @@ def _note(bar: Any, text: str) -> None:
 def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
                    target_width: float | None, time_budget: float | None, threads: int,
                    payload: dict[str, Any] | None, path: Path | None, progress: bool,
-                   checkpoint_seconds: float) -> Solution:
+                   checkpoint_seconds: float, executor: Any) -> Solution:
     plan = {"rounds": rounds, "target_width": target_width, "time_budget": time_budget,
             "oracle": oracle.spec}
     with strategy_file.naming(path):
-        run = (DoubleOracle(wl, oracle, threads) if payload is None
-               else DoubleOracle.restore(wl, payload, oracle, threads))
+        run = (DoubleOracle(wl, oracle, threads, executor=executor) if payload is None
+               else DoubleOracle.restore(wl, payload, oracle, threads, executor))
     start_round = run.rounds
     bar = _progress(progress, f"{wl.length} letters, double oracle", rounds, start_round)
 
@@ -345,7 +351,8 @@ def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
     # (DoubleOracle.prove_beside; hedge rounds use one core); else its last part, and whatever
     # the rounds leave, after them (DoubleOracle.prove).
     started = time.monotonic()
-    beside = time_budget is not None and run.hedges and threads > 1 and not finished()
+    beside = time_budget is not None and run.hedges and \
+        (threads > 1 or executor is not None) and not finished()
     if beside:
         run.prove_beside(time_budget)
     rounds_budget = time_budget

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from typing import Iterator
+from typing import Callable, Iterator
 
 __all__ = ["StopRequest", "deferred_interrupts"]
 
@@ -14,8 +14,9 @@ __all__ = ["StopRequest", "deferred_interrupts"]
 class StopRequest:
     """Set when SIGINT or SIGTERM arrived; ``signal`` is which."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_request: Callable[[], None] | None = None) -> None:
         self.signal: int | None = None
+        self._on_request = on_request
 
     @property
     def requested(self) -> bool:
@@ -25,13 +26,16 @@ class StopRequest:
         if self.signal is not None and signum == signal.SIGINT:
             raise KeyboardInterrupt  # a second Ctrl-C: the user means it
         self.signal = signum
+        if self._on_request is not None:
+            self._on_request()
 
 
 @contextlib.contextmanager
-def deferred_interrupts() -> Iterator[StopRequest]:
+def deferred_interrupts(on_request: Callable[[], None] | None = None) -> Iterator[StopRequest]:
     """Within the block SIGINT and SIGTERM set the returned request instead of interrupting
-    (main thread only; elsewhere signals cannot arrive anyway).  A second Ctrl-C interrupts."""
-    stop = StopRequest()
+    (main thread only; elsewhere signals cannot arrive anyway), and call ``on_request`` (e.g.
+    to stop a search pass under way, which polls for signals).  A second Ctrl-C interrupts."""
+    stop = StopRequest(on_request)
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return

@@ -28,7 +28,7 @@ MOVED = {
     "best_responses": "responses.best_responses", "cost_search": "responses.cost_search",
     "gbr": "responses.gbr", "oracles": "responses.oracles",
     "bundled": "solvers.bundled", "matrix_game": "solvers.matrix_game",
-    "solution": "solvers.solution", "strategy_file": "solvers.strategy_file",
+    "solution": "solvers.solution", "strategy_file": "util.strategy_file",
     "solve": "solvers.solving",
     "double_oracle": "solvers.double_oracle.algorithm",
     "do_solution": "solvers.double_oracle.solution",

@@ -77,6 +77,18 @@ typedef struct {
     int32_t parallel_from; /* a pass over fewer targets (of positive weight) runs on one thread
                               (0: JT_BS_PARALLEL_FROM); below 16, the threads also share states
                               of as few targets (for tests on tiny lists) */
+    /* Work units (a part of the search run apart, jotto.responses.work_units): a zeroed tail searches
+     * every target of positive weight with any first guess. */
+    const int32_t *targets; /* the state to search: ntargets increasing word indices, of any
+                               weight (as at the top, only those of positive weight are searched
+                               outside hard mode); NULL: every word */
+    int32_t ntargets;
+    const int32_t *first_guesses; /* not NULL: the state's first guess is one of these nfirst
+                               words, and the value is that of the best tree starting with one
+                               of them (JT_BS_INF if none narrows the state down); the state's
+                               own memo entry is then neither read nor written, its classes'
+                               are */
+    int32_t nfirst;
 } jt_bs_pass;
 
 /* Below this many targets a pass does not pay for threads (2-letter lists: one thread). */
@@ -87,7 +99,7 @@ typedef struct {
     int exact;          /* value is the optimum (it was below beta and the pass finished) */
     int stopped;        /* enum jt_bs_stop */
     uint64_t best;      /* the value of the best root tree this pass completed (JT_BS_INF: none) */
-    int32_t best_guess; /* its first guess (-1: none) */
+    int32_t best_guess; /* its first guess (-1: none; one of first_guesses if given) */
     int64_t nodes;      /* states searched in this pass */
 } jt_bs_outcome;
 
@@ -110,6 +122,10 @@ uint64_t jt_bs_lookahead_bound(jt_bsearch *s, const int32_t *S, int32_t m);
  * remain in their state, then the exact greedy rule with equal weights.  Returns the number of
  * nodes (negative status on failure) and the tree's total sum_i v_i guesses_i in *total. */
 int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint64_t *total);
+/* The same for the state of the mt words T (increasing indices, of any weight): the tree that
+ * finds each of them, first guess root_guess (-1: the memo's), its total F(T) in *total. */
+int32_t jt_bs_tree_build_state(jt_bsearch *s, int32_t top_k, const int32_t *T, int32_t mt,
+                               int32_t root_guess, uint64_t *total);
 /* The tree last built, in jt_tree_export's layout (depth-first, children by increasing reply
  * code, jt_bs_classes of them per node). */
 void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,

@@ -36,8 +36,14 @@
  * root over a memo they share, putting off the words of a state another thread is searching,
  * and a state's guesses of least value are ranked by the order above whichever thread found
  * them, so exact values and trees never depend on the threads; node counts and bounds a budget
- * stops at do.  This file holds the recursion and its passes; search_internal.h lists the files
- * holding the rest. */
+ * stops at do.
+ *
+ * A pass may search a state inside the game (jt_bs_pass.targets) and force its first guess to be
+ * one of given words (jt_bs_pass.first_guesses): the work units of a proof split over processes
+ * (jotto.responses.work_units).  Its value is then the best such tree's, never stored as the state's own.
+ * This file holds the recursion and its passes; search_internal.h lists the files holding the
+ * rest. */
+#include <stdlib.h>
 #include <time.h>
 
 #include "search_internal.h"
@@ -215,18 +221,36 @@ static int try_word(jt_bsearch *s, worker *w, int32_t depth, level *lv, int32_t 
     return 0;
 }
 
+/* The candidates of the top state that the pass's first guesses split it as: w->first_of[c] is
+ * the first of them splitting S as candidate c does, or -1.  (Every thread makes the same map.) */
+static void first_guess_map(const jt_bsearch *s, worker *w, const level *lv, int32_t m)
+{
+    for (int32_t t = 0; t < lv->nc; t++)
+        w->first_of[lv->cid[t]] = -1;
+    for (int32_t i = 0; i < s->nfirst; i++) {
+        const int32_t c = bs_candidate_like(s, lv, m, s->first_guesses[i]);
+        if (c >= 0 && w->first_of[c] < 0)
+            w->first_of[c] = s->first_guesses[i];
+    }
+}
+
 /* F(S) if below beta, else a proven bound >= beta (any proven bound once the pass stops).  S:
  * increasing indices of positive-weight targets, key its Zobrist key, W its weight.  *guess_out
- * gets the best first guess when the value is exact. */
+ * gets the best first guess when the value is exact.  At depth 0 of a pass with first guesses
+ * (forced) the value is that of the best tree starting with one of them: the only candidates are
+ * the words splitting S as they do (first_guess_map), S's own memo entry (F(S), not this value)
+ * is neither read nor written, nor is its best tree shared with other threads, and the guess
+ * given is the first guess itself, not the candidate splitting S alike. */
 uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, int32_t m,
                    uint64_t key, uint64_t W, uint64_t beta, int32_t *guess_out)
 {
     *guess_out = -1;
-    if (m == 1) {
+    const int forced = depth == 0 && s->first_guesses;
+    if (m == 1 && !forced) {
         *guess_out = S[0];
         return W;
     }
-    if (m == 2) {
+    if (m == 2 && !forced) {
         const int first = s->v[S[1]] > s->v[S[0]];
         *guess_out = S[first];
         return 2 * W - s->v[S[first]];
@@ -244,7 +268,7 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
     {
         uint64_t v;
         int32_t g;
-        const int f = bs_memo_get(s, mm, key, m, S, &v, &g);
+        const int f = forced ? 0 : bs_memo_get(s, mm, key, m, S, &v, &g);
         if (f == 2) {
             *guess_out = g;
             return v;
@@ -260,6 +284,8 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
         return known;
     const int V = s->win, R = s->R;
     const int uniform = bs_split_state(s, w, depth, lv, m, W);
+    if (forced)
+        first_guess_map(s, w, lv, m);
 
     /* The words to try, in greedy order, one per distinct split. */
     const int restricted = s->mode == 1 && m > s->full_below;
@@ -267,7 +293,7 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
     int32_t nl = 0;
     for (int32_t t = 0; t < lv->nc; t++) {
         const int32_t c = lv->cid[t];
-        if (!lv->prog[c])
+        if (!lv->prog[c] || (forced && w->first_of[c] < 0))
             continue;
         floor_all = umin(floor_all, lv->lb[c]);
         if (!restricted && lv->lb[c] >= beta) {
@@ -278,7 +304,8 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
     }
     if (umax(known, floor_all) >= beta) {
         const uint64_t res = umax(known, floor_all);
-        bs_memo_store(s, w, key, m, S, res, 0, -1);
+        if (!forced)
+            bs_memo_store(s, w, key, m, S, res, 0, -1);
         bs_clear_members(lv, S, m);
         return res;
     }
@@ -344,7 +371,7 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
      * completed (sharing): if this search does not find one as good, it is searched again
      * without them (that value was another state's, sharing its hash). */
     const int shared = s->nthreads > 1 && m >= s->share_min;
-    sharing sh = {key, m, shared, INF};
+    sharing sh = {key, m, shared && !forced, INF};
     uint64_t best, failed;
     int32_t bestt;
     for (;;) {
@@ -402,18 +429,19 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
                 for (int32_t j = 0; j < nd; j++)
                     res = umin(res, lv->list[lv->defer[j]].lb);
                 res = umax(res, known);
-                bs_memo_store(s, w, key, m, S, res, 0, -1);
+                if (!forced)
+                    bs_memo_store(s, w, key, m, S, res, 0, -1);
                 bs_clear_members(lv, S, m);
                 return res;
             }
             if (r > 0) {
                 best = total;
                 bestt = t;
-                if (shared)
+                if (shared && !forced)
                     bs_upper_put(s, key, m, total);
                 if (depth == 0) {
                     w->root_best = total;
-                    w->root_guess = cd->c;
+                    w->root_guess = forced ? w->first_of[cd->c] : cd->c;
                 }
             } else {
                 failed = umin(failed, total);
@@ -426,12 +454,15 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
     }
     bs_clear_members(lv, S, m);
     if (bestt >= 0) {
-        bs_memo_store(s, w, key, m, S, best, 1, lv->list[bestt].c);
-        *guess_out = lv->list[bestt].c;
+        const int32_t c = lv->list[bestt].c;
+        if (!forced)
+            bs_memo_store(s, w, key, m, S, best, 1, c);
+        *guess_out = forced ? w->first_of[c] : c;
         return best;
     }
     const uint64_t res = umax(known, umin(failed, outside));
-    bs_memo_store(s, w, key, m, S, res, 0, -1);
+    if (!forced)
+        bs_memo_store(s, w, key, m, S, res, 0, -1);
     return res;
 }
 
@@ -467,12 +498,51 @@ void jt_bs_forget_top_k(jt_bsearch *s)
     s->full_below_memo = 0;
 }
 
+/* The state of the words T (nt increasing indices) as the search holds states: its targets of
+ * positive weight (in hard mode all of them) into S, with their key and weight. */
+static int state_of(const jt_bsearch *s, const int32_t *T, int32_t nt, int32_t *S, int32_t *m,
+                    uint64_t *key, uint64_t *W)
+{
+    *m = 0;
+    *key = *W = 0;
+    for (int32_t k = 0; k < nt; k++) {
+        if (T[k] < 0 || T[k] >= s->D || (k && T[k] <= T[k - 1]))
+            return JT_EINVAL;
+        if (s->v[T[k]] || s->hard) {
+            S[(*m)++] = T[k];
+            *key += s->z[T[k]];
+            *W += s->v[T[k]];
+        }
+    }
+    return JT_OK;
+}
+
+/* The state a pass searches (s->top...): its targets, or every target of positive weight; *sub
+ * gets the array to free. */
+static int pass_state(jt_bsearch *s, const jt_bs_pass *p, int32_t **sub)
+{
+    *sub = NULL;
+    s->top = s->pos;
+    s->ntop = s->npos;
+    s->keytop = s->keypos;
+    s->Wtop = s->Wpos;
+    if (!p->targets)
+        return JT_OK;
+    if (p->ntargets < 0)
+        return JT_EINVAL;
+    *sub = malloc(sizeof(int32_t) * (size_t)(p->ntargets ? p->ntargets : 1));
+    if (!*sub)
+        return JT_ENOMEM;
+    s->top = *sub;
+    return state_of(s, p->targets, p->ntargets, *sub, &s->ntop, &s->keytop, &s->Wtop);
+}
+
 /* The threads a pass runs on: one below parallel_from targets or without OpenMP. */
 static int pass_threads(const jt_bsearch *s, const jt_bs_pass *p)
 {
 #ifdef _OPENMP
     const int32_t from = p->parallel_from > 0 ? p->parallel_from : JT_BS_PARALLEL_FROM;
-    if (p->threads <= 1 || s->npos < from)
+    if (p->threads <= 1 || s->ntop < from)
         return 1;
     return p->threads < MAX_THREADS ? p->threads : MAX_THREADS;
 #else
@@ -487,11 +557,26 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     memset(out, 0, sizeof *out);
     out->best = INF;
     out->best_guess = -1;
-    if (p->top_k < 0 || p->full_below < 0 || p->threads < 0 || p->parallel_from < 0)
+    if (p->top_k < 0 || p->full_below < 0 || p->threads < 0 || p->parallel_from < 0 ||
+        (p->first_guesses && p->nfirst < 1))
         return JT_EINVAL;
+    for (int32_t i = 0; p->first_guesses && i < p->nfirst; i++)
+        if (p->first_guesses[i] < 0 || p->first_guesses[i] >= s->D)
+            return JT_EINVAL;
+    int32_t *sub;
+    int st = pass_state(s, p, &sub);
     const int threads = pass_threads(s, p);
-    if (!bs_workers(s, threads) || (threads > 1 && !bs_shared_tables(s)))
-        return JT_ENOMEM;
+    if (st == JT_OK && (!bs_workers(s, threads) || (threads > 1 && !bs_shared_tables(s))))
+        st = JT_ENOMEM;
+    for (int t = 0; st == JT_OK && p->first_guesses && t < threads; t++)
+        if (!s->wk[t].first_of && !(s->wk[t].first_of = malloc(sizeof(int32_t) * (size_t)s->D)))
+            st = JT_ENOMEM;
+    if (st != JT_OK) {
+        free(sub);
+        return st;
+    }
+    s->first_guesses = p->first_guesses;
+    s->nfirst = p->nfirst;
     bs_set_mode(s, p->top_k, p->full_below);
     s->nodes = 0;
     s->node_limit = p->max_nodes;
@@ -510,12 +595,12 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
         w->done = 0;
         w->seen = UINT64_MAX;
     }
-    if (!s->npos) {
+    if (!s->ntop) {
         s->wk[0].value = 0;
         s->wk[0].done = 1;
     } else if (threads == 1) {
         worker *w = &s->wk[0];
-        w->value = bs_search(s, w, 0, s->pos, s->npos, s->keypos, s->Wpos, p->beta, &w->guess);
+        w->value = bs_search(s, w, 0, s->top, s->ntop, s->keytop, s->Wtop, p->beta, &w->guess);
         w->done = 1;
     } else {
         s->nthreads = threads;
@@ -548,12 +633,15 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     out->nodes = 0;
     for (int t = 0; t < threads; t++)
         out->nodes += s->wk[t].nodes;
-    if (out->exact && s->npos) {
+    if (out->exact && s->ntop) {
         out->best = fin->value;
         out->best_guess = fin->guess;
     } else if (out->best_guess < 0) {
         out->best = INF;
     }
+    free(sub);
+    s->top = s->pos;
+    s->first_guesses = NULL;
     s->deadline = 0;
     s->node_limit = 0;
     s->interrupted = NULL;

@@ -183,6 +183,13 @@ struct jt_bsearch {
     int by_size;        /* share a word's gap among its classes by their sizes */
     int (*interrupted)(void *);
     void *ctx;
+    /* the state the pass searches (jt_bs_pass.targets; else every target of positive
+     * weight), and the words its first guess may be (NULL: any; search.c) */
+    const int32_t *top;
+    int32_t ntop;
+    uint64_t Wtop, keytop;
+    const int32_t *first_guesses;
+    int32_t nfirst;
     /* what threads searching the same states tell each other (search_parallel.c) */
     uint64_t *busy;     /* [BUSY_SLOTS] (state, word) pairs being searched, hashed; 0: none */
     uint64_t (*upper)[2]; /* [UPPER_SLOTS] a state's hash and the value of the best tree of it
@@ -214,6 +221,8 @@ typedef struct __attribute__((aligned(128))) worker {
     uint64_t at[2], end[2]; /* free offsets in its chunk of memo[0], memo[1] */
     uint64_t seen;      /* atomic: the epoch when it last entered a state (UINT64_MAX: it is not
                            searching); it reads no memo table retired after that */
+    int32_t *first_of;  /* [D] in a pass with first guesses: the first of them splitting the
+                           top state as candidate c does, or -1 (search.c) */
 } worker;
 
 /* Thread w enters a state: it holds no memo table between two states. */
@@ -386,6 +395,7 @@ void bs_sort_list(level *lv, int32_t nl);
 int32_t bs_dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t keep,
                   int uniform);
 void bs_list_classes(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int32_t *fill);
+int32_t bs_candidate_like(const jt_bsearch *s, const level *lv, int32_t m, int32_t g);
 
 /* search_families.c */
 void bs_family_tables(jt_bsearch *s);

@@ -62,6 +62,7 @@ void bs_workers_free(jt_bsearch *s)
         for (int32_t d = 0; s->wk[i].lv && d < s->D + 2; d++)
             bs_level_free(s->wk[i].lv[d]);
         free(s->wk[i].lv);
+        free(s->wk[i].first_of);
     }
     free(s->wk);
     s->wk = NULL;
@@ -165,7 +166,7 @@ void bs_run_threads(jt_bsearch *s, uint64_t beta, int threads)
         worker *w = &s->wk[0];
 #endif
         int32_t g = -1;
-        w->value = bs_search(s, w, 0, s->pos, s->npos, s->keypos, s->Wpos, beta, &g);
+        w->value = bs_search(s, w, 0, s->top, s->ntop, s->keytop, s->Wtop, beta, &g);
         w->guess = g;
         w->done = 1;
         STORE_REL(&w->seen, UINT64_MAX);

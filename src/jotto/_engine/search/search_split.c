@@ -518,6 +518,27 @@ void bs_list_classes(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int32
     BY_GEN(s, list_classes_body, s, lv, m, c, fill);
 }
 
+/* The candidate of the level (one of lv->cid, split already) that splits S as word g does, or
+ * -1 if none does (g does not narrow S down; in hard mode, g is not in S).  Paper words: the
+ * candidate with g's letters within S's letters (distinct_words kept one of each). */
+int32_t bs_candidate_like(const jt_bsearch *s, const level *lv, int32_t m, int32_t g)
+{
+    for (int32_t t = 0; t < lv->nc; t++)
+        if (lv->cid[t] == g)
+            return lv->prog[g] ? g : -1;
+    if (s->hard)
+        return -1;
+    uint32_t U = 0;
+    for (int32_t k = 0; s->gen == 0 && k < m; k++)
+        U |= lv->sm[k];
+    for (int32_t t = 0; t < lv->nc; t++) {
+        const int32_t c = lv->cid[t];
+        if (s->gen == 0 ? (s->mask[c] & U) == (s->mask[g] & U) : same_split(s, lv, m, c, g))
+            return lv->prog[c] ? c : -1;
+    }
+    return -1;
+}
+
 void bs_clear_members(level *lv, const int32_t *S, int32_t m)
 {
     for (int32_t k = 0; k < m; k++)

@@ -1,4 +1,5 @@
-/* search_tree.c -- the decision tree a best-response search's memo describes (jt_bs_tree_build):
+/* search_tree.c -- the decision tree a best-response search's memo describes (jt_bs_tree_build,
+ * and jt_bs_tree_build_state for a state inside the game):
  * states the memo lacks are solved again, targets of weight 0 follow the tree and then the
  * exact greedy rule with equal weights. */
 #include <stdlib.h>
@@ -125,11 +126,15 @@ static int32_t tree_node(jt_bsearch *s, const int32_t *T, int32_t mt, int32_t de
     return node;
 }
 
-int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint64_t *total)
+int32_t jt_bs_tree_build_state(jt_bsearch *s, int32_t top_k, const int32_t *T, int32_t mt,
+                               int32_t root_guess, uint64_t *total)
 {
     *total = 0;
-    if (top_k < 0 || root_guess >= s->D)
+    if (top_k < 0 || root_guess >= s->D || mt < 1)
         return JT_EINVAL;
+    for (int32_t k = 0; k < mt; k++)
+        if (T[k] < 0 || T[k] >= s->D || (k && T[k] <= T[k - 1]))
+            return JT_EINVAL;
     bs_set_mode(s, top_k, top_k == s->top_k_memo ? s->full_below_memo : 0);
     s->deadline = 0;
     s->node_limit = 0;
@@ -138,15 +143,23 @@ int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint6
     s->stop = 0;
     s->wk[0].stop = 0;
     s->error = 0;
+    s->first_guesses = NULL;
     s->tn = 0;
+    const int32_t r = tree_node(s, T, mt, 0, root_guess, total);
+    return r < 0 ? r : s->tn;
+}
+
+int32_t jt_bs_tree_build(jt_bsearch *s, int32_t top_k, int32_t root_guess, uint64_t *total)
+{
+    *total = 0;
     int32_t *all = malloc(sizeof(int32_t) * (size_t)s->D);
     if (!all)
         return JT_ENOMEM;
     for (int32_t i = 0; i < s->D; i++)
         all[i] = i;
-    const int32_t r = tree_node(s, all, s->D, 0, root_guess, total);
+    const int32_t r = jt_bs_tree_build_state(s, top_k, all, s->D, root_guess, total);
     free(all);
-    return r < 0 ? r : s->tn;
+    return r;
 }
 
 void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,

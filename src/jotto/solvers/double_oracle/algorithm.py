@@ -47,7 +47,7 @@ from ...game.bounds import counting_bound
 from .solution import SOLVER_VERSION, DoubleOracleSolution, int_list, encode_fraction
 from ...responses.gbr import gbr_tree
 from ..matrix_game import GrowingGame, exact_equilibrium
-from ..strategy_file import StrategyFileError
+from ...util.strategy_file import StrategyFileError
 from ...game.trees import DecisionTree
 from ...responses.oracles import Oracle
 from ...engine.weights import integer_weights, rational_weights
@@ -138,6 +138,9 @@ class DoubleOracle:
     #: A :func:`time.monotonic` time at which a hedge round stops drawing trees (after one) and
     #: solves its LP: a round at 5 letters takes 20 s, which a time budget should not overrun.
     deadline: float | None = None
+    #: Where the proofs run (the best-response oracle's and :meth:`prove`'s): a
+    #: :class:`concurrent.futures.Executor` (see :func:`jotto.best_response`), or None: here.
+    executor: Any = None
 
     def __post_init__(self) -> None:
         D = len(self.words)
@@ -230,7 +233,8 @@ class DoubleOracle:
         if not added or self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0:
             # the search may stop once it proves that no tree beats the set's best against w
             best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
-            br = self.oracle.respond(self.words, w, self.round_threads, upper_bound=best)
+            br = self.oracle.respond(self.words, w, self.round_threads, upper_bound=best,
+                                     executor=self.executor)
             self._offer_hider(br.lower, w.astype(object))
             added |= offer(br.tree)
         if not added:
@@ -315,14 +319,15 @@ class DoubleOracle:
             if not any(np.array_equal(kept, w) for w in mixes):  # often still the uniform one
                 mixes.append(kept)
         share = RANK_SHARE * seconds / len(mixes)
-        proved = [best_response(self.words, w, budget=share, threads=self.threads).lower
-                  for w in mixes]
+        proved = [best_response(self.words, w, budget=share, threads=self.threads,
+                                executor=self.executor).lower for w in mixes]
         best = mixes[proved.index(max(proved))]
         self._offer_hider(max(proved), best.astype(object))
         left = seconds - (time.perf_counter() - start)
         if left <= 0:
             return
-        br = best_response(self.words, best, budget=left, threads=self.threads)
+        br = best_response(self.words, best, budget=left, threads=self.threads,
+                           executor=self.executor)
         self._offer_hider(br.lower, best.astype(object))
         if self._add(br.tree):
             self._offer_lp_guesser(self._game.solve().q)
@@ -347,6 +352,12 @@ class DoubleOracle:
         from ...responses.best_responses import BoundSearch
         from ...engine.runtime import resolve_threads
 
+        if self.executor is not None:  # the proof's tasks run there; the rounds keep every thread
+            from ...responses.executors import BoundSearchOn
+
+            self._side_threads = 0
+            self._side = BoundSearchOn(self.executor, self.words, None, seconds)
+            return
         threads = resolve_threads(self.threads)
         share = BESIDE_THREADS if BESIDE_THREADS > 0 else threads + BESIDE_THREADS
         self._side_threads = max(1, min(share, threads))
@@ -407,7 +418,8 @@ class DoubleOracle:
             return False
         self._offer_guesser(np.array(rational_weights(eq.q)[0], dtype=object))
         try:
-            br = self.oracle.respond(self.words, eq.p, self.round_threads)
+            br = self.oracle.respond(self.words, eq.p, self.round_threads,
+                                     executor=self.executor)
         except ValueError:  # the exact mixture's weights outgrow the core's exact arithmetic
             return False
         self._offer_hider(br.lower, np.array(rational_weights(eq.p)[0], dtype=object))
@@ -437,7 +449,7 @@ class DoubleOracle:
 
     @classmethod
     def restore(cls, words: WordList, payload: dict[str, Any], oracle: Oracle,
-                threads: int | None) -> "DoubleOracle":
+                threads: int | None, executor: Any = None) -> "DoubleOracle":
         """Continue the run a payload holds (its solution is checked on the way)."""
         sol = DoubleOracleSolution(words, payload)
         run = cls(words, oracle, threads, trees=list(sol.trees), lower=sol.value_bounds[0],
@@ -445,7 +457,8 @@ class DoubleOracle:
                   guesser_int=sol.guesser_weights.copy(),
                   guesser_den=sol.guesser_denominator, rounds=sol.rounds,
                   done=bool(payload.get("done", False)),
-                  history={k: list(map(float, v)) for k, v in sol.history.items()})
+                  history={k: list(map(float, v)) for k, v in sol.history.items()},
+                  executor=executor)
         if len(run.trees) != len(sol.trees):
             raise StrategyFileError("two trees of the file are the same guesser")
         smoothed = payload.get("smoothed")

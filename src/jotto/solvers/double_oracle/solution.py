@@ -2,7 +2,7 @@
 explicit decision trees, and the certified interval that holds the game's value; and its strategy
 file codec.
 
-Payload (inside the strategy file container of :mod:`jotto.solvers.strategy_file`)::
+Payload (inside the strategy file container of :mod:`jotto.util.strategy_file`)::
 
     {"solver": "double-oracle", "solver_version": 1, "words": {...}, "plan": {...},
      "trees": [<root node as jotto-tree JSON nests it>, ...],
@@ -31,7 +31,7 @@ import numpy as np
 
 from ...game.turns import History
 from ..solution import Solution
-from ..strategy_file import StrategyFileError
+from ...util.strategy_file import StrategyFileError
 from ...game.trees import DecisionTree, TreeFileError, weight_by_guesses
 from ...engine.weights import integer_weights
 from ...game.words import WordList

@@ -32,7 +32,7 @@ import numpy as np
 from ...engine import core
 from ...responses.gbr import candidate_rule
 from ...responses.oracles import Oracle
-from ..strategy_file import StrategyFileError, decode_array, encode_array
+from ...util.strategy_file import StrategyFileError, decode_array, encode_array
 from ...game.trees import DecisionTree, TreeFileError
 from ...game.words import WordList
 

@@ -1,6 +1,6 @@
 """What a fictitious-play strategy file must hold, checked before anything uses it.
 
-:mod:`jotto.solvers.strategy_file` guarantees that a file is what was written (format, version,
+:mod:`jotto.util.strategy_file` guarantees that a file is what was written (format, version,
 checksum); this module checks that what was written makes sense, so that a file edited with a
 valid checksum, or written by a faulty program, gives one line naming the file and the field
 instead of a traceback, an array indexed from its end or wrong numbers.  The checks:
@@ -26,11 +26,10 @@ from typing import Any
 import numpy as np
 
 from ...engine import core
-from .. import strategy_file
 from .algorithm import MODES
 from ...util.files import quote
 from ...game.rules import Rules, RulesError
-from ..strategy_file import StrategyFileError, decode_array
+from ...util.strategy_file import StrategyFileError, decode_array
 
 __all__ = ["MAX_ITERATIONS", "check_payload"]
 

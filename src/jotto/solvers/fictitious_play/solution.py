@@ -24,7 +24,7 @@ from ...game.turns import History, player_repr
 from ...responses.gbr import comp_num_guesses, gbr_tree, guesser_gbr
 from ...game.paper import Table1, is_paper_list
 from ..solution import Solution
-from ..strategy_file import StrategyFileError, decode_array
+from ...util.strategy_file import StrategyFileError, decode_array
 from .codec import check_payload
 from ...game.trees import DecisionTree, weight_by_guesses
 from ...engine.weights import integer_weights
