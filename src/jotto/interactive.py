@@ -46,6 +46,7 @@ from .game import Guesser, replies
 from .players.guessers import OffTree, RandomGuesser
 from .players.specs import make_guesser
 from .race_rules import DRAW, FIRST, SECOND, round_result
+from .races import RaceView
 from .sheet import Style, sheet_lines
 from .solution import Solution
 from .vocabulary import Vocabulary
@@ -69,19 +70,24 @@ LEVELS = {
               "common word, drawn uniformly",
     "hard": "the equilibrium strategy of the strongest solve for the list (bundled or "
             "--strategy) as guesser and hider, which may hide any word; without one, medium's "
-            "guesser and a word drawn uniformly",
+            "guesser and a word drawn uniformly; in the race, the race guesser, which watches "
+            "your progress and plays to win",
 }
 #: Which words each level hides (:func:`jotto.commonness.hiding_set`), unless --hide-from says.
 HIDE_FROM = {"easy": "common", "medium": "common", "hard": "all"}
 
 
 def default_guesser(words: WordList, solution: Solution | None, spec: str | None,
-                    seed: int | None, level: str = "hard") -> tuple[Guesser, str]:
+                    seed: int | None, level: str = "hard", race: bool = False
+                    ) -> tuple[Guesser, str]:
     """The computer's guesser: ``spec`` if given, else the ``level``'s: easy the random
-    consistent guesser, medium GuesserGBR (exact rule), hard the equilibrium guesser of the
-    strategy (the bundled solve for the default list), else GuesserGBR under the exact rule."""
+    consistent guesser, medium GuesserGBR (exact rule), hard in a ``race`` the race guesser
+    (:class:`jotto.players.RaceGuesser`), else the equilibrium guesser of the strategy (the
+    bundled solve for the default list), else GuesserGBR under the exact rule."""
     if spec is not None:
         return make_guesser(spec, words), spec
+    if level == "hard" and race:
+        return make_guesser("race", words), "the race guesser (it watches your progress)"
     if level == "easy":
         return RandomGuesser(words, seed), "a random word that fits (easy)"
     if level == "medium":
@@ -92,13 +98,14 @@ def default_guesser(words: WordList, solution: Solution | None, spec: str | None
 
 
 def level_players(words: WordList, solution: Solution | None, spec: str | None,
-                  seed: int | None, level: str, hiding: HidingSet | None = None
-                  ) -> tuple[Guesser, str, np.ndarray]:
+                  seed: int | None, level: str, hiding: HidingSet | None = None,
+                  race: bool = False) -> tuple[Guesser, str, np.ndarray]:
     """The computer's guesser (with its name) and hiding distribution at ``level``: hard hides
     by the equilibrium hider when there is a strategy, the other levels uniformly; restricted to
     the words of ``hiding`` if given (the equilibrium's weights on them, renormalised, or
-    uniformly if it puts none there)."""
-    guesser, name = default_guesser(words, solution, spec, seed, level)
+    uniformly if it puts none there).  ``race``: the guesser plays a race (hard: the race
+    guesser)."""
+    guesser, name = default_guesser(words, solution, spec, seed, level, race)
     p = (np.asarray(solution.hider(), dtype=np.float64) if level == "hard" and
          solution is not None else np.ones(len(words)))
     if hiding is not None:
@@ -638,8 +645,20 @@ Any time:
         out.done = False
         if self.mine.found:
             out.say("I still take my guess of this round: if it finds your word, we draw.")
+        self._show_progress()
         self.your_turn = False
         return out.say("My g" + self.theirs.guess_line()[1:])
+
+    def _show_progress(self) -> None:
+        """Tell a guesser that plays the race (it has ``observe``) how far you are: the words
+        of my list that fit my replies to you, before it guesses (:class:`jotto.races.RaceView`;
+        I guess second in each round)."""
+        observe = getattr(self.theirs.guesser, "observe", None)
+        if observe is None:
+            return
+        history = tuple((self.words.index(w) if w in self.words else -1, r)
+                        for w, r in zip(self.mine.guesses, self.mine.replies))
+        observe(RaceView(self.mine.state, history, False, self.mine.found))
 
     def _your_answer(self, line: str) -> Reply:
         out = self.theirs.handle(line)

@@ -196,7 +196,7 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
         def new_session(game: int):
             s = None if seed is None else seed + game
             guesser, name, hider_p = level_players(wl, solution, guesser_spec, s, level,
-                                                   hiding)
+                                                   hiding, race=you == "race")
             if you == "hide":
                 session = YouHide(wl, guesser, name, style=style, sheet=sheet)
             elif you == "race":
