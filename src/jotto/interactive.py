@@ -357,7 +357,6 @@ Think of a word from the list; I guess it. After each guess, answer:
   give up      stop; you may tell me your word
   quit         stop (so do Ctrl-D and Ctrl-C)
 """
-    prompt = "Your answer: "
 
     def __init__(self, words: WordList, guesser: Guesser, guesser_name: str = "",
                  style: Style | None = None, sheet: bool = False, auto_next: bool = True):
@@ -374,6 +373,12 @@ Think of a word from the list; I guess it. After each guess, answer:
         #: your turn first, then asks :meth:`guess_line`)
         self.auto_next = auto_next
         self.guesser.new_game()
+
+    @property
+    def prompt(self) -> str:  # type: ignore[override]
+        """"Your answer: " to my guesses; "Your word: " once I asked for your word (after
+        "give up")."""
+        return "Your word: " if self.asking_word else "Your answer: "
 
     def start(self) -> Reply:
         out = Reply().say(f"Think of a {self.L}-letter word from {self.words.source} "
@@ -599,7 +604,7 @@ Any time:
     def prompt(self) -> str:  # type: ignore[override]
         if self.asking_word:
             return "Your word: "
-        return YouGuess.prompt if self.your_turn else YouHide.prompt
+        return YouGuess.prompt if self.your_turn else self.theirs.prompt
 
     def start(self) -> Reply:
         return Reply().say(
