@@ -25,7 +25,7 @@ JOTTO = [sys.executable, "-m", "jotto"]
 GUESS_PROMPT, HIDE_PROMPT, ASSIST_PROMPT = "Your guess: ", "Your answer: ", "> "
 #: The prompt after "give up", where the person says their word (issue 33, part 5).
 WORD_PROMPT = "Your word: "
-AGAIN_PROMPT = "Play again? [y/N] "
+AGAIN_PROMPT = "Play again? [y/N, or review] "
 GBR_NAME = "GuesserGBR (exact rule; no strategy file given)"
 EQ_NAME = "the equilibrium guesser"
 NO_WORD_FITS = ("No word in my list fits all your answers. Type 'undo' to take back the last "

@@ -68,6 +68,7 @@ def test_each_guess_reviewed_as_the_twin_says(case, data):
         assert r.expected == (expected, expected) and r.best == (best, best)
         assert r.lost == (expected - best, expected - best) and r.lost[0] >= 0
         assert r.luck == (expected - after, expected - after)
+        assert r.lost_estimate == expected - best and r.luck_estimate == expected - after
         S = classes.get(code, [])
 
 
@@ -87,8 +88,10 @@ def test_the_first_guess_is_measured_against_best_response():
 
 
 def _guess(lost, luck):
-    z = Fraction(0)
-    return GuessReview("x", 0, False, 2, 1, (z, z), (z, z), "y", (lost, lost), (luck, luck))
+    """A reviewed guess losing ``lost`` guesses, with luck ``luck`` (exact values)."""
+    e = Fraction(2)
+    return GuessReview("x", 0, False, 2, 1, (e, e), (e - lost, e - lost), "y",
+                       (e - luck, e - luck))
 
 
 def test_skill_luck_and_squares_follow_their_formulas():

@@ -336,6 +336,16 @@ capitals) and not in it (out:); at a colour terminal, the alphabet with those ma
         return [f"{by} would expect to need "
                 f"{self.expected[self.secret]:.2f} guesses for {self.words[self.secret]}."]
 
+    def moves(self) -> list[tuple[str, int]]:
+        """Your guesses and my replies, the one that found my word with the win's code."""
+        out = list(zip(self.guesses, self.replies))
+        return out + [(self.guesses[-1], self.words.win_code)] if self.found else out
+
+    def game_moves(self) -> dict:
+        """Both sides' (guess, reply) pairs for the game log (None: the side did not guess),
+        and my word."""
+        return {"yours": self.moves(), "mine": None, "my_word": self.words[self.secret]}
+
     def result(self) -> dict | None:
         if self.found:
             return {"mode": "guess", "outcome": "won", "your_guesses": len(self.guesses)}
@@ -552,6 +562,14 @@ Think of a word from the list; I guess it. After each guess, answer:
         wrong = self._wrong_answer(word)
         return [wrong] if wrong else []
 
+    def moves(self) -> list[tuple[str, int]]:
+        """My guesses and your answers, the one that found your word with the win's code."""
+        out = [(self.words[g], r) for g, r in self.history]
+        return out + [(self.words[self.current], self.words.win_code)] if self.found else out
+
+    def game_moves(self) -> dict:
+        return {"yours": None, "mine": self.moves(), "my_word": None}
+
     def result(self) -> dict | None:
         guesses = len(self.history) + 1
         if self.found:
@@ -706,6 +724,10 @@ Any time:
         else:
             out.done = True
         return out
+
+    def game_moves(self) -> dict:
+        return {"yours": self.mine.moves(), "mine": self.theirs.moves(),
+                "my_word": self._my_word()}
 
     def result(self) -> dict | None:
         if self.outcome is None:

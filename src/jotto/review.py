@@ -14,11 +14,17 @@ other player hides):
   positive when the reply was better than the guess could expect.
 
 V is exact where the best-response search finishes within the review's budget, else a proven
-interval (the greedy tree's value above, the search's lower bound below), and every number built
-from it is then an interval too.  Summaries: a skill score ``floor(99 exp(-L / 2))`` from the
-guesses lost L (midpoints of intervals), so 99 is a game without a lost guess, 60 one guess lost
-in all, 36 two; a luck score ``round(99 / (1 + exp(-luck)))`` from the total luck, 50 for
-replies as good as expected; and a line to share that names no word and no reply.
+interval (the best tree found above, the search's lower bound below), and every number built
+from it is then an interval too.  Since an interval can be wide for the large states of a 5-letter
+game's first guesses, guesses lost and luck also get an estimate that compares like with like:
+every value taken as its best tree found (the upper bounds); it is the exact value when the
+values are exact, and 0 lost for the best tree's own first guess.
+
+Summaries, from the estimates: a skill score ``floor(99 exp(-L / 2))`` from the guesses lost L in
+all, so 99 is a game without a lost guess, 60 one guess lost in all, 36 two; a luck score
+``round(99 / (1 + exp(-luck)))`` from the total luck, 50 for replies as good as expected; and a
+line to share that names no word and no reply: a square per guess, green for at most 0.1 guess
+lost, yellow for at most 0.5, red beyond.
 """
 
 from __future__ import annotations
@@ -34,11 +40,12 @@ import numpy as np
 from . import _core
 from .best_responses import _core_search, counting_total
 from .cost_search import StateSearch
+from .rules import Rules, RulesError
 from .vocabulary import Vocabulary
-from .words import WordList
+from .words import BUNDLED, WordList, WordListError, load_words
 
 __all__ = ["DEFAULT_BUDGET", "GuessReview", "Review", "SideReview", "StateValues",
-           "review_game", "review_guesses"]
+           "game_record", "logged_words", "review_game", "review_guesses", "review_record"]
 
 #: Seconds a review may spend on searches (the bounds every state needs come on top).
 DEFAULT_BUDGET = 0.8
@@ -51,7 +58,7 @@ QUICK = 0.003
 BIG = 400
 #: Each pass aims 1/STEPS of the way from the lower bound to the best tree.
 STEPS = 16
-#: Guesses lost (midpoint) below which a guess shows as good, below which as fair, on the share
+#: Guesses lost (estimate) below which a guess shows as good, below which as fair, on the share
 #: line.
 GOOD, FAIR = Fraction(1, 10), Fraction(1, 2)
 
@@ -154,10 +161,6 @@ class StateValues:
             del self.open[key]
 
 
-def _mid(lo: Fraction, hi: Fraction) -> Fraction:
-    return (lo + hi) / 2
-
-
 @dataclass(frozen=True)
 class GuessReview:
     """One guess reviewed (see the module's description); intervals as (lower, upper).
@@ -166,8 +169,8 @@ class GuessReview:
         guess: the word; reply: its reply code; found: whether it was the word.
         candidates: the candidates before it; left: after it (0 when found).
         expected: E(g), the expected guesses still needed after it; best: V(S) - 1, after the
-            best guess; best_guess: a guess worth ``best`` (the best tree's first guess found).
-        lost: the guesses lost, E(g) - best; luck: E(g) minus what the reply left.
+            best guess; best_guess: the first guess of the best tree found.
+        after: what the reply left, V(C_reply) (0 when found).
     """
 
     guess: str
@@ -178,12 +181,34 @@ class GuessReview:
     expected: tuple[Fraction, Fraction]
     best: tuple[Fraction, Fraction]
     best_guess: str
-    lost: tuple[Fraction, Fraction]
-    luck: tuple[Fraction, Fraction]
+    after: tuple[Fraction, Fraction]
 
     @property
     def exact(self) -> bool:
         return self.expected[0] == self.expected[1] and self.best[0] == self.best[1]
+
+    @property
+    def lost(self) -> tuple[Fraction, Fraction]:
+        """The guesses lost, E(g) - (V(S) - 1), proven to lie in this interval."""
+        return (max(Fraction(0), self.expected[0] - self.best[1]),
+                max(Fraction(0), self.expected[1] - self.best[0]))
+
+    @property
+    def luck(self) -> tuple[Fraction, Fraction]:
+        """E(g) minus what the reply left, proven to lie in this interval."""
+        return self.expected[0] - self.after[1], self.expected[1] - self.after[0]
+
+    @property
+    def lost_estimate(self) -> Fraction:
+        """The guesses lost against the best tree found, every value taken as its best tree
+        found (the upper bounds): the exact loss when the values are exact, and 0 for the
+        best tree's own first guess."""
+        return self.expected[1] - self.best[1]
+
+    @property
+    def luck_estimate(self) -> Fraction:
+        """The luck, every value taken as its best tree found (the upper bounds)."""
+        return self.expected[1] - self.after[1]
 
     def as_dict(self) -> dict[str, Any]:
         def pair(x: tuple[Fraction, Fraction]) -> list[float]:
@@ -192,7 +217,9 @@ class GuessReview:
         return {"guess": self.guess, "reply": self.reply, "found": self.found,
                 "candidates": self.candidates, "left": self.left, "exact": self.exact,
                 "expected": pair(self.expected), "best": pair(self.best),
-                "best_guess": self.best_guess, "lost": pair(self.lost), "luck": pair(self.luck)}
+                "best_guess": self.best_guess, "after": pair(self.after),
+                "lost": pair(self.lost), "lost_estimate": float(self.lost_estimate),
+                "luck": pair(self.luck), "luck_estimate": float(self.luck_estimate)}
 
 
 @dataclass(frozen=True)
@@ -207,13 +234,13 @@ class SideReview:
 
     @property
     def lost(self) -> Fraction:
-        """The guesses lost in all (midpoints of intervals)."""
-        return sum((_mid(*g.lost) for g in self.guesses), Fraction(0))
+        """The guesses lost in all (:attr:`GuessReview.lost_estimate`)."""
+        return sum((g.lost_estimate for g in self.guesses), Fraction(0))
 
     @property
     def luck(self) -> Fraction:
-        """The luck in all, in guesses (midpoints)."""
-        return sum((_mid(*g.luck) for g in self.guesses), Fraction(0))
+        """The luck in all, in guesses (:attr:`GuessReview.luck_estimate`)."""
+        return sum((g.luck_estimate for g in self.guesses), Fraction(0))
 
     @property
     def skill(self) -> int:
@@ -229,7 +256,7 @@ class SideReview:
         """One square per guess: green (at most 0.1 guess lost), yellow (at most 0.5), red."""
         out = []
         for g in self.guesses:
-            lost = _mid(*g.lost)
+            lost = g.lost_estimate
             out.append("🟩" if lost <= GOOD else "🟨" if lost <= FAIR else "🟥")
         return "".join(out)
 
@@ -265,7 +292,8 @@ def review_guesses(words: WordList, moves: Sequence[tuple[str, int]], who: str =
             v = values.value(C, made + 1)
             lo += v.lower * len(C) / len(S)
             hi += v.upper * len(C) / len(S)
-        best = (before.lower - 1, before.upper - 1)
+        # g and then the best trees found of its classes is a tree too: V(S) <= 1 + E(g)
+        best = (before.lower - 1, min(before.upper - 1, hi))
         found = code == win
         if found:
             after, left = (Fraction(0), Fraction(0)), 0
@@ -276,10 +304,9 @@ def review_guesses(words: WordList, moves: Sequence[tuple[str, int]], who: str =
         else:
             v = values.value(parts[code], made + 1)
             after, left = (v.lower, v.upper), len(parts[code])
-        out.append(GuessReview(
-            word, int(code), found, len(S), left, (lo, hi), best, words[before.guess],
-            (max(Fraction(0), lo - best[1]), max(Fraction(0), hi - best[0])),
-            (lo - after[1], hi - after[0])))
+        out.append(GuessReview(word, int(code), found, len(S), left, (lo, hi), best,
+                               word if best[1] == hi < before.upper - 1
+                               else words[before.guess], after))
         if found:
             break
         S = parts[code]
@@ -314,14 +341,16 @@ class Review:
         out = []
         for s in self.sides:
             title = "Your guesses" if s.who == "you" else "My guesses"
-            out.append(f"{title} (expected guesses still needed after each, against the best "
-                       f"guess's; lost; luck):")
+            out.append(f"{title}: the candidates before and after each, the guesses still "
+                       f"needed after it against after the best guess (a..b: proven bounds), "
+                       f"the guesses lost, and luck:")
             for k, g in enumerate(s.guesses, 1):
                 reply = "found" if g.found else vocab.show(g.reply)
                 out.append(f"  {k:>2}  {g.guess:<{self.words.length}}  {reply:>5}  "
                            f"{g.candidates:>5} -> {g.left:<5} {_num(g.expected)} vs "
-                           f"{_num(g.best)} ({g.best_guess})  lost {_num(g.lost)}  luck "
-                           f"{_signed(g.luck)}")
+                           f"{_num(g.best)} ({g.best_guess})  lost "
+                           f"{_estimate(g.lost_estimate, g.lost, '')}  luck "
+                           f"{_estimate(g.luck_estimate, g.luck, '+')}")
             if s.stopped:
                 out.append(f"  (review stopped: {s.stopped})")
             out.append(f"  skill {s.skill}/99 ({float(s.lost):.2f} guesses lost), luck "
@@ -342,10 +371,12 @@ def _num(x: tuple[Fraction, Fraction]) -> str:
     return f"{float(x[0]):.2f}..{float(x[1]):.2f}"
 
 
-def _signed(x: tuple[Fraction, Fraction]) -> str:
-    if x[0] == x[1]:
-        return f"{float(x[0]):+.2f}"
-    return f"{float(x[0]):+.2f}..{float(x[1]):+.2f}"
+def _estimate(x: Fraction, bounds: tuple[Fraction, Fraction], sign: str) -> str:
+    """An estimate, and its proven bounds when they differ."""
+    text = f"{float(x):{sign}.2f}"
+    if bounds[0] == bounds[1]:
+        return text
+    return f"{text} ({float(bounds[0]):{sign}.2f}..{float(bounds[1]):{sign}.2f})"
 
 
 def review_game(words: WordList, mode: str, outcome: str,
@@ -364,3 +395,70 @@ def review_game(words: WordList, mode: str, outcome: str,
     values.refine(time.perf_counter() + budget)
     sides = [review_guesses(words, m, who, values) for who, m in moves]
     return Review(words, mode, outcome, sides, time.perf_counter() - t0)
+
+
+def game_record(words: WordList, mode: str, outcome: str,
+                yours: Sequence[tuple[str, int]] | None, mine: Sequence[tuple[str, int]] | None,
+                level: str | None = None, my_word: str | None = None) -> dict[str, Any]:
+    """A finished game as the game log keeps it (:class:`jotto.stats.GameLog`): enough to
+    review it again later.  The word list is named with its rules and SHA-256; the words
+    themselves are kept unless the list is bundled with jotto."""
+    listed: dict[str, Any] = {"source": words.source, "size": len(words),
+                              "length": words.length, "rules": words.rules.to_dict(),
+                              "sha256": words.sha256}
+    if words.source not in BUNDLED:
+        listed["list"] = words.to_record()
+    return {"mode": mode, "outcome": outcome, "level": level, "words": listed,
+            "my_word": my_word,
+            "yours": None if yours is None else [[w, int(c)] for w, c in yours],
+            "mine": None if mine is None else [[w, int(c)] for w, c in mine]}
+
+
+def _moves(record: dict[str, Any], key: str, where: str) -> list[tuple[str, int]] | None:
+    moves = record.get(key)
+    if moves is None:
+        return None
+    if not isinstance(moves, list) or not all(
+            isinstance(m, list) and len(m) == 2 and isinstance(m[0], str) and
+            isinstance(m[1], int) and not isinstance(m[1], bool) for m in moves):
+        raise ValueError(f"{where}: {key} is not a list of [guess, reply] pairs")
+    return [(w, c) for w, c in moves]
+
+
+def logged_words(record: dict[str, Any], where: str = "the game") -> WordList:
+    """The word list a logged game was played on (:func:`game_record`), checked against its
+    SHA-256; :class:`ValueError` naming ``where`` otherwise."""
+    d = record.get("words")
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: no word list recorded")
+    try:
+        if "list" in d:
+            return WordList.from_record(d["list"], f"{where}: words.list")
+        rules = Rules.from_dict(d.get("rules"), f"{where}: words.rules")  # type: ignore[arg-type]
+        source, length = d.get("source"), d.get("length")
+        if source not in BUNDLED or not isinstance(length, int) or isinstance(length, bool):
+            raise ValueError(f"{where}: words: neither a bundled list nor the words themselves")
+        wl = load_words(source, length=length, rules=rules)
+    except (WordListError, RulesError) as exc:
+        raise ValueError(str(exc)) from None
+    if wl.sha256 != d.get("sha256"):
+        raise ValueError(f"{where}: the bundled list {source} ({length} letters) is not the one "
+                         f"the game was played on (its SHA-256 differs: another jotto version)")
+    return wl
+
+
+def review_record(record: dict[str, Any], where: str = "the game",
+                  budget: float = DEFAULT_BUDGET) -> Review:
+    """Review a logged game again (:func:`game_record`)."""
+    words = logged_words(record, where)
+    yours, mine = _moves(record, "yours", where), _moves(record, "mine", where)
+    if not yours and not mine:
+        raise ValueError(f"{where}: no guess was made in it")
+    for key, moves in (("yours", yours), ("mine", mine)):
+        for w, c in moves or ():
+            if not (w.isascii() and w.isalpha() and len(w) == words.length) or \
+                    not 0 <= c < words.classes:
+                raise ValueError(f"{where}: {key}: {w!r} with reply {c} is not a guess and a "
+                                 f"reply of this game")
+    return review_game(words, str(record.get("mode", "game")), str(record.get("outcome", "")),
+                       yours, mine, budget)

@@ -154,7 +154,7 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import analyze, evaluate, play, race, solve, stats, tree  # noqa: F401  (they register)
+    from . import analyze, evaluate, play, race, review, solve, stats, tree  # noqa: F401  (they register)
 
 
 _register()

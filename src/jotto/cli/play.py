@@ -23,12 +23,16 @@ from ..commonness import hiding_set
 from ..interactive import (HIDE_FROM, LEVELS, Assist, Race, YouGuess, YouHide, level_players,
                            strategy_for)
 from ..sheet import Style
-from ..stats import Stats, outcome_text, summary_of
+from ..review import game_record, review_game, review_record
+from ..stats import GameLog, Stats, outcome_text, summary_of
 from .main import main
 from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, SEED, word_list_options
 from .players import resolve_words
 
 YES_AGAIN = {"y", "yes"}
+#: What reviews the game just played, at "Play again?" (or after the game, through a pipe).
+REVIEW = "review"
+AGAIN = "Play again? [y/N, or review] "
 
 
 def enable_line_editing() -> None:
@@ -89,10 +93,12 @@ def repl(session) -> bool:
 
 
 def play_games(new_session: Callable[[int], object], stats: Stats | None,
-               about: dict[str, object]) -> None:
+               about: dict[str, object], log: GameLog | None = None) -> None:
     """Game after game: each finished game is recorded with ``about`` (level, word list) unless
-    ``stats`` is None, and, at a terminal, followed by "Play again?".  The opening (which words
-    are secrets) is said before the first game only."""
+    ``stats`` is None, and kept in the game ``log`` if given; at a terminal it is followed by
+    "Play again?", where ``review`` reviews it.  Through a pipe a line ``review`` after the
+    game reviews it.  The opening (which words are secrets) is said before the first game
+    only."""
     game = 0
     while True:
         session = new_session(game)
@@ -101,16 +107,45 @@ def play_games(new_session: Callable[[int], object], stats: Stats | None,
         result = session.result()  # type: ignore[attr-defined]
         if result is not None and stats is not None and stats.record({**result, **about}):
             say(_record_line(stats, {**result, **about}))
-        if not ended or result is None or not sys.stdin.isatty():
-            return  # end of input, quit, or a script at the other end: no more games
-        try:
-            again = input("Play again? [y/N] ").strip().lower()
-        except EOFError:
-            again = ""
+        if result is not None and log is not None:
+            log.record(_game_record(session, result, about))
+        if not ended or result is None:
+            return  # end of input or quit: no more games
+        if not sys.stdin.isatty():  # a script at the other end: one game, and its review
+            with contextlib.suppress(EOFError):
+                if input().strip().lower() == REVIEW:
+                    show_review(_game_record(session, result, about), session.words)
+            return
+        while True:
+            try:
+                again = input(AGAIN).strip().lower()
+            except EOFError:
+                again = ""
+            if again != REVIEW:
+                break
+            show_review(_game_record(session, result, about), session.words)
         if again not in YES_AGAIN:
             click.echo("Bye.")
             return
         game += 1
+
+
+def _game_record(session, result: dict, about: dict) -> dict:
+    """A finished game as the game log keeps it (:func:`jotto.review.game_record`)."""
+    moves = session.game_moves()
+    return game_record(session.words, result["mode"], result["outcome"], moves["yours"],
+                       moves["mine"], str(about.get("level")), moves["my_word"])
+
+
+def show_review(record: dict, words=None) -> None:
+    """Print the review of a game (:mod:`jotto.review`) from its record."""
+    if words is None:
+        review = review_record(record)
+    else:
+        review = review_game(words, record["mode"], record["outcome"], record["yours"],
+                             record["mine"])
+    for line in review.lines():
+        say(line)
 
 
 def _record_line(stats: Stats, game: dict) -> str:
@@ -190,7 +225,11 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
             enable_line_editing()
         if save is None:
             save = sys.stdin.isatty()
-        stats = Stats(warn=lambda m: click.echo(f"jotto: {m}", err=True)) if save else None
+        def warn(message: str) -> None:
+            click.echo(f"jotto: {message}", err=True)
+
+        stats = Stats(warn=warn) if save else None
+        log = GameLog(warn=warn) if save else None
         expected: dict[str, object] = {}
 
         def new_session(game: int):
@@ -212,7 +251,7 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
             return session
 
         play_games(new_session, stats, {"level": level, "words": {
-            "source": wl.source, "size": len(wl), "length": wl.length}})
+            "source": wl.source, "size": len(wl), "length": wl.length}}, log)
 
 
 @main.command("assist", epilog=GUESSER_SPECS_EPILOG)
