@@ -952,3 +952,13 @@ def test_a_jotto_file_given_as_a_word_list_says_what_it_is(tmp_path, kind):
     one_line_error(cli("play", "-w", path, input=""), str(path), expected)
     with pytest.raises(jotto.WordListError, match="is not a word list"):
         jotto.load_words(path)
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("play", "-g", "race:x"), "race takes only options"),
+    (("race", "-2", "race:seconds=-1"), "seconds must be a positive number"),
+    (("review", "--game", "x"), "'x' is not a valid integer"),
+])
+def test_race_guesser_and_review_options(args, fragment):
+    """Issue 33: the race guesser's spec and jotto review's options."""
+    one_line_error(cli(*args), fragment)
