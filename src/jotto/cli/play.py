@@ -107,8 +107,8 @@ def play_games(new_session: Callable[[int], object], stats: Stats | None,
         result = session.result()  # type: ignore[attr-defined]
         if result is not None and stats is not None and stats.record({**result, **about}):
             say(_record_line(stats, {**result, **about}))
-        if result is not None and log is not None:
-            log.record(_game_record(session, result, about))
+            if log is not None:  # beside the statistics: not tried where they failed
+                log.record(_game_record(session, result, about))
         if not ended or result is None:
             return  # end of input or quit: no more games
         if not sys.stdin.isatty():  # a script at the other end: one game, and its review
