@@ -117,3 +117,20 @@ def test_share_line_names_no_word_and_no_reply():
     assert not any(w in share for w in ("tea", "cub", "rat", "fox"))
     assert share.startswith("Jotto race, enable 3 letters: won")
     assert [s.who for s in review.sides] == ["you", "me"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=rules_dictionaries(max_size=9), data=st.data())
+def test_bounds_of_states_left_unsearched_hold_the_twins_value(case, data, monkeypatch):
+    """States too large to search (here every state of more than 2 words) keep their first
+    bounds, under every rule set: they must hold the exact value."""
+    import jotto.review as review
+
+    monkeypatch.setattr(review, "BIG", 2)
+    monkeypatch.setattr(review, "QUICK", 1e-9)
+    rules, words = case
+    wl = jotto.WordList.from_words(words, rules=rules)
+    S = sorted(data.draw(st.sets(st.sampled_from(range(len(words))), min_size=1)))
+    v = StateValues(wl).value(np.array(S))
+    exact = reference_game.state_value(words, S, rules)
+    assert 1 <= v.lower <= exact <= v.upper

@@ -104,9 +104,11 @@ class StateValues:
                 self.memo[key] = Value(Fraction(1), Fraction(1), int(S[0]))
             else:
                 search = None if self._hard is not None else self._start(S)
-                if len(S) <= BIG:
-                    self.open[key] = (S, made, search)
+                self.open[key] = (S, made, search)
+                if len(S) <= BIG or search is None:  # hard mode: the bounds come from it
                     self._search(key, time.perf_counter() + QUICK)
+                if len(S) > BIG:
+                    self.open.pop(key, None)
         return self.memo[key]
 
     def refine(self, deadline: float) -> None:
@@ -137,7 +139,10 @@ class StateValues:
         if search is None:  # hard mode
             budget = max(1e-3, deadline - time.perf_counter())
             v = self._hard.value(S, made, budget=budget)  # type: ignore[union-attr]
-            value = Value(v.lower - made, v.upper - made, v.guess)
+            counting = Fraction(counting_total([1] * n, self.words.rules.branches(
+                self.words.length)), n)  # what the cost search does not start from
+            value = Value(min(max(v.lower - made, counting), v.upper - made), v.upper - made,
+                          v.guess)
         else:
             old = self.memo[key]
             lower, upper, guess = int(old.lower * n), int(old.upper * n), old.guess
