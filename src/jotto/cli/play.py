@@ -213,7 +213,9 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
 
     By default the race: you and the computer each hide a word and take turns guessing the
     other's; the first to find it wins.  After each turn a Jotto sheet shows the guesses, their
-    replies and the letters they prove in or out.  Type 'help' in a game for its commands.
+    replies and the letters they prove in or out.  Type 'help' in a game for its commands, and
+    'review' after it (at "Play again?", or as the next line through a pipe) for a review of
+    every guess; jotto review shows it again later.
     """
     with ctrl_c_says_bye():
         wl = resolve_words(words, letters, rules, skip_invalid,

@@ -37,7 +37,7 @@ def review_command(game, number, as_json):
     if not games:
         raise ValueError(f"no games in the game log {log.path}; play one: jotto play")
     k = -1 if number is None else number
-    if k == 0 or not -len(games) <= k <= len(games) or (k > 0 and k > len(games)):
+    if k == 0 or not -len(games) <= k <= len(games):
         raise ValueError(f"--game {number}: the game log {log.path} holds {len(games)} "
                          f"game{'s' if len(games) != 1 else ''} (1 to {len(games)}, or -1 to "
                          f"-{len(games)} from the last)")
