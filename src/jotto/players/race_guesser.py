@@ -40,6 +40,9 @@ EXACT_SIZES = 16
 RATIO = 1.25
 #: Race decisions remembered (objective and state): the first guesses of races repeat.
 CACHE = 4096
+#: The default model of each word list and rules, made once per process (every game of a
+#: session of jotto play makes a new guesser).
+_MODELS: dict[tuple, "RoundsModel"] = {}
 
 
 def _bucket(n: int) -> int:
@@ -122,9 +125,13 @@ class RaceGuesser(CostGuesser):
         """The model of the other player (GuesserGBR's tree by default, built when first
         needed)."""
         if self._model is None:
-            from ..gbr import gbr_tree
+            key = (self.words.sha256, tuple(sorted(self.words.rules.to_dict().items())))
+            if key not in _MODELS:
+                from ..gbr import gbr_tree
 
-            self._model = RoundsModel(gbr_tree(self.words, None, rule="exact"), "gbr:exact")
+                _MODELS[key] = RoundsModel(gbr_tree(self.words, None, rule="exact"),
+                                           "gbr:exact")
+            self._model = _MODELS[key]
         return self._model
 
     def new_game(self) -> None:
