@@ -78,3 +78,51 @@ def test_exact_race(benchmark, enable, first, second):
     print(f"\n{first} vs {second}: win {float(res.win):.4f} draw {float(res.draw):.4f} loss "
           f"{float(res.loss):.4f} (advantage {float(res.advantage):+.4f}); expected guesses "
           f"{float(res.expected_guesses()[0]):.4f} vs {float(res.expected_guesses()[1]):.4f}")
+
+
+def test_race_guesser_answers(benchmark, enable):
+    """The race guesser (``race``) as jotto play's hard race uses it: every decision of 40
+    races against GuesserGBR, the slowest (a first guess for an objective not met before: the
+    whole list, no cache) and the 99th percentile.  Target: well under a second."""
+    from jotto.players import RaceGuesser
+
+    benchmark.group = "race guesser"
+    racer = RaceGuesser(enable)
+    times: list[float] = []
+    decide = racer.next_guess
+
+    def timed(state, history):
+        t = time.perf_counter()
+        g = decide(state, history)
+        times.append(time.perf_counter() - t)
+        return g
+
+    racer.next_guess = timed  # type: ignore[method-assign]
+    gbr = make_guesser("gbr:exact", enable)
+    benchmark.pedantic(jotto.race, (enable, gbr, racer), {"games": 40, "seed": 5}, rounds=1)
+    times.sort()
+    benchmark.extra_info.update({"slowest": times[-1], "decisions": len(times),
+                                 "load": os.getloadavg()[0]})
+    print(f"\nrace guesser: {len(times)} decisions, slowest {times[-1]:.3f} s, 99% under "
+          f"{times[int(0.99 * len(times))]:.4f} s, median {times[len(times) // 2]:.4f} s; load "
+          f"{os.getloadavg()[0]:.1f}")
+    assert times[-1] < 1.0 or os.getloadavg()[0] > 2
+
+
+def test_review_of_a_five_letter_race(benchmark, enable):
+    """The review of a 5-letter race (both sides' guesses), as jotto play shows it at the end.
+    Target: at most 2 s on 2 cores."""
+    from jotto.play.review import review_game
+
+    benchmark.group = "review"
+
+    def moves(secret, guesses):
+        return [(g, enable.win_code if g == secret else enable.rules.reply(g, secret))
+                for g in guesses]
+
+    yours = moves("clout", ["raise", "pound", "cloth", "clout"])
+    mine = moves("plumb", ["stale", "crimp", "bumph", "plumb"])
+    review = benchmark.pedantic(review_game, (enable, "race", "won", yours, mine), rounds=3)
+    print(f"\nreview: {review.seconds:.2f} s, load {os.getloadavg()[0]:.1f}; "
+          f"{review.share()}")
+    assert benchmark.stats["max"] <= 2.0 or os.getloadavg()[0] > 2

@@ -150,3 +150,26 @@ def is_equilibrium(columns: list[tuple[int, ...]], p: list[Fraction], q: list[Fr
     if any(sum(p[i] * col[i] for i in range(D)) < value for col in columns):
         return False
     return all(sum(qk * col[i] for qk, col in zip(q, columns)) <= value for i in range(D))
+
+
+def state_value(words: list[str], state: list[int], rules: Rules = PAPER) -> Fraction:
+    """The least expected guesses to find a word drawn uniformly from ``state`` (indices), by
+    the recursion over the state alone: ``F(S) = |S| + min_g sum_j F(S_j(g))``, every word a
+    guess outside hard mode, only the state's in hard mode (a review's V)."""
+    _, classes = _game(words, rules)
+    D = len(words)
+
+    @lru_cache(maxsize=None)
+    def F(S: frozenset[int]) -> int:
+        if len(S) == 1:
+            return 1
+        best = None
+        for g in (sorted(S) if rules.hard else range(D)):
+            parts = classes(g, S)
+            if g not in S and len(parts) == 1:
+                continue
+            cost = sum(F(c) for c in parts)
+            best = cost if best is None else min(best, cost)
+        return len(S) + best
+
+    return Fraction(F(frozenset(state)), len(state))

@@ -1037,3 +1037,12 @@ def test_executor_options_without_a_proof_are_refused(tmp_path, command):
 def test_opener_values_arguments_are_checked(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment):
         jotto.opener_values(["ab", "cd", "ef"], **kwargs)
+
+@pytest.mark.parametrize("args, fragment", [
+    (("play", "-g", "race:x"), "race takes only options"),
+    (("race", "-2", "race:seconds=-1"), "seconds must be a positive number"),
+    (("review", "--game", "x"), "'x' is not a valid integer"),
+])
+def test_race_guesser_and_review_options(args, fragment):
+    """Issue 33: the race guesser's spec and jotto review's options."""
+    one_line_error(cli(*args), fragment)

@@ -23,7 +23,9 @@ from jotto.play.vocabulary import Vocabulary
 
 JOTTO = [sys.executable, "-m", "jotto"]
 GUESS_PROMPT, HIDE_PROMPT, ASSIST_PROMPT = "Your guess: ", "Your answer: ", "> "
-AGAIN_PROMPT = "Play again? [y/N] "
+#: The prompt after "give up", where the person says their word (issue 33, part 5).
+WORD_PROMPT = "Your word: "
+AGAIN_PROMPT = "Play again? [y/N, or review] "
 GBR_NAME = "GuesserGBR (exact rule; no strategy file given)"
 EQ_NAME = "the equilibrium guesser"
 NO_WORD_FITS = ("No word in my list fits all your answers. Type 'undo' to take back the last "
@@ -414,6 +416,7 @@ def test_you_hide_undo_with_nothing_to_undo_and_help(term, words, solution):
 
 def test_you_hide_diagnoses_the_untrue_answer(term, words, solution):
     t, secret, steps, i, bad = _play_into_a_contradiction(term, words, solution)
+    t.prompt = WORD_PROMPT
     assert t.send("give up") == ["What was your word? (Enter to skip)"]
     guess = steps[i][0]
     actual = jotto.reply(guess, secret)
@@ -436,6 +439,7 @@ def test_you_hide_give_up_with_a_word_not_in_the_list(term, words, word, why):
         word = next(w for w in words.dropped_words("anagram") if len(set(w)) == 5)
     t = term(["play", *PLAIN, "--you", "hide", "--seed", 3], HIDE_PROMPT)
     t.start()
+    t.prompt = WORD_PROMPT
     assert t.send("give up") == ["What was your word? (Enter to skip)"]
     lines, status = t.finish(word)
     assert lines == [f"{word!r} could not be found: {why}."] and status == 0
@@ -449,6 +453,7 @@ def test_you_hide_give_up_with_a_word_that_fits(term, words, solution):
     t.start()
     guess, answer = steps[0][0], steps[0][1]
     t.send(answer)
+    t.prompt = WORD_PROMPT
     t.send("give up")
     lines, status = t.finish(secret)
     n = len(fitting(words, [(guess, int(answer))]))
@@ -605,6 +610,7 @@ def test_end_of_input_and_ctrl_c_while_asked_for_the_word(term):
     for send, code in (("sendeof", 0), ("sendintr", 130)):
         t = term(["play", *PLAIN, "--you", "hide", "--seed", 1], HIDE_PROMPT)
         t.start()
+        t.prompt = WORD_PROMPT
         t.send("give up")
         getattr(t.child, send)()
         lines, status = t.finish()
@@ -745,6 +751,7 @@ def test_hide_with_a_guesser_spec(term, words):
 def test_enter_skips_the_word_question(term):
     t = term(["play", *PLAIN, "--you", "hide", "--seed", 1], HIDE_PROMPT)
     t.start()
+    t.prompt = WORD_PROMPT  # the question is answered at its own prompt, not "Your answer: "
     t.send("give up")
     t.child.sendline("")
     index = t.child.expect_exact([pexpect.EOF, HIDE_PROMPT, AGAIN_PROMPT], timeout=10)
@@ -784,3 +791,15 @@ def test_answers_after_a_contradiction_wait_for_undo(term):
     assert any("Took back your answer" in ln for ln in t.send("undo"))
     lines, status = t.finish("05")
     assert status == 0 and any(ln.startswith("Got it: ") for ln in lines)
+
+
+def test_give_up_asks_for_the_word_at_its_own_prompt(sgb):
+    """Issue 33, part 5: "What was your word?" is answered at "Your word: ", not at the prompt
+    for answers to guesses; in a race too, while I guess."""
+    session = YouHide(sgb, make_guesser("gbr:exact", sgb), "gbr")
+    session.start()
+    assert session.prompt == HIDE_PROMPT
+    assert session.handle("give up").lines == ["What was your word? (Enter to skip)"]
+    assert session.prompt == WORD_PROMPT
+    session.handle("")
+    assert session.prompt == WORD_PROMPT and session.gave_up

@@ -52,9 +52,9 @@ def hiding(words, level):
     return hiding_set(words, HIDE_FROM[level])
 
 
-def race_oracle(words, solution, level, seed):
+def race_oracle(words, solution, level, seed, spec=None):
     hides = hiding(words, level)
-    guesser, name, p = level_players(words, solution, None, seed, level, hides)
+    guesser, name, p = level_players(words, solution, spec, seed, level, hides, race=True)
     race = Race(words, p, guesser, name, seed, style=Style(False), sheet=True,
                 hides=hides.about)
     race.start()
@@ -94,30 +94,32 @@ def test_race_the_computer_wins(term, words, solution):
     mine = words[oracle.mine.secret]
     assert mine == secret_of(words, solution.hider(), seed)  # the equilibrium hider's draw
     secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 3)
-    steps = hide_oracle(words, solution.guesser(seed=seed), secret)
     t = term(["play", "--seed", seed], GUESS_PROMPT)  # race and hard are the defaults
     intro = t.start()
     assert intro[0].startswith("Race: think of a 5-letter word from enable (2780 words)")
-    my_guesses = [w for w in words.words[::97] if w != mine][:len(steps)]
-    history, theirs = [], []
-    for k, (their_guess, answer, _, _) in enumerate(steps):
-        g = my_guesses[k]
+    # the race guesser's guesses follow yours: each is the one the oracle's session makes
+    my_guesses = [w for w in words.words[::97] if w != mine]
+    history, theirs, steps = [], [], 0
+    for k, g in enumerate(my_guesses):
         t.prompt = HIDE_PROMPT
         after_guess = t.send(g)
         assert after_guess == oracle.handle(g).lines
         history.append((g, jotto.reply(g, mine)))
         assert after_guess[0] == reply_line(g, mine)
         assert after_guess[1:-1] == expected_sheet("Your sheet:", *zip(*history), 5)
-        assert after_guess[-1] == f"My guess {k + 1}: {their_guess}"
-        if answer == "yes":
+        their_guess = after_guess[-1].removeprefix(f"My guess {k + 1}: ")
+        assert their_guess in words
+        steps += 1
+        if their_guess == secret:
             break
+        answer = str(jotto.reply(their_guess, secret))
         t.prompt = GUESS_PROMPT
         lines = t.send(answer)
         assert lines == oracle.handle(answer).lines
         theirs.append((their_guess, int(answer)))
         assert lines == [still_fit(len(fitting(words, theirs)))]
     lines, status = t.finish("yes")
-    assert lines[:3] == [f"Got it: {secret} in {len(steps)} guesses.",
+    assert lines[:3] == [f"Got it: {secret} in {steps} guesses.",
                          "I found your word first: I win.", f"My word was {mine}."]
     assert lines[3:-1] == expected_sheet("My sheet (my guesses, your answers):",
                                          *zip(*theirs), 5)
@@ -308,7 +310,9 @@ def test_statistics_file_and_jotto_stats(tmp_path, words, solution, private_data
     assert _guess_game(tmp_path, words, solution, 4, ["--no-save"]).returncode == 0
     data = json.loads((private_data_dir / "games.json").read_text())
     assert data["version"] == 1 and len(data["games"]) == 3
-    assert not [p for p in os.listdir(private_data_dir) if p != "games.json"]  # no leftovers
+    # no leftovers (the game log beside the statistics: issue 33)
+    assert not [p for p in os.listdir(private_data_dir) if p not in ("games.json",
+                                                                      "game-log.json")]
     out = subprocess.run([sys.executable, "-m", "jotto", "stats", "--json"], capture_output=True,
                          text=True, check=True).stdout
     (s,) = json.loads(out)["groups"]
@@ -423,10 +427,13 @@ def test_race_wrong_answer_is_repaired_and_the_race_goes_on(term, words, solutio
     seed = 3
     secret = pick_hide_secret(words, lambda: solution.guesser(seed=seed), 3)
     steps, i, bad = _contradiction(words, solution, seed, secret)
-    oracle = race_oracle(words, solution, "hard", seed)
+    # the equilibrium guesser, whose answers _contradiction replays (hard's race guesser
+    # watches the race: its guesses depend on yours)
+    spec = f"equilibrium:seed={seed}"
+    oracle = race_oracle(words, solution, "hard", seed, spec)
     mine = words[oracle.mine.secret]
     my_guesses = [w for w in words.words[::89] if w != mine]
-    t = term(["play", "--no-save", "--seed", seed], GUESS_PROMPT)
+    t = term(["play", "--no-save", "--seed", seed, "-g", spec], GUESS_PROMPT)
     t.start()
     for k, (_, answer, _, _) in enumerate(steps[:i]):
         _play_round(t, oracle, my_guesses[k], answer)
@@ -474,8 +481,8 @@ def test_piped_race_is_plain_text(tmp_path, sgb):
     assert proc.returncode == 0 and proc.stderr == ""
     out = proc.stdout.splitlines()
     assert out[:len(expected)] == expected and "\x1b" not in proc.stdout
-    assert expected[0].endswith("then I do; I guess with GuesserGBR (exact rule; no strategy "
-                                "file given). Type 'help' for commands.")
+    assert expected[0].endswith("then I do; I guess with the race guesser (it watches your "
+                                "progress). Type 'help' for commands.")  # hard: issue 33
     assert expected[-1] == "What was your word? I will check your answers (Enter to skip)."
     assert out[len(expected):] == ["Bye.",  # the input ended instead
                                    "Your race games so far (sgb, 5 letters, hard): 1 (0 won, 0 "

@@ -154,8 +154,8 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import (analyze, evaluate, openers, play, proof, race, solve,  # noqa: F401
-                   stats, tree)  # (they register)
+    from . import (analyze, evaluate, openers, play, proof, race, review,  # noqa: F401
+                   solve, stats, tree)  # (they register)
 
 
 _register()

@@ -23,12 +23,16 @@ from ..play.commonness import hiding_set
 from ..play.session import (HIDE_FROM, LEVELS, Assist, Race, YouGuess, YouHide, level_players,
                            strategy_for)
 from ..play.sheet import Style
-from ..play.history import Stats, outcome_text, summary_of
+from ..play.review import game_record, review_game, review_record
+from ..play.history import GameLog, Stats, outcome_text, summary_of
 from .main import main
 from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, SEED, word_list_options
 from .players import resolve_words
 
 YES_AGAIN = {"y", "yes"}
+#: What reviews the game just played, at "Play again?" (or after the game, through a pipe).
+REVIEW = "review"
+AGAIN = "Play again? [y/N, or review] "
 
 
 def enable_line_editing() -> None:
@@ -89,10 +93,12 @@ def repl(session) -> bool:
 
 
 def play_games(new_session: Callable[[int], object], stats: Stats | None,
-               about: dict[str, object]) -> None:
+               about: dict[str, object], log: GameLog | None = None) -> None:
     """Game after game: each finished game is recorded with ``about`` (level, word list) unless
-    ``stats`` is None, and, at a terminal, followed by "Play again?".  The opening (which words
-    are secrets) is said before the first game only."""
+    ``stats`` is None, and kept in the game ``log`` if given; at a terminal it is followed by
+    "Play again?", where ``review`` reviews it.  Through a pipe a line ``review`` after the
+    game reviews it.  The opening (which words are secrets) is said before the first game
+    only."""
     game = 0
     while True:
         session = new_session(game)
@@ -101,16 +107,45 @@ def play_games(new_session: Callable[[int], object], stats: Stats | None,
         result = session.result()  # type: ignore[attr-defined]
         if result is not None and stats is not None and stats.record({**result, **about}):
             say(_record_line(stats, {**result, **about}))
-        if not ended or result is None or not sys.stdin.isatty():
-            return  # end of input, quit, or a script at the other end: no more games
-        try:
-            again = input("Play again? [y/N] ").strip().lower()
-        except EOFError:
-            again = ""
+            if log is not None:  # beside the statistics: not tried where they failed
+                log.record(_game_record(session, result, about))
+        if not ended or result is None:
+            return  # end of input or quit: no more games
+        if not sys.stdin.isatty():  # a script at the other end: one game, and its review
+            with contextlib.suppress(EOFError):
+                if input().strip().lower() == REVIEW:
+                    show_review(_game_record(session, result, about), session.words)
+            return
+        while True:
+            try:
+                again = input(AGAIN).strip().lower()
+            except EOFError:
+                again = ""
+            if again != REVIEW:
+                break
+            show_review(_game_record(session, result, about), session.words)
         if again not in YES_AGAIN:
             click.echo("Bye.")
             return
         game += 1
+
+
+def _game_record(session, result: dict, about: dict) -> dict:
+    """A finished game as the game log keeps it (:func:`jotto.play.review.game_record`)."""
+    moves = session.game_moves()
+    return game_record(session.words, result["mode"], result["outcome"], moves["yours"],
+                       moves["mine"], str(about.get("level")), moves["my_word"])
+
+
+def show_review(record: dict, words=None) -> None:
+    """Print the review of a game (:mod:`jotto.play.review`) from its record."""
+    if words is None:
+        review = review_record(record)
+    else:
+        review = review_game(words, record["mode"], record["outcome"], record["yours"],
+                             record["mine"])
+    for line in review.lines():
+        say(line)
 
 
 def _record_line(stats: Stats, game: dict) -> str:
@@ -178,7 +213,9 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
 
     By default the race: you and the computer each hide a word and take turns guessing the
     other's; the first to find it wins.  After each turn a Jotto sheet shows the guesses, their
-    replies and the letters they prove in or out.  Type 'help' in a game for its commands.
+    replies and the letters they prove in or out.  Type 'help' in a game for its commands, and
+    'review' after it (at "Play again?", or as the next line through a pipe) for a review of
+    every guess; jotto review shows it again later.
     """
     with ctrl_c_says_bye():
         wl = resolve_words(words, letters, rules, skip_invalid,
@@ -190,13 +227,17 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
             enable_line_editing()
         if save is None:
             save = sys.stdin.isatty()
-        stats = Stats(warn=lambda m: click.echo(f"jotto: {m}", err=True)) if save else None
+        def warn(message: str) -> None:
+            click.echo(f"jotto: {message}", err=True)
+
+        stats = Stats(warn=warn) if save else None
+        log = GameLog(warn=warn) if save else None
         expected: dict[str, object] = {}
 
         def new_session(game: int):
             s = None if seed is None else seed + game
             guesser, name, hider_p = level_players(wl, solution, guesser_spec, s, level,
-                                                   hiding)
+                                                   hiding, race=you == "race")
             if you == "hide":
                 session = YouHide(wl, guesser, name, style=style, sheet=sheet)
             elif you == "race":
@@ -212,7 +253,7 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
             return session
 
         play_games(new_session, stats, {"level": level, "words": {
-            "source": wl.source, "size": len(wl), "length": wl.length}})
+            "source": wl.source, "size": len(wl), "length": wl.length}}, log)
 
 
 @main.command("assist", epilog=GUESSER_SPECS_EPILOG)

@@ -20,8 +20,8 @@ from typing import Any, Callable
 
 from ..util.files import output_lock, write_atomic
 
-__all__ = ["OUTCOME_WORDS", "Stats", "data_dir", "group_of", "outcome_text", "summarise",
-           "summary_of"]
+__all__ = ["OUTCOME_WORDS", "GameLog", "Stats", "data_dir", "group_of", "outcome_text",
+           "summarise", "summary_of"]
 
 FILE = "games.json"
 VERSION = 1
@@ -42,12 +42,20 @@ def data_dir() -> Path:
 
 class Stats:
     """The games file: read on demand, appended to game by game.  Problems (an unreadable file
-    set aside, a directory that cannot be written) are passed to ``warn`` as one line each."""
+    set aside, a directory that cannot be written) are passed to ``warn`` as one line each.
+    ``path``: another file than the one in ``directory`` (or the data directory), read as it is:
+    unreadable, it is a one-line :class:`ValueError`, never set aside."""
+
+    #: The file's name in the data directory, and what it is called in messages.
+    NAME, WHAT = FILE, "statistics file"
+    #: The most games kept (None: all), the oldest dropped first.
+    KEEP: int | None = None
 
     def __init__(self, directory: Path | None = None,
-                 warn: Callable[[str], None] = lambda message: None):
-        self.path = (directory or data_dir()) / FILE
+                 warn: Callable[[str], None] = lambda message: None, path: Path | None = None):
+        self.path = Path(path) if path is not None else (directory or data_dir()) / self.NAME
         self.warn = warn
+        self.given = path is not None
 
     def games(self) -> list[dict[str, Any]]:
         """Every recorded game, oldest first (none if there is no file yet)."""
@@ -56,28 +64,34 @@ class Stats:
         except (FileNotFoundError, NotADirectoryError):
             return []  # nothing recorded yet (a bad directory is reported when writing)
         except OSError as exc:
-            self.warn(f"cannot read the statistics file {self.path}: {exc.strerror or exc}")
+            if self.given:
+                raise ValueError(f"{self.path}: {exc.strerror or exc}") from None
+            self.warn(f"cannot read the {self.WHAT} {self.path}: {exc.strerror or exc}")
             return []
         try:
             data = json.loads(raw.decode("utf-8"))
             games = data["games"]
             if data.get("version") != VERSION or not isinstance(games, list) or \
                     not all(isinstance(g, dict) for g in games):
-                raise ValueError("not a jotto statistics file")
+                raise ValueError(f"not a jotto {self.WHAT}")
             return games
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            if self.given:
+                raise ValueError(f"{self.path}: not a jotto {self.WHAT} ({_short(exc)})") \
+                    from None
             self._set_aside(exc)
             return []
 
     def _set_aside(self, exc: Exception) -> None:
-        aside = self.path.with_name(f"{FILE}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+        aside = self.path.with_name(f"{self.path.name}.broken-"
+                                    f"{time.strftime('%Y%m%d-%H%M%S')}")
         try:
             os.replace(self.path, aside)
         except OSError as err:
-            self.warn(f"the statistics file {self.path} is unreadable ({_short(exc)}) and could "
+            self.warn(f"the {self.WHAT} {self.path} is unreadable ({_short(exc)}) and could "
                       f"not be set aside ({err.strerror or err})")
             return
-        self.warn(f"the statistics file {self.path} was unreadable ({_short(exc)}); set it "
+        self.warn(f"the {self.WHAT} {self.path} was unreadable ({_short(exc)}); set it "
                   f"aside as {aside.name} and started a new one")
 
     def record(self, game: dict[str, Any]) -> bool:
@@ -90,12 +104,25 @@ class Stats:
             with output_lock(self.path, wait=LOCK_WAIT):
                 games = self.games()
                 games.append({"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **game})
+                if self.KEEP is not None:
+                    games = games[-self.KEEP:]
                 data = json.dumps({"version": VERSION, "games": games}, indent=1)
                 write_atomic(self.path, data.encode("utf-8") + b"\n")
         except OSError as exc:
-            self.warn(f"cannot save the statistics in {self.path}: {exc.strerror or exc}")
+            self.warn(f"cannot save the {'statistics' if self.NAME == FILE else self.WHAT} in "
+                      f"{self.path}: {exc.strerror or exc}")
             return False
         return True
+
+
+class GameLog(Stats):
+    """The game log beside the statistics, ``game-log.json``: the last :attr:`KEEP` finished
+    games with every guess and reply, the rules and the word list (by name and SHA-256 when
+    bundled, else the words themselves), so that ``jotto review`` can redo a game's review.
+    Written and set aside as the statistics file is."""
+
+    NAME, WHAT = "game-log.json", "game log"
+    KEEP = 200
 
 
 def _short(exc: Exception) -> str:

@@ -46,6 +46,7 @@ from ..game.turns import Guesser, replies
 from ..players.guessers import OffTree, RandomGuesser
 from ..players.specs import make_guesser
 from ..game.race_rules import DRAW, FIRST, SECOND, round_result
+from ..players.races import RaceView
 from .sheet import Style, sheet_lines
 from ..solvers.solution import Solution
 from .vocabulary import Vocabulary
@@ -69,19 +70,24 @@ LEVELS = {
               "common word, drawn uniformly",
     "hard": "the equilibrium strategy of the strongest solve for the list (bundled or "
             "--strategy) as guesser and hider, which may hide any word; without one, medium's "
-            "guesser and a word drawn uniformly",
+            "guesser and a word drawn uniformly; in the race, the race guesser, which watches "
+            "your progress and plays to win",
 }
 #: Which words each level hides (:func:`jotto.play.commonness.hiding_set`), unless --hide-from says.
 HIDE_FROM = {"easy": "common", "medium": "common", "hard": "all"}
 
 
 def default_guesser(words: WordList, solution: Solution | None, spec: str | None,
-                    seed: int | None, level: str = "hard") -> tuple[Guesser, str]:
+                    seed: int | None, level: str = "hard", race: bool = False
+                    ) -> tuple[Guesser, str]:
     """The computer's guesser: ``spec`` if given, else the ``level``'s: easy the random
-    consistent guesser, medium GuesserGBR (exact rule), hard the equilibrium guesser of the
-    strategy (the bundled solve for the default list), else GuesserGBR under the exact rule."""
+    consistent guesser, medium GuesserGBR (exact rule), hard in a ``race`` the race guesser
+    (:class:`jotto.players.RaceGuesser`), else the equilibrium guesser of the strategy (the
+    bundled solve for the default list), else GuesserGBR under the exact rule."""
     if spec is not None:
         return make_guesser(spec, words), spec
+    if level == "hard" and race:
+        return make_guesser("race", words), "the race guesser (it watches your progress)"
     if level == "easy":
         return RandomGuesser(words, seed), "a random word that fits (easy)"
     if level == "medium":
@@ -92,13 +98,14 @@ def default_guesser(words: WordList, solution: Solution | None, spec: str | None
 
 
 def level_players(words: WordList, solution: Solution | None, spec: str | None,
-                  seed: int | None, level: str, hiding: HidingSet | None = None
-                  ) -> tuple[Guesser, str, np.ndarray]:
+                  seed: int | None, level: str, hiding: HidingSet | None = None,
+                  race: bool = False) -> tuple[Guesser, str, np.ndarray]:
     """The computer's guesser (with its name) and hiding distribution at ``level``: hard hides
     by the equilibrium hider when there is a strategy, the other levels uniformly; restricted to
     the words of ``hiding`` if given (the equilibrium's weights on them, renormalised, or
-    uniformly if it puts none there)."""
-    guesser, name = default_guesser(words, solution, spec, seed, level)
+    uniformly if it puts none there).  ``race``: the guesser plays a race (hard: the race
+    guesser)."""
+    guesser, name = default_guesser(words, solution, spec, seed, level, race)
     p = (np.asarray(solution.hider(), dtype=np.float64) if level == "hard" and
          solution is not None else np.ones(len(words)))
     if hiding is not None:
@@ -329,6 +336,16 @@ capitals) and not in it (out:); at a colour terminal, the alphabet with those ma
         return [f"{by} would expect to need "
                 f"{self.expected[self.secret]:.2f} guesses for {self.words[self.secret]}."]
 
+    def moves(self) -> list[tuple[str, int]]:
+        """Your guesses and my replies, the one that found my word with the win's code."""
+        out = list(zip(self.guesses, self.replies))
+        return out + [(self.guesses[-1], self.words.win_code)] if self.found else out
+
+    def game_moves(self) -> dict:
+        """Both sides' (guess, reply) pairs for the game log (None: the side did not guess),
+        and my word."""
+        return {"yours": self.moves(), "mine": None, "my_word": self.words[self.secret]}
+
     def result(self) -> dict | None:
         if self.found:
             return {"mode": "guess", "outcome": "won", "your_guesses": len(self.guesses)}
@@ -350,7 +367,6 @@ Think of a word from the list; I guess it. After each guess, answer:
   give up      stop; you may tell me your word
   quit         stop (so do Ctrl-D and Ctrl-C)
 """
-    prompt = "Your answer: "
 
     def __init__(self, words: WordList, guesser: Guesser, guesser_name: str = "",
                  style: Style | None = None, sheet: bool = False, auto_next: bool = True):
@@ -367,6 +383,12 @@ Think of a word from the list; I guess it. After each guess, answer:
         #: your turn first, then asks :meth:`guess_line`)
         self.auto_next = auto_next
         self.guesser.new_game()
+
+    @property
+    def prompt(self) -> str:  # type: ignore[override]
+        """"Your answer: " to my guesses; "Your word: " once I asked for your word (after
+        "give up")."""
+        return "Your word: " if self.asking_word else "Your answer: "
 
     def start(self) -> Reply:
         out = Reply().say(f"Think of a {self.L}-letter word from {self.words.source} "
@@ -540,6 +562,14 @@ Think of a word from the list; I guess it. After each guess, answer:
         wrong = self._wrong_answer(word)
         return [wrong] if wrong else []
 
+    def moves(self) -> list[tuple[str, int]]:
+        """My guesses and your answers, the one that found your word with the win's code."""
+        out = [(self.words[g], r) for g, r in self.history]
+        return out + [(self.words[self.current], self.words.win_code)] if self.found else out
+
+    def game_moves(self) -> dict:
+        return {"yours": None, "mine": self.moves(), "my_word": None}
+
     def result(self) -> dict | None:
         guesses = len(self.history) + 1
         if self.found:
@@ -593,7 +623,7 @@ Any time:
     def prompt(self) -> str:  # type: ignore[override]
         if self.asking_word:
             return "Your word: "
-        return YouGuess.prompt if self.your_turn else YouHide.prompt
+        return YouGuess.prompt if self.your_turn else self.theirs.prompt
 
     def start(self) -> Reply:
         return Reply().say(
@@ -639,8 +669,20 @@ Any time:
         out.done = False
         if self.mine.found:
             out.say("I still take my guess of this round: if it finds your word, we draw.")
+        self._show_progress()
         self.your_turn = False
         return out.say("My g" + self.theirs.guess_line()[1:])
+
+    def _show_progress(self) -> None:
+        """Tell a guesser that plays the race (it has ``observe``) how far you are: the words
+        of my list that fit my replies to you, before it guesses (:class:`jotto.players.races.RaceView`;
+        I guess second in each round)."""
+        observe = getattr(self.theirs.guesser, "observe", None)
+        if observe is None:
+            return
+        history = tuple((self.words.index(w) if w in self.words else -1, r)
+                        for w, r in zip(self.mine.guesses, self.mine.replies))
+        observe(RaceView(self.mine.state, history, False, self.mine.found))
 
     def _your_answer(self, line: str) -> Reply:
         out = self.theirs.handle(line)
@@ -683,6 +725,10 @@ Any time:
         else:
             out.done = True
         return out
+
+    def game_moves(self) -> dict:
+        return {"yours": self.mine.moves(), "mine": self.theirs.moves(),
+                "my_word": self._my_word()}
 
     def result(self) -> dict | None:
         if self.outcome is None:

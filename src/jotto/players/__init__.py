@@ -8,6 +8,7 @@ from ..solvers.fictitious_play.solution import EquilibriumGuesser
 from ..solvers.solution import EquilibriumHider
 from .cost_guesser import CostGuesser
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
+from .race_guesser import RaceGuesser, RoundsModel
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
 from .specs import SPEC_HELP, make_guesser, make_hider
 
@@ -15,7 +16,8 @@ from ..util.annotations import resolve
 
 __all__ = ["NORVIG_METRICS", "SPEC_HELP", "BestResponseHider", "CostGuesser",
            "DistributionHider", "EquilibriumGuesser", "EquilibriumHider", "FixedHider",
-           "GBRGuesser", "NorvigGuesser", "RandomGuesser", "TreeGuesser", "UniformHider",
+           "GBRGuesser", "NorvigGuesser", "RaceGuesser", "RandomGuesser", "RoundsModel", "TreeGuesser",
+           "UniformHider",
            "make_guesser", "make_hider"]
 
 for _name in __all__:  # help() shows their signatures' types, not quoted strings

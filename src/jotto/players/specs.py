@@ -22,6 +22,10 @@ Guessers::
                                        any non-decreasing cost per guess count (then tail per
                                        guess beyond them); seconds=X deepens the lookahead while
                                        X seconds allow (default: two fixed levels)
+    race[:weights=FILE][:seconds=X]    plays a race to win: greedy-cost for the race
+                                       objective, from the other player's progress (the words
+                                       still fitting what it heard) and a model of the guesses
+                                       it still needs (GuesserGBR's); outside a race, greedy-cost
 
 Hiders::
 
@@ -52,6 +56,7 @@ from ..game.trees import DecisionTree
 from ..game.words import WordList
 from .cost_guesser import CostGuesser
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
+from .race_guesser import RaceGuesser
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
 
 __all__ = ["GUESSER_HELP", "GUESSER_KINDS", "HIDER_KINDS", "SPEC_HELP", "check_guesser_spec",
@@ -65,7 +70,7 @@ GUESSER_HELP = "Guessers:\n" + textwrap.dedent(_GUESSERS).strip("\n")
 #: The spec list above as plain text (for --help).
 SPEC_HELP = GUESSER_HELP + "\n\nHiders:\n" + textwrap.dedent(_HIDERS).strip("\n")
 GUESSER_KINDS = ("random, norvig:METRIC[:inconsistent], gbr[:RULE], equilibrium[:FILE], "
-                 "tree:FILE, greedy-cost[:within=K]")
+                 "tree:FILE, greedy-cost[:within=K], race")
 HIDER_KINDS = "uniform, word:WORD, weights:FILE, equilibrium[:FILE], best-response"
 
 _OPTION = re.compile(r"^(\w+)=(.*)$")
@@ -235,7 +240,8 @@ def default_guesser_spec(words: WordList) -> str:
 #: Each kind's ``key=value`` options; those holding integers are read into them.
 _GUESSER_OPTIONS = {"random": {"seed"}, "norvig": set(), "gbr": {"weights"},
                     "equilibrium": {"seed", "t"}, "tree": set(),
-                    "greedy-cost": {"within", "costs", "tail", "weights", "seconds"}}
+                    "greedy-cost": {"within", "costs", "tail", "weights", "seconds"},
+                    "race": {"weights", "seconds"}}
 _HIDER_OPTIONS = {"uniform": set(), "word": set(), "weights": set(), "equilibrium": {"t"},
                   "best-response": set(), "best_response": set(), "br": set()}
 _WHOLE = ("seed", "t")
@@ -272,6 +278,11 @@ def _guesser_parts(spec: str) -> tuple[str, list[str], dict[str, Any]]:
             raise ValueError(f"{quote(spec)}: greedy-cost takes only options "
                              f"(within=K or costs=C1,C2,..., tail=X, weights=FILE, seconds=X)")
         options["objective"] = _objective_option(spec, options)
+        if "seconds" in options:
+            options["seconds"] = _seconds_option(spec, options["seconds"])
+    if kind == "race":
+        if rest:
+            raise ValueError(f"{quote(spec)}: race takes only options (weights=FILE, seconds=X)")
         if "seconds" in options:
             options["seconds"] = _seconds_option(spec, options["seconds"])
     return kind, rest, options
@@ -346,6 +357,9 @@ def make_guesser(spec: str, words: WordList, threads: int | None = None):
         weights = hider_weights(options["weights"], words) if "weights" in options else None
         return CostGuesser(words, options["objective"], weights,
                            seconds=options.get("seconds"), name=spec)
+    if kind == "race":
+        weights = hider_weights(options["weights"], words) if "weights" in options else None
+        return RaceGuesser(words, weights, seconds=options.get("seconds"), name=spec)
     return TreeGuesser(DecisionTree.load(_path(spec, kind, rest), words), name=spec)
 
 

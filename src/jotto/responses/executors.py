@@ -90,7 +90,7 @@ def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: 
 
 
 class BoundSearchOn:
-    """:class:`jotto.best_responses.BoundSearch` with its passes on an executor: a lower bound
+    """:class:`jotto.responses.best_responses.BoundSearch` with its passes on an executor: a lower bound
     against one hider that rises for ``seconds`` on a thread of this process that only plans
     and merges tasks (the double oracle's proof beside its rounds)."""
 

@@ -6,7 +6,7 @@ The best tree starting with word g (an *opener*) needs
     F_g = W + sum_{j != win} F(S_j(g))
 
 guesses in total (W the hider's total weight, S_j(g) the targets giving reply j to g, F the
-best-response value of a state, :mod:`jotto.best_responses`), and the best response is
+best-response value of a state, :mod:`jotto.responses.best_responses`), and the best response is
 min_g F_g.  Each opener is a whole subtree of the search, which a worker proves apart with a
 pass of the compiled search whose first guess is forced (:mod:`jotto.responses.work_units`).  Every word
 has a *row*: a proven lower bound on F_g and the value of an explicit tree starting with g (an
@@ -665,7 +665,7 @@ class OpenerSearch:
 
     def restore(self, p: dict[str, Any]) -> None:
         """Continue from :meth:`payload` (of the same words, weights and policy); a
-        :class:`~jotto.strategy_file.StrategyFileError` if it does not fit."""
+        :class:`~jotto.util.strategy_file.StrategyFileError` if it does not fit."""
         rows = p.get("rows")
         if not isinstance(rows, list) or len(rows) != len(self.rows):
             raise StrategyFileError(f"the table has {len(rows) if isinstance(rows, list) else 0}"

@@ -30,7 +30,6 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -61,7 +60,7 @@ class Problem:
 
     @classmethod
     def of(cls, words, weights: np.ndarray, memory: int) -> "Problem":
-        """The problem of a :class:`~jotto.words.WordList` against integer ``weights``."""
+        """The problem of a :class:`~jotto.game.words.WordList` against integer ``weights``."""
         from .best_responses import search_flags
 
         tokens = np.ascontiguousarray(words.tokens, dtype=np.uint64)

@@ -220,7 +220,7 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
     starting with it (see the module docstring).
 
     Args:
-        words: a :class:`~jotto.words.WordList` or a sequence of words.
+        words: a :class:`~jotto.game.words.WordList` or a sequence of words.
         hider: the hider's weights, as :func:`jotto.best_response` takes them (None: uniform).
         budget: seconds (None: until every opener's value is exact, which is feasible for small
             lists only).  A resumed run gets this much more.
