@@ -60,18 +60,6 @@ _KINDS = ("counting", "record", "family", "member")
 _COUNTING, _RECORD, _FAMILY, _MEMBER = range(4)
 
 
-_SALT = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _mix(x: np.ndarray) -> np.ndarray:
-    """A 64-bit finaliser (splitmix64's) on every element; 0 stays 0."""
-    x = x ^ (x >> np.uint64(30))
-    x = x * np.uint64(0xBF58476D1CE4E5B9)
-    x = x ^ (x >> np.uint64(27))
-    x = x * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
 class _Table:
     """The bounds verified so far, by the 128-bit key of their set of targets: an open-addressing
     hash table in NumPy arrays, so that the classes of every word of a state are looked up at
@@ -187,6 +175,9 @@ class _Game:
         # families: distinct-letter words outside hard mode (and equal weights, per state)
         self.masks = np.array([sum(1 << (ord(c) - 97) for c in set(w)) for w in words.words],
                               dtype=np.int64)
+        # each word's letters, one bit each (words of distinct letters only: see families)
+        self.letter_bits = np.array([[1 << (ord(c) - 97) for c in w] for w in words.words],
+                                    dtype=np.int64).reshape(D, L)
         self.families = (not rules.hard and not rules.positional and
                          rules.anagrams != "keep-all" and
                          all(len(set(w)) == L for w in words.words))
@@ -266,14 +257,18 @@ class _Game:
             out[:, r] = np.where(in_class, self.depth[rank], 0) @ ws
         return out
 
-    def splits(self, guesses: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The replies of the targets idx to each guess, and the sizes of the classes (rows:
-        guesses; columns: the replies 0..win-1)."""
-        codes = self.reply[np.ix_(guesses, idx)]
-        G = len(guesses)
+    def splits(self, guesses: np.ndarray | None, idx: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The guesses (None: every word that narrows idx down), the replies of the targets idx
+        to each, and the sizes of the classes (rows: guesses; columns: the replies 0..win-1)."""
+        codes = self.reply[:, idx] if guesses is None else self.reply[np.ix_(guesses, idx)]
+        G = len(codes)
         flat = codes.astype(np.int64) + self.R * np.arange(G)[:, None]
         cnt = np.bincount(flat.ravel(), minlength=G * self.R).reshape(G, self.R)[:, :self.win]
-        return codes, cnt
+        if guesses is None:  # a word narrows idx down unless all reply alike (not a win: m >= 2)
+            guesses = np.flatnonzero(cnt.max(axis=1) < len(idx))
+            codes, cnt = codes[guesses], cnt[guesses]
+        return guesses, codes, cnt
 
     # ---- member bound ------------------------------------------------------------------------
 
@@ -283,7 +278,7 @@ class _Game:
         which finds nothing, and whose at most B children find at most B N_k within k more."""
         w = self.v[idx]
         W = int(w.sum())
-        codes, cnt = self.splits(idx, idx)
+        _, codes, cnt = self.splits(idx, idx)
         best = W + int(self.class_counting(codes, w, cnt).sum(axis=1).min())
         if not self.hard:
             top = np.concatenate([[0], np.cumsum(np.sort(w)[::-1])])
@@ -357,28 +352,29 @@ class _Game:
         return got
 
     def pack_families(self, idx: np.ndarray) -> list[tuple[int, int]]:
-        """Families of the state idx packed disjointly: (shared letters P, own letters X)."""
-        sets: dict[int, list[int]] = {}
-        for k, t in enumerate(idx):
-            m = int(self.masks[t])
-            rest = m
-            while rest:
-                low = rest & -rest
-                sets.setdefault(m & ~low, []).append(k)
-                rest &= rest - 1
-        order = sorted((p for p, mem in sets.items() if len(mem) >= 3),
-                       key=lambda p: (-len(sets[p]), p))
-        taken = [False] * len(idx)
+        """Families of the state idx packed disjointly: (shared letters P, own letters X).
+
+        Every target is in the family of each of its L letter sets P less one letter; the sets of
+        3 or more are taken largest first (then by P), each while 3 of its members are free."""
+        shared = (self.masks[idx][:, None] & ~self.letter_bits[idx]).ravel()
+        order = np.argsort(shared, kind="stable")
+        p_sorted = shared[order]
+        p, start, size = np.unique(p_sorted, return_index=True, return_counts=True)
+        big = np.flatnonzero(size >= 3)
+        if not len(big):
+            return []
+        big = big[np.lexsort((p[big], -size[big]))]
+        members = order // self.L  # positions in idx, grouped by P
+        taken = np.zeros(len(idx), dtype=bool)
         out = []
-        for p in order:
-            free = [k for k in sets[p] if not taken[k]]
+        for f in big.tolist():
+            mem = members[start[f]:start[f] + size[f]]
+            free = mem[~taken[mem]]
             if len(free) < 3:
                 continue
-            x = 0
-            for k in free:
-                taken[k] = True
-                x |= int(self.masks[idx[k]]) & ~p
-            out.append((p, x))
+            taken[free] = True
+            pf = int(p[f])
+            out.append((pf, int(np.bitwise_or.reduce(self.masks[idx[free]])) & ~pf))
         return out
 
     def _parts(self, fams: list[tuple[int, int]], g: int) -> dict[int, list[tuple[int, int]]]:
@@ -419,13 +415,14 @@ class _Game:
         out = np.zeros(G * V, dtype=np.int64)
         if not len(cls):
             return out.reshape(G, V)
-        where, part_of = np.unique(cls, return_inverse=True)
-        U, K = len(where), len(self.N_array)
-        covered = np.bincount(part_of, weights=size, minlength=U).astype(np.int64)
-        alone = np.bincount(part_of, weights=self.alone_array[size], minlength=U).astype(np.int64)
-        phi = np.bincount((part_of[:, None] * K + np.arange(K)).ravel(),
-                          weights=self.phi_array[:, size].T.ravel(),
-                          minlength=U * K).astype(np.int64).reshape(U, K)
+        K = len(self.N_array)
+        covered = np.bincount(cls, weights=size, minlength=G * V).astype(np.int64)
+        alone = np.bincount(cls, weights=self.alone_array[size], minlength=G * V)
+        phi = np.bincount((cls[:, None] * K + np.arange(K)).ravel(),
+                          weights=self.phi_array[:, size].T.ravel(), minlength=G * V * K)
+        where = np.flatnonzero(covered)
+        covered, alone = covered[where], alone[where].astype(np.int64)
+        phi = phi.reshape(G * V, K)[where].astype(np.int64)
         n = cnt.reshape(-1)[where][:, None]
         found = np.minimum(self.N_array, n - covered[:, None] + phi)
         sizes_bound = np.maximum(n - found, 0).sum(axis=1)
@@ -483,16 +480,10 @@ class _Game:
             exact = self.counting(w)
             return None if exact >= claim else (
                 f"the state {self.words_of(idx)} has value {exact}, below the claimed {claim}")
-        if only is not None:
-            guesses = np.array([only])
-        elif self.hard:
-            guesses = idx
-        else:
-            col = self.reply[:, idx]
-            guesses = np.flatnonzero((col != col[:, :1]).any(axis=1))
+        guesses = np.array([only]) if only is not None else idx if self.hard else None
+        guesses, codes, cnt = self.splits(guesses, idx)
         if not len(guesses):
             return f"no word narrows the state {self.words_of(idx)} down"
-        codes, cnt = self.splits(guesses, idx)
         bound = self.class_counting(codes, w, cnt)
         how = np.full(bound.shape, _COUNTING, dtype=np.int8)
 
