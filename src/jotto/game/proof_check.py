@@ -359,7 +359,8 @@ class _Game:
         shared = (self.masks[idx][:, None] & ~self.letter_bits[idx]).ravel()
         order = np.argsort(shared, kind="stable")
         p_sorted = shared[order]
-        p, start, size = np.unique(p_sorted, return_index=True, return_counts=True)
+        start = np.flatnonzero(np.diff(p_sorted, prepend=-1))  # where each P's members begin
+        p, size = p_sorted[start], np.diff(start, append=len(p_sorted))
         big = np.flatnonzero(size >= 3)
         if not len(big):
             return []
