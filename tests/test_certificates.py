@@ -20,12 +20,12 @@ from jotto import _core
 from jotto.responses.best_responses import search_flags
 from jotto.game.certificates import CertificateError, CertificateWriter, read_certificate
 from jotto.cli import main
-from jotto.game.proof_check import check_certificate
+from jotto.game.proof_check import _Game, check_certificate
 from jotto.game.words import WordList
 
 from . import reference_game
 from .strategies import rule_cases
-from .test_family_bound import family_dictionaries
+from .test_family_bound import family_dictionaries, states
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -404,3 +404,66 @@ def test_the_checker_never_verifies_a_false_bound(tmp_path_factory, case, data):
     claim = dict(header["claim"], bound=true_total(words, v, rules) + 1)
     save(folder / "claim.cert", dict(header, claim=claim), records)
     assert not check_certificate(folder / "claim.cert").ok
+
+
+# ---- the checker's vectorised bounds against their definitions, class by class ---------------
+
+
+@SETTINGS
+@given(state=states(), uniform=st.booleans(), data=st.data())
+def test_bounds_of_every_guess_at_once_are_each_class_s_own(state, uniform, data):
+    """The checker bounds the classes of every guess at once (counting by ranks, the families'
+    parts by arrays); each equals the bound of that class alone, from the definitions: sum_k
+    (W - the N_k heaviest), the family bound of its parts (the per-class code the member bound
+    uses), and the member bound as a loop over first guesses."""
+    words, S = state
+    wl = WordList.from_words(words)
+    v = np.ones(len(wl), dtype=np.int64) if uniform else np.array(data.draw(
+        st.lists(st.integers(1, 9), min_size=len(wl), max_size=len(wl))), dtype=np.int64)
+    game = _Game(wl, v)
+    idx = np.array(S)
+    w = v[idx]
+    guesses, codes, cnt = game.splits(None, idx)
+    assert all(len(set(codes[i].tolist())) > 1 for i in range(len(guesses)))
+    assert len(guesses) == sum(len(set(game.reply[g, idx].tolist())) > 1 for g in range(len(wl)))
+    counting = game.class_counting(codes, w, cnt)
+    for i in range(len(guesses)):
+        for r in range(game.win):
+            assert cnt[i, r] == (codes[i] == r).sum()
+            assert counting[i, r] == game.counting(w[codes[i] == r])
+    fams = game.pack_families(idx) if game.families and uniform else []
+    if fams:
+        family = game.family_bounds(fams, game.masks[guesses], cnt)
+        for i, g in enumerate(guesses.tolist()):
+            parts = game._parts(fams, int(game.masks[g]))
+            for r in range(game.win):
+                sizes = [x.bit_count() for _, x in parts.get(r, [])]
+                alone = game._family_bound(int(cnt[i, r]), sizes, sum(sizes)) if sizes else 0
+                assert family[i, r] == alone
+    # the member bound: a member first (its classes at their counting bounds) or, outside
+    # hard mode, another word (finds nothing; B N_k within k more)
+    W = int(w.sum())
+    best = min(W + sum(game.counting(w[game.reply[a, idx] == r]) for r in range(game.win))
+               for a in idx.tolist())
+    top = np.concatenate([[0], np.cumsum(np.sort(w)[::-1])])
+    other, k = W, 0
+    while game.B * game.cap(k) < len(idx):
+        other += W - int(top[game.B * game.cap(k)])
+        k += 1
+    assert game.member_bound(idx) == min(best, other)
+
+
+def test_a_failure_names_the_first_guess_in_the_list_s_order(tmp_path, exact_certificate):
+    """Several guesses may fall short of a raised bound: the report names the first of them in
+    the list's order, the same on every run (the checker's keys are drawn afresh each time)."""
+    wl, _, header, records = exact_certificate
+    raised = [(idx, b + 10**6) for idx, b in records]
+    save(tmp_path / "r.cert", header, raised)
+    reports = {check_certificate(tmp_path / "r.cert").failure for _ in range(3)}
+    assert len(reports) == 1
+    (report,) = reports
+    # record 1 raised by 10**6 fails for every guess: the first word that narrows its state
+    state = records[0][0]
+    reply = _Game(wl, np.array(header["weights"])).reply
+    first = next(g for g in range(len(wl)) if len(set(reply[g, state].tolist())) > 1)
+    assert report.startswith("record 1:") and f"the guess {wl.words[first]!r}" in report

@@ -55,18 +55,9 @@ __all__ = ["CheckResult", "check_certificate"]
 SMALL = 12
 #: Member bounds kept for classes met again (then the cache starts afresh).
 CACHE = 1 << 20
-
-
-_SALT = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _mix(x: np.ndarray) -> np.ndarray:
-    """A 64-bit finaliser (splitmix64's) on every element; 0 stays 0."""
-    x = x ^ (x >> np.uint64(30))
-    x = x * np.uint64(0xBF58476D1CE4E5B9)
-    x = x ^ (x >> np.uint64(27))
-    x = x * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
+#: Where a class's bound came from (reported when a step fails).
+_KINDS = ("counting", "record", "family", "member")
+_COUNTING, _RECORD, _FAMILY, _MEMBER = range(4)
 
 
 class _Table:
@@ -184,6 +175,9 @@ class _Game:
         # families: distinct-letter words outside hard mode (and equal weights, per state)
         self.masks = np.array([sum(1 << (ord(c) - 97) for c in set(w)) for w in words.words],
                               dtype=np.int64)
+        # each word's letters, one bit each (words of distinct letters only: see families)
+        self.letter_bits = np.array([[1 << (ord(c) - 97) for c in w] for w in words.words],
+                                    dtype=np.int64).reshape(D, L)
         self.families = (not rules.hard and not rules.positional and
                          rules.anagrams != "keep-all" and
                          all(len(set(w)) == L for w in words.words))
@@ -192,6 +186,9 @@ class _Game:
             self.N.append(self.N[-1] * self.B + 1)
         self.cb = self._unit_counting(D)
         self.cb_array = np.array(self.cb, dtype=np.int64)
+        # depth[r]: the guesses the r-th heaviest target of a class adds to its counting bound
+        self.depth = np.array([sum(1 for Nk in self.N if Nk < r) for r in range(D + 1)],
+                              dtype=np.int64)
         self._phi: list[list[int]] = []
         self._psi: list[list[int]] = []
         self._alone: list[int] = []
@@ -201,6 +198,17 @@ class _Game:
         self.z0 = rng.integers(0, 2**64, size=D, dtype=np.uint64, endpoint=False)
         self.z1 = rng.integers(0, 2**64, size=D, dtype=np.uint64, endpoint=False)
         self.known = _Table()
+        if self.families:  # phi_k(s) and alone(s) as arrays, k up to where nothing is left
+            s_max = 27 - L  # a family's own letters are distinct letters not in P
+            self._tables(s_max, 0)
+            k = 0
+            while self.cap(k) < D or self._phi[k][:s_max + 1] != list(range(s_max + 1)):
+                k += 1
+                self._tables(s_max, k)
+            self.phi_array = np.array([row[:s_max + 1] for row in self._phi[:k + 1]],
+                                      dtype=np.int64)
+            self.alone_array = np.array(self._alone[:s_max + 1], dtype=np.int64)
+            self.N_array = np.array([self.cap(j) for j in range(k + 1)], dtype=np.int64)
 
     # ---- keys ---------------------------------------------------------------------------------
 
@@ -231,31 +239,55 @@ class _Game:
         W = int(top[-1])
         return sum(W - int(top[Nk]) for Nk in self.N if Nk < n)
 
+    def class_counting(self, codes: np.ndarray, w: np.ndarray, cnt: np.ndarray) -> np.ndarray:
+        """The counting bound of every class of every row of ``codes`` (guesses by targets of
+        weights w; ``cnt`` the classes' sizes): rows by the replies 0..win-1.
+
+        ``sum_k (W(C) - weight of the N_k heaviest of C)`` is ``sum_{t in C} w_t depth(rank of
+        t in C)``, ranks by weight, heaviest first (ties in any order: the sum is the same), so
+        one running count per reply over the targets sorted by weight gives every class's."""
+        if w.min() == w.max():
+            return self.cb_array[cnt] * int(w[0])
+        order = np.argsort(-w, kind="stable")
+        sorted_codes, ws = codes[:, order], w[order]
+        out = np.empty(cnt.shape, dtype=np.int64)
+        for r in range(self.win):
+            in_class = sorted_codes == r
+            rank = np.cumsum(in_class, axis=1)
+            out[:, r] = np.where(in_class, self.depth[rank], 0) @ ws
+        return out
+
+    def splits(self, guesses: np.ndarray | None, idx: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The guesses (None: every word that narrows idx down), the replies of the targets idx
+        to each, and the sizes of the classes (rows: guesses; columns: the replies 0..win-1)."""
+        codes = self.reply[:, idx] if guesses is None else self.reply[np.ix_(guesses, idx)]
+        G = len(codes)
+        flat = codes.astype(np.int64) + self.R * np.arange(G)[:, None]
+        cnt = np.bincount(flat.ravel(), minlength=G * self.R).reshape(G, self.R)[:, :self.win]
+        if guesses is None:  # a word narrows idx down unless all reply alike (not a win: m >= 2)
+            guesses = np.flatnonzero(cnt.max(axis=1) < len(idx))
+            codes, cnt = codes[guesses], cnt[guesses]
+        return guesses, codes, cnt
+
     # ---- member bound ------------------------------------------------------------------------
 
     def member_bound(self, idx: np.ndarray) -> int:
-        """The member bound of the targets idx (n >= 3)."""
+        """The member bound of the targets idx (n >= 3): the least over first guesses x in idx
+        of W + the counting bounds of x's classes, and (not in hard mode) of a guess outside,
+        which finds nothing, and whose at most B children find at most B N_k within k more."""
         w = self.v[idx]
         W = int(w.sum())
-        best = None
-        if not self.hard:  # another word first: finds nothing, then B N_k within k more
+        _, codes, cnt = self.splits(idx, idx)
+        best = W + int(self.class_counting(codes, w, cnt).sum(axis=1).min())
+        if not self.hard:
             top = np.concatenate([[0], np.cumsum(np.sort(w)[::-1])])
-            best = W
+            other = W
             k = 0
             while self.B * self.cap(k) < len(idx):
-                best += W - int(top[self.B * self.cap(k)])
+                other += W - int(top[self.B * self.cap(k)])
                 k += 1
-        sub = self.reply[np.ix_(idx, idx)]
-        for a in range(len(idx)):
-            b = W
-            row = sub[a]
-            for r in range(self.win):
-                cls = row == r
-                if cls.any():
-                    b += self.counting(w[cls])
-                    if best is not None and b >= best:
-                        break
-            best = b if best is None else min(best, b)
+            best = min(best, other)
         return best
 
     # ---- family bound ------------------------------------------------------------------------
@@ -320,28 +352,30 @@ class _Game:
         return got
 
     def pack_families(self, idx: np.ndarray) -> list[tuple[int, int]]:
-        """Families of the state idx packed disjointly: (shared letters P, own letters X)."""
-        sets: dict[int, list[int]] = {}
-        for k, t in enumerate(idx):
-            m = int(self.masks[t])
-            rest = m
-            while rest:
-                low = rest & -rest
-                sets.setdefault(m & ~low, []).append(k)
-                rest &= rest - 1
-        order = sorted((p for p, mem in sets.items() if len(mem) >= 3),
-                       key=lambda p: (-len(sets[p]), p))
-        taken = [False] * len(idx)
+        """Families of the state idx packed disjointly: (shared letters P, own letters X).
+
+        Every target is in the family of each of its L letter sets P less one letter; the sets of
+        3 or more are taken largest first (then by P), each while 3 of its members are free."""
+        shared = (self.masks[idx][:, None] & ~self.letter_bits[idx]).ravel()
+        order = np.argsort(shared, kind="stable")
+        p_sorted = shared[order]
+        start = np.flatnonzero(np.diff(p_sorted, prepend=-1))  # where each P's members begin
+        p, size = p_sorted[start], np.diff(start, append=len(p_sorted))
+        big = np.flatnonzero(size >= 3)
+        if not len(big):
+            return []
+        big = big[np.lexsort((p[big], -size[big]))]
+        members = order // self.L  # positions in idx, grouped by P
+        taken = np.zeros(len(idx), dtype=bool)
         out = []
-        for p in order:
-            free = [k for k in sets[p] if not taken[k]]
+        for f in big.tolist():
+            mem = members[start[f]:start[f] + size[f]]
+            free = mem[~taken[mem]]
             if len(free) < 3:
                 continue
-            x = 0
-            for k in free:
-                taken[k] = True
-                x |= int(self.masks[idx[k]]) & ~p
-            out.append((p, x))
+            taken[free] = True
+            pf = int(p[f])
+            out.append((pf, int(np.bitwise_or.reduce(self.masks[idx[free]])) & ~pf))
         return out
 
     def _parts(self, fams: list[tuple[int, int]], g: int) -> dict[int, list[tuple[int, int]]]:
@@ -357,10 +391,44 @@ class _Game:
                 parts.setdefault(r + 1, []).append((p, moved))
         return parts
 
-    def family_class_bound(self, n: int, parts: list[tuple[int, int]]) -> int:
-        """The family bound (unit weights) of a class of n targets with these parts."""
-        sizes = [x.bit_count() for _, x in parts]
-        return self._family_bound(n, sizes, sum(sizes))
+    def family_bounds(self, fams: list[tuple[int, int]], gmasks: np.ndarray,
+                      cnt: np.ndarray) -> np.ndarray:
+        """The family bound (unit weights) of every class of every guess at once: rows, the
+        guesses of masks ``gmasks``; columns, the replies; ``cnt`` the classes' sizes; 0 for a
+        class no family part of 3 or more falls in.
+
+        A family (P, X) falls into the class of ``|g & P|`` (the members whose own letter g
+        lacks) and of ``|g & P| + 1`` (those whose own letter it holds; none if that is L: a
+        member then has g's letters).  Per class: c covered by parts of sizes s_i, n targets,
+        ``max(sum_k max(0, n - min(N_k, n - c + sum_i phi_k(s_i))), CB(n - c) + sum_i
+        alone(s_i))``, the tables' last row k finding every target."""
+        G, V = cnt.shape
+        P = np.array([p for p, _ in fams], dtype=np.int64)
+        X = np.array([x for _, x in fams], dtype=np.int64)
+        g = gmasks[:, None]
+        r = np.bitwise_count(g & P).astype(np.int64)
+        kept = np.bitwise_count(X & ~g).astype(np.int64)
+        moved = np.bitwise_count(X & g).astype(np.int64)
+        row = np.broadcast_to(np.arange(G)[:, None] * V, r.shape)
+        a, b = kept >= 3, (moved >= 3) & (r + 1 < self.L)
+        cls = np.concatenate([row[a] + r[a], row[b] + r[b] + 1])
+        size = np.concatenate([kept[a], moved[b]])
+        out = np.zeros(G * V, dtype=np.int64)
+        if not len(cls):
+            return out.reshape(G, V)
+        K = len(self.N_array)
+        covered = np.bincount(cls, weights=size, minlength=G * V).astype(np.int64)
+        alone = np.bincount(cls, weights=self.alone_array[size], minlength=G * V)
+        phi = np.bincount((cls[:, None] * K + np.arange(K)).ravel(),
+                          weights=self.phi_array[:, size].T.ravel(), minlength=G * V * K)
+        where = np.flatnonzero(covered)
+        covered, alone = covered[where], alone[where].astype(np.int64)
+        phi = phi.reshape(G * V, K)[where].astype(np.int64)
+        n = cnt.reshape(-1)[where][:, None]
+        found = np.minimum(self.N_array, n - covered[:, None] + phi)
+        sizes_bound = np.maximum(n - found, 0).sum(axis=1)
+        out[where] = np.maximum(sizes_bound, self.cb_array[n[:, 0] - covered] + alone)
+        return out.reshape(G, V)
 
     def family_member_bound(self, idx: np.ndarray, parts: list[tuple[int, int]]) -> int:
         """The member bound (unit weights) of a small class with its families' parts."""
@@ -400,7 +468,12 @@ class _Game:
 
     def verify(self, idx: np.ndarray, claim: int, only: int | None = None) -> str | None:
         """Check F(idx) >= claim (with ``only``: F of the trees opening with word ``only``);
-        None if it holds, else what fails."""
+        None if it holds, else what fails: the first guess, in the list's order, whose classes'
+        bounds fall short.
+
+        The bounds of the classes of every guess are computed together, cheapest first (the
+        counting bound, the records, the family bound), and each stronger one only for the
+        guesses the ones before left short; the member bounds, per class (and cached), last."""
         m = len(idx)
         w = self.v[idx]
         W = int(w.sum())
@@ -408,96 +481,58 @@ class _Game:
             exact = self.counting(w)
             return None if exact >= claim else (
                 f"the state {self.words_of(idx)} has value {exact}, below the claimed {claim}")
-        codes = self.reply[:, idx]
-        if only is not None:
-            guesses = np.array([only])
-        elif self.hard:
-            guesses = idx
-        else:
-            guesses = np.flatnonzero((codes != codes[:, :1]).any(axis=1))
+        guesses = np.array([only]) if only is not None else idx if self.hard else None
+        guesses, codes, cnt = self.splits(guesses, idx)
         if not len(guesses):
             return f"no word narrows the state {self.words_of(idx)} down"
-        codes = codes[guesses]
-        G, V = len(guesses), self.win
-        flat = codes.astype(np.int64) + self.R * np.arange(G)[:, None]
-        cnt = np.bincount(flat.ravel(), minlength=G * self.R).reshape(G, self.R)[:, :V]
+        bound = self.class_counting(codes, w, cnt)
+        how = np.full(bound.shape, _COUNTING, dtype=np.int8)
+
+        def still_short(rows: np.ndarray) -> np.ndarray:
+            return rows[bound[rows].sum(axis=1) + W < claim]
+
+        def raise_to(rows: np.ndarray, better: np.ndarray, kind: int) -> None:
+            up = better > bound[rows]
+            bound[rows] = np.where(up, better, bound[rows])
+            how[rows] = np.where(up, kind, how[rows])
+
+        rows = still_short(np.arange(len(guesses)))
+        if not len(rows):
+            return None
+        # the records of the classes (of 3 or more targets: smaller ones have exact bounds)
+        V = self.win
+        flat = (codes[rows].astype(np.int64) + self.R * np.arange(len(rows))[:, None]).ravel()
+        keys = []
+        for z in (self.z0, self.z1):
+            k = np.zeros(len(rows) * self.R, dtype=np.uint64)
+            np.add.at(k, flat, np.broadcast_to(z[idx], (len(rows), m)).ravel())
+            keys.append(k.reshape(len(rows), self.R)[:, :V])
+        k0, k1 = keys
+        raise_to(rows, np.where(cnt[rows] >= 3, self.known.get(k0, k1), -1), _RECORD)
+        short = bound[rows].sum(axis=1) + W < claim
+        rows, k0, k1 = rows[short], k0[short], k1[short]
+        if not len(rows):
+            return None
         uniform = bool(w.min() == w.max())
         u = int(w[0])
-        if uniform:
-            cbound = self.cb_array[cnt] * u
-        else:  # by the lightest and heaviest target of each class (sorted weights: below)
-            by = [codes == r for r in range(V)]
-            cw = np.stack([np.where(c, w, 0).sum(axis=1) for c in by], axis=1)
-            vmax = np.stack([np.where(c, w, 0).max(axis=1) for c in by], axis=1)
-            vmin = np.stack([np.where(c, w, W).min(axis=1) for c in by], axis=1)
-            # every weight is vmin and the rest, which counts once: vmin CB(n) + W(C) - n vmin
-            cbound = self.cb_array[cnt] * vmin + cw - cnt * vmin
-            # at most N_k targets, each at most vmax, are found within k guesses
-            b1 = np.zeros_like(cw)
-            for Nk in self.N:
-                b1 += np.where(Nk < cnt, np.maximum(cw - Nk * vmax, 0), 0)
-            cbound = np.maximum(cbound, b1)
-            cbound = np.where(cnt == 2, 2 * cw - vmax, cbound)
-        lb = cbound.sum(axis=1) + W
-        short = np.flatnonzero(lb < claim)
-        if not len(short):
-            return None
-        # the classes of the words not refuted yet: keys, and one word per distinct split
-        codes, cnt, cbound = codes[short], cnt[short], cbound[short]
-        k0 = np.stack([np.where(codes == r, self.z0[idx], 0).sum(axis=1, dtype=np.uint64)
-                       for r in range(V)], axis=1)
-        k1 = np.stack([np.where(codes == r, self.z1[idx], 0).sum(axis=1, dtype=np.uint64)
-                       for r in range(V)], axis=1)
-        # the records of the classes, where they beat the counting bound
-        rec = np.where(cnt >= 3, self.known.get(k0, k1), -1)
-        better = rec > cbound
-        cbound = np.where(better, rec, cbound)
-        lb = cbound.sum(axis=1) + W
-        keep = np.flatnonzero(lb < claim)
-        if not len(keep):
-            return None
-        short, codes, cnt, cbound = short[keep], codes[keep], cnt[keep], cbound[keep]
-        k0, k1, better = k0[keep], k1[keep], better[keep]
-        # one word per split: a split's classes hashed (128 bits) whatever their reply codes
-        sig = np.stack([(_mix(k0) + _mix(k1 ^ _SALT)).sum(axis=1, dtype=np.uint64),
-                        (_mix(k1) + _mix(k0 ^ _SALT)).sum(axis=1, dtype=np.uint64)], axis=1)
-        _, first = np.unique(np.ascontiguousarray(sig).view(np.dtype((np.void, 16))).ravel(),
-                             return_index=True)
-        cntL, cbL, k0L, k1L = cnt.tolist(), cbound.tolist(), k0.tolist(), k1.tolist()
-        betterL = better.tolist()
-        fams = None
-        use_families = self.families and uniform
-        for gi in first.tolist():
-            g = int(guesses[short[gi]])
+        fams = self.pack_families(idx) if self.families and uniform else []
+        if fams:
+            raise_to(rows, u * self.family_bounds(fams, self.masks[guesses[rows]], cnt[rows]),
+                     _FAMILY)
+            short = bound[rows].sum(axis=1) + W < claim
+            rows, k0, k1 = rows[short], k0[short], k1[short]
+        # the member bounds of small classes, one guess at a time (in the list's order)
+        for i, gi in enumerate(rows.tolist()):
+            g = int(guesses[gi])
             row = codes[gi]
-            bounds = [[r, n, b, "record" if rb else "counting"]
-                      for r, n, b, rb in zip(range(V), cntL[gi], cbL[gi], betterL[gi]) if n]
-            total = W + sum(c[2] for c in bounds)
-            parts: dict[int, list[tuple[int, int]]] = {}
-            if total < claim and use_families:
-                if fams is None:
-                    fams = self.pack_families(idx)
-                parts = self._parts(fams, int(self.masks[g])) if fams else {}
-                for c in bounds:
-                    if c[0] in parts:
-                        b = u * self.family_class_bound(c[1], parts[c[0]])
-                        if b > c[2]:
-                            total += b - c[2]
-                            c[2:] = [b, "family"]
-            if total < claim and not uniform:  # the exact counting bound: weights sorted
-                for c in bounds:
-                    if c[1] >= 3 and c[3] == "counting":
-                        b = self.counting(self.v[idx[row == c[0]]])
-                        if b > c[2]:
-                            total += b - c[2]
-                            c[2] = b
-            for c in bounds:
+            parts = self._parts(fams, int(self.masks[g])) if fams else {}
+            total = W + int(bound[gi].sum())
+            for r in range(V):
                 if total >= claim:
                     break
-                r, n = c[0], c[1]
-                if not 3 <= n <= SMALL:
+                if not 3 <= cnt[gi, r] <= SMALL:
                     continue
-                key = (k0L[gi][r], k1L[gi][r])
+                key = (int(k0[i, r]), int(k1[i, r]))
                 if r in parts:
                     fkey = (key, tuple(parts[r]))
                     got = self._cache.get(fkey)
@@ -511,12 +546,14 @@ class _Game:
                 if len(self._cache) >= CACHE:
                     self._cache.clear()
                 self._cache[fkey] = got
-                if got > c[2]:
-                    total += got - c[2]
-                    c[2:] = [got, "member"]
+                if got > bound[gi, r]:
+                    total += got - int(bound[gi, r])
+                    bound[gi, r], how[gi, r] = got, _MEMBER
             if total < claim:
                 detail = [f"reply {r}: {n} targets {self.words_of(idx[row == r], 3)} bound {b} "
-                          f"({how})" for r, n, b, how in bounds]
+                          f"({_KINDS[h]})" for r, (n, b, h) in
+                          enumerate(zip(cnt[gi].tolist(), bound[gi].tolist(), how[gi].tolist()))
+                          if n]
                 return (f"the state {self.words_of(idx)} ({m} targets, weight {W}) claims "
                         f"{claim}, but the guess {self.words.words[g]!r} gives only {total} = "
                         f"{W} + the bounds of its classes: " + "; ".join(detail))
