@@ -80,12 +80,35 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class _WorkerProcess(multiprocessing.context.SpawnProcess):
+    """A local worker started with SIGINT blocked in the thread that starts it: the new process
+    inherits the mask across exec, so a Ctrl-C sent to the process group while it is still
+    starting (unpickling, importing NumPy, before :func:`_worker_init` ignores SIGINT) cannot
+    interrupt it with a traceback; in this process the signal only waits until the start is
+    done."""
+
+    def start(self) -> None:
+        if not hasattr(signal, "pthread_sigmask"):
+            return super().start()
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return super().start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class _WorkerContext(multiprocessing.context.SpawnContext):
+    """The "spawn" context, its processes started as :class:`_WorkerProcess`."""
+
+    Process = _WorkerProcess
+
+
 def local_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes for work units, each started afresh ("spawn": a forked
     copy of a process that has run OpenMP threads could hang in them, and a fork server is one
     more process a lost worker can take down with it)."""
-    ctx = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=_WorkerContext(),
+                               initializer=_worker_init)
 
 
 def _probe() -> str:
