@@ -52,16 +52,18 @@ def solve_seconds(words, threads: int) -> float:
     return time.perf_counter() - start
 
 
-def test_default_threads_not_slower_under_load(benchmark, twl06, busy_cores):
-    words = twl06[3]
+def one_against_default(benchmark, group: str, seconds, rounds: int, busy_cores: int,
+                        what: str) -> float:
+    """``seconds(threads)`` on one thread and on the default threads, alternating over
+    ``rounds``; the ratio of the totals (default / one), recorded and printed."""
     default = jotto.resolve_threads()
-    benchmark.group = "3-letter solve, one busy process per core"
+    benchmark.group = group
     times = {1: 0.0, default: 0.0}
 
     def both():
-        for _ in range(ROUNDS):
-            times[1] += solve_seconds(words, 1)
-            times[default] += solve_seconds(words, default)
+        for _ in range(rounds):
+            times[1] += seconds(1)
+            times[default] += seconds(default)
 
     benchmark.pedantic(both, rounds=1, iterations=1)
     ratio = times[default] / times[1]
@@ -69,9 +71,16 @@ def test_default_threads_not_slower_under_load(benchmark, twl06, busy_cores):
                                  "default_s": times[default], "ratio": ratio,
                                  "busy_processes": busy_cores,
                                  "kernel": runtime.kernel_variant()})
-    print(f"\n{ROUNDS} rounds: -j 1 {times[1]:.2f} s; default ({default} threads) "
+    print(f"\n{rounds} rounds{what}: -j 1 {times[1]:.2f} s; default ({default} threads) "
           f"{times[default]:.2f} s; ratio {ratio:.2f} with {busy_cores} busy processes, kernel "
           f"{runtime.kernel_variant()}")
+    return ratio
+
+
+def test_default_threads_not_slower_under_load(benchmark, twl06, busy_cores):
+    words = twl06[3]
+    one_against_default(benchmark, "3-letter solve, one busy process per core",
+                        lambda threads: solve_seconds(words, threads), ROUNDS, busy_cores, "")
 
 
 def prove_seconds(words, threads: int) -> float:
@@ -88,22 +97,7 @@ def test_default_threads_not_slower_under_load_proof(benchmark, twl06, busy_core
     none waiting for another) against one thread, with a busy process per core: at most 1.1x
     slower (the ratio of the totals over PROOF_ROUNDS alternating rounds)."""
     words = twl06[3]
-    default = jotto.resolve_threads()
-    benchmark.group = "3-letter proof, one busy process per core"
-    times = {1: 0.0, default: 0.0}
-
-    def both():
-        for _ in range(PROOF_ROUNDS):
-            times[1] += prove_seconds(words, 1)
-            times[default] += prove_seconds(words, default)
-
-    benchmark.pedantic(both, rounds=1, iterations=1)
-    ratio = times[default] / times[1]
-    benchmark.extra_info.update({"one_thread_s": times[1], "default_threads": default,
-                                 "default_s": times[default], "ratio": ratio,
-                                 "busy_processes": busy_cores,
-                                 "kernel": runtime.kernel_variant()})
-    print(f"\n{PROOF_ROUNDS} rounds of the proof to {PROOF_BETA}/421: -j 1 {times[1]:.2f} s; "
-          f"default ({default} threads) {times[default]:.2f} s; ratio {ratio:.2f} with "
-          f"{busy_cores} busy processes, kernel {runtime.kernel_variant()}")
+    ratio = one_against_default(benchmark, "3-letter proof, one busy process per core",
+                                lambda threads: prove_seconds(words, threads), PROOF_ROUNDS,
+                                busy_cores, f" of the proof to {PROOF_BETA}/421")
     assert ratio <= 1.1
