@@ -47,8 +47,8 @@ def review_command(game, number, as_json):
         echo_json(review.as_dict())
         return
     record = games[index]
-    say(f"Game {index + 1} of {len(games)} in {log.path}: {record.get('mode')} on "
-        f"{review.words.source} ({review.words.length} letters), {record.get('time', '')}, "
-        f"{record.get('outcome')}.")
+    say(f"Game {index + 1} of {len(games)} in {log.path}:")
+    say(f"{record.get('mode')} on {review.words.source} ({review.words.length} letters), "
+        f"{record.get('time', '')}, {record.get('outcome')}.")
     for line in review.lines():
         say(line)

@@ -341,21 +341,24 @@ class Review:
         return " · ".join(parts)
 
     def lines(self) -> list[str]:
-        """The review as people read it."""
+        """The review as people read it: per side a table of its guesses (columns as wide as
+        their longest entry, so that a 5-letter game fits 80 columns), its summary, then the
+        line to share.  Lost and luck are the estimates; their proven bounds are in
+        :meth:`as_dict`."""
         vocab = Vocabulary(self.words)
         out = []
         for s in self.sides:
             title = "Your guesses" if s.who == "you" else "My guesses"
-            out.append(f"{title}: the candidates before and after each, the guesses still "
-                       f"needed after it against after the best guess (a..b: proven bounds), "
-                       f"the guesses lost, and luck:")
+            out.append(f"{title} (expected guesses still needed after each; a..b: proven "
+                       f"bounds):")
+            rows = [("#", "guess", "reply", "candidates", "after it", "after the best", "lost",
+                     "luck")]
             for k, g in enumerate(s.guesses, 1):
-                reply = "found" if g.found else vocab.show(g.reply)
-                out.append(f"  {k:>2}  {g.guess:<{self.words.length}}  {reply:>5}  "
-                           f"{g.candidates:>5} -> {g.left:<5} {_num(g.expected)} vs "
-                           f"{_num(g.best)} ({g.best_guess})  lost "
-                           f"{_estimate(g.lost_estimate, g.lost, '')}  luck "
-                           f"{_estimate(g.luck_estimate, g.luck, '+')}")
+                rows.append((str(k), g.guess, "found" if g.found else vocab.show(g.reply),
+                             f"{g.candidates} -> {g.left}", _num(g.expected),
+                             f"{_num(g.best)} {g.best_guess}", f"{float(g.lost_estimate):.2f}",
+                             f"{float(g.luck_estimate):+.2f}"))
+            out.extend("  " + line for line in _table(rows, right={0, 2, 6, 7}))
             if s.stopped:
                 out.append(f"  (review stopped: {s.stopped})")
             out.append(f"  skill {s.skill}/99 ({float(s.lost):.2f} guesses lost), luck "
@@ -376,12 +379,12 @@ def _num(x: tuple[Fraction, Fraction]) -> str:
     return f"{float(x[0]):.2f}..{float(x[1]):.2f}"
 
 
-def _estimate(x: Fraction, bounds: tuple[Fraction, Fraction], sign: str) -> str:
-    """An estimate, and its proven bounds when they differ."""
-    text = f"{float(x):{sign}.2f}"
-    if bounds[0] == bounds[1]:
-        return text
-    return f"{text} ({float(bounds[0]):{sign}.2f}..{float(bounds[1]):{sign}.2f})"
+def _table(rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
+    """Rows as lines of columns two spaces apart, each as wide as its longest entry; the
+    columns in ``right`` aligned right."""
+    widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
+    return ["  ".join(x.rjust(w) if j in right else x.ljust(w)
+                      for j, (x, w) in enumerate(zip(r, widths))).rstrip() for r in rows]
 
 
 def review_game(words: WordList, mode: str, outcome: str,
