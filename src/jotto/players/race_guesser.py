@@ -61,21 +61,15 @@ class RoundsModel:
 
     def __init__(self, tree: DecisionTree, name: str = "tree"):
         self.name = name
-        words = tree.words
-        needed = tree.guesses_needed()
+        nodes, targets = tree.visits()
+        # the guesses each target still needs from the node
+        left = tree.guesses_needed()[targets].astype(np.int64) - tree.depth[nodes]
+        sizes, where = np.unique(tree.size[nodes], return_inverse=True)
+        bucket = np.array([_bucket(int(n)) for n in sizes], dtype=np.int64)[where]
+        pairs, tally = np.unique(np.stack([bucket, left]), axis=1, return_counts=True)
         counts: dict[int, dict[int, int]] = {}
-        stack = [(0, np.arange(len(words)))]
-        while stack:
-            node, targets = stack.pop()
-            left = needed[targets] - int(tree.depth[node])
-            hist = counts.setdefault(_bucket(len(targets)), {})
-            for k, c in zip(*np.unique(left, return_counts=True)):
-                hist[int(k)] = hist.get(int(k), 0) + int(c)
-            g = int(tree.guess[node])
-            others = targets[targets != g]
-            r = replies(words, g, others)
-            for code in np.unique(r).tolist():
-                stack.append((int(tree.children[node, code]), others[r == code]))
+        for (b, k), c in zip(pairs.T.tolist(), tally.tolist()):
+            counts.setdefault(b, {})[k] = c
         self._buckets = sorted(counts)
         self._counts = counts
         self._cache: dict[int, dict[int, Fraction]] = {}
