@@ -178,3 +178,25 @@ def test_a_broken_tree_is_refused_not_walked_forever():
         broken = jotto.DecisionTree(tree.words, tree.guess, tree.depth, tree.size, children)
         with pytest.raises(ValueError, match=message):
             broken.guesses_needed()
+
+
+def test_decisions_are_shared_by_the_guessers_of_a_process(sgb):
+    """A new guesser (jotto play makes one per game) reuses the decisions an equal one made;
+    one expecting another hider does not."""
+    view = RaceView(np.arange(40), (), False, False)
+    first = RaceGuesser(sgb)
+    first.observe(view)
+    g = first.next_guess(np.arange(len(sgb)), [])
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("decided again")
+
+    again = RaceGuesser(sgb)
+    again.choose = refuse  # type: ignore[method-assign]
+    again.observe(view)
+    assert again.next_guess(np.arange(len(sgb)), []) == g
+    other = RaceGuesser(sgb, weights=np.arange(len(sgb)) % 2 + 1)
+    other.choose = refuse  # type: ignore[method-assign]
+    other.observe(view)
+    with pytest.raises(AssertionError, match="decided again"):
+        other.next_guess(np.arange(len(sgb)), [])

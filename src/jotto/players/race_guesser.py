@@ -18,6 +18,7 @@ count is what any player's progress shows.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import OrderedDict
 from fractions import Fraction
@@ -38,8 +39,11 @@ __all__ = ["RaceGuesser", "RoundsModel"]
 #: Node sizes up to this are their own bucket; larger ones share buckets growing by RATIO.
 EXACT_SIZES = 16
 RATIO = 1.25
-#: Race decisions remembered (objective and state): the first guesses of races repeat.
+#: Race decisions remembered (objective and state) for each word list, rules, hider and
+#: lookahead, shared by the guessers of a process: the first guesses of races repeat, and
+#: every game of a session of jotto play makes a new guesser.
 CACHE = 4096
+_DECISIONS: dict[tuple, "OrderedDict[tuple, int]"] = {}
 #: The default model of each word list and rules, made once per process (every game of a
 #: session of jotto play makes a new guesser).
 _MODELS: dict[tuple, "RoundsModel"] = {}
@@ -111,7 +115,10 @@ class RaceGuesser(CostGuesser):
         race_objective({1: 1}, draw)  # checks draw
         self.draw = draw
         self._model = model
-        self._race_cache: OrderedDict[tuple, int] = OrderedDict()
+        self._race_cache = _DECISIONS.setdefault(
+            (words.sha256, tuple(sorted(words.rules.to_dict().items())),
+             hashlib.sha256(self.weights.tobytes()).hexdigest(), self.levels, self.width),
+            OrderedDict())
         self.view: Any = None
 
     @property
