@@ -126,3 +126,25 @@ def test_bad_paired_races_are_refused(sgb):
         paired_race(sgb, h, g, CostGuesser(sgb), games=None)
     with pytest.raises(ValueError, match="not a guesser"):
         paired_race(sgb, h, g, "greedy-cost", games=2)
+
+
+def test_the_controlled_difference_is_a_regression_on_the_exact_value():
+    """With b's exact advantage known, the difference corrects a's mean by beta times b's
+    simulated error, beta the least-squares slope of a's results on b's; its interval is from
+    the residuals.  The twin lists the races one by one."""
+    table = ((30, 5, 2), (4, 20, 6), (3, 7, 23))
+    p = PairedRaces(100, (0,), 0.95, True, table)
+    score = (1, 0, -1)
+    x = np.array([score[i] for i in range(3) for j in range(3) for _ in range(table[i][j])])
+    y = np.array([score[j] for i in range(3) for j in range(3) for _ in range(table[i][j])])
+    exact = 0.05
+    beta = np.cov(x, y, bias=True)[0, 1] / y.var()
+    residual = x - beta * y
+    estimate, lo, hi = p.controlled_difference(exact)
+    assert estimate == pytest.approx(x.mean() - beta * (y.mean() - exact) - exact)
+    half = 1.959963984540054 * residual.std() / math.sqrt(100)
+    assert (lo, hi) == (pytest.approx(estimate - half), pytest.approx(estimate + half))
+    for width in (2 * 1.959963984540054 * x.std() / 10, np.diff(p.difference_interval())[0]):
+        assert hi - lo <= width  # never wider than a alone or the plain paired difference
+    same = PairedRaces(4, (0,), 0.95, True, ((2, 0, 0), (0, 0, 0), (0, 0, 2)))
+    assert same.controlled_difference(0.0) == (0.0, 0.0, 0.0)  # a plays as b does
