@@ -62,14 +62,16 @@ def _paired(d: dict) -> PairedRaces:
                        tuple(tuple(row) for row in d["table"]))
 
 
+def _done(path: str) -> set[tuple[str, int]]:
+    """The (opponent, chunk) pairs already in the file."""
+    if not os.path.exists(path):
+        return set()
+    with open(path) as fh:
+        return {(d["opponent"], d["chunk"]) for d in map(json.loads, fh)}
+
+
 def run(args) -> None:
     words = jotto.load_words()
-    done = set()
-    if os.path.exists(args.out):
-        with open(args.out) as fh:
-            for line in fh:
-                d = json.loads(line)
-                done.add((d["opponent"], d["chunk"]))
     k, parts = (int(x) for x in args.part.split("/"))
     opponents = args.opponents.split(",")
     racer = RaceGuesser(words)
@@ -77,8 +79,10 @@ def run(args) -> None:
     naive = TreeGuesser(naive_tree, "greedy-cost")  # plays as CostGuesser(words) does
     chunks = math.ceil(args.games / args.chunk)
     jobs = [(c, o) for c in range(chunks) for o in opponents]
+    if args.reverse:  # to help a run going the other way: they meet in the middle
+        jobs.reverse()
     for n, (chunk, spec) in enumerate(jobs):
-        if n % parts != k or (spec, chunk) in done:
+        if n % parts != k or (spec, chunk) in _done(args.out):
             continue
         cpu, wall = time.process_time(), time.perf_counter()
         result = paired_race(words, _opponent(spec, words, chunk, naive_tree), racer, naive,
@@ -98,9 +102,13 @@ def summary(args) -> None:
     words = jotto.load_words()
     runs: dict[str, list[PairedRaces]] = {}
     cpu = 0.0
+    seen = set()
     with open(args.out) as fh:
         for line in fh:
             d = json.loads(line)
+            if (d["opponent"], d["chunk"]) in seen:  # two runs met in the middle
+                continue
+            seen.add((d["opponent"], d["chunk"]))
             runs.setdefault(d["opponent"], []).append(_paired(d))
             cpu += d["cpu_seconds"]
     naive = CostGuesser(words)
@@ -139,6 +147,8 @@ if __name__ == "__main__":
     p.add_argument("--chunk", type=int, default=CHUNK, help="races per chunk")
     p.add_argument("--opponents", default=",".join(OPPONENTS),
                    help="comma-separated opponent specs, taken in turn")
+    p.add_argument("--reverse", action="store_true",
+                   help="take the chunks from the last (to help a run already going)")
     p.add_argument("--summary", action="store_true")
     a = p.parse_args()
     summary(a) if a.summary else run(a)
