@@ -89,23 +89,27 @@ def test_race_guesser_answers(benchmark, enable):
     benchmark.group = "race guesser"
     racer = RaceGuesser(enable)
     times: list[float] = []
+    cpu: list[float] = []  # CPU seconds: what the answer costs on a machine others share
     decide = racer.next_guess
 
     def timed(state, history):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         g = decide(state, history)
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
         return g
 
     racer.next_guess = timed  # type: ignore[method-assign]
     gbr = make_guesser("gbr:exact", enable)
     benchmark.pedantic(jotto.race, (enable, gbr, racer), {"games": 40, "seed": 5}, rounds=1)
     times.sort()
-    benchmark.extra_info.update({"slowest": times[-1], "decisions": len(times),
-                                 "load": os.getloadavg()[0]})
-    print(f"\nrace guesser: {len(times)} decisions, slowest {times[-1]:.3f} s, 99% under "
-          f"{times[int(0.99 * len(times))]:.4f} s, median {times[len(times) // 2]:.4f} s; load "
-          f"{os.getloadavg()[0]:.1f}")
+    cpu.sort()
+    benchmark.extra_info.update({"slowest": times[-1], "slowest_cpu": cpu[-1],
+                                 "decisions": len(times), "load": os.getloadavg()[0]})
+    print(f"\nrace guesser: {len(times)} decisions, slowest {times[-1]:.3f} s "
+          f"({cpu[-1]:.3f} s CPU), 99% under {times[int(0.99 * len(times))]:.4f} s "
+          f"({cpu[int(0.99 * len(cpu))]:.4f} s CPU), median {times[len(times) // 2]:.4f} s; "
+          f"load {os.getloadavg()[0]:.1f}")
     assert times[-1] < 1.0 or os.getloadavg()[0] > 2
 
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import jotto
 from jotto.game.turns import replies
@@ -15,6 +16,8 @@ from jotto.players import CostGuesser, RaceGuesser, RoundsModel, make_guesser
 from jotto.players.race_guesser import _bucket
 from jotto.players.specs import check_guesser_spec
 from jotto.players.races import RaceView, race_objective
+
+from .strategies import rule_cases
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +38,31 @@ def _twin_rounds(tree) -> dict[int, dict[int, int]]:
             hist[len(path) - j] = hist.get(len(path) - j, 0) + 1
             state = state[replies(words, g, state) == replies(words, g, [t])[0]]
     return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=rule_cases(max_size=9), data=st.data())
+def test_tree_visits_are_every_targets_path(case, data):
+    """The (node, target) pairs the model counts, walked a level at a time for all targets, are
+    those of each target's own path (DecisionTree.path, one reply at a time), and the guesses
+    each needs its path's length, under every rule set."""
+    rules, words, _ = case
+    wl = jotto.WordList.from_words(words, rules=rules)
+    kind = data.draw(st.sampled_from(["gbr:exact", "norvig:max:inconsistent", "greedy-cost",
+                                      "norvig:entropy"]))
+    tree = make_guesser(kind, wl).tree()
+    nodes, targets = tree.visits()
+    twin = set()
+    for t in range(len(wl)):
+        node = 0
+        for g in tree.path(t):
+            twin.add((node, t))
+            assert tree.guess[node] == g
+            if g != t:
+                node = int(tree.children[node, replies(wl, g, [t])[0]])
+    assert sorted(zip(nodes.tolist(), targets.tolist())) == sorted(twin)
+    assert tree.guesses_needed().tolist() == [len(tree.path(t)) for t in range(len(wl))]
+    assert (tree.size[nodes] == np.bincount(nodes, minlength=len(tree))[nodes]).all()
 
 
 def test_rounds_model_counts_the_paths_of_its_tree(sgb):
@@ -137,3 +165,38 @@ def test_hard_race_plays_the_race_guesser(sgb):
     assert isinstance(g, RaceGuesser) and "race" in name
     g, _ = default_guesser(sgb, None, None, 0, "hard", race=False)
     assert not isinstance(g, RaceGuesser)
+
+
+def test_a_broken_tree_is_refused_not_walked_forever():
+    """cab, dog, fit share no letter: cab -> 0 -> dog -> 0 -> fit.  Without the last branch,
+    fit is never found; with it leading back to the root, the walk would never end."""
+    tree = jotto.gbr_tree(["cab", "dog", "fit"], rule="exact")
+    assert tree.guesses_needed().tolist() == [1, 2, 3]
+    for target, message in ((-1, "no branch for target 'fit'"), (0, "cycle")):
+        children = tree.children.copy()
+        children[1, 0] = target
+        broken = jotto.DecisionTree(tree.words, tree.guess, tree.depth, tree.size, children)
+        with pytest.raises(ValueError, match=message):
+            broken.guesses_needed()
+
+
+def test_decisions_are_shared_by_the_guessers_of_a_process(sgb):
+    """A new guesser (jotto play makes one per game) reuses the decisions an equal one made;
+    one expecting another hider does not."""
+    view = RaceView(np.arange(40), (), False, False)
+    first = RaceGuesser(sgb)
+    first.observe(view)
+    g = first.next_guess(np.arange(len(sgb)), [])
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("decided again")
+
+    again = RaceGuesser(sgb)
+    again.choose = refuse  # type: ignore[method-assign]
+    again.observe(view)
+    assert again.next_guess(np.arange(len(sgb)), []) == g
+    other = RaceGuesser(sgb, weights=np.arange(len(sgb)) % 2 + 1)
+    other.choose = refuse  # type: ignore[method-assign]
+    other.observe(view)
+    with pytest.raises(AssertionError, match="decided again"):
+        other.next_guess(np.arange(len(sgb)), [])

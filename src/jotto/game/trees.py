@@ -92,21 +92,34 @@ class DecisionTree:
 
     def guesses_needed(self) -> np.ndarray:
         """Guesses the tree needs for each target (``int32 [D]``)."""
-        words = self.words
-        out = np.zeros(len(words), dtype=np.int32)
-        stack = [(0, np.arange(len(words)))]
-        while stack:
-            node, targets = stack.pop()
-            g = int(self.guess[node])
-            r = replies(words, g, targets)
-            out[targets[targets == g]] = self.depth[node] + 1
-            for code in np.unique(r[targets != g]).tolist():
-                child = int(self.children[node, code])
-                if child < 0:
-                    bad = targets[r == code][0]
-                    raise ValueError(f"the tree has no branch for target {words[bad]!r}")
-                stack.append((child, targets[r == code]))
+        nodes, targets = self.visits()
+        found = self.guess[nodes] == targets
+        out = np.zeros(len(self.words), dtype=np.int32)
+        out[targets[found]] = self.depth[nodes[found]] + 1
         return out
+
+    def visits(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every (node, target) pair of a target and a node its game passes through, the
+        guess there being the target's last when it is the target: two ``intp`` arrays, root
+        first, walked a level at a time for all targets at once."""
+        words = self.words
+        nodes = np.zeros(len(words), dtype=np.intp)
+        targets = np.arange(len(words))
+        out: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+        for _ in range(len(self) + 1):  # a path passes each node once
+            if not targets.size:
+                return np.concatenate(out[0]), np.concatenate(out[1])
+            out[0].append(nodes)
+            out[1].append(targets)
+            g = self.guess[nodes]
+            on = g != targets
+            nodes, targets, g = nodes[on], targets[on], g[on]
+            child = self.children[nodes, replies(words, g, targets)]
+            if (child < 0).any():
+                bad = targets[child < 0][0]
+                raise ValueError(f"the tree has no branch for target {words[bad]!r}")
+            nodes = child.astype(np.intp)
+        raise ValueError("the tree's children lead back to a node (a cycle)")
 
     def node_after(self, history, state_size: int) -> int:
         """The node a game reaches, given its (guess index, reply) pairs, or -1 if the game left

@@ -42,10 +42,12 @@ def reply(guess: str, target: str, rules: "Rules | str | None" = None) -> int:
     return parse_rules(rules).reply(guess.lower(), target.lower())
 
 
-def replies(words: WordList, guess: int, targets: ArrayLike | None = None) -> np.ndarray:
+def replies(words: WordList, guess: int | ArrayLike, targets: ArrayLike | None = None
+            ) -> np.ndarray:
     """Reply code to word index ``guess`` of every target index (all words if ``targets`` is
     None), under the list's rules: the same codes as :meth:`Rules.reply`, computed from the
-    token masks and spellings the core uses."""
+    token masks and spellings the core uses.  ``guess`` may also be an array of word indices,
+    one per target: then each target's reply to its own guess."""
     T = np.arange(len(words)) if targets is None else np.asarray(targets, dtype=np.intp)
     L = words.length
     common = popcount(words.tokens[T] & words.tokens[guess])

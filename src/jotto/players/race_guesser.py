@@ -18,6 +18,7 @@ count is what any player's progress shows.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import OrderedDict
 from fractions import Fraction
@@ -38,8 +39,11 @@ __all__ = ["RaceGuesser", "RoundsModel"]
 #: Node sizes up to this are their own bucket; larger ones share buckets growing by RATIO.
 EXACT_SIZES = 16
 RATIO = 1.25
-#: Race decisions remembered (objective and state): the first guesses of races repeat.
+#: Race decisions remembered (objective and state) for each word list, rules, hider and
+#: lookahead, shared by the guessers of a process: the first guesses of races repeat, and
+#: every game of a session of jotto play makes a new guesser.
 CACHE = 4096
+_DECISIONS: dict[tuple, "OrderedDict[tuple, int]"] = {}
 #: The default model of each word list and rules, made once per process (every game of a
 #: session of jotto play makes a new guesser).
 _MODELS: dict[tuple, "RoundsModel"] = {}
@@ -61,21 +65,15 @@ class RoundsModel:
 
     def __init__(self, tree: DecisionTree, name: str = "tree"):
         self.name = name
-        words = tree.words
-        needed = tree.guesses_needed()
+        nodes, targets = tree.visits()
+        # the guesses each target still needs from the node
+        left = tree.guesses_needed()[targets].astype(np.int64) - tree.depth[nodes]
+        sizes, where = np.unique(tree.size[nodes], return_inverse=True)
+        bucket = np.array([_bucket(int(n)) for n in sizes], dtype=np.int64)[where]
+        pairs, tally = np.unique(np.stack([bucket, left]), axis=1, return_counts=True)
         counts: dict[int, dict[int, int]] = {}
-        stack = [(0, np.arange(len(words)))]
-        while stack:
-            node, targets = stack.pop()
-            left = needed[targets] - int(tree.depth[node])
-            hist = counts.setdefault(_bucket(len(targets)), {})
-            for k, c in zip(*np.unique(left, return_counts=True)):
-                hist[int(k)] = hist.get(int(k), 0) + int(c)
-            g = int(tree.guess[node])
-            others = targets[targets != g]
-            r = replies(words, g, others)
-            for code in np.unique(r).tolist():
-                stack.append((int(tree.children[node, code]), others[r == code]))
+        for (b, k), c in zip(pairs.T.tolist(), tally.tolist()):
+            counts.setdefault(b, {})[k] = c
         self._buckets = sorted(counts)
         self._counts = counts
         self._cache: dict[int, dict[int, Fraction]] = {}
@@ -117,7 +115,10 @@ class RaceGuesser(CostGuesser):
         race_objective({1: 1}, draw)  # checks draw
         self.draw = draw
         self._model = model
-        self._race_cache: OrderedDict[tuple, int] = OrderedDict()
+        self._race_cache = _DECISIONS.setdefault(
+            (words.sha256, tuple(sorted(words.rules.to_dict().items())),
+             hashlib.sha256(self.weights.tobytes()).hexdigest(), self.levels, self.width),
+            OrderedDict())
         self.view: Any = None
 
     @property

@@ -15,6 +15,9 @@ player's guesser looks for the second player's word, and the second's for the fi
   ``observe`` method, which gets a :class:`RaceView` before each of its guesses) is played,
   ``games`` races with secrets drawn by a seeded generator, giving estimates with Wilson
   confidence intervals, and one for the first player's advantage (wins minus losses).
+* Paired: :func:`paired_race` compares two guessers racing one opponent in the same races
+  (common random numbers: the same secret words, and the opponent's very same guesses), and
+  gives an interval for the difference of their advantages from the per-race differences.
 
 For a guesser playing to win, :func:`race_objective` turns what it believes of the other
 player's progress into an objective (:mod:`jotto.game.objectives`) for a best response or a
@@ -27,7 +30,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -39,8 +42,8 @@ from ..game.trees import weight_by_guesses
 from ..engine.weights import exact_weights
 from ..game.words import WordList
 
-__all__ = ["DEFAULT_GAMES", "RaceEstimate", "RaceResult", "RaceView", "guess_distribution",
-           "race", "race_objective"]
+__all__ = ["DEFAULT_GAMES", "PairedRaces", "RaceEstimate", "RaceResult", "RaceView",
+           "guess_distribution", "paired_race", "race", "race_objective"]
 
 #: Races simulated when a guesser's chances cannot be computed exactly and no number is given.
 DEFAULT_GAMES = 10_000
@@ -218,6 +221,102 @@ class RaceResult:
         return d
 
 
+#: A guesser's result in a race, as a paired comparison counts it: won, drawn, lost.
+_SCORES = (1, 0, -1)
+
+
+@dataclass(frozen=True)
+class PairedRaces:
+    """Two guessers, ``a`` and ``b``, each raced one opponent in the same races
+    (:func:`paired_race`): the same secret words and the opponent's same guesses.
+
+    Attributes:
+        games: races played; seeds: the seeds of the generators that drew the secrets (one per
+            run combined, :meth:`combine`).
+        confidence: the intervals' level (0.95: 95%).
+        opponent_first: whether the opponent guessed first in each round.
+        table: ``table[i][j]``, the races that ``a`` ended with result i and ``b`` with result
+            j, each 0 (won), 1 (drawn) or 2 (lost), as ``a`` and ``b`` see them.
+    """
+
+    games: int
+    seeds: tuple[int, ...]
+    confidence: float
+    opponent_first: bool
+    table: tuple[tuple[int, int, int], ...]
+
+    def results(self, side: str) -> tuple[int, int, int]:
+        """The wins, draws and losses of ``side``, ``"a"`` or ``"b"``."""
+        if side == "a":
+            return tuple(sum(row) for row in self.table)  # type: ignore[return-value]
+        if side == "b":
+            return tuple(sum(row[j] for row in self.table) for j in range(3))  # type: ignore
+        raise ValueError(f"side must be 'a' or 'b', not {side!r}")
+
+    def advantage(self, side: str) -> float:
+        """The wins minus losses of ``side`` per race."""
+        wins, _, losses = self.results(side)
+        return (wins - losses) / self.games
+
+    @property
+    def difference(self) -> float:
+        """How much more ``a`` wins than ``b`` per race: the mean over races of a's result
+        minus b's (+1 won, 0 drawn, -1 lost), that is a's advantage minus b's."""
+        return self.advantage("a") - self.advantage("b")
+
+    def difference_interval(self) -> tuple[float, float]:
+        """The normal-approximation interval of :attr:`difference` from the per-race
+        differences (each -2 to +2): races that both end alike add nothing to its width."""
+        n, d = self.games, self.difference
+        square = sum(c * (_SCORES[i] - _SCORES[j]) ** 2
+                     for i, row in enumerate(self.table) for j, c in enumerate(row)) / n
+        half = NormalDist().inv_cdf(0.5 + self.confidence / 2) * \
+            math.sqrt(max(square - d * d, 0.0) / n)
+        return d - half, d + half
+
+    def controlled_difference(self, b_advantage: float) -> tuple[float, float, float]:
+        """The difference, a's advantage minus b's, when b's advantage is known exactly (b and
+        the opponent play trees: :func:`race` gives it), and its interval: b's races as a
+        control variate, a's mean results corrected by beta times b's simulated advantage's
+        error, beta the least-squares slope of a's per-race results on b's.  Never wider than
+        a's own interval (beta 0) nor :meth:`difference_interval` (beta 1): beta minimises the
+        spread of the residuals.  Returns (estimate, low, high)."""
+        n = self.games
+        cells = [(_SCORES[i], _SCORES[j], c) for i, row in enumerate(self.table)
+                 for j, c in enumerate(row)]
+        xm, ym = self.advantage("a"), self.advantage("b")
+        sxy = sum(c * (x - xm) * (y - ym) for x, y, c in cells) / n
+        sxx = sum(c * (x - xm) ** 2 for x, _, c in cells) / n
+        syy = sum(c * (y - ym) ** 2 for _, y, c in cells) / n
+        beta = sxy / syy if syy > 0 else 0.0
+        estimate = xm - beta * (ym - b_advantage) - b_advantage
+        half = NormalDist().inv_cdf(0.5 + self.confidence / 2) * \
+            math.sqrt(max(sxx - beta * sxy, 0.0) / n)
+        return estimate, estimate - half, estimate + half
+
+    @staticmethod
+    def combine(runs: "Sequence[PairedRaces]") -> "PairedRaces":
+        """Several runs (of different seeds) as one: their races together."""
+        if not runs:
+            raise ValueError("no paired races to combine")
+        first = runs[0]
+        if any((r.confidence, r.opponent_first) != (first.confidence, first.opponent_first)
+               for r in runs):
+            raise ValueError("paired races combine only at one confidence and one seating")
+        table = tuple(tuple(sum(r.table[i][j] for r in runs) for j in range(3))
+                      for i in range(3))
+        return PairedRaces(sum(r.games for r in runs), tuple(x for r in runs for x in r.seeds),
+                           first.confidence, first.opponent_first, table)  # type: ignore
+
+    def as_dict(self) -> dict[str, Any]:
+        names = ("wins", "draws", "losses")
+        return {"games": self.games, "seeds": list(self.seeds), "confidence": self.confidence,
+                "opponent_first": self.opponent_first, "table": [list(r) for r in self.table],
+                **{side: dict(zip(names, self.results(side))) for side in ("a", "b")},
+                "difference": self.difference,
+                "difference_interval": list(self.difference_interval())}
+
+
 def _hider(words: WordList, hider: Any) -> tuple[np.ndarray, str]:
     """Integer weights and a name for a hider: None (uniform), a :class:`jotto.game.turns.Hider`, or
     weights as :func:`jotto.best_response` takes them."""
@@ -245,6 +344,21 @@ def _convolve(first: dict[int, Fraction], second: dict[int, Fraction]
     return out
 
 
+def _check_simulation(games: Any, seed: Any, confidence: Any, **guessers: Any) -> None:
+    """Refuse a bad number of races (None allowed), seed, confidence level or guesser."""
+    if games is not None and (isinstance(games, bool) or not isinstance(games, (int, np.integer))
+                              or not 1 <= games <= 10**7):
+        raise ValueError(f"games must be a number of races from 1 to 10**7, not {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or \
+            not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
+    for label, g in guessers.items():
+        if not isinstance(g, Guesser):
+            raise ValueError(f"the {label} player is not a guesser (new_game, next_guess)")
+
+
 def race(words, first: Guesser, second: Guesser, *, first_hider: Any = None,
          second_hider: Any = None, games: int | None = None, seed: int = 0,
          confidence: float = 0.95) -> RaceResult:
@@ -268,17 +382,7 @@ def race(words, first: Guesser, second: Guesser, *, first_hider: Any = None,
         A :class:`RaceResult`.
     """
     wl = as_word_list(words)
-    if games is not None and (isinstance(games, bool) or not isinstance(games, (int, np.integer))
-                              or not 1 <= games <= 10**7):
-        raise ValueError(f"games must be a number of races from 1 to 10**7, not {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or \
-            not 0 < confidence < 1:
-        raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
-    for label, g in (("first", first), ("second", second)):
-        if not isinstance(g, Guesser):
-            raise ValueError(f"the {label} player is not a guesser (new_game, next_guess)")
+    _check_simulation(games, seed, confidence, first=first, second=second)
     v_first, first_hider_name = _hider(wl, first_hider)
     v_second, second_hider_name = _hider(wl, second_hider)
     names = (getattr(first, "name", type(first).__name__),
@@ -314,10 +418,10 @@ class _Player:
         self.found = False
         self.guesser.new_game()
 
-    def guess(self, view: RaceView) -> bool:
+    def guess(self, view: RaceView | None) -> bool:
         """Make one guess (telling a race-aware guesser what it sees first); whether it found
         the word."""
-        if self.observe is not None:
+        if self.observe is not None and view is not None:
             self.observe(view)
         g = int(self.guesser.next_guess(self.state, self.history))
         if not 0 <= g < len(self.words):
@@ -358,3 +462,83 @@ def _simulate(words: WordList, first: Guesser, second: Guesser, v_first: np.ndar
         else:
             raise ValueError(f"neither player found the other's word within {D} guesses")
     return RaceEstimate(games, seed, confidence, results[FIRST], results[DRAW], results[SECOND])
+
+
+def paired_race(words, opponent: Guesser, a: Guesser, b: Guesser, *,
+                opponent_first: bool = True, hider: Any = None, opponent_hider: Any = None,
+                games: int = DEFAULT_GAMES, seed: int = 0, confidence: float = 0.95
+                ) -> PairedRaces:
+    """Race ``a`` and ``b`` against the same ``opponent`` in the same races, to measure how much
+    more one wins than the other (common random numbers, :class:`PairedRaces`).
+
+    In each race the opponent looks for a word drawn from ``hider`` and ``a`` and ``b`` both look
+    for one drawn from ``opponent_hider``, as :func:`race` draws them with ``seed``.  The
+    opponent plays once, until it finds the word, and ``a`` and ``b`` each race that same play
+    (what they observe of it is the same): since it does not watch the race, its guesses do not
+    depend on whom it races, and so a random opponent's draws are shared too.  Each race's
+    difference of results then reflects only how ``a`` and ``b`` play, and the interval of the
+    difference (:meth:`PairedRaces.difference_interval`) is much narrower than that of two
+    separate simulations.
+
+    Args:
+        words: a :class:`~jotto.game.words.WordList` (or a sequence of playable words).
+        opponent: a guesser without ``observe`` (one that watches the race would play
+            differently against ``a`` and ``b``).
+        a, b: the guessers compared; two objects unless they keep no state per game.
+        opponent_first: whether the opponent guesses first in each round (as the person does
+            in ``jotto play``).
+        hider, opponent_hider: how ``a`` and ``b``, and the opponent, hide their words, as
+            :func:`race` takes them.
+        games, seed, confidence: as :func:`race` (here ``games`` is always simulated).
+    """
+    wl = as_word_list(words)
+    _check_simulation(games, seed, confidence, opponent=opponent, a=a, b=b)
+    if games is None:
+        raise ValueError("games must be a number of races from 1 to 10**7, not None")
+    if hasattr(opponent, "observe"):
+        raise ValueError("a paired race needs an opponent that does not watch the race (its "
+                         "guesses would depend on whom it races)")
+    if opponent is a or opponent is b or (a is b and not (getattr(a, "deterministic", False)
+                                                          and not hasattr(a, "observe"))):
+        raise ValueError("a paired race needs a guesser object per player: these keep state "
+                         "per game")
+    v_ours, _ = _hider(wl, hider)  # the words a and b hide, which the opponent looks for
+    v_theirs, _ = _hider(wl, opponent_hider)  # the opponent's, which a and b look for
+    rng = np.random.default_rng(int(seed))
+    D = len(wl)
+    # drawn in race()'s order: the first player's words, then the second's
+    draws = [rng.choice(D, size=games, p=v / v.sum()).tolist()
+             for v in ((v_theirs, v_ours) if opponent_first else (v_ours, v_theirs))]
+    their_secrets, our_secrets = draws if opponent_first else draws[::-1]
+    other = _Player(wl, opponent, "opponent")
+    players = (_Player(wl, a, "a"), _Player(wl, b, "b"))
+    table = [[0, 0, 0] for _ in range(3)]
+    for theirs, ours in zip(their_secrets, our_secrets):
+        # the opponent looks for the word a and b hide (ours), they for its word (theirs)
+        other.start(ours)
+        seen = [(other.state, ())]  # its state and history after each of its guesses
+        while not other.guess(None):
+            if len(seen) > D:
+                raise ValueError(f"the opponent did not find the word within {D} guesses")
+            seen.append((other.state, tuple(other.history)))
+        needed = len(seen)  # the rounds it takes the opponent
+        result = []
+        for p in players:
+            p.start(theirs)
+            for r in range(1, needed + 1):
+                # moving second, it has seen the opponent guess r times (the last found it,
+                # and changed nothing it had heard); moving first, r - 1 times
+                state, history = seen[min(r, needed - 1) if opponent_first else r - 1]
+                view = RaceView(state, history, not opponent_first,
+                                opponent_first and r == needed)
+                if p.guess(view):
+                    break
+            else:
+                r = needed + 1  # not found by the round the opponent finishes: lost
+            outcome = race_result(needed, r) if opponent_first else race_result(r, needed)
+            mine = {FIRST: SECOND, SECOND: FIRST, DRAW: DRAW}[outcome] if opponent_first \
+                else outcome
+            result.append(OUTCOMES.index(mine))
+        table[result[0]][result[1]] += 1
+    return PairedRaces(int(games), (int(seed),), float(confidence), bool(opponent_first),
+                       tuple(tuple(row) for row in table))  # type: ignore[arg-type]
