@@ -118,3 +118,63 @@ def test_the_lookahead_bound_refuses_bad_states(bad):
     search = search_of(["abc", "abd", "abe"], [1, 1, 1])
     with pytest.raises(ValueError, match="increasing word indices"):
         search.lookahead_bound(bad)
+
+
+@st.composite
+def weighted_states(draw, max_state=20):
+    """A state of a family dictionary and weights 1-5 (on every word: the state's count)."""
+    words, S = draw(states(max_state))
+    v = draw(st.lists(st.integers(1, 5), min_size=len(words), max_size=len(words)))
+    return words, S, v
+
+
+def weighted_search(words, v, bounds=_core.BS_ALL_BOUNDS):
+    search = search_of(words, v)
+    search.set_bounds(bounds)
+    return search
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=weighted_states())
+def test_core_weighted_lookahead_bound_is_the_twins(case):
+    """Unequal weights (JT_BS_WEIGHTED_FAMILIES): the core's lookahead bound equals the twin's,
+    and is never below the bound without families for unequal weights."""
+    words, S, v = case
+    b = weighted_search(words, v).lookahead_bound(S)
+    assert b == fam.weighted_lookahead_family_bound(words, S, v)
+    off = weighted_search(words, v, _core.BS_ALL_BOUNDS & ~_core.BS_WEIGHTED_FAMILIES)
+    assert b >= off.lookahead_bound(S)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=weighted_states(max_state=12))
+def test_weighted_family_bounds_are_below_the_optimum(case):
+    """The twin's weighted bounds (lookahead, and member with the member bound's unit count)
+    never exceed the exhaustive optimum with the state's weights."""
+    words, S, v = case
+    L = len(words[0])
+    true = reference_game.best_response_total(words, [v[i] if i in S else 0
+                                                      for i in range(len(words))])
+    assert fam.weighted_lookahead_family_bound(words, S, v) <= true
+    parts = [len(f) for f in fam.packed_families(words, S)]
+    assert fam.weighted_family_bound([v[t] for t in S], parts, L,
+                                     fam.member_family_bound(words, S)) <= true
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=family_dictionaries(max_extra=10), nodes=st.integers(1, 400),
+       beta=st.integers(0, 60), by_size=st.booleans(), data=st.data())
+def test_weighted_searches_on_families_prove_their_bounds(words, nodes, beta, by_size, data):
+    """Unequal weights, so the weighted family bounds (lookahead, per word, member) are in use:
+    every pass's value is a lower bound, exact when the pass finished below beta, and the exact
+    value is the same with the optional bounds off."""
+    v = data.draw(st.lists(st.integers(1, 5), min_size=len(words), max_size=len(words)))
+    true = reference_game.best_response_total(words, v)
+    search = weighted_search(words, v)
+    beta = max(true - 30 + beta, 1)
+    value, exact, stop, *_ = search.run(0, beta, 0.0, nodes, by_size)
+    assert value == true if exact else value <= true
+    assert exact == (stop == "done" and true < beta)
+    value, exact, *_ = search.run(0, 2**62, 0.0, 0, False)
+    assert exact and value == true
+    assert weighted_search(words, v, 0).run(0, 2**62, 0.0, 0, False)[:2] == (true, True)

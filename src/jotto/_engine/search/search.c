@@ -320,8 +320,7 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
             if (n[r] >= 3)
                 bs_memo_prefetch(mm, hz[r]);
     }
-    const int32_t nf = s->gen == 0 && !s->hard && uniform && !restricted ? bs_families(lv, m)
-                                                                          : 0;
+    const int32_t nf = bs_families_apply(s, uniform) && !restricted ? bs_families(lv, m) : 0;
     int32_t kept = 0;
     for (int32_t i = 0; i < nl; i++) {
         cand *cd = &lv->list[i];
@@ -330,19 +329,21 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
         const uint64_t *hz = lv->hz + (size_t)cd->c * R;
         if (nf) {
             uint64_t fb[MAXR];
-            bs_family_word_bounds(s, lv, nf, cd->c, fb);
+            bs_family_word_bounds(s, lv, nf, cd->c, uniform, fb);
             for (int r = 0; r < V; r++)
                 if (fb[r] > lbc[r]) {
                     cd->lb += fb[r] - lbc[r];
                     lbc[r] = fb[r];
                 }
         }
-        codeset unknown_small = 0;
+        codeset unknown_small = 0, exact_cls = 0;
         for (int r = 0; r < V && cd->lb < beta; r++) {
             if (n[r] < 3)
                 continue;
             uint64_t v;
             const int f = bs_memo_get_class(s, mm, hz[r], (int32_t)n[r], cd->c, r, lv->in_s, &v);
+            if (f == 2)
+                exact_cls |= (codeset)1 << r;
             if (f && v > lbc[r]) {
                 cd->lb += v - lbc[r];
                 lbc[r] = v;
@@ -352,6 +353,8 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
         }
         if (unknown_small && cd->lb < beta)
             cd->lb += bs_member_bounds(s, lv, m, cd->c, uniform, unknown_small, nf > 0);
+        if (cd->lb < beta)
+            cd->lb += bs_class_subset_bounds(s, w, lv, m, cd->c, exact_cls, beta - cd->lb);
         if (cd->lb >= beta)
             outside = umin(outside, cd->lb);
         else
@@ -471,6 +474,19 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
 int32_t jt_bs_classes(const jt_bsearch *s)
 {
     return s->R;
+}
+
+void jt_bs_set_bounds(jt_bsearch *s, int32_t bounds)
+{
+    s->bounds = bounds & JT_BS_ALL_BOUNDS;
+}
+
+int64_t jt_bs_subset_raised(const jt_bsearch *s)
+{
+    int64_t n = 0;
+    for (int i = 0; i < s->nwk; i++)
+        n += s->wk[i].subset_raised;
+    return n;
 }
 
 /* Make the top-K memo hold the values of top_k and full_below.  What it holds of states of at
