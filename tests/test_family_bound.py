@@ -128,7 +128,7 @@ def weighted_states(draw, max_state=20):
     return words, S, v
 
 
-def weighted_search(words, v, bounds=_core.BS_ALL_BOUNDS):
+def weighted_search(words, v, bounds=_core.BS_DEFAULT_BOUNDS):
     search = search_of(words, v)
     search.set_bounds(bounds)
     return search
@@ -142,7 +142,7 @@ def test_core_weighted_lookahead_bound_is_the_twins(case):
     words, S, v = case
     b = weighted_search(words, v).lookahead_bound(S)
     assert b == fam.weighted_lookahead_family_bound(words, S, v)
-    off = weighted_search(words, v, _core.BS_ALL_BOUNDS & ~_core.BS_WEIGHTED_FAMILIES)
+    off = weighted_search(words, v, _core.BS_DEFAULT_BOUNDS & ~_core.BS_WEIGHTED_FAMILIES)
     assert b >= off.lookahead_bound(S)
 
 

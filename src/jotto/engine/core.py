@@ -14,6 +14,7 @@ from typing import Any
 from .. import _core
 from .._core import (  # the core's names, re-exported for the wings above
     BS_ALL_BOUNDS,
+    BS_DEFAULT_BOUNDS,
     BS_HARD,
     BS_INF,
     BS_KEEP_ALL,
@@ -48,9 +49,9 @@ from .._core import (  # the core's names, re-exported for the wings above
     set_thresholds,
 )
 
-__all__ = ["BS_ALL_BOUNDS", "BS_HARD", "BS_INF", "BS_KEEP_ALL", "BS_POSITIONAL", "BS_STOPS",
-           "BS_SUBSETS", "BS_WEIGHTED_FAMILIES", "CAND_ALL", "CAND_CONSISTENT", "CAND_NORVIG",
-           "CS_INF", "MAX_LENGTH", "MAX_WORDS", "RULE_EXACT",
+__all__ = ["BS_ALL_BOUNDS", "BS_DEFAULT_BOUNDS", "BS_HARD", "BS_INF", "BS_KEEP_ALL",
+           "BS_POSITIONAL", "BS_STOPS", "BS_SUBSETS", "BS_WEIGHTED_FAMILIES", "CAND_ALL",
+           "CAND_CONSISTENT", "CAND_NORVIG", "CS_INF", "MAX_LENGTH", "MAX_WORDS", "RULE_EXACT",
            "RULE_NORVIG_ENTROPY", "RULE_NORVIG_EXPECTATION", "RULE_NORVIG_MAX", "RULE_PAPER",
            "BestResponseSearch", "CostSearch", "Tree", "Words", "build_tree", "class_sizes",
            "cost_decide", "decide", "integer_weights", "isa", "isa_available", "max_threads",

@@ -55,14 +55,16 @@ enum jt_bs_stop {
  * JT_EINVAL) or lack of memory (JT_ENOMEM). */
 jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
                       int32_t flags, const int64_t *v, size_t memo_bytes, int *status);
-/* Optional bounds of a search (jt_bs_set_bounds), each on by default: they change how many
- * states a proof takes, never a value (benchmarks and tests turn them off to compare). */
+/* Optional bounds of a search (jt_bs_set_bounds): they change how many states a proof takes,
+ * never a value (benchmarks and tests switch them to compare; bench/bound_states.py). */
 #define JT_BS_SUBSETS 1    /* F(S) >= F(S \ {t}) + v_t from the memo (not in hard mode, nor
-                              while a certificate is written; search_bounds.c) */
+                              while a certificate is written; search_bounds.c): off by
+                              default, its 2-3% fewer states cost 10-15% more CPU */
 #define JT_BS_WEIGHTED_FAMILIES 2 /* the family bound also for unequal weights (paper words,
                                      not hard mode, nor while a certificate is written;
                                      search_families.c) */
 #define JT_BS_ALL_BOUNDS 3
+#define JT_BS_DEFAULT_BOUNDS JT_BS_WEIGHTED_FAMILIES
 void jt_bs_set_bounds(jt_bsearch *s, int32_t bounds);
 /* States whose bound the subset bound raised, over the search's life. */
 int64_t jt_bs_subset_raised(const jt_bsearch *s);

@@ -210,8 +210,10 @@ uint64_t bs_subset_bound(const jt_bsearch *s, worker *w, const memo *mm, const i
     return best;
 }
 
-/* Raise the bounds of word c's classes of at least 4 targets (but those flagged in `skip`) to
- * their subset bounds, until they rose by `need`; returns by how much they rose. */
+/* Raise the bounds of word c's classes of more than SMALL targets (but those flagged in `skip`)
+ * to their subset bounds, until they rose by `need`; returns by how much they rose.  (On the
+ * 3-letter proofs all the gain came from these classes; listing a word's classes is what the
+ * bound costs.) */
 uint64_t bs_class_subset_bounds(const jt_bsearch *s, worker *w, level *lv, int32_t m, int32_t c,
                                 codeset skip, uint64_t need)
 {
@@ -219,6 +221,11 @@ uint64_t bs_class_subset_bounds(const jt_bsearch *s, worker *w, level *lv, int32
         return 0;
     const int V = s->win, R = s->R;
     const uint32_t *n = lv->cnt + (size_t)c * R;
+    int large = 0;
+    for (int r = 0; r < V; r++)
+        large |= n[r] > SMALL && !((skip >> r) & 1);
+    if (!large)
+        return 0;
     uint64_t *lbc = lv->lbc + (size_t)c * R;
     const uint64_t *hz = lv->hz + (size_t)c * R;
     int32_t off[MAXR], fill[MAXR], acc = 0;
@@ -230,7 +237,7 @@ uint64_t bs_class_subset_bounds(const jt_bsearch *s, worker *w, level *lv, int32
     const memo *mm = &s->memo[s->mode];
     uint64_t gain = 0;
     for (int r = 0; r < V && gain < need; r++) {
-        if (n[r] < 4 || ((skip >> r) & 1))
+        if (n[r] <= SMALL || ((skip >> r) & 1))
             continue;
         const uint64_t b = bs_subset_bound(s, w, mm, lv->cls + off[r], (int32_t)n[r], hz[r],
                                            lbc[r]);
