@@ -6,8 +6,8 @@ Each case is one lower-bound pass to a fixed beta (as the anytime search's passe
 shares by class size), on one thread, from an empty memo, with the default bounds
 (``BS_DEFAULT_BOUNDS``) with and without each optional bound (``BS_SUBSETS``, off by default;
 ``BS_WEIGHTED_FAMILIES``, on), one after the other.  Cases: TWL06 at 3 letters against the uniform hider (the docs' 2629/421
-and a higher beta), against a weighted hider (weights 1-4 drawn from a fixed seed), and under the
-``eckler`` rules (anagrams kept: no family bound there).
+and a higher beta), against a weighted hider (weights 1-4 drawn from a fixed seed), in hard mode, and
+under the ``eckler`` rules (anagrams kept: no family bound there).
 
 Run: ``python bench/bound_states.py [OUT.json]``; ``JOTTO_BOUND_CASES=uniform-2629,...`` picks
 cases by name (see CASES).  TWL06 is read from ../shared (never bundled).
@@ -30,16 +30,21 @@ from jotto.responses.best_responses import search_flags
 
 TWL06 = Path(__file__).resolve().parents[2] / "shared" / "wordlists" / "TWL06.txt"
 
-#: name: (rules, hider ("uniform" or a seed for weights 1-4), beta)
+#: the optional bounds (core.BS_*), each compared on and off (the others at their defaults)
+SUBSETS, WEIGHTED, HARD = "subsets", "weighted families", "hard-mode families"
+BOUNDS = {SUBSETS: core.BS_SUBSETS, WEIGHTED: core.BS_WEIGHTED_FAMILIES,
+          HARD: core.BS_HARD_FAMILIES}
+
+#: name: (rules, hider ("uniform" or a seed for weights 1-4), beta, the bounds that concern it)
 CASES = {
-    "uniform-2629": ("paper", "uniform", 2629),
-    "uniform-2660": ("paper", "uniform", 2660),
-    "uniform-2690": ("paper", "uniform", 2690),
-    "weighted-6300": ("paper", 1, 6300),
-    "eckler-2560": ("eckler", "uniform", 2560),
+    "uniform-2629": ("paper", "uniform", 2629, [SUBSETS]),
+    "uniform-2660": ("paper", "uniform", 2660, [SUBSETS]),
+    "uniform-2690": ("paper", "uniform", 2690, [SUBSETS]),
+    "weighted-6300": ("paper", 1, 6300, [WEIGHTED, SUBSETS]),
+    "weighted-6400": ("paper", 1, 6400, [WEIGHTED]),
+    "hard-2700": ("hard", "uniform", 2700, [HARD]),
+    "eckler-2560": ("eckler", "uniform", 2560, [SUBSETS]),
 }
-#: the optional bounds, each compared on and off (the others at their defaults)
-BOUNDS = {"subsets": core.BS_SUBSETS, "weighted families": core.BS_WEIGHTED_FAMILIES}
 
 
 def weights(n: int, hider) -> np.ndarray:
@@ -68,10 +73,11 @@ def main() -> None:
            "date": time.strftime("%Y-%m-%d %H:%M"), "load_before": os.getloadavg()[0],
            "cases": []}
     for name in names.split(","):
-        rules, hider, beta = CASES[name]
+        rules, hider, beta, bounds = CASES[name]
         words = jotto.load_words(TWL06, length=3, rules=rules)
         v = weights(len(words), hider)
-        for bound, flag in BOUNDS.items():
+        for bound in bounds:
+            flag = BOUNDS[bound]
             on = prove(words, v, beta, core.BS_DEFAULT_BOUNDS | flag)
             off = prove(words, v, beta, core.BS_DEFAULT_BOUNDS & ~flag)
             for r in (on, off):  # the same proof either way

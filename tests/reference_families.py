@@ -192,13 +192,17 @@ def weighted_family_bound(vs: list[int], parts: list[int], L: int, unit: int) ->
     return max(b, weighted_counted(n, W, vmax, parts, L)) if parts else b
 
 
-def weighted_lookahead_family_bound(words: list[str], S: list[int], v: list[int]) -> int:
+def weighted_lookahead_family_bound(words: list[str], S: list[int], v: list[int],
+                                    hard: bool = False) -> int:
     """``lookahead_family_bound`` with the weights v of the targets: W(S) + min over the words
-    that narrow S down of the weighted family bounds of their reply classes."""
+    that narrow S down (``hard``: over the members of S) of the weighted family bounds of their
+    reply classes.  (A hard-mode tree is a tree, so no bound of all trees exceeds its value.)"""
     L = len(words[0])
     fams = packed_families(words, S)
     best = None
     for g in range(len(words)):
+        if hard and g not in S:
+            continue
         classes: dict[int, list[int]] = {}
         for t in S:
             if t != g:

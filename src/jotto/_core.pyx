@@ -426,7 +426,7 @@ cdef extern from "search/jotto_search.h" nogil:
         int64_t nodes
     uint64_t JT_BS_INF
     int JT_BS_KEEP_ALL, JT_BS_POSITIONAL, JT_BS_HARD, JT_BS_SUBSETS,
-    int JT_BS_WEIGHTED_FAMILIES, JT_BS_ALL_BOUNDS, JT_BS_DEFAULT_BOUNDS
+    int JT_BS_WEIGHTED_FAMILIES, JT_BS_HARD_FAMILIES, JT_BS_ALL_BOUNDS, JT_BS_DEFAULT_BOUNDS
     jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
                           int32_t flags, const int64_t *v, size_t memo_bytes, int *status)
     int32_t jt_bs_classes(const jt_bsearch *s)
@@ -453,6 +453,7 @@ BS_POSITIONAL = JT_BS_POSITIONAL
 BS_HARD = JT_BS_HARD
 BS_SUBSETS = JT_BS_SUBSETS
 BS_WEIGHTED_FAMILIES = JT_BS_WEIGHTED_FAMILIES
+BS_HARD_FAMILIES = JT_BS_HARD_FAMILIES
 BS_ALL_BOUNDS = JT_BS_ALL_BOUNDS
 BS_DEFAULT_BOUNDS = JT_BS_DEFAULT_BOUNDS
 BS_STOPS = ("done", "time", "nodes", "interrupted")
@@ -648,8 +649,8 @@ cdef class BestResponseSearch:
         return int(states), int(used)
 
     def set_bounds(self, int bounds):
-        """Use the optional bounds flagged in ``bounds`` (``BS_SUBSETS | BS_WEIGHTED_FAMILIES``;
-        ``BS_DEFAULT_BOUNDS`` until set): they change the states a proof takes, never a
+        """Use the optional bounds flagged in ``bounds`` (``BS_SUBSETS``,
+        ``BS_WEIGHTED_FAMILIES``, ``BS_HARD_FAMILIES``; ``BS_DEFAULT_BOUNDS`` until set): they change the states a proof takes, never a
         value (jotto_search.h)."""
         jt_bs_set_bounds(self.ptr, bounds)
 

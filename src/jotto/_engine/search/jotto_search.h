@@ -63,8 +63,10 @@ jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, 
 #define JT_BS_WEIGHTED_FAMILIES 2 /* the family bound also for unequal weights (paper words,
                                      not hard mode, nor while a certificate is written;
                                      search_families.c) */
-#define JT_BS_ALL_BOUNDS 3
-#define JT_BS_DEFAULT_BOUNDS JT_BS_WEIGHTED_FAMILIES
+#define JT_BS_HARD_FAMILIES 4 /* the family bound also in hard mode (paper words, not while a
+                                 certificate is written; search_families.c) */
+#define JT_BS_ALL_BOUNDS 7
+#define JT_BS_DEFAULT_BOUNDS (JT_BS_WEIGHTED_FAMILIES | JT_BS_HARD_FAMILIES)
 void jt_bs_set_bounds(jt_bsearch *s, int32_t bounds);
 /* States whose bound the subset bound raised, over the search's life. */
 int64_t jt_bs_subset_raised(const jt_bsearch *s);

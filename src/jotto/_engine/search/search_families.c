@@ -18,13 +18,20 @@
  * other targets' counting bound: a tree for a state is one for each part of it. */
 #include "search_internal.h"
 
-/* Whether the family bound applies to a state (`uniform`: of equal weights): paper words
- * outside hard mode; with unequal weights only if JT_BS_WEIGHTED_FAMILIES is on and no
- * certificate is being written (its checker verifies family bounds of equal weights only). */
+/* Whether the family bound applies to a state (`uniform`: of equal weights): paper words; with
+ * unequal weights only if JT_BS_WEIGHTED_FAMILIES is on, in hard mode only if
+ * JT_BS_HARD_FAMILIES is, and neither while a certificate is being written (its checker
+ * verifies family bounds of equal weights outside hard mode only).  Hard mode: a hard-mode tree
+ * is a tree (its guesses are words), so what no tree can do no hard-mode tree does either, and
+ * the member bound's case of a first guess outside the class only adds a case to its minimum;
+ * a state's words of weight 0 are counted as targets found, which can only find more. */
 int bs_families_apply(const jt_bsearch *s, int uniform)
 {
-    return s->gen == 0 && !s->hard &&
-           (uniform || ((s->bounds & JT_BS_WEIGHTED_FAMILIES) && !s->cert));
+    if (s->gen != 0)
+        return 0;
+    const int hard_ok = !s->hard || ((s->bounds & JT_BS_HARD_FAMILIES) && !s->cert);
+    const int weights_ok = uniform || ((s->bounds & JT_BS_WEIGHTED_FAMILIES) && !s->cert);
+    return hard_ok && weights_ok;
 }
 
 void bs_family_tables(jt_bsearch *s)
