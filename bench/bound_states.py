@@ -5,9 +5,10 @@ bound's strength alone; CPU time says whether its cost pays.
 Each case is one lower-bound pass to a fixed beta (as the anytime search's passes are made:
 shares by class size), on one thread, from an empty memo, with the default bounds
 (``BS_DEFAULT_BOUNDS``) with and without each optional bound (``BS_SUBSETS``, off by default;
-``BS_WEIGHTED_FAMILIES``, on), one after the other.  Cases: TWL06 at 3 letters against the uniform hider (the docs' 2629/421
-and a higher beta), against a weighted hider (weights 1-4 drawn from a fixed seed), in hard mode, and
-under the ``eckler`` rules (anagrams kept: no family bound there).
+``BS_WEIGHTED_FAMILIES``, on), one after the other.  Cases (CASES): TWL06 at 3 letters against the uniform hider (the
+docs' 2629/421 and higher betas), against a weighted hider (weights 1-4 drawn from a fixed
+seed), in hard mode, and under the ``eckler`` rules (907 words, anagrams kept: no family bound
+there).
 
 Run: ``python bench/bound_states.py [OUT.json]``; ``JOTTO_BOUND_CASES=uniform-2629,...`` picks
 cases by name (see CASES).  TWL06 is read from ../shared (never bundled).
@@ -42,8 +43,9 @@ CASES = {
     "uniform-2690": ("paper", "uniform", 2690, [SUBSETS]),
     "weighted-6300": ("paper", 1, 6300, [WEIGHTED, SUBSETS]),
     "weighted-6400": ("paper", 1, 6400, [WEIGHTED]),
-    "hard-2700": ("hard", "uniform", 2700, [HARD]),
-    "eckler-2560": ("eckler", "uniform", 2560, [SUBSETS]),
+    "hard-2650": ("hard", "uniform", 2650, [HARD]),
+    "eckler-5600": ("eckler", "uniform", 5600, [SUBSETS]),
+    "eckler-5700": ("eckler", "uniform", 5700, [SUBSETS]),
 }
 
 
@@ -68,7 +70,7 @@ def prove(words, v: np.ndarray, beta: int, bounds: int) -> dict:
 def main() -> None:
     if not TWL06.exists():
         sys.exit(f"TWL06 (not bundled) is not at {TWL06}")
-    names = os.environ.get("JOTTO_BOUND_CASES", "uniform-2629,weighted-6300,eckler-2560")
+    names = os.environ.get("JOTTO_BOUND_CASES", ",".join(CASES))
     out = {"kernel": runtime.kernel_variant(), "cpu": platform.processor(), "threads": 1,
            "date": time.strftime("%Y-%m-%d %H:%M"), "load_before": os.getloadavg()[0],
            "cases": []}

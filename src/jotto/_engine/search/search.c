@@ -18,7 +18,9 @@
  *    counting bound in all three: words sharing all letters but one are told apart at most L
  *    at a time, which the counting bound cannot see.
  * Guesses are tried in the greedy order (least sum_i v_i n_{reply(g,i)}, then words of S, then
- * list order), guesses splitting S the same way are tried once, and a guess's classes are
+ * list order; a proof that refuted the weakest openers first, the root's words by decreasing
+ * bound, took 5% more states to prove 2629/421 at 3 letters, by increasing bound 0.4% more),
+ * guesses splitting S the same way are tried once, and a guess's classes are
  * searched in rounds, each asked to rise by its share of what the guess still needs to reach the
  * best value found; the guess is dropped as soon as its classes' values summed reach it.  Every
  * return value is a proven lower bound, also when a budget stops the pass, and the memo keeps
@@ -156,10 +158,20 @@ static int try_word(jt_bsearch *s, worker *w, int32_t depth, level *lv, int32_t 
     int pending = no;
     for (int i = 0; i < no; i++)
         cur[order[i]] = lbc[order[i]];
-    /* First the lookahead bounds of the classes too large for member bounds (one split
-     * each): a word whose classes split badly is refuted here, before any class is searched
-     * deeper than its siblings' bounds require.  (Small classes have their member bounds
-     * already; probing them too costs more than it saves.) */
+    /* First the subset bounds of the classes too large for member bounds (opt-in: memo
+     * lookups), then their lookahead bounds (one split each): a word whose classes split badly
+     * is refuted here, before any class is searched deeper than its siblings' bounds require.
+     * (Small classes have their member bounds already; probing them too costs more than it
+     * saves.) */
+    for (int i = 0; i < no && total < best && !restricted; i++) {
+        const int r = order[i];
+        if (n[r] <= SMALL)
+            continue;
+        const uint64_t b = bs_subset_bound(s, w, &s->memo[s->mode], lv->cls + off[r],
+                                           (int32_t)n[r], hz[r], cur[r]);
+        total += b - cur[r];
+        cur[r] = b;
+    }
     for (int i = 0; i < no && total < best && !restricted; i++) {
         const int r = order[i];
         if (n[r] <= SMALL)
@@ -336,14 +348,12 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
                     lbc[r] = fb[r];
                 }
         }
-        codeset unknown_small = 0, exact_cls = 0;
+        codeset unknown_small = 0;
         for (int r = 0; r < V && cd->lb < beta; r++) {
             if (n[r] < 3)
                 continue;
             uint64_t v;
             const int f = bs_memo_get_class(s, mm, hz[r], (int32_t)n[r], cd->c, r, lv->in_s, &v);
-            if (f == 2)
-                exact_cls |= (codeset)1 << r;
             if (f && v > lbc[r]) {
                 cd->lb += v - lbc[r];
                 lbc[r] = v;
@@ -353,8 +363,6 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
         }
         if (unknown_small && cd->lb < beta)
             cd->lb += bs_member_bounds(s, lv, m, cd->c, uniform, unknown_small, nf > 0);
-        if (cd->lb < beta)
-            cd->lb += bs_class_subset_bounds(s, w, lv, m, cd->c, exact_cls, beta - cd->lb);
         if (cd->lb >= beta)
             outside = umin(outside, cd->lb);
         else

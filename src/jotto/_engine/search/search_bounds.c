@@ -190,9 +190,10 @@ uint64_t bs_lookahead_bound(jt_bsearch *s, worker *w, int32_t depth, const int32
  * F(S \ {t}) = n(n + 1)/2 (each guess finds one target and tells the rest nothing), above
  * F(S) - 1 from n = 4 on.  A certificate's checker re-derives every record from the records of
  * the classes of every guess (src/jotto/game/proof_check.py), which this bound is not, so it
- * is off while a certificate is written.  Costs m lookups (fetched ahead), no split.  Returns
- * the greater of it and `known` (what is known of S already); thread w counts the states it
- * raised. */
+ * is off while a certificate is written.  Costs m lookups (fetched ahead), no split, yet it
+ * does not pay: on the 3-letter proofs it saves 2-5% of the states for 10-20% more CPU (most
+ * lookups miss), so it is opt-in (bench/bound_states.py).  Returns the greater of it and
+ * `known` (what is known of S already); thread w counts the states it raised. */
 uint64_t bs_subset_bound(const jt_bsearch *s, worker *w, const memo *mm, const int32_t *S,
                          int32_t m, uint64_t key, uint64_t known)
 {
@@ -208,41 +209,4 @@ uint64_t bs_subset_bound(const jt_bsearch *s, worker *w, const memo *mm, const i
     }
     w->subset_raised += best > known;
     return best;
-}
-
-/* Raise the bounds of word c's classes of more than SMALL targets (but those flagged in `skip`)
- * to their subset bounds, until they rose by `need`; returns by how much they rose.  (On the
- * 3-letter proofs all the gain came from these classes; listing a word's classes is what the
- * bound costs.) */
-uint64_t bs_class_subset_bounds(const jt_bsearch *s, worker *w, level *lv, int32_t m, int32_t c,
-                                codeset skip, uint64_t need)
-{
-    if (!(s->bounds & JT_BS_SUBSETS) || s->hard || s->cert)
-        return 0;
-    const int V = s->win, R = s->R;
-    const uint32_t *n = lv->cnt + (size_t)c * R;
-    int large = 0;
-    for (int r = 0; r < V; r++)
-        large |= n[r] > SMALL && !((skip >> r) & 1);
-    if (!large)
-        return 0;
-    uint64_t *lbc = lv->lbc + (size_t)c * R;
-    const uint64_t *hz = lv->hz + (size_t)c * R;
-    int32_t off[MAXR], fill[MAXR], acc = 0;
-    for (int r = 0; r < R; r++) {
-        off[r] = fill[r] = acc;
-        acc += (int32_t)n[r];
-    }
-    bs_list_classes(s, lv, m, c, fill);
-    const memo *mm = &s->memo[s->mode];
-    uint64_t gain = 0;
-    for (int r = 0; r < V && gain < need; r++) {
-        if (n[r] <= SMALL || ((skip >> r) & 1))
-            continue;
-        const uint64_t b = bs_subset_bound(s, w, mm, lv->cls + off[r], (int32_t)n[r], hz[r],
-                                           lbc[r]);
-        gain += b - lbc[r];
-        lbc[r] = b;
-    }
-    return gain;
 }

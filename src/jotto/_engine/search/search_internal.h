@@ -418,7 +418,5 @@ uint64_t bs_lookahead_bound(jt_bsearch *s, worker *w, int32_t depth, const int32
                             int32_t m, uint64_t key, uint64_t W);
 uint64_t bs_subset_bound(const jt_bsearch *s, worker *w, const memo *mm, const int32_t *S,
                          int32_t m, uint64_t key, uint64_t known);
-uint64_t bs_class_subset_bounds(const jt_bsearch *s, worker *w, level *lv, int32_t m, int32_t c,
-                                codeset skip, uint64_t need);
 
 #endif
