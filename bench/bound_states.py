@@ -4,11 +4,12 @@ bound's strength alone; CPU time says whether its cost pays.
 
 Each case is one lower-bound pass to a fixed beta (as the anytime search's passes are made:
 shares by class size), on one thread, from an empty memo, with the default bounds
-(``BS_DEFAULT_BOUNDS``) with and without each optional bound (``BS_SUBSETS``, off by default;
-``BS_WEIGHTED_FAMILIES``, on), one after the other.  Cases (CASES): TWL06 at 3 letters against the uniform hider (the
-docs' 2629/421 and higher betas), against a weighted hider (weights 1-4 drawn from a fixed
-seed), in hard mode, and under the ``eckler`` rules (907 words, anagrams kept: no family bound
-there).
+(``BS_DEFAULT_BOUNDS``) with and without each optional bound that concerns it (``BS_SUBSETS``,
+off by default; ``BS_WEIGHTED_FAMILIES`` and ``BS_HARD_FAMILIES``, on), one after the other.
+Cases (CASES): TWL06 at 3 letters against the uniform hider (the docs' 2629/421 and higher
+betas), against a weighted hider (weights 1-4 drawn from a fixed seed), in hard mode, and under
+the ``eckler`` rules (907 words, anagrams kept: no family bound there).  Results:
+docs/certified-strength.md, "Stronger bounds, measured".
 
 Run: ``python bench/bound_states.py [OUT.json]``; ``JOTTO_BOUND_CASES=uniform-2629,...`` picks
 cases by name (see CASES).  TWL06 is read from ../shared (never bundled).

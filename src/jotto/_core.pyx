@@ -605,7 +605,7 @@ cdef class BestResponseSearch:
     def lookahead_bound(self, targets):
         """The lookahead bound of the state of ``targets`` (at least 3 increasing word indices of
         positive weight): W + min_g sum_j B(S_j), B the counting bound of each class, or its
-        family bound (paper words, equal weights); no search."""
+        family bound (paper words; see search_families.c); no search."""
         idx = np.asarray(targets, dtype=np.int64)
         if idx.ndim != 1 or idx.shape[0] < 3 or idx.min() < 0 or idx.max() >= self.size or \
                 np.any(np.diff(idx) <= 0):

@@ -14,8 +14,9 @@
  *  - for small classes the member bound (member_bound): it sees lopsided splits;
  *  - for larger classes, once the guess is tried, the lookahead bound (lookahead_bound): the
  *    best split the class admits, each part at its counting bound, cached in the memo;
- *  - with paper words and equal weights, the family bound (search_families.c) in place of the
- *    counting bound in all three: words sharing all letters but one are told apart at most L
+ *  - opt-in, the subset bound F(S) >= F(S \ {t}) + v_t from the memo (bs_subset_bound);
+ *  - with paper words, the family bound (search_families.c; unequal weights and hard mode as
+ *    bs_families_apply says) in place of the counting bound in all three: words sharing all letters but one are told apart at most L
  *    at a time, which the counting bound cannot see.
  * Guesses are tried in the greedy order (least sum_i v_i n_{reply(g,i)}, then words of S, then
  * list order; a proof that refuted the weakest openers first, the root's words by decreasing

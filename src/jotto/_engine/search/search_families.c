@@ -1,5 +1,5 @@
 /* search_families.c -- the family bound of a best-response search (search_internal.h), for paper
- * words and equal weights.
+ * words: with equal weights, and (weighted_bound, bs_families_apply) unequal ones and hard mode.
  *
  * A family is a set of targets sharing L - 1 letters P, each P plus its own letter x.  A guess g
  * replies |g & P| + [x in g] to a member: it wins on itself if it is one, else it moves the
