@@ -650,8 +650,8 @@ cdef class BestResponseSearch:
 
     def set_bounds(self, int bounds):
         """Use the optional bounds flagged in ``bounds`` (``BS_SUBSETS``,
-        ``BS_WEIGHTED_FAMILIES``, ``BS_HARD_FAMILIES``; ``BS_DEFAULT_BOUNDS`` until set): they change the states a proof takes, never a
-        value (jotto_search.h)."""
+        ``BS_WEIGHTED_FAMILIES``, ``BS_HARD_FAMILIES``; ``BS_DEFAULT_BOUNDS`` until set): they
+        change the states a proof takes, never a value (jotto_search.h)."""
         jt_bs_set_bounds(self.ptr, bounds)
 
     def subset_raised(self):

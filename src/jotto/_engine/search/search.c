@@ -16,14 +16,14 @@
  *    best split the class admits, each part at its counting bound, cached in the memo;
  *  - opt-in, the subset bound F(S) >= F(S \ {t}) + v_t from the memo (bs_subset_bound);
  *  - with paper words, the family bound (search_families.c; unequal weights and hard mode as
- *    bs_families_apply says) in place of the counting bound in all three: words sharing all letters but one are told apart at most L
- *    at a time, which the counting bound cannot see.
+ *    bs_families_apply says) in place of the counting bound in all three: words sharing all
+ *    letters but one are told apart at most L at a time, which the counting bound cannot see.
  * Guesses are tried in the greedy order (least sum_i v_i n_{reply(g,i)}, then words of S, then
  * list order; a proof that refuted the weakest openers first, the root's words by decreasing
  * bound, took 5% more states to prove 2629/421 at 3 letters, by increasing bound 0.4% more),
- * guesses splitting S the same way are tried once, and a guess's classes are
- * searched in rounds, each asked to rise by its share of what the guess still needs to reach the
- * best value found; the guess is dropped as soon as its classes' values summed reach it.  Every
+ * guesses splitting S the same way are tried once, and a guess's classes are searched in rounds,
+ * each asked to rise by its share of what the guess still needs to reach the best value found;
+ * the guess is dropped as soon as its classes' values summed reach it.  Every
  * return value is a proven lower bound, also when a budget stops the pass, and the memo keeps
  * exact values and bounds per state (keyed by the state's Zobrist key, members compared in full;
  * one search has one rule set, so the key needs no more).
