@@ -146,3 +146,73 @@ def member_family_bound(words: list[str], T: list[int]) -> int:
             total += family_bound(len(members), parts, L)
         best = min(best, total)
     return max(best, apart(len(T), [len(f) for f in fams], L))
+
+
+# ---- unequal weights (the family bound under JT_BS_WEIGHTED_FAMILIES) ----------------------------
+
+
+def weighted_counting_bound(vs: list[int], L: int) -> int:
+    """The counting bound of targets of weights ``vs``: exact for one or two; else the better
+    of sum_k (W - N_k vmax) over the k with N_k < n (while positive) and vmin CB(n) + (W - n
+    vmin) (each weight split into vmin and a rest found at the first guess at best)."""
+    n, W = len(vs), sum(vs)
+    if n <= 2:
+        return 2 * W - max(vs) if n == 2 else W
+    vmax, vmin = max(vs), min(vs)
+    if vmax == vmin:
+        return vmin * counting_bound(n, L)
+    b1, k = 0, 0
+    while at_most_found(k, L) < n and at_most_found(k, L) * vmax < W:
+        b1 += W - at_most_found(k, L) * vmax
+        k += 1
+    return max(b1, vmin * counting_bound(n, L) + W - n * vmin)
+
+
+def weighted_counted(n: int, W: int, vmax: int, parts: list[int], L: int) -> int:
+    """sum_k (W - vmax M_k) while positive, M_k as in ``counted``: at most M_k targets, so at
+    most vmax M_k of the weight, are found within k guesses."""
+    total, k = 0, 0
+    while True:
+        m = min(at_most_found(k, L), n - sum(parts) + sum(found(k, s, L) for s in parts))
+        if m >= n or vmax * m >= W:
+            return total
+        total += W - vmax * m
+        k += 1
+
+
+def weighted_family_bound(vs: list[int], parts: list[int], L: int, unit: int) -> int:
+    """The family bound of targets of weights ``vs`` with families of the sizes in ``parts``,
+    from ``unit``, a unit-weight bound of them: a tree's total is linear in the weights and
+    finds every target at depth >= 1, so it is at least vmin times the unit bound plus the rest
+    of each weight once; and at least ``weighted_counted`` and the counting bound."""
+    n, W, vmax, vmin = len(vs), sum(vs), max(vs), min(vs)
+    if vmax == vmin:
+        return vmin * unit
+    b = max(weighted_counting_bound(vs, L), vmin * unit + W - n * vmin)
+    return max(b, weighted_counted(n, W, vmax, parts, L)) if parts else b
+
+
+def weighted_lookahead_family_bound(words: list[str], S: list[int], v: list[int],
+                                    hard: bool = False) -> int:
+    """``lookahead_family_bound`` with the weights v of the targets: W(S) + min over the words
+    that narrow S down (``hard``: over the members of S) of the weighted family bounds of their
+    reply classes.  (A hard-mode tree is a tree, so no bound of all trees exceeds its value.)"""
+    L = len(words[0])
+    fams = packed_families(words, S)
+    best = None
+    for g in range(len(words)):
+        if hard and g not in S:
+            continue
+        classes: dict[int, list[int]] = {}
+        for t in S:
+            if t != g:
+                classes.setdefault(num_common(words[g], words[t]), []).append(t)
+        if g not in S and len(classes) == 1:
+            continue
+        total = sum(v[t] for t in S)
+        for members in classes.values():
+            parts = [len(p) for p in ([t for t in f if t in members] for f in fams) if len(p) >= 3]
+            total += weighted_family_bound([v[t] for t in members], parts, L,
+                                           family_bound(len(members), parts, L))
+        best = total if best is None else min(best, total)
+    return best

@@ -18,11 +18,12 @@ from jotto.game.rules import PRESETS
 from . import reference_families as fam, reference_game
 
 PAPER = PRESETS["paper"]
+HARD = PRESETS["hard"]
 
 
-def search_of(words, v):
-    return _core.BestResponseSearch(PAPER.tokens(words), len(words[0]),
-                                    np.array(v, dtype=np.int64), 2**22, None, search_flags(PAPER))
+def search_of(words, v, rules=PAPER):
+    return _core.BestResponseSearch(rules.tokens(words), len(words[0]),
+                                    np.array(v, dtype=np.int64), 2**22, None, search_flags(rules))
 
 
 @st.composite
@@ -118,3 +119,109 @@ def test_the_lookahead_bound_refuses_bad_states(bad):
     search = search_of(["abc", "abd", "abe"], [1, 1, 1])
     with pytest.raises(ValueError, match="increasing word indices"):
         search.lookahead_bound(bad)
+
+
+@st.composite
+def weighted_states(draw, max_state=20):
+    """A state of a family dictionary and weights 1-5 (on every word: the state's count)."""
+    words, S = draw(states(max_state))
+    v = draw(st.lists(st.integers(1, 5), min_size=len(words), max_size=len(words)))
+    return words, S, v
+
+
+def weighted_search(words, v, bounds=_core.BS_DEFAULT_BOUNDS, rules=PAPER):
+    search = search_of(words, v, rules)
+    search.set_bounds(bounds)
+    return search
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=weighted_states())
+def test_core_weighted_lookahead_bound_is_the_twins(case):
+    """Unequal weights (JT_BS_WEIGHTED_FAMILIES): the core's lookahead bound equals the twin's,
+    and is never below the bound without families for unequal weights."""
+    words, S, v = case
+    b = weighted_search(words, v).lookahead_bound(S)
+    assert b == fam.weighted_lookahead_family_bound(words, S, v)
+    off = weighted_search(words, v, _core.BS_DEFAULT_BOUNDS & ~_core.BS_WEIGHTED_FAMILIES)
+    assert b >= off.lookahead_bound(S)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=weighted_states(max_state=12))
+def test_weighted_family_bounds_are_below_the_optimum(case):
+    """The twin's weighted bounds (lookahead, and member with the member bound's unit count)
+    never exceed the exhaustive optimum with the state's weights."""
+    words, S, v = case
+    L = len(words[0])
+    true = reference_game.best_response_total(words, [v[i] if i in S else 0
+                                                      for i in range(len(words))])
+    assert fam.weighted_lookahead_family_bound(words, S, v) <= true
+    parts = [len(f) for f in fam.packed_families(words, S)]
+    assert fam.weighted_family_bound([v[t] for t in S], parts, L,
+                                     fam.member_family_bound(words, S)) <= true
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=family_dictionaries(max_extra=10), nodes=st.integers(1, 400),
+       beta=st.integers(0, 60), by_size=st.booleans(), data=st.data())
+def test_weighted_searches_on_families_prove_their_bounds(words, nodes, beta, by_size, data):
+    """Unequal weights, so the weighted family bounds (lookahead, per word, member) are in use:
+    every pass's value is a lower bound, exact when the pass finished below beta, and the exact
+    value is the same with the optional bounds off."""
+    v = data.draw(st.lists(st.integers(1, 5), min_size=len(words), max_size=len(words)))
+    true = reference_game.best_response_total(words, v)
+    search = weighted_search(words, v)
+    beta = max(true - 30 + beta, 1)
+    value, exact, stop, *_ = search.run(0, beta, 0.0, nodes, by_size)
+    assert value == true if exact else value <= true
+    assert exact == (stop == "done" and true < beta)
+    value, exact, *_ = search.run(0, 2**62, 0.0, 0, False)
+    assert exact and value == true
+    assert weighted_search(words, v, 0).run(0, 2**62, 0.0, 0, False)[:2] == (true, True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=weighted_states(), uniform=st.booleans())
+def test_core_hard_mode_lookahead_bound_is_the_twins(case, uniform):
+    """Hard mode (JT_BS_HARD_FAMILIES): the core's lookahead bound, over the state's members as
+    guesses, equals the twin's, equal weights or not."""
+    words, S, v = case
+    v = [1] * len(words) if uniform else v
+    b = weighted_search(words, v, rules=HARD).lookahead_bound(S)
+    assert b == fam.weighted_lookahead_family_bound(words, S, v, hard=True)
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=weighted_states(max_state=12), uniform=st.booleans())
+def test_hard_mode_family_bounds_are_below_the_optimum(case, uniform):
+    """The twin's hard-mode lookahead bound never exceeds the exhaustive hard-mode optimum of
+    the state (its words alone, so that every guess is one of them)."""
+    words, S, v = case
+    sub = [words[i] for i in S]
+    w = [1] * len(S) if uniform else [v[i] for i in S]
+    true = reference_game.best_response_total(sub, w, HARD)
+    assert fam.weighted_lookahead_family_bound(sub, list(range(len(S))), w, hard=True) <= true
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=family_dictionaries(max_extra=10), nodes=st.integers(1, 400),
+       beta=st.integers(0, 60), by_size=st.booleans(), uniform=st.booleans(), data=st.data())
+def test_hard_mode_searches_on_families_prove_their_bounds(words, nodes, beta, by_size, uniform,
+                                                           data):
+    """Hard mode with the family bounds: every pass's value is a lower bound of the exhaustive
+    hard-mode optimum, exact when the pass finished below beta, and the exact value is the same
+    with the optional bounds off."""
+    v = [1] * len(words) if uniform else data.draw(
+        st.lists(st.integers(0, 5), min_size=len(words), max_size=len(words)))
+    if not any(v):
+        v[0] = 1
+    true = reference_game.best_response_total(words, v, HARD)
+    search = weighted_search(words, v, rules=HARD)
+    beta = max(true - 30 + beta, 1)
+    value, exact, stop, *_ = search.run(0, beta, 0.0, nodes, by_size)
+    assert value == true if exact else value <= true
+    assert exact == (stop == "done" and true < beta)
+    value, exact, *_ = search.run(0, 2**62, 0.0, 0, False)
+    assert exact and value == true
+    assert weighted_search(words, v, 0, HARD).run(0, 2**62, 0.0, 0, False)[:2] == (true, True)

@@ -425,7 +425,8 @@ cdef extern from "search/jotto_search.h" nogil:
         int32_t best_guess
         int64_t nodes
     uint64_t JT_BS_INF
-    int JT_BS_KEEP_ALL, JT_BS_POSITIONAL, JT_BS_HARD
+    int JT_BS_KEEP_ALL, JT_BS_POSITIONAL, JT_BS_HARD, JT_BS_SUBSETS,
+    int JT_BS_WEIGHTED_FAMILIES, JT_BS_HARD_FAMILIES, JT_BS_ALL_BOUNDS, JT_BS_DEFAULT_BOUNDS
     jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
                           int32_t flags, const int64_t *v, size_t memo_bytes, int *status)
     int32_t jt_bs_classes(const jt_bsearch *s)
@@ -440,6 +441,8 @@ cdef extern from "search/jotto_search.h" nogil:
     void jt_bs_tree_export(const jt_bsearch *s, int32_t *guess, int32_t *depth, int32_t *size,
                            int32_t *children)
     void jt_bs_memo_stats(const jt_bsearch *s, int64_t *states, int64_t *bytes)
+    void jt_bs_set_bounds(jt_bsearch *s, int32_t bounds)
+    int64_t jt_bs_subset_raised(const jt_bsearch *s)
     int jt_bs_cert_open(jt_bsearch *s, const char *path)
     int jt_bs_cert_close(jt_bsearch *s, int64_t *records)
 
@@ -448,6 +451,11 @@ BS_INF = JT_BS_INF
 BS_KEEP_ALL = JT_BS_KEEP_ALL
 BS_POSITIONAL = JT_BS_POSITIONAL
 BS_HARD = JT_BS_HARD
+BS_SUBSETS = JT_BS_SUBSETS
+BS_WEIGHTED_FAMILIES = JT_BS_WEIGHTED_FAMILIES
+BS_HARD_FAMILIES = JT_BS_HARD_FAMILIES
+BS_ALL_BOUNDS = JT_BS_ALL_BOUNDS
+BS_DEFAULT_BOUNDS = JT_BS_DEFAULT_BOUNDS
 BS_STOPS = ("done", "time", "nodes", "interrupted")
 
 
@@ -597,7 +605,7 @@ cdef class BestResponseSearch:
     def lookahead_bound(self, targets):
         """The lookahead bound of the state of ``targets`` (at least 3 increasing word indices of
         positive weight): W + min_g sum_j B(S_j), B the counting bound of each class, or its
-        family bound (paper words, equal weights); no search."""
+        family bound (paper words; see search_families.c); no search."""
         idx = np.asarray(targets, dtype=np.int64)
         if idx.ndim != 1 or idx.shape[0] < 3 or idx.min() < 0 or idx.max() >= self.size or \
                 np.any(np.diff(idx) <= 0):
@@ -639,6 +647,16 @@ cdef class BestResponseSearch:
         cdef int64_t states = 0, used = 0
         jt_bs_memo_stats(self.ptr, &states, &used)
         return int(states), int(used)
+
+    def set_bounds(self, int bounds):
+        """Use the optional bounds flagged in ``bounds`` (``BS_SUBSETS``,
+        ``BS_WEIGHTED_FAMILIES``, ``BS_HARD_FAMILIES``; ``BS_DEFAULT_BOUNDS`` until set): they
+        change the states a proof takes, never a value (jotto_search.h)."""
+        jt_bs_set_bounds(self.ptr, bounds)
+
+    def subset_raised(self):
+        """States whose bound the subset bound raised, over the search's life."""
+        return int(jt_bs_subset_raised(self.ptr))
 
 
 # ==== Cost searches (search_cost.h): best responses for any non-decreasing cost vector ==========

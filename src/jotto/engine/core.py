@@ -13,11 +13,16 @@ from typing import Any
 
 from .. import _core
 from .._core import (  # the core's names, re-exported for the wings above
+    BS_ALL_BOUNDS,
+    BS_DEFAULT_BOUNDS,
     BS_HARD,
+    BS_HARD_FAMILIES,
     BS_INF,
     BS_KEEP_ALL,
     BS_POSITIONAL,
     BS_STOPS,
+    BS_SUBSETS,
+    BS_WEIGHTED_FAMILIES,
     CAND_ALL,
     CAND_CONSISTENT,
     CAND_NORVIG,
@@ -45,9 +50,11 @@ from .._core import (  # the core's names, re-exported for the wings above
     set_thresholds,
 )
 
-__all__ = ["BS_HARD", "BS_INF", "BS_KEEP_ALL", "BS_POSITIONAL", "BS_STOPS", "CAND_ALL",
-           "CAND_CONSISTENT", "CAND_NORVIG", "CS_INF", "MAX_LENGTH", "MAX_WORDS", "RULE_EXACT",
-           "RULE_NORVIG_ENTROPY", "RULE_NORVIG_EXPECTATION", "RULE_NORVIG_MAX", "RULE_PAPER",
+__all__ = ["BS_ALL_BOUNDS", "BS_DEFAULT_BOUNDS", "BS_HARD", "BS_HARD_FAMILIES", "BS_INF",
+           "BS_KEEP_ALL", "BS_POSITIONAL", "BS_STOPS", "BS_SUBSETS", "BS_WEIGHTED_FAMILIES",
+           "CAND_ALL", "CAND_CONSISTENT", "CAND_NORVIG", "CS_INF", "MAX_LENGTH", "MAX_WORDS",
+           "RULE_EXACT", "RULE_NORVIG_ENTROPY", "RULE_NORVIG_EXPECTATION", "RULE_NORVIG_MAX",
+           "RULE_PAPER",
            "BestResponseSearch", "CostSearch", "Tree", "Words", "build_tree", "class_sizes",
            "cost_decide", "decide", "integer_weights", "isa", "isa_available", "max_threads",
            "openmp_enabled", "select_isa", "seq_dot", "set_thresholds"]

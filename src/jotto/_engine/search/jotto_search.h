@@ -55,6 +55,22 @@ enum jt_bs_stop {
  * JT_EINVAL) or lack of memory (JT_ENOMEM). */
 jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
                       int32_t flags, const int64_t *v, size_t memo_bytes, int *status);
+/* Optional bounds of a search (jt_bs_set_bounds): they change how many states a proof takes,
+ * never a value (benchmarks and tests switch them to compare; bench/bound_states.py). */
+#define JT_BS_SUBSETS 1    /* F(S) >= F(S \ {t}) + v_t from the memo (not in hard mode, nor
+                              while a certificate is written; search_bounds.c): off by
+                              default, its 2-3% fewer states cost 10-15% more CPU */
+#define JT_BS_WEIGHTED_FAMILIES 2 /* the family bound also for unequal weights (paper words,
+                                     not hard mode, nor while a certificate is written;
+                                     search_families.c) */
+#define JT_BS_HARD_FAMILIES 4 /* the family bound also in hard mode (paper words, not while a
+                                 certificate is written; search_families.c) */
+#define JT_BS_ALL_BOUNDS 7
+#define JT_BS_DEFAULT_BOUNDS (JT_BS_WEIGHTED_FAMILIES | JT_BS_HARD_FAMILIES)
+void jt_bs_set_bounds(jt_bsearch *s, int32_t bounds);
+/* States whose bound the subset bound raised, over the search's life. */
+int64_t jt_bs_subset_raised(const jt_bsearch *s);
+
 /* Reply codes of the search's rules: L + 1, L + 2 (keep-all) or (L + 1)^2 (positional). */
 int32_t jt_bs_classes(const jt_bsearch *s);
 void jt_bs_free(jt_bsearch *s);
@@ -112,8 +128,8 @@ void jt_bs_forget_top_k(jt_bsearch *s);
 uint64_t jt_bs_root_bound(jt_bsearch *s);
 
 /* The lookahead bound of the state S (m >= 3 increasing indices of targets of positive weight):
- * W + min_g sum_j B(S_j), B the counting bound, or with paper words and equal weights the
- * family bound; at least what the memo knows of S (see search_bounds.c). */
+ * W + min_g sum_j B(S_j), B the counting bound, or with paper words the family bound (where
+ * it applies: search_families.c); at least what the memo knows of S (see search_bounds.c). */
 uint64_t jt_bs_lookahead_bound(jt_bsearch *s, const int32_t *S, int32_t m);
 
 /* Build the tree over all D targets that follows the memo of mode top_k (the mode of the last

@@ -81,11 +81,16 @@ member_bounds_body(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uni
     for (int r = 0; r < V; r++) {
         if (!((which >> r) & 1))
             continue;
-        const uint64_t b =
-            families && lv->fs->np[r]
-                ? lv->sv[0] * bs_family_member_bound(s, lv->fs, r, tm[r], (int)n[r])
-                : member_bound_body(s, ti[r], tm[r], tv[r], (int)n[r], w[r],
-                                    uniform ? lv->sv[0] : cmax[r], gen);
+        const uint64_t vmax = uniform ? lv->sv[0] : cmax[r];
+        uint64_t b;
+        if (!families || !lv->fs->np[r])
+            b = member_bound_body(s, ti[r], tm[r], tv[r], (int)n[r], w[r], vmax, gen);
+        else if (uniform)
+            b = bs_family_member_bound(s, lv->fs, r, tm[r], (int)n[r], w[r], vmax, vmax);
+        else
+            b = umax(member_bound_body(s, ti[r], tm[r], tv[r], (int)n[r], w[r], vmax, gen),
+                     bs_family_member_bound(s, lv->fs, r, tm[r], (int)n[r], w[r], vmax,
+                                            lv->cmin[(size_t)c * R + r]));
         if (b > lbc[r]) {
             gain += b - lbc[r];
             lbc[r] = b;
@@ -103,11 +108,11 @@ uint64_t bs_member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, 
     return gain;
 }
 
-/* The lookahead bound of a split state (paper words, equal weights) with every class at its
- * family bound (search_families.c): the least over the words that narrow S down.  A word's
- * family bound is never below its counting bound, so the word of the least counting bound
- * goes first, and the words whose counting bound reaches the least found need no more. */
-static uint64_t family_floor(const jt_bsearch *s, level *lv, int32_t m, uint64_t W)
+/* The lookahead bound of a split state (paper words; `uniform`: equal weights) with every
+ * class at its family bound (search_families.c): the least over the words that narrow S down.
+ * A word's family bound is never below its counting bound, so the word of the least counting
+ * bound goes first, and the words whose counting bound reaches the least found need no more. */
+static uint64_t family_floor(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform)
 {
     const int32_t nf = bs_families(lv, m);
     int32_t first = -1;
@@ -122,7 +127,7 @@ static uint64_t family_floor(const jt_bsearch *s, level *lv, int32_t m, uint64_t
     for (int32_t t = -1; t < lv->nc; t++) {
         const int32_t c = t < 0 ? first : lv->cid[t];
         if (lv->prog[c] && lv->lb[c] < best && (t < 0 || c != first))
-            best = umin(best, W + bs_family_word_bounds(s, lv, nf, c, fb));
+            best = umin(best, W + bs_family_word_bounds(s, lv, nf, c, uniform, fb));
     }
     return best;
 }
@@ -162,11 +167,46 @@ uint64_t bs_lookahead_bound(jt_bsearch *s, worker *w, int32_t depth, const int32
     for (int32_t t = 0; t < lv->nc; t++)
         if (lv->prog[lv->cid[t]])
             floor = umin(floor, lv->lb[lv->cid[t]]);
-    if (s->gen == 0 && !s->hard && uniform && floor > known && floor < INF)
-        floor = family_floor(s, lv, m, W);
+    if (bs_families_apply(s, uniform) && floor > known && floor < INF)
+        floor = family_floor(s, lv, m, W, uniform);
     bs_clear_members(lv, S, m);
     if (floor <= known)
         return known;
     bs_memo_store(s, w, key, m, S, floor, 0, -1);
     return floor;
+}
+
+/* The subset bound of a state S (m targets, Zobrist key) from the memo's bounds of S minus one
+ * target: F(S) >= F(S \ {t}) + v_t for every member t, outside hard mode.  Why: take an optimal
+ * tree for S and follow it with the targets of S \ {t} alone.  Every guess is any word of the
+ * list whatever the state (not hard mode), so it is a tree for S \ {t}, and each remaining
+ * target meets the same guesses and replies as before, so it is found at the same depth
+ * (nodes whose guess no longer narrows its state down only cost the restricted tree more
+ * than the optimum F(S \ {t}), never less).  So F(S \ {t}) <= F(S) - v_t d_t with d_t >= 1
+ * the depth at which the tree finds t.  (In general F(A u B) >= F(A) + F(B) for disjoint A, B,
+ * the same way.)  Hard mode breaks the argument: a guess must be a word still consistent, and
+ * t itself may be the guess that splits the others; e.g. t splitting n targets that each reply
+ * the same to one another (a code apart per target) gives F(S) = 1 + 2n at unit weights while
+ * F(S \ {t}) = n(n + 1)/2 (each guess finds one target and tells the rest nothing), above
+ * F(S) - 1 from n = 4 on.  A certificate's checker re-derives every record from the records of
+ * the classes of every guess (src/jotto/game/proof_check.py), which this bound is not, so it
+ * is off while a certificate is written.  Costs m lookups (fetched ahead), no split, yet it
+ * does not pay: on the 3-letter proofs it saves 2-5% of the states for 10-20% more CPU (most
+ * lookups miss), so it is opt-in (bench/bound_states.py).  Returns the greater of it and
+ * `known` (what is known of S already); thread w counts the states it raised. */
+uint64_t bs_subset_bound(const jt_bsearch *s, worker *w, const memo *mm, const int32_t *S,
+                         int32_t m, uint64_t key, uint64_t known)
+{
+    if (!(s->bounds & JT_BS_SUBSETS) || s->hard || s->cert || m < 4)
+        return known;
+    for (int32_t t = 0; t < m; t++)
+        bs_memo_prefetch(mm, key - s->z[S[t]]);
+    uint64_t best = known;
+    for (int32_t t = 0; t < m; t++) {
+        uint64_t v;
+        if (bs_memo_get_minus(mm, key - s->z[S[t]], m, S, t, &v))
+            best = umax(best, v + s->v[S[t]]);
+    }
+    w->subset_raised += best > known;
+    return best;
 }

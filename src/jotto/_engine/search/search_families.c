@@ -1,5 +1,5 @@
 /* search_families.c -- the family bound of a best-response search (search_internal.h), for paper
- * words and equal weights.
+ * words: with equal weights, and (weighted_bound, bs_families_apply) unequal ones and hard mode.
  *
  * A family is a set of targets sharing L - 1 letters P, each P plus its own letter x.  A guess g
  * replies |g & P| + [x in g] to a member: it wins on itself if it is one, else it moves the
@@ -17,6 +17,22 @@
  * on their own, alone(s) = s + min(alone(s - 1), min_{j <= L} alone(j) + alone(s - j)), plus the
  * other targets' counting bound: a tree for a state is one for each part of it. */
 #include "search_internal.h"
+
+/* Whether the family bound applies to a state (`uniform`: of equal weights): paper words; with
+ * unequal weights only if JT_BS_WEIGHTED_FAMILIES is on, in hard mode only if
+ * JT_BS_HARD_FAMILIES is, and neither while a certificate is being written (its checker
+ * verifies family bounds of equal weights outside hard mode only).  Hard mode: a hard-mode tree
+ * is a tree (its guesses are words), so what no tree can do no hard-mode tree does either, and
+ * the member bound's case of a first guess outside the class only adds a case to its minimum;
+ * a state's words of weight 0 are counted as targets found, which can only find more. */
+int bs_families_apply(const jt_bsearch *s, int uniform)
+{
+    if (s->gen != 0)
+        return 0;
+    const int hard_ok = !s->hard || ((s->bounds & JT_BS_HARD_FAMILIES) && !s->cert);
+    const int weights_ok = uniform || ((s->bounds & JT_BS_WEIGHTED_FAMILIES) && !s->cert);
+    return hard_ok && weights_ok;
+}
 
 void bs_family_tables(jt_bsearch *s)
 {
@@ -139,11 +155,14 @@ static void family_split(const jt_bsearch *s, level *lv, int32_t nf, uint32_t g)
     }
 }
 
-/* sum_k (n - M_k) for n unit-weight targets, families of sizes sz[0..np) among them (covering
+/* sum_k (W - vmax M_k) over the k with vmax M_k < W, for n targets of weight W, the heaviest
+ * vmax (unit weights: W = n, vmax = 1), families of sizes sz[0..np) among them (covering
  * `covered`), M_k = min(N_k, rest + sum_i tab_k(sz_i)) -- tab = phi, or psi with `shift` 1 (the
- * first guess finds nothing: N_k - 1). */
-static uint64_t sizes_bound(const jt_bsearch *s, uint64_t n, const uint8_t *sz, int np,
-                            uint64_t covered, const uint8_t (*tab)[PHI_S + 1], int shift)
+ * first guess finds nothing: N_k - 1): at most M_k targets, so at most vmax M_k of the weight,
+ * are found within k guesses, and F = sum_k (the weight not found within k guesses). */
+static uint64_t sizes_bound(const jt_bsearch *s, uint64_t n, uint64_t W, uint64_t vmax,
+                            const uint8_t *sz, int np, uint64_t covered,
+                            const uint8_t (*tab)[PHI_S + 1], int shift)
 {
     uint64_t b = 0;
     for (int k = 0;; k++) {
@@ -154,9 +173,9 @@ static uint64_t sizes_bound(const jt_bsearch *s, uint64_t n, const uint8_t *sz, 
             const uint64_t cap = s->capN[k] - (k && shift ? 1 : 0);
             found = found < cap ? found : cap;
         }
-        if (found >= n)
+        if (found >= n || vmax * found >= W)
             return b;
-        b += n - found;
+        b += W - vmax * found;
     }
 }
 
@@ -180,30 +199,56 @@ static uint64_t family_bound(const jt_bsearch *s, uint64_t n, const uint8_t *sz,
 {
     if (!np)
         return s->cb[n];
-    return umax(sizes_bound(s, n, sz, np, covered, s->phi, 0), apart(s, n, sz, np, covered));
+    return umax(sizes_bound(s, n, n, 1, sz, np, covered, s->phi, 0),
+                apart(s, n, sz, np, covered));
 }
 
-/* The family bound (unit weights) of class r of the split in fs, n targets. */
+/* The family bound of a class of n targets of weight W, heaviest vmax, lightest vmin, whose
+ * unit-weight family bound is `unit` (families of sizes sz[0..np), covering `covered`): with
+ * unequal weights, at least its counting bound, vmin times the unit bound plus the rest of each
+ * weight once (a tree's total sum_i v_i d_i is vmin sum_i d_i plus sum_i (v_i - vmin) d_i, and
+ * every d_i >= 1), and sum_k (W - vmax M_k) (sizes_bound with phi: whatever the first guess). */
+static uint64_t weighted_bound(const jt_bsearch *s, uint64_t unit, uint64_t n, uint64_t W,
+                               uint64_t vmax, uint64_t vmin, const uint8_t *sz, int np,
+                               uint64_t covered)
+{
+    if (vmax == vmin)
+        return vmin * unit;
+    const uint64_t b =
+        umax(count_bound(s, (uint32_t)n, W, vmax, vmin), vmin * unit + (W - n * vmin));
+    return np ? umax(b, sizes_bound(s, n, W, vmax, sz, np, covered, s->phi, 0)) : b;
+}
+
+/* The family bound of class r of the split in fs, n targets of weight W, heaviest vmax,
+ * lightest vmin. */
 POPCNT_CLONES
-static uint64_t class_bound(const jt_bsearch *s, const fsplit *fs, int r, uint32_t n)
+static uint64_t class_bound(const jt_bsearch *s, const fsplit *fs, int r, uint32_t n, uint64_t W,
+                            uint64_t vmax, uint64_t vmin)
 {
     uint8_t sz[FAM_PARTS];
     for (int i = 0; i < fs->np[r]; i++)
         sz[i] = (uint8_t)pc(fs->x[r][i]);
-    return family_bound(s, n, sz, fs->np[r], (uint64_t)fs->covered[r]);
+    const uint64_t unit = family_bound(s, n, sz, fs->np[r], (uint64_t)fs->covered[r]);
+    return weighted_bound(s, unit, n, W, vmax, vmin, sz, fs->np[r], (uint64_t)fs->covered[r]);
 }
 
-/* The family bounds of the classes of word c over the state in lv (equal weights lv->sv[0])
- * whose nf families bs_families() packed, into fb[0..win) (the counting bound for a class with
- * no family part); returns their sum.  Leaves the parts in lv->fs. */
+/* The family bounds of the classes of word c over the state in lv (`uniform`: equal weights
+ * lv->sv[0]; else the classes' weights, heaviest and lightest, lv->cw, cmax, cmin) whose nf
+ * families bs_families() packed, into fb[0..win) (the counting bound for a class with no
+ * family part); returns their sum.  Leaves the parts in lv->fs. */
 uint64_t bs_family_word_bounds(const jt_bsearch *s, level *lv, int32_t nf, int32_t c,
-                               uint64_t *fb)
+                               int uniform, uint64_t *fb)
 {
     family_split(s, lv, nf, s->mask[c]);
-    const uint32_t *n = lv->cnt + (size_t)c * s->R;
+    const size_t at = (size_t)c * s->R;
+    const uint32_t *n = lv->cnt + at;
+    const uint64_t u = lv->sv[0];
     uint64_t sum = 0;
     for (int r = 0; r < s->win; r++) {
-        fb[r] = lv->sv[0] * class_bound(s, lv->fs, r, n[r]);
+        fb[r] = n[r] == 0 ? 0
+                : uniform ? class_bound(s, lv->fs, r, n[r], u * n[r], u, u)
+                          : class_bound(s, lv->fs, r, n[r], lv->cw[at + r], lv->cmax[at + r],
+                                        lv->cmin[at + r]);
         sum += fb[r];
     }
     return sum;
@@ -211,16 +256,19 @@ uint64_t bs_family_word_bounds(const jt_bsearch *s, level *lv, int32_t nf, int32
 
 /* The member bound (unit weights) of class r of the split in fs, n <= SMALL targets of masks
  * tm, with its families: a member x first finds x and splits the rest, each part of a family as
- * a word splits a family; any other word finds nothing first and splits each family in two. */
+ * a word splits a family; any other word finds nothing first and splits each family in two.
+ * With unequal weights (W, heaviest vmax, lightest vmin) as weighted_bound() makes them. */
 POPCNT_CLONES
 uint64_t bs_family_member_bound(const jt_bsearch *s, const fsplit *fs, int r,
-                                const uint32_t *tm, int n)
+                                const uint32_t *tm, int n, uint64_t W, uint64_t vmax,
+                                uint64_t vmin)
 {
     const int V = s->win, np = fs->np[r];
     uint8_t sz[FAM_PARTS];
     for (int i = 0; i < np; i++)
         sz[i] = (uint8_t)pc(fs->x[r][i]);
-    uint64_t best = sizes_bound(s, (uint64_t)n, sz, np, (uint64_t)fs->covered[r], s->psi, 1);
+    uint64_t best = sizes_bound(s, (uint64_t)n, (uint64_t)n, 1, sz, np,
+                                (uint64_t)fs->covered[r], s->psi, 1);
     for (int a = 0; a < n; a++) {
         uint32_t cnt[FAM_R];
         uint8_t sub[FAM_R][FAM_PARTS];
@@ -247,5 +295,6 @@ uint64_t bs_family_member_bound(const jt_bsearch *s, const fsplit *fs, int r,
             b += family_bound(s, cnt[q], sub[q], nsub[q], (uint64_t)cov[q]);
         best = b < best ? b : best;
     }
-    return umax(best, apart(s, (uint64_t)n, sz, np, (uint64_t)fs->covered[r]));
+    const uint64_t unit = umax(best, apart(s, (uint64_t)n, sz, np, (uint64_t)fs->covered[r]));
+    return weighted_bound(s, unit, (uint64_t)n, W, vmax, vmin, sz, np, (uint64_t)fs->covered[r]);
 }

@@ -7,7 +7,7 @@
  *   search_setup.c    making a search (checking the words) and freeing it;
  *   search_memo.c     the memo of exact values and proven bounds per state, shared by threads;
  *   search_split.c    the levels, and splitting a state by every word worth trying;
- *   search_bounds.c   the member and lookahead bounds;
+ *   search_bounds.c   the member, lookahead and subset bounds;
  *   search_families.c the family bound;
  *   search_tree.c     the tree a memo describes;
  *   search_certificate.c the record stream of a certificate: the bounds the memo stores. */
@@ -150,6 +150,7 @@ struct jt_bsearch {
     int gen;            /* 0: paper words (26-bit masks of L letters, the win is reply L); 1:
                            tokens; 2: tokens and spellings */
     int keep_all, positional, hard;
+    int32_t bounds;     /* the optional bounds in use (JT_BS_SUBSETS...; jt_bs_set_bounds) */
     uint32_t *mask;     /* [D] paper words (gen 0) */
     uint64_t *tok, *spell; /* [D] tokens, spellings (gen 2) */
     uint64_t *v;        /* [D] */
@@ -223,6 +224,8 @@ typedef struct __attribute__((aligned(128))) worker {
                            searching); it reads no memo table retired after that */
     int32_t *first_of;  /* [D] in a pass with first guesses: the first of them splitting the
                            top state as candidate c does, or -1 (search.c) */
+    int64_t subset_raised; /* states whose bound the subset bound raised (search_bounds.c),
+                              over the search's life */
 } worker;
 
 /* Thread w enters a state: it holds no memo table between two states. */
@@ -377,6 +380,8 @@ int bs_memo_get(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t m, co
                 uint64_t *val, int32_t *guess);
 int bs_memo_get_class(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t m, int32_t c,
                       int j, const uint8_t *in_s, uint64_t *val);
+int bs_memo_get_minus(const memo *mm, uint64_t key, int32_t m, const int32_t *S, int32_t skip,
+                      uint64_t *val);
 void bs_memo_prefetch(const memo *mm, uint64_t key);
 int bs_rehash(jt_bsearch *s, memo *mm, int32_t max_m);
 void bs_memo_store(jt_bsearch *s, worker *w, uint64_t key, int32_t m, const int32_t *S,
@@ -400,14 +405,18 @@ int32_t bs_candidate_like(const jt_bsearch *s, const level *lv, int32_t m, int32
 /* search_families.c */
 void bs_family_tables(jt_bsearch *s);
 int32_t bs_families(level *lv, int32_t m);
+int bs_families_apply(const jt_bsearch *s, int uniform);
 uint64_t bs_family_word_bounds(const jt_bsearch *s, level *lv, int32_t nf, int32_t c,
-                               uint64_t *fb);
+                               int uniform, uint64_t *fb);
 uint64_t bs_family_member_bound(const jt_bsearch *s, const fsplit *fs, int r,
-                                const uint32_t *tm, int n);
+                                const uint32_t *tm, int n, uint64_t W, uint64_t vmax,
+                                uint64_t vmin);
 /* search_bounds.c */
 uint64_t bs_member_bounds(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uniform,
                           codeset which, int families);
 uint64_t bs_lookahead_bound(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S,
                             int32_t m, uint64_t key, uint64_t W);
+uint64_t bs_subset_bound(const jt_bsearch *s, worker *w, const memo *mm, const int32_t *S,
+                         int32_t m, uint64_t key, uint64_t known);
 
 #endif

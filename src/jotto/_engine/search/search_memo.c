@@ -289,6 +289,18 @@ int bs_memo_get_class(const jt_bsearch *s, const memo *mm, uint64_t key, int32_t
     return f;
 }
 
+/* The entry of S without its member S[skip] (m - 1 members; key: that state's key), as
+ * bs_memo_get; its value or bound in *val, 0 if not stored. */
+int bs_memo_get_minus(const memo *mm, uint64_t key, int32_t m, const int32_t *S, int32_t skip,
+                      uint64_t *val)
+{
+    uint16_t g;
+    const int f = FIND(mm, key, m - 1, x_ == S[k_ + (k_ >= skip)], val, &g);
+    if (!f)
+        *val = 0;
+    return f;
+}
+
 void bs_memo_prefetch(const memo *mm, uint64_t key)
 {
     const table *t = LOAD_ACQ(&mm->tab);

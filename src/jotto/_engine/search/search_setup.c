@@ -119,6 +119,7 @@ jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, 
     s->keep_all = (flags & JT_BS_KEEP_ALL) != 0;
     s->positional = (flags & JT_BS_POSITIONAL) != 0;
     s->hard = (flags & JT_BS_HARD) != 0;
+    s->bounds = JT_BS_DEFAULT_BOUNDS;
     s->R = s->positional ? (L + 1) * (L + 1) : s->keep_all ? L + 2 : L + 1;
     s->win = s->R - 1;
     s->branch = branching(L, flags);
