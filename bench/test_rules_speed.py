@@ -19,8 +19,7 @@ import time
 import pytest
 
 import jotto
-from jotto.engine import runtime
-from jotto.game.words import WordList
+from jotto import WordList  # (public: bench/compare_builds.py imports this module in old builds)
 
 PRESETS = list(jotto.PRESETS)
 
@@ -49,6 +48,8 @@ def test_comp_num_guesses_per_rule_set(benchmark, lists, kernel, preset, rule):
 
 
 def main(rounds: int = 5) -> None:
+    from jotto.engine import runtime
+
     lists = same_size_lists()
     n = len(lists["paper"])
     print(f"CompNumGuesses, ENABLE 5 letters, first {n} words of each preset's list, uniform "
