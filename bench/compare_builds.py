@@ -4,7 +4,7 @@
                                    [--cases perl,hard]
 
 Each python is the interpreter of a virtual environment with one build installed (say the main
-branch's and yours) and pytest (the bench modules import it).  For every variant and round the two run the same cases in turn, each in a
+branch's and yours).  For every variant and round the two run the same cases in turn, each in a
 fresh process with ``JOTTO_KERNEL`` set (the order alternating from round to round), so that a
 machine that gets busier or quieter during the run slows both alike; each case is the least CPU
 time of several calls on one thread (CPU time, which other programs on a shared machine disturb
@@ -14,9 +14,10 @@ Cases: CompNumGuesses on TWL06 (read from ../shared, never bundled), 2 to 5 lett
 uniform weights; 5 letters with the weights of 2000 exact fictitious-play iterations and the
 paper rule with paper mode's after 2000 (computed once by NEW_PYTHON, as in
 bench/test_comp_num_guesses.py); and every rule set on the first 2780 words of its own ENABLE
-list (bench/test_rules_speed.py).  ``--cases`` keeps the cases whose name holds one of the given
-pieces.  OLD_PYTHON may hold a build from before the package's wings (``jotto.gbr`` rather than
-``jotto.responses.gbr``, say): the cases use the names both layouts have.
+list (bench/same_size.py, as bench/test_rules_speed.py times them).  ``--cases`` keeps the
+cases whose name holds one of the given pieces.  OLD_PYTHON may hold a build from before the
+package's wings (``jotto.gbr`` rather than ``jotto.responses.gbr``, say): the cases use the names
+both layouts have.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def child(weights: Path, only: list[str]) -> dict[str, float]:
     decision_rules = getattr(jotto, "DECISION_RULES", None) or jotto.RULES
 
     sys.path.insert(0, str(HERE))
-    from test_rules_speed import same_size_lists
+    from same_size import same_size_lists
 
     twl = {L: jotto.load_words(TWL06, length=L) for L in (2, 3, 4, 5)}
     cases = {}
