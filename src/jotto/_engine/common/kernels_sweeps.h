@@ -264,7 +264,7 @@ ripple(slice_t *p, slice_t x, int i, const int np)
 {
     /* x is input i (0-based): plane b can be non-zero from input 2^b - 1 on */
     slice_t carry = x;
-    UNROLL for (int b = 0; b < np && (1 << b) <= i + 1; b++) {
+    for (int b = 0; b < np && (1 << b) <= i + 1; b++) { /* (unrolled with its caller's loop) */
         if ((1 << b) == i + 1) { /* the plane's first possible bit */
             p[b] = carry;
             break;
