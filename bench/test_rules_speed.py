@@ -19,18 +19,9 @@ import time
 import pytest
 
 import jotto
-from jotto.engine import runtime
-from jotto.game.words import WordList
+from same_size import same_size_lists  # (bench/ is on the path: pytest's and a script's)
 
 PRESETS = list(jotto.PRESETS)
-
-
-def same_size_lists(length: int = 5) -> dict[str, WordList]:
-    """Every preset's ENABLE list cut to the size of the smallest (the paper's)."""
-    full = {name: jotto.load_words("enable", length=length, rules=name) for name in PRESETS}
-    n = min(len(w) for w in full.values())
-    return {name: WordList.from_words(w.words[:n], source=f"{w.source}[:{n}]", rules=w.rules)
-            for name, w in full.items()}
 
 
 @pytest.fixture(scope="session")
@@ -49,6 +40,8 @@ def test_comp_num_guesses_per_rule_set(benchmark, lists, kernel, preset, rule):
 
 
 def main(rounds: int = 5) -> None:
+    from jotto.engine import runtime
+
     lists = same_size_lists()
     n = len(lists["paper"])
     print(f"CompNumGuesses, ENABLE 5 letters, first {n} words of each preset's list, uniform "

@@ -199,3 +199,22 @@ def test_a_mixed_guessers_worst_case_is_explained(tmp_path):
     assert not jotto.evaluate(sol.words, "gbr:exact").mixed
     plain = run("evaluate", "-n", 3, "-g", "gbr:exact", cwd=tmp_path).stdout
     assert "in the mix" not in plain
+
+
+def test_the_commands_are_the_rows_of_one_table():
+    """The group's subcommands are exactly jotto.cli.commands.COMMANDS, each under its name (the
+    eleven ``jotto --help`` listed before the table), and no module under jotto.cli adds itself
+    to the group: a command is a row of the table, not a side effect of an import (issue 34)."""
+    from pathlib import Path
+
+    import jotto.cli
+    from jotto.cli import main
+    from jotto.cli.commands import COMMANDS
+
+    assert main.commands == COMMANDS
+    assert sorted(COMMANDS) == ["analyze", "assist", "check-proof", "evaluate", "openers", "play",
+                                "race", "review", "solve", "stats", "tree"]
+    listed = _help(()).split("Commands:")[1].split("\n")
+    assert sorted(line.split()[0] for line in listed if line.strip()) == sorted(COMMANDS)
+    for module in Path(jotto.cli.__file__).parent.glob("*.py"):
+        assert "@main." not in module.read_text(encoding="utf-8"), module.name

@@ -21,7 +21,8 @@ def run() -> None:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             with warnings.catch_warnings(record=True) as loading:
-                from .cli.main import main, warnings_as_lines
+                from .cli import main
+                from .cli.main import warnings_as_lines
         finally:
             if hold:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

@@ -7,11 +7,10 @@ import numpy as np
 
 from ..play.analysis import (METRICS, best_first_guesses, neighbourhood, neighbourhood_sizes,
                         partition_of, partition_vectors)
-from .main import main
 from .options import echo_json, word_list, word_list_options
 
 
-@main.group("analyze")
+@click.group("analyze")
 def analyze() -> None:
     """Eckler's analyses: partition vectors, best first guesses, neighbourhoods."""
 

@@ -12,7 +12,7 @@ from ..game.certificates import check_certificate_path
 from ..players.evaluation import evaluate, exploitability, sample_games
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
-from .main import BadInput, main
+from .main import BadInput
 from .options import (GUESSER_SPEC, HIDER_SPEC, SEED, SPECS_EPILOG, check_plot_output,
                       echo_json, executor_options, interval_text, open_executor,
                       optional_seconds, threads_option,
@@ -24,7 +24,7 @@ from .players import resolve_words
 MAX_GAMES = 10**6
 
 
-@main.command("evaluate", epilog=SPECS_EPILOG)
+@click.command("evaluate", epilog=SPECS_EPILOG)
 @word_list_options
 @click.option("-g", "--guesser", "guesser_spec", type=GUESSER_SPEC, default=None,
               metavar="SPEC",

@@ -1,4 +1,5 @@
-"""The command group and its error handling."""
+"""The command group and its error handling; its subcommands are the table in
+:mod:`jotto.cli.commands`."""
 
 from __future__ import annotations
 
@@ -151,11 +152,3 @@ def main() -> None:
     2020), and play against the computer.  Word lists: the bundled ENABLE (default) and
     sgb-words, or any file.
     """
-
-
-def _register() -> None:
-    from . import (analyze, evaluate, openers, play, proof, race, review,  # noqa: F401
-                   solve, stats, tree)  # (they register)
-
-
-_register()

@@ -10,7 +10,7 @@ import click
 from ..util.files import check_new_output, check_writable, output_lock
 from ..util.strategy_file import StrategyFileError
 from ..game.trees import tree_format
-from .main import BadInput, main
+from .main import BadInput
 from .options import (POSITIVE_FINITE, echo_json, executor_options, interval_text,
                       open_executor, threads_option, word_list, word_list_options)
 
@@ -19,7 +19,7 @@ def default_out(letters: int) -> Path:
     return Path(f"jotto-{letters}-letters-openers.jotto")
 
 
-@main.command("openers")
+@click.command("openers")
 @word_list_options
 @click.option("--time-budget", type=POSITIVE_FINITE, default=None, metavar="SECONDS",
               help="Stop after this many seconds (default: when every opener's value is "

@@ -25,7 +25,6 @@ from ..play.session import (HIDE_FROM, LEVELS, Assist, Race, YouGuess, YouHide, 
 from ..play.sheet import Style
 from ..play.review import game_record, review_game, review_record
 from ..play.history import GameLog, Stats, outcome_text, summary_of
-from .main import main
 from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, SEED, word_list_options
 from .players import resolve_words
 
@@ -184,7 +183,7 @@ def _common(f):
 LEVEL_HELP = "The computer's strength. " + " ".join(f"{k}: {v}." for k, v in LEVELS.items())
 
 
-@main.command("play", epilog=GUESSER_SPECS_EPILOG)
+@click.command("play", epilog=GUESSER_SPECS_EPILOG)
 @_common
 @click.option("--you", type=click.Choice(["race", "guess", "hide"]), default="race",
               show_default=True,
@@ -256,7 +255,7 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
             "source": wl.source, "size": len(wl), "length": wl.length}}, log)
 
 
-@main.command("assist", epilog=GUESSER_SPECS_EPILOG)
+@click.command("assist", epilog=GUESSER_SPECS_EPILOG)
 @_common
 @click.option("--sheet/--no-sheet", default=True, show_default=True,
               help="Show the Jotto sheet (the guesses, their replies, letters proved in or "

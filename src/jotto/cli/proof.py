@@ -8,11 +8,10 @@ from pathlib import Path
 import click
 
 from ..game.proof_check import check_certificate
-from .main import main
 from .options import echo_json
 
 
-@main.command("check-proof")
+@click.command("check-proof")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-j", "--workers", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Processes sharing the check (each reads the whole file and verifies every "

@@ -10,7 +10,6 @@ from ..players.evaluation import evaluate
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
 from ..players.races import DEFAULT_GAMES, race
-from .main import main
 from .options import GUESSER_SPEC, HIDER_SPEC, SEED, SPECS_EPILOG, echo_json, threads_option, \
     word_list_options
 from .players import resolve_words
@@ -27,7 +26,7 @@ def _hider(spec: str, words, opponent, opponent_spec: str):
     return make_hider(spec, words, expected, opponent_spec)
 
 
-@main.command("race", epilog=SPECS_EPILOG)
+@click.command("race", epilog=SPECS_EPILOG)
 @word_list_options
 @click.option("-1", "--first", "first_spec", type=GUESSER_SPEC, default=None, metavar="SPEC",
               help="The first player's guesser, who guesses first in each round (specs below; "

@@ -8,12 +8,11 @@ import click
 
 from ..play.review import review_record
 from ..play.history import GameLog
-from .main import main
 from .options import echo_json
 from .play import say
 
 
-@main.command("review")
+@click.command("review")
 @click.argument("game", metavar="[last|FILE]", default="last")
 @click.option("-n", "--game", "number", type=int, default=None,
               help="Which game of the log: 1 the first, -1 the last (the default), -2 the one "

@@ -15,7 +15,7 @@ from ..solvers.solution import Solution
 from ..solvers.solving import METHODS, SolveInterrupted, describe_file, solve
 from ..util.strategy_file import StrategyFileError
 from ..solvers.fictitious_play.codec import MAX_ITERATIONS
-from .main import BadInput, main
+from .main import BadInput
 from .options import (POSITIVE_FINITE, check_plot_output, echo_json, executor_options,
                       interval_text, open_executor, optional_seconds, threads_option, word_list,
                       word_list_options)
@@ -25,7 +25,7 @@ def default_out(letters: int, method: str, mode: str) -> Path:
     return Path(f"jotto-{letters}-letters-{what}.jotto")
 
 
-@main.command("solve")
+@click.command("solve")
 @word_list_options
 @click.option("--method", type=click.Choice(METHODS), default=None,
               help="fictitious-play (default): SolveJotto, Algorithm 13; double-oracle: the "

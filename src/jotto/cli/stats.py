@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from ..play.history import Stats, outcome_text, summarise
-from .main import main
 from .options import echo_json
 
 TITLES = {"race": "Race games", "guess": "Games where you guessed my word",
@@ -18,7 +17,7 @@ def group_title(s: dict) -> str:
     return f"{TITLES[s['mode']]}, {s['words']}, {length}, {s['level']}"
 
 
-@main.command("stats")
+@click.command("stats")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def stats_command(as_json):
     """Your record in jotto play: games, outcomes, guesses per game and their histogram, by

@@ -9,12 +9,12 @@ import click
 from ..util.files import check_new_output
 from ..players import make_guesser
 from ..game.trees import tree_format
-from .main import BadInput, main
+from .main import BadInput
 from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, threads_option, word_list_options
 from .players import resolve_words
 
 
-@main.command("tree", epilog=GUESSER_SPECS_EPILOG)
+@click.command("tree", epilog=GUESSER_SPECS_EPILOG)
 @word_list_options
 @click.option("-g", "--guesser", "guesser_spec", type=GUESSER_SPEC, default="gbr:paper",
               show_default=True, metavar="SPEC",

@@ -38,7 +38,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..engine import core
-from ..responses.best_responses import _core_search, counting_total
+from ..responses.best_responses import core_search, counting_total
 from ..responses.cost_search import StateSearch
 from ..game.rules import Rules, RulesError
 from .vocabulary import Vocabulary
@@ -125,7 +125,7 @@ class StateValues:
         """The search of state S, its greedy tree and bound in the memo."""
         v = np.zeros(len(self.words), dtype=np.int64)
         v[S] = 1
-        search = _core_search(self.words, v, MEMORY)
+        search = core_search(self.words, v, MEMORY)
         _, _, _, upper, guess, _ = search.run(1, core.BS_INF, 0.0, 0)  # the greedy tree
         lower = max(search.root_bound(),
                     counting_total([1] * len(S), self.words.rules.branches(self.words.length)))

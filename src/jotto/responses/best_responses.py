@@ -144,7 +144,7 @@ class BestResponse:
                 f"nodes={self.nodes}, seconds={self.seconds:.3g})")
 
 
-def _weights_and_total(hider: Hider, size: int) -> tuple[np.ndarray, int]:
+def weights_and_total(hider: Hider, size: int) -> tuple[np.ndarray, int]:
     """The hider's exact integer weights over ``size`` words
     (:func:`jotto.engine.weights.exact_weights`)
     and their sum; :class:`ValueError` if it puts weight on no word."""
@@ -159,7 +159,7 @@ def expected_guesses(tree: DecisionTree, hider: Hider = None) -> Fraction:
     """The exact expected number of guesses of ``tree`` against ``hider``:
     ``sum_i v_i guesses_i / sum_i v_i`` with ``v`` the integer weights of ``hider`` (as in
     :func:`best_response`)."""
-    v, total = _weights_and_total(hider, len(tree.words))
+    v, total = weights_and_total(hider, len(tree.words))
     g = tree.guesses_needed().astype(object)
     return Fraction(int((v.astype(object) * g).sum()), total)
 
@@ -173,7 +173,7 @@ def search_flags(rules: Rules) -> int:
             (core.BS_HARD if rules.hard else 0))
 
 
-def _core_search(words: WordList, v: np.ndarray, memory: int,
+def core_search(words: WordList, v: np.ndarray, memory: int,
                  cert: CertificateWriter | None = None) -> core.BestResponseSearch:
     """The core search over ``words`` under their rules; with ``cert``, writing the bounds it
     proves to the certificate's record stream."""
@@ -283,7 +283,7 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                                        upper_bound=upper_bound, memory=memory)
     t0 = time.perf_counter()
     wl = as_word_list(words)
-    v, total = _weights_and_total(hider, len(wl))
+    v, total = weights_and_total(hider, len(wl))
     budget = _positive_number("budget", budget)
     nodes = _positive_number("nodes", nodes, integer=True)
     top_k = _positive_number("top_k", top_k, integer=True)
@@ -311,7 +311,7 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             found = _anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads,
                              (cert, about))
         else:
-            driver = _Driver(wl, v, total, _core_search(wl, v, memory, cert),
+            driver = _Driver(wl, v, total, core_search(wl, v, memory, cert),
                              _Budget(deadline, nodes), goal, lambda: threads)
             driver.start()
             if top_k is None:
@@ -339,11 +339,11 @@ class BoundSearch:
     def __init__(self, words: Words, hider: Hider, seconds: float,
                  memory: int = DEFAULT_MEMORY, threads: int = 1) -> None:
         wl = as_word_list(words)
-        self.weights, total = _weights_and_total(hider, len(wl))
+        self.weights, total = weights_and_total(hider, len(wl))
         budget = _Budget(time.perf_counter() + float(_positive_number("seconds", seconds)),
                          None)
         self._driver = _Driver(wl, self.weights, total,
-                               _core_search(wl, self.weights, memory), budget, None,
+                               core_search(wl, self.weights, memory), budget, None,
                                lambda: threads)
         self._worker = _Worker(self._driver, self._run, "jotto-lower-bound")
 
@@ -432,10 +432,10 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
     if deadline is not None:
         share = TREES_BESIDE if side_by_side else TOP_K_SHARE
         tree_deadline = t0 + (deadline - t0) * share
-    trees = _Driver(words, v, total, _core_search(words, v, tree_memory),
+    trees = _Driver(words, v, total, core_search(words, v, tree_memory),
                     _Budget(tree_deadline, tree_nodes), None, lambda: 1)
     if not side_by_side:
-        bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory, cert[0]),
+        bounds = _Driver(words, v, total, core_search(words, v, memory - tree_memory, cert[0]),
                          _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                          lambda: 1)
         bounds.start()
@@ -443,7 +443,7 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
         bounds.full(anytime=True)
         return _result(t0, bounds, trees, cert=cert)
     worker = None
-    bounds = _Driver(words, v, total, _core_search(words, v, memory - tree_memory, cert[0]),
+    bounds = _Driver(words, v, total, core_search(words, v, memory - tree_memory, cert[0]),
                      _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                      lambda: threads - 1 if worker is not None and worker.alive() else threads)
     bounds.start()

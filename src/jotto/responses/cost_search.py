@@ -31,7 +31,7 @@ import numpy as np
 
 from ..engine import core
 from .best_responses import (DEFAULT_MEMORY, BestResponse, Hider, Words, _positive_number,
-                             _weights_and_total)
+                             weights_and_total)
 from .gbr import as_word_list
 from ..game.objectives import Objective, ObjectiveSpec, parse_objective
 from ..game.trees import DecisionTree, policy_guesses, tree_from_policy
@@ -117,7 +117,7 @@ class StateSearch:
                  memory: int = DEFAULT_MEMORY):
         self.words = as_word_list(words)
         self.objective = parse_objective(objective)
-        self.v, total = _weights_and_total(hider, len(self.words))
+        self.v, total = weights_and_total(hider, len(self.words))
         self.costs, self.tail, self.den = _integer_costs(self.objective, self.words, total)
         #: values are integer totals over this scale: sum_i v_i c(guesses_i) / scale
         self.scale = total * self.den

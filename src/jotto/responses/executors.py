@@ -14,7 +14,7 @@ import numpy as np
 
 from ..game.trees import DecisionTree
 from ..game.words import WordList
-from .best_responses import DEFAULT_MEMORY, Hider, Words, _weights_and_total
+from .best_responses import DEFAULT_MEMORY, Hider, Words, weights_and_total
 from .distributed import TaskRunner, drive
 from .gbr import as_word_list
 from .opener_search import OpenerSearch
@@ -34,11 +34,11 @@ def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: 
     policy "best"), or a top-K search as one task.  Without budgets the values and the tree
     are those of the search in this process; node budgets are shared out among the tasks in
     flight, so a run may spend a few tasks' worth more."""
-    from .best_responses import BestResponse, _core_search
+    from .best_responses import BestResponse, core_search
     from ..game.bounds import counting_total
     from .work_units import Job, Task, Problem
 
-    local = _core_search(words, v, 2**24)
+    local = core_search(words, v, 2**24)
     greedy = local.run(1, INF, 0.0, 0)
     g_total, *g_tree = local.tree(1, -1)
     lower0 = max(local.root_bound(), counting_total(
@@ -99,7 +99,7 @@ class BoundSearchOn:
         import threading
 
         wl = as_word_list(words)
-        self.weights, self.total = _weights_and_total(hider, len(wl))
+        self.weights, self.total = weights_and_total(hider, len(wl))
         self._runner = TaskRunner(executor)
         self._search = OpenerSearch(wl, self.weights, memory, policy="best",
                                     slots=self._runner.slots)

@@ -182,12 +182,6 @@ def _give_back(problem: Problem, search: core.BestResponseSearch) -> None:
             free.append(search)
 
 
-def forget_searches() -> None:
-    """Drop every search this process keeps (their memory is freed)."""
-    with _lock:
-        _idle.clear()
-
-
 def run_task(task: Task, cancel: list | None = None, threads: int = 1) -> Outcome:
     """Run ``task`` in this process (a worker's entry point).  ``cancel``: a list that stops
     the pass under way once it is not empty (in-process runs, on Ctrl-C); the jobs not run are

@@ -37,7 +37,7 @@ import numpy as np
 
 from .. import __version__
 from ..util import strategy_file
-from ..responses.best_responses import DEFAULT_MEMORY, Hider, Words, _weights_and_total
+from ..responses.best_responses import DEFAULT_MEMORY, Hider, Words, weights_and_total
 from ..responses.distributed import TaskRunner, drive
 from ..util.files import check_writable, output_lock
 from ..responses.gbr import as_word_list
@@ -250,7 +250,7 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
         FileLockedError: another process is writing ``out``.
     """
     wl = as_word_list(words)
-    v, _ = _weights_and_total(hider, len(wl))
+    v, _ = weights_and_total(hider, len(wl))
     _check("budget", budget, "float")
     _check("focus", focus, "int")
     _check("width", width, "float")

@@ -1,16 +1,18 @@
 /* jotto_engine.h -- the public C interface of jotto's core.
  *
  * Words are 26-bit letter masks (bit k = letter 'a'+k); a reply is the popcount of the AND of two
- * masks (the paper's NumCommLetts).  Other rule sets (jotto.game.rules) give each word up to 64 tokens
- * (letters, and k-th occurrences of letters) and, for positional replies, its spelling; a reply is
- * then a code 0..R-1 (see jt_words_new_rules), and the win is the guess being the target.  A decision tree answers, for a hider strategy, the greedy
- * best response GuesserGBR (or one of Norvig's partition guessers) at every state the guesser can
- * reach; CompNumGuesses is read off it as the depth at which each target is guessed.
+ * masks (the paper's NumCommLetts).  Other rule sets (jotto.game.rules) give each word up to 64
+ * tokens (letters, and k-th occurrences of letters) and, for positional replies, its spelling; a
+ * reply is then a code 0..R-1 (see jt_words_new_rules), and the win is the guess being the target.
+ * A decision tree answers, for a hider strategy, the greedy best response GuesserGBR (or one of
+ * Norvig's partition guessers) at every state the guesser can reach; CompNumGuesses is read off
+ * it as the depth at which each target is guessed.
  *
  * Weights.  Decisions are screened in exact integer arithmetic on weights v (uint64 sums never
  * overflow because the caller guarantees sum(v) * D < 2^63).  The paper rule then evaluates the
  * paper's floating-point formula literally, with the float weights h, for every candidate whose
- * exact value is within the proven rounding distance of the best; see engine.c for the bound.
+ * exact value is within the proven rounding distance of the best; see paper_slack in
+ * tree/decision_rules.c for the bound.
  */
 #ifndef JOTTO_ENGINE_H
 #define JOTTO_ENGINE_H

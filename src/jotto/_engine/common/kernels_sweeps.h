@@ -243,6 +243,20 @@ static inline __attribute__((always_inline)) vb pc8(vb x)
 #endif
 #endif
 
+/* Loops over a length's letters or pairs, unrolled whole when the length is a constant (signs
+ * and indices of the Mobius inversion fold; the counters stay in registers).  Not in
+ * AddressSanitizer builds: at -Og the pragma is left to the RTL unroller, whose induction-variable
+ * analysis recomputes reaching definitions over the whole function for every loop; over the
+ * instrumented always-inline sweeps that made each level's kernels take 2.5 minutes to compile
+ * instead of one.  Nor for any other length (JT_LEN 0: L not a constant), where the pragma
+ * unrolled loops of a few iterations 64 times, with remainder loops, for nothing.  Unrolling
+ * changes speed only, never what is computed. */
+#if defined(__SANITIZE_ADDRESS__) || JT_LEN == 0
+#define UNROLL
+#else
+#define UNROLL _Pragma("GCC unroll 64")
+#endif
+
 /* Add one letter mask x into the bit-planes p[0..np) (a ripple of half adders; with L constant
  * the planes known to be zero fold away). */
 static inline __attribute__((always_inline)) void
@@ -250,7 +264,7 @@ ripple(slice_t *p, slice_t x, int i, const int np)
 {
     /* x is input i (0-based): plane b can be non-zero from input 2^b - 1 on */
     slice_t carry = x;
-    for (int b = 0; b < np && (1 << b) <= i + 1; b++) {
+    for (int b = 0; b < np && (1 << b) <= i + 1; b++) { /* (unrolled with its caller's loop) */
         if ((1 << b) == i + 1) { /* the plane's first possible bit */
             p[b] = carry;
             break;
@@ -266,7 +280,7 @@ static inline __attribute__((always_inline)) slice_t
 with_bits(const slice_t *p, int j, const int np)
 {
     slice_t r = p[__builtin_ctz((unsigned)j)];
-    for (int b = __builtin_ctz((unsigned)j) + 1; b < np; b++)
+    UNROLL for (int b = __builtin_ctz((unsigned)j) + 1; b < np; b++)
         if ((j >> b) & 1)
             r &= p[b];
     return r;
@@ -344,20 +358,6 @@ pair_bits(const slice_t *pa, const slice_t *pb, int j, int k, const int np)
         return with_bits(pa, j, np);
     return with_bits(pa, j, np) & with_bits(pb, k, np);
 }
-
-/* Loops over a length's letters or pairs, unrolled whole when the length is a constant (signs
- * and indices of the Mobius inversion fold; the counters stay in registers).  Not in
- * AddressSanitizer builds: at -Og the pragma is left to the RTL unroller, whose induction-variable
- * analysis recomputes reaching definitions over the whole function for every loop; over the
- * instrumented always-inline sweeps that made each level's kernels take 2.5 minutes to compile
- * instead of one.  Nor for any other length (JT_LEN 0: L not a constant), where the pragma
- * unrolled loops of a few iterations 64 times, with remainder loops, for nothing.  Unrolling
- * changes speed only, never what is computed. */
-#if defined(__SANITIZE_ADDRESS__) || JT_LEN == 0
-#define UNROLL
-#else
-#define UNROLL _Pragma("GCC unroll 64")
-#endif
 
 /* A full adder of three masks of one weight: their sum (same weight) and carry (the next); one
  * vpternlog each with AVX-512. */
@@ -720,7 +720,7 @@ static inline __attribute__((always_inline)) vb own_class(const uint8_t *own, in
 static inline __attribute__((always_inline)) void add_counts(const vb *pl, vb *acc,
                                                              const uint8_t *own, const int L)
 {
-    for (int j = 1; j <= L; j++)
+    UNROLL for (int j = 1; j <= L; j++)
         if (j < L || !own)
             acc[j] += pc8(with_bits(pl, j, planes_for(L)));
 }
@@ -755,22 +755,22 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
         slice_idx idx[JT_MAX_LEN];
         candidate_indices(ev, c0 + v0, nv, L, idx, TW);
         vh tot[2][JT_MAX_LEN + 1];
-        for (int j = 1; j <= L; j++)
+        UNROLL for (int j = 1; j <= L; j++)
             tot[0][j] = tot[1][j] = (vh){0};
         /* byte counters take 31 chunks (31 * 8 = 248 < 256) before they are widened */
         for (int32_t k0 = 0; k0 < nch; k0 += 31) {
             const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
             vb acc[JT_MAX_LEN + 1];
-            for (int j = 1; j <= L; j++)
+            UNROLL for (int j = 1; j <= L; j++)
                 acc[j] = (vb){0};
             for (int32_t k = k0; k < k1; k++) {
                 const slice_tab t = tab_load(T + (size_t)k * TW, TW);
                 vb pl[5];
-                for (int p = 0; p < L; p++)
+                UNROLL for (int p = 0; p < L; p++)
                     ripple(pl, look(t, idx[p], TW), p, np);
                 add_counts(pl, acc, own, L);
             }
-            for (int j = 1; j <= L; j++) {
+            UNROLL for (int j = 1; j <= L; j++) {
                 tot[0][j] += widen(acc[j], 0);
                 tot[1][j] += widen(acc[j], 1);
             }

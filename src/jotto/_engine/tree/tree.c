@@ -65,7 +65,8 @@ int jt_decide_small(jt_tree *t, jt_node *nd, jt_scratch *s)
     return jt_choose(t, &job, s);
 }
 
-/* Big nodes, phase A: describe S in arrays of the node's own (the table method's too). */
+/* Big nodes, phase A: describe S in arrays the node allocates for itself (job->big), the table
+ * method's too. */
 static int big_prepare(jt_tree *t, jt_job *job)
 {
     jt_node *nd = job->node;
@@ -75,10 +76,11 @@ static int big_prepare(jt_tree *t, jt_job *job)
     uint32_t *spec_mask = malloc(sizeof(uint32_t) * m);
     uint64_t *spec_delta = malloc(sizeof(uint64_t) * m);
     int32_t *spec_id = malloc(sizeof(int32_t) * m);
-    job->own[0] = sm;
-    job->own[1] = spec_mask;
-    job->own[2] = spec_delta;
-    job->own[3] = spec_id;
+    jt_big_arrays *a = &job->big;
+    a->sm = sm;
+    a->spec_mask = spec_mask;
+    a->spec_delta = spec_delta;
+    a->spec_id = spec_id;
     if (!sm || !spec_mask || !spec_delta || !spec_id)
         return JT_ENOMEM;
     if (jt_describe(t, job, sm, spec_mask, spec_delta, spec_id))
@@ -88,16 +90,16 @@ static int big_prepare(jt_tree *t, jt_job *job)
         int32_t *fam_n = calloc(D, sizeof(int32_t));
         uint64_t *fam_v = calloc(D, sizeof(uint64_t));
         uint8_t *in_s = calloc(D, 1);
-        job->own[6] = fam_n;
-        job->own[7] = fam_v;
-        job->own[8] = in_s;
+        a->fam_n = fam_n;
+        a->fam_v = fam_v;
+        a->fam_in_s = in_s;
         if (!fam_n || !fam_v || !in_s)
             return JT_ENOMEM;
         jt_families_set(w, ev, nd->S, nd->m, fam_n, fam_v, in_s);
     }
     if (w->mode == JT_MODE_GENERAL) {
         uint64_t *stok = malloc(sizeof(uint64_t) * 2 * m);
-        job->own[6] = stok;
+        a->stok = stok;
         if (!stok)
             return JT_ENOMEM;
         jt_gather_s(ev, nd->S, nd->m, stok, stok + m);
@@ -106,7 +108,7 @@ static int big_prepare(jt_tree *t, jt_job *job)
     /* hard mode (candidates the words of S) keeps no values: updates re-decide it whole */
     uint64_t *q = jt_updatable(t) ? malloc(sizeof(uint64_t) * (size_t)ev->nc) : NULL;
     if (ev->cid)
-        job->own[9] = q;
+        a->q = q;
     else
         nd->q = q;
     if (!nd->cnt || (jt_updatable(t) && !q))
@@ -122,14 +124,14 @@ static int big_prepare(jt_tree *t, jt_job *job)
     if (ev->method == JT_M_SLICED && !ev->counted) {
         /* (own_n only: keys, and with them own_u, are for small nodes alone) */
         uint8_t *own = calloc(D + 64, 1);
-        job->own[11] = own;
+        a->own_n = own;
         if (!own)
             return JT_ENOMEM;
         jt_own_set(w, ev, own);
     }
     if (ev->method == JT_M_TABLE) {
         uint8_t *in_s = calloc(D, 1);
-        job->own[5] = in_s;
+        a->in_s = in_s;
         if (!in_s)
             return JT_ENOMEM;
         for (size_t k = 0; k < m; k++)
@@ -137,7 +139,7 @@ static int big_prepare(jt_tree *t, jt_job *job)
         ev->in_s = in_s;
         if (!root) {
             uint16_t *table = calloc((size_t)w->table_size, sizeof(uint16_t));
-            job->own[4] = table;
+            a->table = table;
             if (!table)
                 return JT_ENOMEM;
             for (size_t k = 0; k < m; k++) {
@@ -148,17 +150,28 @@ static int big_prepare(jt_tree *t, jt_job *job)
             ev->table = table;
         }
         if (q && ev->nspec && w->mode == JT_MODE_PAPER)
-            return jt_unit_table(w, ev, (uint32_t **)&job->own[10]);
+            return jt_unit_table(w, ev, &a->utable);
     }
     return JT_OK;
 }
 
 static void big_release(const jt_tree *t, jt_job *job)
 {
-    for (size_t i = 0; i < sizeof job->own / sizeof *job->own; i++) {
-        free(job->own[i]);
-        job->own[i] = NULL;
-    }
+    jt_big_arrays *a = &job->big;
+    free(a->sm);
+    free(a->spec_mask);
+    free(a->spec_delta);
+    free(a->spec_id);
+    free(a->fam_n);
+    free(a->fam_v);
+    free(a->fam_in_s);
+    free(a->stok);
+    free(a->q);
+    free(a->own_n);
+    free(a->in_s);
+    free(a->table);
+    free(a->utable);
+    memset(a, 0, sizeof *a);
     if (!jt_updatable(t)) { /* Norvig's trees are never updated */
         free(job->node->cnt);
         job->node->cnt = NULL;

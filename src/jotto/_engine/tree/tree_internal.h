@@ -109,13 +109,34 @@ typedef struct jt_scratch {
     uint8_t *own;        /* [2 (D + 64)] jt_own_set (zero between uses) */
 } jt_scratch;
 
+/* The arrays a big node allocates for itself while it is decided (tree.c: big_prepare fills
+ * them, big_release frees them all); NULL where the node's mode or counting method needs none.
+ * Small nodes use the thread's jt_scratch instead.  m = |S|, D words, nc candidates. */
+typedef struct {
+    uint32_t *sm;          /* [m] masks of S (jt_describe) */
+    uint32_t *spec_mask;   /* [m] targets heavier than the lightest ... */
+    uint64_t *spec_delta;  /* [m] ... by how much ... */
+    int32_t *spec_id;      /* [m] ... and which words they are */
+    int32_t *fam_n;        /* [D] ANAGRAM mode: members of S per anagram family ... */
+    uint64_t *fam_v;       /* [D] ... their weight ... */
+    uint8_t *fam_in_s;     /* [D] ... and membership of S (jt_families_set) */
+    uint64_t *stok;        /* [2 m] GENERAL mode: tokens, then spellings, of S (jt_gather_s) */
+    uint64_t *q;           /* [nc] q when the candidates are not every word (ev.cid), which the
+                              node does not keep; else the node's own q holds it */
+    uint8_t *own_n;        /* [D + 64] SLICED method, not counted yet: S's targets (jt_own_set) */
+    uint8_t *in_s;         /* [D] TABLE method: membership of S (jt_eval.in_s) */
+    uint16_t *table;       /* [table_size] TABLE method below the root: subset counts over S */
+    uint32_t *utable;      /* [table_size] TABLE method, PAPER mode, heavier targets: their
+                              units' subset sums (jt_unit_table) */
+} jt_big_arrays;
+
 /* What deciding one node needs besides its evaluation. */
 typedef struct {
     jt_node *node;
     jt_eval ev;
     uint64_t V;         /* sum of the (effective) weights over S */
     int hones;          /* paper rule, all h of S zero: every target weighs 1.0 */
-    void *own[12];      /* arrays a big node allocated for itself */
+    jt_big_arrays big;  /* big nodes only (zeroed by decide_big) */
 } jt_job;
 
 /* The reply code of guess a to target b (jt_code; the popcount itself for PAPER lists). */
