@@ -16,7 +16,7 @@ from .strategies import rule_cases
 from .test_certificates import certify, load, save
 from .test_family_bound import family_dictionaries
 
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -75,7 +75,7 @@ def test_every_state_gets_the_reference_s_verdict(case, data):
 MUTATIONS = ("raise", "drop", "move", "claim", "weights", "none")
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=games(), mutation=st.sampled_from(MUTATIONS), data=st.data())
 def test_the_mutation_suite_gets_the_same_verdicts(tmp_path_factory, case, mutation, data):
@@ -117,19 +117,23 @@ def test_the_mutation_suite_gets_the_same_verdicts(tmp_path_factory, case, mutat
 
 
 def test_the_two_agree_on_a_real_proof(tmp_path):
-    """ENABLE's first 60 three-letter words under equal weights (families, records, member
-    bounds): the certificate verifies in both, and every record raised by one is rejected by
-    both at the same step (every 7th record, to keep it short)."""
+    """ENABLE's first 40 three-letter words under equal weights (records, member bounds): the
+    certificate verifies in both, and records raised by one, spread over the file, are
+    rejected by both at the same step (or
+    verified by both)."""
     import jotto
 
     wl = jotto.load_words("enable", length=3)
-    wl = WordList.from_words(wl.words[:60], rules=wl.rules)
+    wl = WordList.from_words(wl.words[:40], rules=wl.rules)
     path, found = certify(tmp_path, wl)
     header, records = load(path)
     assert check_certificate(path).ok and check_certificate(path, reference=True).ok
-    for i in range(0, len(records), 7):
+    rejected = 0
+    for i in range(0, len(records), max(1, len(records) // 12)):
         raised = records[:i] + [(records[i][0], records[i][1] + 1)] + records[i + 1:]
         save(tmp_path / "r.cert", header, raised)
         ref = check_certificate(tmp_path / "r.cert", reference=True)
         compiled = check_certificate(tmp_path / "r.cert")
         assert (compiled.ok, compiled.failure) == (ref.ok, ref.failure)
+        rejected += not ref.ok
+    assert rejected >= 3  # (a record's bound may be below its state's value: raised, it holds)
