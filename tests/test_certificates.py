@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import signal
+import subprocess
+import sys
+import time
 from fractions import Fraction
 
 import numpy as np
@@ -18,7 +22,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import jotto
 from jotto import _core
 from jotto.responses.best_responses import search_flags
-from jotto.game.certificates import CertificateError, CertificateWriter, read_certificate
+from jotto.game.certificates import (CertificateError, CertificateWriter, read_certificate,
+                                    remove_stale_streams)
 from jotto.cli import main
 from jotto.game.proof_check import _Game, check_certificate
 from jotto.game.words import WordList
@@ -318,6 +323,43 @@ def test_certificates_never_replace_a_file(tmp_path):
         jotto.best_response(wl, certificate=target)
     assert target.read_text() == "keep me"
     assert [p.name for p in tmp_path.iterdir()] == ["there.cert"]  # no stream left behind
+
+
+def test_a_killed_run_s_stream_is_removed_by_the_next_run(tmp_path):
+    """A run killed by SIGKILL leaves its hidden record stream beside the certificate; the next
+    run writing that certificate removes it (its lock died with the process), and writes the
+    certificate."""
+    target = tmp_path / "killed.cert"
+    script = ("import jotto, sys\n"
+              "words = jotto.load_words('enable', length=3)\n"
+              "jotto.best_response(words, certificate=sys.argv[1], threads=1)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script, str(target)])
+    try:
+        deadline = time.monotonic() + 120
+        while not list(tmp_path.glob(".killed.cert.*.records")):
+            assert proc.poll() is None and time.monotonic() < deadline, "no stream appeared"
+            time.sleep(0.05)
+        time.sleep(0.2)  # the search is writing records
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    (stale,) = tmp_path.glob(".killed.cert.*.records")
+    assert not target.exists()
+    found = jotto.best_response(enable(2), certificate=target)
+    assert not stale.exists() and check_certificate(target).lower == found.lower
+    assert [p.name for p in tmp_path.iterdir()] == ["killed.cert"]
+
+
+def test_a_running_writer_s_stream_is_left_alone(tmp_path):
+    """Two writers of one certificate at once: the second removes nothing of the first's (its
+    lock is held), and each removes only its own stream."""
+    with CertificateWriter(tmp_path / "x.cert") as first:
+        first.stream.write_bytes(b"\x01\x01\x00")
+        with CertificateWriter(tmp_path / "x.cert") as second:
+            assert first.stream.exists() and second.stream.exists()
+            assert remove_stale_streams(tmp_path / "x.cert") == []
+        assert first.stream.exists() and not second.stream.exists()
+    assert not first.stream.exists()
 
 
 def test_check_against_the_word_list_it_is_about(tmp_path):

@@ -119,8 +119,7 @@ def test_the_mutation_suite_gets_the_same_verdicts(tmp_path_factory, case, mutat
 def test_the_two_agree_on_a_real_proof(tmp_path):
     """ENABLE's first 40 three-letter words under equal weights (records, member bounds): the
     certificate verifies in both, and records raised by one, spread over the file, are
-    rejected by both at the same step (or
-    verified by both)."""
+    rejected by both at the same step (or verified by both)."""
     import jotto
 
     wl = jotto.load_words("enable", length=3)
