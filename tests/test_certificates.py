@@ -302,6 +302,8 @@ def test_check_proof_command(tmp_path, exact_certificate):
     run = CliRunner().invoke(main, ["check-proof", str(tmp_path / "r.cert")])
     assert run.exit_code == 1
     assert "NOT verified: record 1:" in run.output
+    ref = CliRunner().invoke(main, ["check-proof", "--reference", str(tmp_path / "r.cert")])
+    assert ref.exit_code == 1 and ref.output == run.output
 
 
 def test_workers_find_the_same_first_failure(tmp_path, exact_certificate):

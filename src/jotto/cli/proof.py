@@ -17,8 +17,11 @@ from .options import echo_json
 @click.option("-j", "--workers", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Processes sharing the check (each reads the whole file and verifies every "
                    "N-th record).")
+@click.option("--reference", is_flag=True,
+              help="Check with the pure-Python checker, the reference the compiled one is "
+                   "tested against (the same verdicts, 10-100 times slower).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def check_proof_command(file, workers, as_json):
+def check_proof_command(file, workers, reference, as_json):
     """Verify the certificate FILE of a lower bound (written by jotto solve --certificate or
     jotto.best_response(..., certificate=...)): every step is recomputed from the word list and
     the definitions, without the search.  Exit code 0: verified; 1: a step fails (printed with
@@ -34,7 +37,8 @@ def check_proof_command(file, workers, as_json):
         bar.update(done - bar.n)
 
     try:
-        r = check_certificate(file, workers=workers, progress=progress if bar else None)
+        r = check_certificate(file, workers=workers, progress=progress if bar else None,
+                              reference=reference)
     finally:
         if bar is not None:
             bar.close()
