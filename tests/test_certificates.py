@@ -25,7 +25,7 @@ from jotto.responses.best_responses import search_flags
 from jotto.game.certificates import (CertificateError, CertificateWriter, read_certificate,
                                     remove_stale_streams)
 from jotto.cli import main
-from jotto.game.proof_check import _Game, check_certificate
+from jotto.game.proof_check import _Game, check_certificate, trim_certificate
 from jotto.game.words import WordList
 
 from . import reference_game
@@ -511,3 +511,56 @@ def test_a_failure_names_the_first_guess_in_the_list_s_order(tmp_path, exact_cer
     reply = _Game(wl, np.array(header["weights"])).reply
     first = next(g for g in range(len(wl)) if len(set(reply[g, state].tolist())) > 1)
     assert report.startswith("record 1:") and f"the guess {wl.words[first]!r}" in report
+
+
+# ---- trimmed certificates: only the records the proof uses -------------------------------------
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=family_dictionaries(max_extra=10), uniform=st.booleans(), data=st.data())
+def test_a_trimmed_certificate_proves_the_same_claim(tmp_path_factory, words, uniform, data):
+    """The records the proof uses suffice: the trimmed certificate verifies the same claim with
+    at most as many records (a subsequence of them, in their order), and trimming it again
+    keeps them all."""
+    v = [1] * len(words) if uniform else data.draw(
+        st.lists(st.integers(1, 9), min_size=len(words), max_size=len(words)))
+    folder = tmp_path_factory.mktemp("t")
+    path, found = certify(folder, WordList.from_words(words), np.array(v))
+    trimmed = trim_certificate(path, folder / "trimmed.cert")
+    assert trimmed.check.ok and trimmed.check.records == check_certificate(path).records
+    result = check_certificate(folder / "trimmed.cert")
+    assert result.ok and result.bound == found.lower * sum(v) and result.records == trimmed.kept
+    _, records = load(path)
+    _, kept = load(folder / "trimmed.cert")
+    it = iter(records)
+    assert all(any(r == k for r in it) for k in kept)  # a subsequence, in the file's order
+    again = trim_certificate(folder / "trimmed.cert", folder / "again.cert")
+    assert again.kept == trimmed.kept
+
+
+def test_trimming_a_false_certificate_writes_nothing(tmp_path, exact_certificate):
+    _, path, header, records = exact_certificate
+    raised = [(idx, b + 10**6) for idx, b in records]
+    save(tmp_path / "r.cert", header, raised)
+    trimmed = trim_certificate(tmp_path / "r.cert", tmp_path / "t.cert")
+    assert not trimmed.check.ok and trimmed.kept == 0
+    assert trimmed.check.failure == check_certificate(tmp_path / "r.cert").failure
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.cert"]
+    trimmed = trim_certificate(path, tmp_path / "t.cert")
+    assert trimmed.check.ok and 0 < trimmed.kept <= len(records)
+
+
+def test_check_proof_trim_command(tmp_path, exact_certificate):
+    _, path, _, records = exact_certificate
+    out = tmp_path / "t.cert"
+    run = CliRunner().invoke(main, ["check-proof", str(path), "--trim", str(out)])
+    assert run.exit_code == 0, run.output
+    kept = check_certificate(out).records
+    assert f"{out}: written with the {kept} records of {len(records)} the proof uses" in \
+        run.output
+    for args in (["--trim", str(out)], ["--trim", str(tmp_path / "u.cert"), "-j", "2"],
+                 ["--trim", str(tmp_path / "u.cert"), "--reference"]):
+        run = CliRunner().invoke(main, ["check-proof", str(path), *args])
+        assert run.exit_code == 2 and len(run.output.strip().splitlines()) == 1, run.output
+        assert "exists" in run.output or "--trim" in run.output

@@ -9,7 +9,7 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 cdef extern from "proof_kernel.h" nogil:
-    int CK_OK, CK_SHORT, CK_NO_GUESS, CK_SMALL_SHORT
+    int CK_OK, CK_SHORT, CK_NO_GUESS, CK_SMALL_SHORT, CK_NOMEM
     ctypedef struct ck_game:
         int32_t D, L, R, win, B, hard, families
         const uint8_t *reply
@@ -26,6 +26,9 @@ cdef extern from "proof_kernel.h" nogil:
         const int64_t *psi
         const int64_t *alone
         int32_t K, S
+        int track
+        int64_t *used
+        int64_t nused
     ctypedef struct ck_failure:
         int32_t guess
         int64_t total
@@ -35,8 +38,8 @@ cdef extern from "proof_kernel.h" nogil:
     int ck_init(ck_game *G)
     void ck_free(ck_game *G)
     void ck_key(const ck_game *G, const int32_t *idx, int32_t m, uint64_t *a, uint64_t *b)
-    int64_t ck_get(const ck_game *G, uint64_t a, uint64_t b)
-    int ck_put(ck_game *G, uint64_t a, uint64_t b, int64_t v)
+    int64_t ck_get(const ck_game *G, uint64_t a, uint64_t b, int64_t *rec)
+    int ck_put(ck_game *G, uint64_t a, uint64_t b, int64_t v, int64_t rec)
     int ck_verify(ck_game *G, const int32_t *idx, int32_t m, int64_t claim, int32_t only,
                   ck_failure *out)
 
@@ -50,9 +53,10 @@ cdef class Kernel:
     cdef int32_t *buf
     cdef list keep
 
-    def __cinit__(self, game, tables):
+    def __cinit__(self, game, tables, bint track=False):
         """``game``: a proof_check._Game; ``tables``: its (N, phi, psi, alone) as int64 arrays,
-        the last rows of phi and psi finding every member."""
+        the last rows of phi and psi finding every member; ``track``: keep the numbers of the
+        records each check uses (:meth:`used`)."""
         N, phi, psi, alone = tables
         arrays = [np.ascontiguousarray(a) for a in (
             game.reply, game.v, game.masks, game.letter_bits, game.z0, game.z1, N,
@@ -78,6 +82,7 @@ cdef class Kernel:
         self.g.cb, self.g.depth = &cb[0], &depth[0]
         self.g.phi, self.g.psi, self.g.alone = &ph[0, 0], &ps[0, 0], &al[0]
         self.g.K, self.g.S = ph.shape[0], ph.shape[1]
+        self.g.track = track
         self.buf = <int32_t *>malloc(max(game.D, 1) * sizeof(int32_t))
         if self.buf == NULL or ck_init(&self.g):
             raise MemoryError("the checker's tables")
@@ -92,30 +97,36 @@ cdef class Kernel:
             self.buf[t] = <int32_t>idx[t]
         return <int32_t>idx.shape[0]
 
-    def record(self, const int64_t[::1] idx, int64_t bound, bint check):
-        """Enter the record (idx, bound) unless a bound as high is known for its set; with
-        ``check``, verify it first.  None if entered or skipped, else ``verify``'s failure."""
+    def record(self, const int64_t[::1] idx, int64_t bound, bint check, int64_t number=0):
+        """Enter the record ``number`` (idx, bound) unless a bound as high is known for its
+        set (then False); with ``check``, verify it first.  True if entered, else ``verify``'s
+        failure."""
         cdef uint64_t a, b
         cdef int32_t m = self._load(idx)
         cdef int code
         ck_key(&self.g, self.buf, m, &a, &b)
-        if ck_get(&self.g, a, b) >= bound:
-            return None
+        if ck_get(&self.g, a, b, NULL) >= bound:
+            return False
         if check:
             with nogil:
                 code = ck_verify(&self.g, self.buf, m, bound, -1, &self.f)
             if code != CK_OK:
                 return self._failure(code)
-        if ck_put(&self.g, a, b, bound):
+        if ck_put(&self.g, a, b, bound, number):
             raise MemoryError("the checker's table of bounds")
-        return None
+        return True
 
     def known(self, const int64_t[::1] idx):
-        """The bound known for the set idx (-1: none)."""
+        """The bound known for the set idx (-1: none) and the number of its record."""
         cdef uint64_t a, b
+        cdef int64_t rec = -1
         cdef int32_t m = self._load(idx)
         ck_key(&self.g, self.buf, m, &a, &b)
-        return ck_get(&self.g, a, b)
+        return ck_get(&self.g, a, b, &rec), rec
+
+    def used(self):
+        """The numbers of the records the last check used (with ``track``; repeats possible)."""
+        return [self.g.used[i] for i in range(self.g.nused)]
 
     def verify(self, const int64_t[::1] idx, int64_t claim, only):
         """None if F(idx) >= claim (with ``only``, a word: of the trees opening with it), else
@@ -129,6 +140,27 @@ cdef class Kernel:
 
     cdef tuple _failure(self, int code):
         cdef int V = self.g.win
+        if code == CK_NOMEM:
+            raise MemoryError("the checker's list of the records used")
         name = {CK_SHORT: "short", CK_NO_GUESS: "no guess", CK_SMALL_SHORT: "small"}[code]
         return (name, self.f.guess, self.f.total, [self.f.cnt[r] for r in range(V)],
                 [self.f.bound[r] for r in range(V)], [self.f.how[r] for r in range(V)])
+
+
+def encode_record(const int64_t[::1] idx, int64_t bound, bytearray out):
+    """Append the record (idx, bound) to ``out`` as the format writes it (docs/certificates.md:
+    varints of m, the bound, the indices' gaps), for certificates the checker rewrites."""
+    cdef Py_ssize_t t
+    cdef int64_t last = -1
+    _varint(out, idx.shape[0])
+    _varint(out, bound)
+    for t in range(idx.shape[0]):
+        _varint(out, idx[t] - last - 1)
+        last = idx[t]
+
+
+cdef inline void _varint(bytearray out, uint64_t x):
+    while x >= 0x80:
+        out.append(<uint8_t>(x | 0x80))
+        x >>= 7
+    out.append(<uint8_t>x)

@@ -46,11 +46,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ._proof_kernel import Kernel
-from .certificates import CertificateError, CertificateHeader, read_certificate
+from ._proof_kernel import Kernel, encode_record
+from .certificates import (CertificateError, CertificateHeader, CertificateWriter,
+                           read_certificate)
 from .words import WordList
 
-__all__ = ["CheckResult", "check_certificate"]
+__all__ = ["CheckResult", "TrimResult", "check_certificate", "trim_certificate"]
 
 #: Classes of at most this many targets get the member bound.
 SMALL = 12
@@ -674,7 +675,7 @@ def _check_share(path: str | os.PathLike[str], share: int, shares: int,
                            f"weight 0 (only hard mode keeps them)"), n
             if kernel is not None:
                 failed = kernel.record(idx, bound, (n - 1) % shares == share)
-                if failed is not None:
+                if not isinstance(failed, bool):
                     return n, f"record {n}: {game.describe(idx, bound, failed)}", n
                 continue
             key = game.key(idx)
@@ -689,7 +690,7 @@ def _check_share(path: str | os.PathLike[str], share: int, shares: int,
             return n + 1, None, n
         root = np.arange(game.D) if game.hard else np.flatnonzero(positive)
         only = None if header.first_guess is None else header.words.index(header.first_guess)
-        known = game.known.get1(*game.key(root)) if kernel is None else kernel.known(root)
+        known = game.known.get1(*game.key(root)) if kernel is None else kernel.known(root)[0]
         if only is None and known >= header.bound:
             return n + 1, None, n
         if kernel is None:
@@ -698,3 +699,103 @@ def _check_share(path: str | os.PathLike[str], share: int, shares: int,
             failed = kernel.verify(root, header.bound, only)
             why = None if failed is None else game.describe(root, header.bound, failed)
         return n + 1, None if why is None else f"the claim: {why}", n
+
+
+@dataclass(frozen=True)
+class TrimResult:
+    """What :func:`trim_certificate` did.
+
+    Attributes:
+        check: the check of the certificate read (nothing is written unless ``check.ok``).
+        kept: the records written (those the proof uses), of ``check.records``.
+        seconds: time taken, the check included.
+    """
+
+    check: CheckResult
+    kept: int
+    seconds: float
+
+
+def trim_certificate(path: str | os.PathLike[str], out: str | os.PathLike[str],
+                     progress: Callable[[int, int], None] | None = None) -> TrimResult:
+    """Verify the certificate at ``path`` and write to ``out`` the certificate of the same claim
+    that holds only the records its proof uses (docs/certificates.md).
+
+    The check notes, for every record, the records whose bounds its classes took (the
+    compiled checker, one process); then a pass from the root backwards marks the records the
+    root's proof reaches, and a second reading of the file writes those, in the file's order
+    (children before parents still), atomically, never over an existing file
+    (:class:`FileExistsError` at once).  Memory: the check's, and 8 bytes for every record a
+    check used.  If the certificate does not verify, nothing is written (``check.ok`` is
+    False).
+    """
+    t0 = time.perf_counter()
+    from array import array
+
+    with CertificateWriter(out) as writer:
+        why, n, uses, starts, root_uses = _uses(path, progress)
+        with read_certificate(path) as (header, _):
+            pass
+        check = CheckResult(ok=why is None, bound=header.bound, total=header.total,
+                            about=header.about, records=n,
+                            seconds=time.perf_counter() - t0, failure=why, header=header)
+        if why is not None:
+            return TrimResult(check, 0, time.perf_counter() - t0)
+        needed = bytearray(n + 1)
+        for r in root_uses:
+            needed[r] = 1
+        for i in range(n, 0, -1):
+            if needed[i]:
+                for r in uses[starts[i - 1]:starts[i]]:
+                    needed[r] = 1
+        del uses, starts
+        kept = 0
+        buf = bytearray()
+        with open(writer.stream, "wb") as raw, read_certificate(path) as (header, records):
+            for i, (idx, bound) in enumerate(records, 1):
+                if needed[i]:
+                    encode_record(idx, bound, buf)
+                    kept += 1
+                    if len(buf) >= 1 << 20:
+                        raw.write(buf)
+                        buf.clear()
+            raw.write(buf)
+        writer.finish(header.words, header.weights, header.bound, kept, header.about,
+                      header.first_guess)
+        return TrimResult(check, kept, time.perf_counter() - t0)
+
+
+def _uses(path: str | os.PathLike[str], progress: Callable[[int, int], None] | None
+          ) -> tuple[str | None, int, "array[int]", "array[int]", list[int]]:
+    """Check the certificate, noting the records each record's proof uses: (the failure or
+    None, the records, the numbers used, where each record's start in them, the root's)."""
+    from array import array
+
+    uses, starts = array("q"), array("q", [0])
+    with read_certificate(path) as (header, records):
+        game = _Game(header.words, header.weights)
+        kernel = Kernel(game, game.kernel_tables(), True)
+        positive = game.v > 0
+        n = 0
+        for idx, bound in records:
+            n += 1
+            if progress is not None and n % 4096 == 0:
+                progress(n, header.records)
+            if not game.hard and not positive[idx].all():
+                return (f"record {n}: the state {game.words_of(idx)} holds a target of weight 0 "
+                        f"(only hard mode keeps them)"), n, uses, starts, []
+            got = kernel.record(idx, bound, True, n)
+            if not isinstance(got, bool):
+                return f"record {n}: {game.describe(idx, bound, got)}", n, uses, starts, []
+            if got:
+                uses.extend(kernel.used())
+            starts.append(len(uses))
+        root = np.arange(game.D) if game.hard else np.flatnonzero(positive)
+        only = None if header.first_guess is None else header.words.index(header.first_guess)
+        known, rec = kernel.known(root)
+        if only is None and known >= header.bound:
+            return None, n, uses, starts, [rec]
+        failed = kernel.verify(root, header.bound, only)
+        if failed is not None:
+            return f"the claim: {game.describe(root, header.bound, failed)}", n, uses, starts, []
+        return None, n, uses, starts, kernel.used()

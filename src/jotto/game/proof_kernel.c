@@ -35,7 +35,8 @@ static int table_alloc(ck_game *G, int64_t size)
     G->t0 = calloc((size_t)size, sizeof *G->t0);
     G->t1 = calloc((size_t)size, sizeof *G->t1);
     G->tv = malloc((size_t)size * sizeof *G->tv);
-    if (!G->t0 || !G->t1 || !G->tv)
+    G->tr = malloc((size_t)size * sizeof *G->tr);
+    if (!G->t0 || !G->t1 || !G->tv || !G->tr)
         return -1;
     for (int64_t i = 0; i < size; i++)
         G->tv[i] = -1;
@@ -51,27 +52,30 @@ static inline uint64_t table_slot(const ck_game *G, uint64_t a, uint64_t b)
     return s;
 }
 
-int64_t ck_get(const ck_game *G, uint64_t a, uint64_t b)
+int64_t ck_get(const ck_game *G, uint64_t a, uint64_t b, int64_t *rec)
 {
-    return G->tv[table_slot(G, a, b)];
+    uint64_t s = table_slot(G, a, b);
+    if (rec)
+        *rec = G->tr[s];
+    return G->tv[s];
 }
 
-int ck_put(ck_game *G, uint64_t a, uint64_t b, int64_t v)
+int ck_put(ck_game *G, uint64_t a, uint64_t b, int64_t v, int64_t rec)
 {
     if (2 * (G->tn + 1) > (int64_t)G->tmask + 1) {
         uint64_t *o0 = G->t0, *o1 = G->t1;
-        int64_t *ov = G->tv, size = (int64_t)G->tmask + 1;
+        int64_t *ov = G->tv, *orec = G->tr, size = (int64_t)G->tmask + 1;
         if (table_alloc(G, 2 * size)) {
-            free(G->t0), free(G->t1), free(G->tv);
-            G->t0 = o0, G->t1 = o1, G->tv = ov, G->tmask = (uint64_t)size - 1;
+            free(G->t0), free(G->t1), free(G->tv), free(G->tr);
+            G->t0 = o0, G->t1 = o1, G->tv = ov, G->tr = orec, G->tmask = (uint64_t)size - 1;
             return -1;
         }
         for (int64_t i = 0; i < size; i++)
             if (ov[i] >= 0) {
                 uint64_t s = table_slot(G, o0[i], o1[i]);
-                G->t0[s] = o0[i], G->t1[s] = o1[i], G->tv[s] = ov[i];
+                G->t0[s] = o0[i], G->t1[s] = o1[i], G->tv[s] = ov[i], G->tr[s] = orec[i];
             }
-        free(o0), free(o1), free(ov);
+        free(o0), free(o1), free(ov), free(orec);
     }
     uint64_t s = table_slot(G, a, b);
     if (G->tv[s] < 0) {
@@ -79,7 +83,26 @@ int ck_put(ck_game *G, uint64_t a, uint64_t b, int64_t v)
         G->t0[s] = a, G->t1[s] = b;
     }
     if (v > G->tv[s])
-        G->tv[s] = v;
+        G->tv[s] = v, G->tr[s] = rec;
+    return 0;
+}
+
+/* With G->track: the records whose bounds the classes of a guess took (how CK_RECORD at the
+ * end of its check) are appended to G->used, the records this state's proof uses. */
+static int use_records(ck_game *G, const int8_t *how, const int64_t *rec)
+{
+    if (!G->track)
+        return 0;
+    for (int r = 0; r < G->win; r++)
+        if (how[r] == CK_RECORD) {
+            if (G->nused == G->cap_used) {
+                int64_t n = G->cap_used ? 2 * G->cap_used : 1024, *u;
+                if (!(u = realloc(G->used, (size_t)n * sizeof *u)))
+                    return -1;
+                G->used = u, G->cap_used = n;
+            }
+            G->used[G->nused++] = rec[r];
+        }
     return 0;
 }
 
@@ -307,6 +330,7 @@ int ck_verify(ck_game *G, const int32_t *idx, int32_t m, int64_t claim, int32_t 
               ck_failure *out)
 {
     const int32_t D = G->D, V = G->win, R = G->R;
+    G->nused = 0;
     int64_t W = 0, wmin = INT64_MAX, wmax = INT64_MIN;
     for (int32_t t = 0; t < m; t++) {
         int64_t x = G->v[idx[t]];
@@ -379,16 +403,20 @@ int ck_verify(ck_game *G, const int32_t *idx, int32_t m, int64_t claim, int32_t 
             k0[r] = k1[r] = 0;
         for (int32_t t = 0; t < m; t++)
             k0[codes[t]] += G->z0[idx[t]], k1[codes[t]] += G->z1[idx[t]];
+        int64_t *rec = G->rec;
         for (int r = 0; r < V; r++)
             if (cnt[r] >= 3) {
-                int64_t got = ck_get(G, k0[r], k1[r]);
+                int64_t got = ck_get(G, k0[r], k1[r], &rec[r]);
                 if (got > bound[r]) {
                     total += got - bound[r];
                     bound[r] = got, how[r] = CK_RECORD;
                 }
             }
-        if (total >= claim)
+        if (total >= claim) {
+            if (use_records(G, how, rec))
+                return CK_NOMEM;
             continue;
+        }
         /* the families' parts in the classes */
         int np = 0;
         if (G->families && uniform) {
@@ -417,8 +445,11 @@ int ck_verify(ck_game *G, const int32_t *idx, int32_t m, int64_t claim, int32_t 
                     bound[r] = got, how[r] = CK_FAMILY;
                 }
             }
-            if (total >= claim)
+            if (total >= claim) {
+                if (use_records(G, how, rec))
+                    return CK_NOMEM;
                 continue;
+            }
         }
         /* the member bounds of small classes */
         for (int r = 0; r < V && total < claim; r++) {
@@ -440,6 +471,8 @@ int ck_verify(ck_game *G, const int32_t *idx, int32_t m, int64_t claim, int32_t 
                 bound[r] = got, how[r] = CK_MEMBER;
             }
         }
+        if (use_records(G, how, rec))
+            return CK_NOMEM;
         if (total < claim) {
             out->guess = g;
             out->total = total;
@@ -457,6 +490,7 @@ int ck_init(ck_game *G)
 {
     const int32_t D = G->D;
     G->tn = 0;
+    G->used = NULL, G->nused = G->cap_used = 0;
     G->codes = malloc((size_t)D);
     G->taken = malloc((size_t)D);
     G->order = malloc((size_t)D * sizeof *G->order);
@@ -478,10 +512,11 @@ int ck_init(ck_game *G)
 
 void ck_free(ck_game *G)
 {
-    free(G->t0), free(G->t1), free(G->tv), free(G->codes), free(G->taken), free(G->order);
+    free(G->tr), free(G->used), free(G->t0), free(G->t1), free(G->tv), free(G->codes), free(G->taken), free(G->order);
     free(G->pent), free(G->groups), free(G->fP), free(G->fX), free(G->pP), free(G->pX);
     free(G->pc), free(G->sizes);
     G->fP = G->fX = G->pP = G->pX = NULL, G->pc = G->sizes = NULL;
+    G->tr = G->used = NULL, G->cap_used = G->nused = 0;
     G->t0 = G->t1 = NULL, G->tv = NULL, G->codes = G->taken = NULL, G->order = NULL;
     G->pent = NULL, G->groups = NULL;
 }

@@ -10,7 +10,7 @@
 #define CK_MAX_LEN 26      /* family bounds: words of distinct letters */
 
 /* ck_verify's answers */
-enum { CK_OK = 0, CK_SHORT = 1, CK_NO_GUESS = 2, CK_SMALL_SHORT = 3 };
+enum { CK_OK = 0, CK_SHORT = 1, CK_NO_GUESS = 2, CK_SMALL_SHORT = 3, CK_NOMEM = 4 };
 /* where a class's bound came from (proof_check._KINDS) */
 enum { CK_COUNTING = 0, CK_RECORD = 1, CK_FAMILY = 2, CK_MEMBER = 3 };
 
@@ -31,7 +31,9 @@ typedef struct {
     int32_t K, S;
     /* owned: the table of verified bounds and scratch */
     uint64_t *t0, *t1;
-    int64_t *tv, tn;
+    int64_t *tv, *tr, tn;        /* keys, bounds, the records they came from; entries */
+    int track;                   /* collect the records each check uses in used[0..nused) */
+    int64_t *used, nused, cap_used;
     uint64_t tmask;
     uint8_t *codes, *taken;
     int32_t *order;
@@ -41,6 +43,7 @@ typedef struct {
     int *pc, *sizes;
     int64_t cnt[CK_MAX_REPLIES], rank[CK_MAX_REPLIES];
     uint64_t k0[CK_MAX_REPLIES], k1[CK_MAX_REPLIES];
+    int64_t rec[CK_MAX_REPLIES];
 } ck_game;
 
 /* A failing guess: its word, W + its classes' bounds, and per reply the class's size, bound
@@ -55,8 +58,8 @@ typedef struct {
 int ck_init(ck_game *G);
 void ck_free(ck_game *G);
 void ck_key(const ck_game *G, const int32_t *idx, int32_t m, uint64_t *a, uint64_t *b);
-int64_t ck_get(const ck_game *G, uint64_t a, uint64_t b);
-int ck_put(ck_game *G, uint64_t a, uint64_t b, int64_t v);
+int64_t ck_get(const ck_game *G, uint64_t a, uint64_t b, int64_t *rec);
+int ck_put(ck_game *G, uint64_t a, uint64_t b, int64_t v, int64_t rec);
 int ck_verify(ck_game *G, const int32_t *idx, int32_t m, int64_t claim, int32_t only,
               ck_failure *out);
 
