@@ -136,3 +136,20 @@ def test_the_two_agree_on_a_real_proof(tmp_path):
         assert (compiled.ok, compiled.failure) == (ref.ok, ref.failure)
         rejected += not ref.ok
     assert rejected >= 3  # (a record's bound may be below its state's value: raised, it holds)
+
+
+def test_the_compiled_checker_shares_nothing_with_the_search():
+    """proof_kernel.c and its wrapper include only the C library and each other: nothing of the
+    engine (src/jotto/_engine), so the search's code cannot vouch for itself."""
+    import re
+    from pathlib import Path
+
+    import jotto.game
+
+    here = Path(jotto.game.__file__).parent
+    for name in ("proof_kernel.c", "proof_kernel.h", "_proof_kernel.pyx"):
+        text = (here / name).read_text()
+        includes = set(re.findall(r'#include [<"]([^>"]+)[>"]', text))
+        includes |= set(re.findall(r'cdef extern from "([^"]+)"', text))
+        assert includes <= {"stdint.h", "stdlib.h", "string.h", "proof_kernel.h"}, name
+        assert not re.search(r"\b(jt|bs)_\w+\(", text), name  # the engine's functions
