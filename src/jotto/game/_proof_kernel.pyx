@@ -40,6 +40,7 @@ cdef extern from "proof_kernel.h" nogil:
     void ck_key(const ck_game *G, const int32_t *idx, int32_t m, uint64_t *a, uint64_t *b)
     int64_t ck_get(const ck_game *G, uint64_t a, uint64_t b, int64_t *rec)
     int ck_put(ck_game *G, uint64_t a, uint64_t b, int64_t v, int64_t rec)
+    int64_t ck_used_unique(ck_game *G)
     int ck_verify(ck_game *G, const int32_t *idx, int32_t m, int64_t claim, int32_t only,
                   ck_failure *out)
 
@@ -125,8 +126,9 @@ cdef class Kernel:
         return ck_get(&self.g, a, b, &rec), rec
 
     def used(self):
-        """The numbers of the records the last check used (with ``track``; repeats possible)."""
-        return [self.g.used[i] for i in range(self.g.nused)]
+        """The numbers of the records the last check used (with ``track``), increasing."""
+        cdef int64_t n = ck_used_unique(&self.g)
+        return [self.g.used[i] for i in range(n)]
 
     def verify(self, const int64_t[::1] idx, int64_t claim, only):
         """None if F(idx) >= claim (with ``only``, a word: of the trees opening with it), else

@@ -725,7 +725,7 @@ def trim_certificate(path: str | os.PathLike[str], out: str | os.PathLike[str],
     compiled checker, one process); then a pass from the root backwards marks the records the
     root's proof reaches, and a second reading of the file writes those, in the file's order
     (children before parents still), atomically, never over an existing file
-    (:class:`FileExistsError` at once).  Memory: the check's, and 8 bytes for every record a
+    (:class:`FileExistsError` at once).  Memory: the check's, and 4 bytes for every record a
     check used.  If the certificate does not verify, nothing is written (``check.ok`` is
     False).
     """
@@ -771,8 +771,11 @@ def _uses(path: str | os.PathLike[str], progress: Callable[[int, int], None] | N
     None, the records, the numbers used, where each record's start in them, the root's)."""
     from array import array
 
-    uses, starts = array("q"), array("q", [0])
+    uses, starts = array("i"), array("q", [0])  # record numbers fit 31 bits (checked)
     with read_certificate(path) as (header, records):
+        if header.records >= 2**31:
+            raise CertificateError(f"{path}: {header.records} records: trimming handles fewer "
+                                   f"than 2**31")
         game = _Game(header.words, header.weights)
         kernel = Kernel(game, game.kernel_tables(), True)
         positive = game.v > 0

@@ -114,6 +114,25 @@ void ck_key(const ck_game *G, const int32_t *idx, int32_t m, uint64_t *a, uint64
     *a = x, *b = y;
 }
 
+static int cmp_i64(const void *x, const void *y)
+{
+    const int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+int64_t ck_used_unique(ck_game *G)
+{
+    if (G->nused > 1) {
+        qsort(G->used, (size_t)G->nused, sizeof *G->used, cmp_i64);
+        int64_t k = 1;
+        for (int64_t i = 1; i < G->nused; i++)
+            if (G->used[i] != G->used[k - 1])
+                G->used[k++] = G->used[i];
+        G->nused = k;
+    }
+    return G->nused;
+}
+
 /* ---- counting and member bounds ------------------------------------------------------------ */
 
 /* sum_k (W - weight of the N_k heaviest) of targets of weights w[0..n) (w is reordered). */

@@ -60,6 +60,7 @@ void ck_free(ck_game *G);
 void ck_key(const ck_game *G, const int32_t *idx, int32_t m, uint64_t *a, uint64_t *b);
 int64_t ck_get(const ck_game *G, uint64_t a, uint64_t b, int64_t *rec);
 int ck_put(ck_game *G, uint64_t a, uint64_t b, int64_t v, int64_t rec);
+int64_t ck_used_unique(ck_game *G); /* sorts used[] and drops repeats: the count left */
 int ck_verify(ck_game *G, const int32_t *idx, int32_t m, int64_t claim, int32_t only,
               ck_failure *out);
 
