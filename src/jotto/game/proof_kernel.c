@@ -503,7 +503,7 @@ int ck_verify(ck_game *G, const int32_t *idx, int32_t m, int64_t claim, int32_t 
     return narrowing ? CK_OK : CK_NO_GUESS;
 }
 
-/* ---- set-up ------------------------------------------------------------------------------------ */
+/* ---- set-up ---------------------------------------------------------------------------------- */
 
 int ck_init(ck_game *G)
 {
@@ -521,8 +521,9 @@ int ck_init(ck_game *G)
     G->pX = malloc((size_t)D * sizeof *G->pX);
     G->pc = malloc((size_t)D * sizeof *G->pc);
     G->sizes = malloc((size_t)D * sizeof *G->sizes);
-    if (!G->fP || !G->fX || !G->pP || !G->pX || !G->pc || !G->sizes || G->R > CK_MAX_REPLIES || G->L > CK_MAX_LEN || !G->codes || !G->taken || !G->order ||
-        !G->pent || !G->groups || table_alloc(G, 1 << 16)) {
+    if (G->R > CK_MAX_REPLIES || (G->families && G->L > CK_MAX_LEN) || !G->codes || !G->taken ||
+        !G->order || !G->pent || !G->groups || !G->fP || !G->fX || !G->pP || !G->pX || !G->pc ||
+        !G->sizes || table_alloc(G, 1 << 16)) {
         ck_free(G);
         return -1;
     }
@@ -531,7 +532,8 @@ int ck_init(ck_game *G)
 
 void ck_free(ck_game *G)
 {
-    free(G->tr), free(G->used), free(G->t0), free(G->t1), free(G->tv), free(G->codes), free(G->taken), free(G->order);
+    free(G->tr), free(G->used), free(G->t0), free(G->t1), free(G->tv), free(G->codes);
+    free(G->taken), free(G->order);
     free(G->pent), free(G->groups), free(G->fP), free(G->fX), free(G->pP), free(G->pX);
     free(G->pc), free(G->sizes);
     G->fP = G->fX = G->pP = G->pX = NULL, G->pc = G->sizes = NULL;
