@@ -19,7 +19,7 @@ from .options import echo_json
                    "N-th record).")
 @click.option("--reference", is_flag=True,
               help="Check with the pure-Python checker, the reference the compiled one is "
-                   "tested against (the same verdicts, 10-100 times slower).")
+                   "tested against (the same verdicts, 8-21 times slower).")
 @click.option("--trim", type=click.Path(dir_okay=False, path_type=Path), default=None,
               metavar="OUT",
               help="Also write to OUT the certificate of the same claim with only the records "

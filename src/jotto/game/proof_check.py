@@ -5,7 +5,7 @@ list and its rules (:mod:`jotto.game.words`, :mod:`jotto.game.rules`) and the fi
 (:mod:`jotto.game.certificates`), and recomputes everything else here, in NumPy and Python
 (``_Game.verify``, the reference), or, by default, in its own compiled twin of the check of
 one state (proof_kernel.c through ``jotto.game._proof_kernel``), which gives the same verdicts
-and reports 10-20 times faster.  :func:`trim_certificate` writes a certificate again with only
+and reports 8-21 times faster.  :func:`trim_certificate` writes a certificate again with only
 the records its proof uses.
 
 The value of a state S (targets still possible; outside hard mode only targets of positive
@@ -624,7 +624,7 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
             verified by one of them, so the proof holds as a whole); the result is the same.
         reference: check each state with the pure-Python checker (``_Game.verify``), the
             reference the compiled one (proof_kernel.c, the default) is tested against: the
-            same verdicts and reports, 10-100 times slower.
+            same verdicts and reports, 8-21 times slower (docs/certificates.md).
 
     Returns:
         A :class:`CheckResult`: ``ok`` with the verified bound, or the first failing step.
