@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import signal
+import subprocess
+import sys
+import time
 from fractions import Fraction
 
 import numpy as np
@@ -18,9 +22,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import jotto
 from jotto import _core
 from jotto.responses.best_responses import search_flags
-from jotto.game.certificates import CertificateError, CertificateWriter, read_certificate
+from jotto.game.certificates import (CertificateError, CertificateWriter, read_certificate,
+                                    remove_stale_streams)
 from jotto.cli import main
-from jotto.game.proof_check import _Game, check_certificate
+from jotto.game.proof_check import _Game, check_certificate, trim_certificate
 from jotto.game.words import WordList
 
 from . import reference_game
@@ -297,6 +302,8 @@ def test_check_proof_command(tmp_path, exact_certificate):
     run = CliRunner().invoke(main, ["check-proof", str(tmp_path / "r.cert")])
     assert run.exit_code == 1
     assert "NOT verified: record 1:" in run.output
+    ref = CliRunner().invoke(main, ["check-proof", "--reference", str(tmp_path / "r.cert")])
+    assert ref.exit_code == 1 and ref.output == run.output
 
 
 def test_workers_find_the_same_first_failure(tmp_path, exact_certificate):
@@ -318,6 +325,43 @@ def test_certificates_never_replace_a_file(tmp_path):
         jotto.best_response(wl, certificate=target)
     assert target.read_text() == "keep me"
     assert [p.name for p in tmp_path.iterdir()] == ["there.cert"]  # no stream left behind
+
+
+def test_a_killed_run_s_stream_is_removed_by_the_next_run(tmp_path):
+    """A run killed by SIGKILL leaves its hidden record stream beside the certificate; the next
+    run writing that certificate removes it (its lock died with the process), and writes the
+    certificate."""
+    target = tmp_path / "killed.cert"
+    script = ("import jotto, sys\n"
+              "words = jotto.load_words('enable', length=3)\n"
+              "jotto.best_response(words, certificate=sys.argv[1], threads=1)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script, str(target)])
+    try:
+        deadline = time.monotonic() + 120
+        while not list(tmp_path.glob(".killed.cert.*.records")):
+            assert proc.poll() is None and time.monotonic() < deadline, "no stream appeared"
+            time.sleep(0.05)
+        time.sleep(0.2)  # the search is writing records
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    (stale,) = tmp_path.glob(".killed.cert.*.records")
+    assert not target.exists()
+    found = jotto.best_response(enable(2), certificate=target)
+    assert not stale.exists() and check_certificate(target).lower == found.lower
+    assert [p.name for p in tmp_path.iterdir()] == ["killed.cert"]
+
+
+def test_a_running_writer_s_stream_is_left_alone(tmp_path):
+    """Two writers of one certificate at once: the second removes nothing of the first's (its
+    lock is held), and each removes only its own stream."""
+    with CertificateWriter(tmp_path / "x.cert") as first:
+        first.stream.write_bytes(b"\x01\x01\x00")
+        with CertificateWriter(tmp_path / "x.cert") as second:
+            assert first.stream.exists() and second.stream.exists()
+            assert remove_stale_streams(tmp_path / "x.cert") == []
+        assert first.stream.exists() and not second.stream.exists()
+    assert not first.stream.exists()
 
 
 def test_check_against_the_word_list_it_is_about(tmp_path):
@@ -467,3 +511,56 @@ def test_a_failure_names_the_first_guess_in_the_list_s_order(tmp_path, exact_cer
     reply = _Game(wl, np.array(header["weights"])).reply
     first = next(g for g in range(len(wl)) if len(set(reply[g, state].tolist())) > 1)
     assert report.startswith("record 1:") and f"the guess {wl.words[first]!r}" in report
+
+
+# ---- trimmed certificates: only the records the proof uses -------------------------------------
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=family_dictionaries(max_extra=10), uniform=st.booleans(), data=st.data())
+def test_a_trimmed_certificate_proves_the_same_claim(tmp_path_factory, words, uniform, data):
+    """The records the proof uses suffice: the trimmed certificate verifies the same claim with
+    at most as many records (a subsequence of them, in their order), and trimming it again
+    keeps them all."""
+    v = [1] * len(words) if uniform else data.draw(
+        st.lists(st.integers(1, 9), min_size=len(words), max_size=len(words)))
+    folder = tmp_path_factory.mktemp("t")
+    path, found = certify(folder, WordList.from_words(words), np.array(v))
+    trimmed = trim_certificate(path, folder / "trimmed.cert")
+    assert trimmed.check.ok and trimmed.check.records == check_certificate(path).records
+    result = check_certificate(folder / "trimmed.cert")
+    assert result.ok and result.bound == found.lower * sum(v) and result.records == trimmed.kept
+    _, records = load(path)
+    _, kept = load(folder / "trimmed.cert")
+    it = iter(records)
+    assert all(any(r == k for r in it) for k in kept)  # a subsequence, in the file's order
+    again = trim_certificate(folder / "trimmed.cert", folder / "again.cert")
+    assert again.kept == trimmed.kept
+
+
+def test_trimming_a_false_certificate_writes_nothing(tmp_path, exact_certificate):
+    _, path, header, records = exact_certificate
+    raised = [(idx, b + 10**6) for idx, b in records]
+    save(tmp_path / "r.cert", header, raised)
+    trimmed = trim_certificate(tmp_path / "r.cert", tmp_path / "t.cert")
+    assert not trimmed.check.ok and trimmed.kept == 0
+    assert trimmed.check.failure == check_certificate(tmp_path / "r.cert").failure
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.cert"]
+    trimmed = trim_certificate(path, tmp_path / "t.cert")
+    assert trimmed.check.ok and 0 < trimmed.kept <= len(records)
+
+
+def test_check_proof_trim_command(tmp_path, exact_certificate):
+    _, path, _, records = exact_certificate
+    out = tmp_path / "t.cert"
+    run = CliRunner().invoke(main, ["check-proof", str(path), "--trim", str(out)])
+    assert run.exit_code == 0, run.output
+    kept = check_certificate(out).records
+    assert f"{out}: written with the {kept} records of {len(records)} the proof uses" in \
+        run.output
+    for args in (["--trim", str(out)], ["--trim", str(tmp_path / "u.cert"), "-j", "2"],
+                 ["--trim", str(tmp_path / "u.cert"), "--reference"]):
+        run = CliRunner().invoke(main, ["check-proof", str(path), *args])
+        assert run.exit_code == 2 and len(run.output.strip().splitlines()) == 1, run.output
+        assert "exists" in run.output or "--trim" in run.output

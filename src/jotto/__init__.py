@@ -34,7 +34,8 @@ _EXPORTS = {
     "BestResponse": "responses.best_responses", "best_response": "responses.best_responses",
     "expected_guesses": "responses.best_responses",
     "CertificateError": "game.certificates", "check_certificate": "game.proof_check",
-    "CheckResult": "game.proof_check",
+    "CheckResult": "game.proof_check", "TrimResult": "game.proof_check",
+    "trim_certificate": "game.proof_check",
     "DoubleOracleSolution": "solvers.double_oracle.solution",
     "OpenerTable": "solvers.openers", "OpenerValue": "solvers.openers",
     "opener_values": "solvers.openers",
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
     from .engine.runtime import openmp_enabled, resolve_threads
     from .responses.best_responses import BestResponse, best_response, expected_guesses
     from .game.certificates import CertificateError
-    from .game.proof_check import CheckResult, check_certificate
+    from .game.proof_check import CheckResult, TrimResult, check_certificate, trim_certificate
     from .solvers.double_oracle.solution import DoubleOracleSolution
     from .solvers.openers import OpenerTable, OpenerValue, opener_values
     from .solvers.fictitious_play.solution import EquilibriumGuesser, FictitiousPlaySolution
@@ -160,6 +161,7 @@ __all__ = [
     "SolveInterrupted",
     "StrategyFileError",
     "Strength",
+    "TrimResult",
     "WordList",
     "WordListError",
     "best_response",
@@ -179,5 +181,6 @@ __all__ = [
     "reply",
     "resolve_threads",
     "solve",
+    "trim_certificate",
     "within",
 ]

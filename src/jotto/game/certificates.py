@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import gzip
 import json
 import os
@@ -34,8 +35,13 @@ import numpy as np
 from ..util.files import check_writable, writing_atomic
 from .words import WordList
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = ["CertificateError", "CertificateHeader", "CertificateWriter", "FORMAT", "VERSION",
-           "check_certificate_path", "read_certificate"]
+           "check_certificate_path", "read_certificate", "remove_stale_streams"]
 
 #: The header's ``format`` and the version this package writes and reads.
 FORMAT = "jotto-certificate"
@@ -103,19 +109,63 @@ def check_certificate_path(path: str | os.PathLike[str]) -> None:
     check_writable(path)
 
 
+def _lock(fd: int) -> bool:
+    """Take the exclusive advisory lock of an open file without waiting: False if another
+    open file holds it (True where there are no such locks)."""
+    if fcntl is None:  # pragma: no cover - Windows
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def remove_stale_streams(path: str | os.PathLike[str]) -> list[Path]:
+    """Remove the record streams of ``path``'s certificate (``.NAME.*.records`` beside it) that
+    no run is writing any more, and say which: a writer holds its stream's lock until it ends,
+    and the system releases it when the process dies, however it dies (SIGKILL included), so an
+    unlocked stream is one a killed run left behind.  (Without advisory locks, as on Windows,
+    nothing is removed.)"""
+    p = Path(path)
+    directory = p.parent if str(p.parent) else Path(".")
+    removed = []
+    if fcntl is None:  # pragma: no cover - Windows
+        return removed
+    for stream in directory.glob(f".{glob.escape(p.name)}.*.records"):
+        try:
+            fd = os.open(stream, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            if _lock(fd):
+                with contextlib.suppress(FileNotFoundError):
+                    stream.unlink()
+                    removed.append(stream)
+        finally:
+            os.close(fd)
+    return removed
+
+
 class CertificateWriter:
     """Writes one certificate to ``path``: :attr:`stream` is the file the search appends its
     raw records to (beside ``path``, hidden), :meth:`finish` writes the certificate from it
     atomically; :meth:`discard` (or leaving the ``with`` block) removes the stream.
-    :class:`FileExistsError` at once if ``path`` exists (:func:`check_certificate_path`)."""
+    :class:`FileExistsError` at once if ``path`` exists (:func:`check_certificate_path`).
+
+    The writer holds the stream's advisory lock while it lives, so that a later writer of the
+    same certificate removes the streams of runs that were killed (:func:`remove_stale_streams`)
+    and leaves a running one's alone."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         check_certificate_path(self.path)
+        remove_stale_streams(self.path)
         directory = self.path.parent if str(self.path.parent) else Path(".")
         fd, raw = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".records",
                                    dir=directory)
-        os.close(fd)
+        self._fd: int | None = fd
+        _lock(fd)
         self.stream = Path(raw)
 
     def __enter__(self) -> "CertificateWriter":
@@ -125,9 +175,13 @@ class CertificateWriter:
         self.discard()
 
     def discard(self) -> None:
-        """Remove the raw stream (after :meth:`finish`, or instead of it)."""
+        """Remove the raw stream (after :meth:`finish`, or instead of it), then let its lock
+        go."""
         with contextlib.suppress(FileNotFoundError):
             self.stream.unlink()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
     def finish(self, words: WordList, weights: Sequence[int], bound: int, records: int,
                about: str, first_guess: str | None = None) -> None:

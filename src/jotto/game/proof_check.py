@@ -2,7 +2,11 @@
 
 It shares no code with the search (nothing of the compiled core is called): it reads the word
 list and its rules (:mod:`jotto.game.words`, :mod:`jotto.game.rules`) and the file
-(:mod:`jotto.game.certificates`), and recomputes everything else here, in NumPy and Python.
+(:mod:`jotto.game.certificates`), and recomputes everything else here, in NumPy and Python
+(``_Game.verify``, the reference), or, by default, in its own compiled twin of the check of
+one state (proof_kernel.c through ``jotto.game._proof_kernel``), which gives the same verdicts
+and reports 8-21 times faster.  :func:`trim_certificate` writes a certificate again with only
+the records its proof uses.
 
 The value of a state S (targets still possible; outside hard mode only targets of positive
 weight) is ``F(S) = W(S) + min_g sum_{j != win} F(S_j(g))``, ``F({i}) = v_i``, g over the words
@@ -40,16 +44,19 @@ from __future__ import annotations
 import os
 import secrets
 import time
+from array import array
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
 
 import numpy as np
 
-from .certificates import CertificateError, CertificateHeader, read_certificate
+from ._proof_kernel import Kernel, encode_record
+from .certificates import (CertificateError, CertificateHeader, CertificateWriter,
+                           read_certificate)
 from .words import WordList
 
-__all__ = ["CheckResult", "check_certificate"]
+__all__ = ["CheckResult", "TrimResult", "check_certificate", "trim_certificate"]
 
 #: Classes of at most this many targets get the member bound.
 SMALL = 12
@@ -209,6 +216,25 @@ class _Game:
                                       dtype=np.int64)
             self.alone_array = np.array(self._alone[:s_max + 1], dtype=np.int64)
             self.N_array = np.array([self.cap(j) for j in range(k + 1)], dtype=np.int64)
+
+    def kernel_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """N_k (up to the first at least D), phi and psi (rows k up to those that find every
+        member, columns the sizes of families) and alone: the compiled twin's tables."""
+        N = np.array(self.N, dtype=np.int64)
+        if not self.families:
+            zero = np.zeros((1, 1), dtype=np.int64)
+            return N, zero, zero, np.zeros(1, dtype=np.int64)
+        s_max = 27 - self.L
+        k = 0
+        while True:
+            self._tables(s_max, k)
+            if all(row[:s_max + 1] == list(range(s_max + 1))
+                   for row in (self._phi[k], self._psi[k])):
+                break
+            k += 1
+        cut = [[row[:s_max + 1] for row in rows[:k + 1]] for rows in (self._phi, self._psi)]
+        return (N, np.array(cut[0], dtype=np.int64), np.array(cut[1], dtype=np.int64),
+                np.array(self._alone[:s_max + 1], dtype=np.int64))
 
     # ---- keys ---------------------------------------------------------------------------------
 
@@ -479,12 +505,11 @@ class _Game:
         W = int(w.sum())
         if m <= 2 and only is None:
             exact = self.counting(w)
-            return None if exact >= claim else (
-                f"the state {self.words_of(idx)} has value {exact}, below the claimed {claim}")
+            return None if exact >= claim else self.small_short(idx, claim, exact)
         guesses = np.array([only]) if only is not None else idx if self.hard else None
         guesses, codes, cnt = self.splits(guesses, idx)
         if not len(guesses):
-            return f"no word narrows the state {self.words_of(idx)} down"
+            return self.no_guess(idx)
         bound = self.class_counting(codes, w, cnt)
         how = np.full(bound.shape, _COUNTING, dtype=np.int8)
 
@@ -550,19 +575,42 @@ class _Game:
                     total += got - int(bound[gi, r])
                     bound[gi, r], how[gi, r] = got, _MEMBER
             if total < claim:
-                detail = [f"reply {r}: {n} targets {self.words_of(idx[row == r], 3)} bound {b} "
-                          f"({_KINDS[h]})" for r, (n, b, h) in
-                          enumerate(zip(cnt[gi].tolist(), bound[gi].tolist(), how[gi].tolist()))
-                          if n]
-                return (f"the state {self.words_of(idx)} ({m} targets, weight {W}) claims "
-                        f"{claim}, but the guess {self.words.words[g]!r} gives only {total} = "
-                        f"{W} + the bounds of its classes: " + "; ".join(detail))
+                return self.short(idx, claim, g, total, cnt[gi].tolist(), bound[gi].tolist(),
+                                  how[gi].tolist())
         return None
+
+    def short(self, idx: np.ndarray, claim: int, g: int, total: int, cnt: list[int],
+              bound: list[int], how: list[int]) -> str:
+        """The report of a guess g whose classes fall short of the claim: per reply, the
+        class's size, first words, bound and where the bound came from."""
+        row = self.reply[g, idx]
+        detail = [f"reply {r}: {n} targets {self.words_of(idx[row == r], 3)} bound {b} "
+                  f"({_KINDS[h]})" for r, (n, b, h) in enumerate(zip(cnt, bound, how)) if n]
+        return (f"the state {self.words_of(idx)} ({len(idx)} targets, weight "
+                f"{int(self.v[idx].sum())}) claims {claim}, but the guess "
+                f"{self.words.words[g]!r} gives only {total} = {int(self.v[idx].sum())} + the "
+                f"bounds of its classes: " + "; ".join(detail))
+
+    def small_short(self, idx: np.ndarray, claim: int, exact: int) -> str:
+        return f"the state {self.words_of(idx)} has value {exact}, below the claimed {claim}"
+
+    def no_guess(self, idx: np.ndarray) -> str:
+        return f"no word narrows the state {self.words_of(idx)} down"
+
+    def describe(self, idx: np.ndarray, claim: int, failure: tuple) -> str:
+        """The report of the compiled twin's failure (``Kernel.verify``), as :meth:`verify`
+        words it."""
+        kind, g, total, cnt, bound, how = failure
+        if kind == "small":
+            return self.small_short(idx, claim, total)
+        if kind == "no guess":
+            return self.no_guess(idx)
+        return self.short(idx, claim, g, total, cnt, bound, how)
 
 
 def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[str] | None = None,
                       progress: Callable[[int, int], None] | None = None,
-                      workers: int = 1) -> CheckResult:
+                      workers: int = 1, reference: bool = False) -> CheckResult:
     """Verify the certificate at ``path`` (docs/certificates.md) from the definitions.
 
     Args:
@@ -574,6 +622,9 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
         workers: processes sharing the work: each reads the whole file and verifies every
             ``workers``-th record against the claims of the records before it (every record is
             verified by one of them, so the proof holds as a whole); the result is the same.
+        reference: check each state with the pure-Python checker (``_Game.verify``), the
+            reference the compiled one (proof_kernel.c, the default) is tested against: the
+            same verdicts and reports, 8-21 times slower (docs/certificates.md).
 
     Returns:
         A :class:`CheckResult`: ``ok`` with the verified bound, or the first failing step.
@@ -593,14 +644,15 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
                              f"({len(header.words)} words, rules {header.words.rules}, "
                              f"sha256 {header.words.sha256[:12]}…)")
     if workers == 1:
-        shares = [_check_share(path, 0, 1, progress)]
+        shares = [_check_share(path, 0, 1, progress, reference)]
     else:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as ex:
             shares = list(ex.map(_check_share, [path] * workers, range(workers),
-                                 [workers] * workers))
+                                 [workers] * workers, [None] * workers,
+                                 [reference] * workers))
     failures = [(at, why) for at, why, _ in shares if why is not None]
     failure = min(failures)[1] if failures else None
     return CheckResult(ok=failure is None, bound=header.bound, total=header.total,
@@ -608,14 +660,29 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
                        seconds=time.perf_counter() - t0, failure=failure, header=header)
 
 
+class _Uses:
+    """The records each record's check took bounds from (the compiled checker notes them):
+    ``numbers[starts[n - 1]:starts[n]]`` for record n, ``root`` for the claim."""
+
+    def __init__(self) -> None:
+        self.numbers = array("i")  # record numbers: fewer than 2**31 records (checked)
+        self.starts = array("q", [0])
+        self.root: list[int] = []
+
+
 def _check_share(path: str | os.PathLike[str], share: int, shares: int,
-                 progress: Callable[[int, int], None] | None = None
-                 ) -> tuple[int, str | None, int]:
+                 progress: Callable[[int, int], None] | None = None, reference: bool = False,
+                 uses: _Uses | None = None) -> tuple[int, str | None, int]:
     """Verify the records ``share``, ``share + shares``, ... of the certificate (and the claim,
     share 0), taking the records before each as their claims say: (where the first failure is
-    -- its record, or the records' count + 1 for the claim --, what fails or None, records)."""
+    -- its record, or the records' count + 1 for the claim --, what fails or None, records).
+    With ``uses`` (one share, compiled), note in it the records each check used."""
     with read_certificate(path) as (header, records):
+        if uses is not None and header.records >= 2**31:
+            raise CertificateError(f"{path}: {header.records} records: trimming handles fewer "
+                                   f"than 2**31")
         game = _Game(header.words, header.weights)
+        kernel = None if reference else Kernel(game, game.kernel_tables(), uses is not None)
         n = 0
         positive = game.v > 0
         for idx, bound in records:
@@ -625,6 +692,15 @@ def _check_share(path: str | os.PathLike[str], share: int, shares: int,
             if not game.hard and not positive[idx].all():
                 return n, (f"record {n}: the state {game.words_of(idx)} holds a target of "
                            f"weight 0 (only hard mode keeps them)"), n
+            if kernel is not None:
+                failed = kernel.record(idx, bound, (n - 1) % shares == share, n)
+                if not isinstance(failed, bool):
+                    return n, f"record {n}: {game.describe(idx, bound, failed)}", n
+                if uses is not None:
+                    if failed:
+                        uses.numbers.extend(kernel.used())
+                    uses.starts.append(len(uses.numbers))
+                continue
             key = game.key(idx)
             if game.known.get1(*key) >= bound:
                 continue
@@ -637,7 +713,82 @@ def _check_share(path: str | os.PathLike[str], share: int, shares: int,
             return n + 1, None, n
         root = np.arange(game.D) if game.hard else np.flatnonzero(positive)
         only = None if header.first_guess is None else header.words.index(header.first_guess)
-        if only is None and game.known.get1(*game.key(root)) >= header.bound:
+        known, rec = (game.known.get1(*game.key(root)), -1) if kernel is None else \
+            kernel.known(root)
+        if only is None and known >= header.bound:
+            if uses is not None:
+                uses.root = [rec]
             return n + 1, None, n
-        why = game.verify(root, header.bound, only)
+        if kernel is None:
+            why = game.verify(root, header.bound, only)
+        else:
+            failed = kernel.verify(root, header.bound, only)
+            why = None if failed is None else game.describe(root, header.bound, failed)
+            if uses is not None:
+                uses.root = kernel.used()
         return n + 1, None if why is None else f"the claim: {why}", n
+
+
+@dataclass(frozen=True)
+class TrimResult:
+    """What :func:`trim_certificate` did.
+
+    Attributes:
+        check: the check of the certificate read (nothing is written unless ``check.ok``).
+        kept: the records written (those the proof uses), of ``check.records``.
+        seconds: time taken, the check included.
+    """
+
+    check: CheckResult
+    kept: int
+    seconds: float
+
+
+def trim_certificate(path: str | os.PathLike[str], out: str | os.PathLike[str],
+                     progress: Callable[[int, int], None] | None = None) -> TrimResult:
+    """Verify the certificate at ``path`` and write to ``out`` the certificate of the same claim
+    that holds only the records its proof uses (docs/certificates.md).
+
+    The check notes, for every record, the records whose bounds its classes took (the
+    compiled checker, one process); then a pass from the root backwards marks the records the
+    root's proof reaches, and a second reading of the file writes those, in the file's order
+    (children before parents still), atomically, never over an existing file
+    (:class:`FileExistsError` at once).  Memory: the check's, and 4 bytes for every record a
+    check used.  If the certificate does not verify, nothing is written (``check.ok`` is
+    False).
+    """
+    t0 = time.perf_counter()
+    with CertificateWriter(out) as writer:
+        uses = _Uses()
+        _, why, n = _check_share(path, 0, 1, progress, uses=uses)
+        with read_certificate(path) as (header, _):
+            pass
+        check = CheckResult(ok=why is None, bound=header.bound, total=header.total,
+                            about=header.about, records=n,
+                            seconds=time.perf_counter() - t0, failure=why, header=header)
+        if why is not None:
+            return TrimResult(check, 0, time.perf_counter() - t0)
+        needed = bytearray(n + 1)
+        for r in uses.root:
+            needed[r] = 1
+        numbers, starts = uses.numbers, uses.starts
+        for i in range(n, 0, -1):
+            if needed[i]:
+                for r in numbers[starts[i - 1]:starts[i]]:
+                    needed[r] = 1
+        del uses, numbers, starts
+        kept = 0
+        buf = bytearray()
+        with open(writer.stream, "wb") as raw, read_certificate(path) as (header, records):
+            for i, (idx, bound) in enumerate(records, 1):
+                if needed[i]:
+                    encode_record(idx, bound, buf)
+                    kept += 1
+                    if len(buf) >= 1 << 20:
+                        raw.write(buf)
+                        buf.clear()
+            raw.write(buf)
+        writer.finish(header.words, header.weights, header.bound, kept, header.about,
+                      header.first_guess)
+        return TrimResult(check, kept, time.perf_counter() - t0)
+
