@@ -715,6 +715,20 @@ static inline __attribute__((always_inline)) vb own_class(const uint8_t *own, in
     return x;
 }
 
+/* The 16-bit totals of slice_sweep_q's candidates (2 L registers) stay in memory, not in
+ * registers, across its loop over chunks, whose letter indices, tables, planes and byte
+ * counters want every register: at v2 (SSE, 16 registers of 16 candidates) gcc kept the totals
+ * in registers in the per-length units and spilled the planes and counters inside the loop,
+ * 11 stores a chunk (ENABLE 5 perl 1.1x and TWL06 4 letters up to 1.15x slower than the
+ * whole-file build of 69d39b9, which kept them in memory).  An empty asm that may read and
+ * write them says so; v3 and v4 (wider vectors, fewer totals per candidate, or 32 registers)
+ * were not slower and are left to gcc. */
+#if VW == 16 && !defined(__ARM_NEON)
+#define KEEP_IN_MEMORY(x) __asm__ volatile("" : : "r"(&(x)) : "memory")
+#else
+#define KEEP_IN_MEMORY(x) ((void)0)
+#endif
+
 /* Add the counts of one chunk's planes' ANDs pl to acc[1..L] (byte counters), class L's only if
  * own is NULL (own_class). */
 static inline __attribute__((always_inline)) void add_counts(const vb *pl, vb *acc,
@@ -760,6 +774,7 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
         /* byte counters take 31 chunks (31 * 8 = 248 < 256) before they are widened */
         for (int32_t k0 = 0; k0 < nch; k0 += 31) {
             const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
+            KEEP_IN_MEMORY(tot);
             vb acc[JT_MAX_LEN + 1];
             UNROLL for (int j = 1; j <= L; j++)
                 acc[j] = (vb){0};
