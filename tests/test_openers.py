@@ -259,7 +259,12 @@ def test_ctrl_c_saves_the_table_and_ends_the_workers(longer, tmp_path):
     while not out.exists() and time.monotonic() < deadline:
         time.sleep(0.01)
     os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:  # a run that hangs is a failure, not a process left behind
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "--resume" in err and str(out) in err, err
     partial = OpenerTable.load(out)

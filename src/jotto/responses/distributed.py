@@ -246,7 +246,14 @@ class TaskRunner:
         if now - self._dead_since < STUCK_SECONDS:
             return
         self._dead_since = None
-        for proc in list(processes.values()):
+        self._end_processes()
+
+    def _end_processes(self) -> None:
+        """End the pool's processes at once, and close this process's end of their result
+        pipe: a worker ended while it sent a result leaves the pool's thread waiting for the
+        rest of the message (see :meth:`_watch`); with every writer closed that read ends, and
+        the pool breaks instead of waiting for ever."""
+        for proc in list((getattr(self.executor, "_processes", None) or {}).values()):
             proc.terminate()
         writer = getattr(getattr(self.executor, "_result_queue", None), "_writer", None)
         if writer is not None:
@@ -292,9 +299,8 @@ class TaskRunner:
         there are the dropped ones of a stopped run)."""
         self.drop()
         if self.executor is not None and self.owned:
-            processes = getattr(self.executor, "_processes", None) or {}
-            for proc in list(processes.values()):
-                proc.terminate()
+            if isinstance(self.executor, ProcessPoolExecutor):
+                self._end_processes()  # one may have been ended mid-result: see _end_processes
             self.executor.shutdown(wait=True, cancel_futures=True)
 
 
