@@ -470,3 +470,17 @@ def test_an_error_on_a_search_thread_is_raised_to_the_caller(monkeypatch):
         search.wait(30.0)
     with pytest.raises(RuntimeError, match="boom"):
         search.stop()
+
+
+def assert_pass_proves(search, true, beta, nodes, by_size):
+    """One budgeted pass to ``beta``: its value is a lower bound on the optimum ``true``, exact
+    (and equal to it) exactly when the pass finished below beta."""
+    value, exact, stop, *_ = search.run(0, beta, 0.0, nodes, by_size)
+    assert value == true if exact else value <= true
+    assert exact == (stop == "done" and true < beta)
+
+
+def assert_exact_pass(search, true):
+    """A pass without budget or beta finds the optimum ``true``."""
+    value, exact, *_ = search.run(0, 2**62, 0.0, 0, False)
+    assert exact and value == true

@@ -16,6 +16,7 @@ from jotto.responses.best_responses import search_flags
 from jotto.game.rules import PRESETS
 
 from . import reference_families as fam, reference_game
+from .test_best_response import assert_exact_pass, assert_pass_proves
 
 PAPER = PRESETS["paper"]
 HARD = PRESETS["hard"]
@@ -107,11 +108,8 @@ def test_searches_on_families_prove_their_bounds(words, nodes, beta, by_size):
     true = reference_game.best_response_total(words, v)
     search = search_of(words, v)
     beta = max(true - 20 + beta, 1)
-    value, exact, stop, *_ = search.run(0, beta, 0.0, nodes, by_size)
-    assert value == true if exact else value <= true
-    assert exact == (stop == "done" and true < beta)
-    value, exact, *_ = search.run(0, 2**62, 0.0, 0, False)
-    assert exact and value == true
+    assert_pass_proves(search, true, beta, nodes, by_size)
+    assert_exact_pass(search, true)
 
 
 @pytest.mark.parametrize("bad", [[0, 1], [0, 2, 1], [0, 1, 3], [-1, 0, 1]])
@@ -173,11 +171,8 @@ def test_weighted_searches_on_families_prove_their_bounds(words, nodes, beta, by
     true = reference_game.best_response_total(words, v)
     search = weighted_search(words, v)
     beta = max(true - 30 + beta, 1)
-    value, exact, stop, *_ = search.run(0, beta, 0.0, nodes, by_size)
-    assert value == true if exact else value <= true
-    assert exact == (stop == "done" and true < beta)
-    value, exact, *_ = search.run(0, 2**62, 0.0, 0, False)
-    assert exact and value == true
+    assert_pass_proves(search, true, beta, nodes, by_size)
+    assert_exact_pass(search, true)
     assert weighted_search(words, v, 0).run(0, 2**62, 0.0, 0, False)[:2] == (true, True)
 
 
@@ -219,9 +214,6 @@ def test_hard_mode_searches_on_families_prove_their_bounds(words, nodes, beta, b
     true = reference_game.best_response_total(words, v, HARD)
     search = weighted_search(words, v, rules=HARD)
     beta = max(true - 30 + beta, 1)
-    value, exact, stop, *_ = search.run(0, beta, 0.0, nodes, by_size)
-    assert value == true if exact else value <= true
-    assert exact == (stop == "done" and true < beta)
-    value, exact, *_ = search.run(0, 2**62, 0.0, 0, False)
-    assert exact and value == true
+    assert_pass_proves(search, true, beta, nodes, by_size)
+    assert_exact_pass(search, true)
     assert weighted_search(words, v, 0, HARD).run(0, 2**62, 0.0, 0, False)[:2] == (true, True)

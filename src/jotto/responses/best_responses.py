@@ -40,7 +40,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from numbers import Real
-from typing import Callable, Sequence, Union
+from typing import Any, Callable, Sequence, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -192,6 +192,21 @@ def _positive_number(name: str, x, integer: bool = False):
         kind = "a positive integer" if integer else "a positive number of seconds"
         raise ValueError(f"{name} must be {kind} or None, not {x!r}")
     return x
+
+
+def end_of_passes(run: Any, value: int, exact: bool, stop: str) -> bool:
+    """Fold one lower-bound pass's outcome into ``run`` (a search with ``lower`` and
+    ``stopped``, of expected guesses or of a cost): an exact value is the lower bound, else the
+    pass's bound raises it.  Returns whether the passes are over: the value is exact, or a
+    budget stopped the pass (``stopped`` says which)."""
+    if exact:
+        run.lower = value
+        return True
+    run.lower = max(run.lower, value)
+    if stop != "done":
+        run.stopped = stop
+        return True
+    return False
 
 
 def best_response(words: Words, hider: Hider = None, *, budget: float | None = None,
@@ -615,12 +630,7 @@ class _Driver:
                 self.stopped = self.why_stopped()
                 return
             value, exact, stop, _, _, _ = out
-            if exact:
-                self.lower = value
-                return
-            self.lower = max(self.lower, value)
-            if stop != "done":
-                self.stopped = stop
+            if end_of_passes(self, value, exact, stop):
                 return
 
     def step(self, target: int) -> int:

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..engine import core
 from .best_responses import (DEFAULT_MEMORY, BestResponse, Hider, Words, _positive_number,
-                             weights_and_total)
+                             end_of_passes, weights_and_total)
 from .gbr import as_word_list
 from ..game.objectives import Objective, ObjectiveSpec, parse_objective
 from ..game.trees import DecisionTree, policy_guesses, tree_from_policy
@@ -244,10 +244,5 @@ class _Driver:
                 self.upper, self.first_guess = best, guess
                 if self.state is None:
                     self.root_guess = guess
-            if exact:
-                self.lower = value
-                return
-            self.lower = max(self.lower, value)
-            if stop != "done":
-                self.stopped = stop
+            if end_of_passes(self, value, exact, stop):
                 return
