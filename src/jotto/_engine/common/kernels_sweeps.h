@@ -1150,15 +1150,18 @@ slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t
 
 /* Add the units of the planes' ANDs of chunk k to wacc[d][1..L] (byte counters; class L's only
  * if own is NULL), the tables of digit d < ND at nib + d * dbytes (32 bytes a chunk): two nibble
- * look-ups a class and digit. */
+ * look-ups a class and digit.  Unrolled by the pragma, as add_counts: left to gcc's size
+ * heuristics, the per-length units of every vector level kept both loops (planes picked by tzcnt
+ * and bt, byte counters in memory), where 69d39b9's whole-file build unrolled them, and TWL06's
+ * paper-mode weights ran 1.1x slower on v2. */
 static inline __attribute__((always_inline)) void
 add_units(const uint8_t *nib, size_t dbytes, int32_t k, const vb *pl, vb (*wacc)[JT_MAX_LEN + 1],
           const uint8_t *own, const int L, const int ND)
 {
-    for (int d = 0; d < ND; d++) {
+    UNROLL for (int d = 0; d < ND; d++) {
         const uint8_t *t = nib + d * dbytes + (size_t)k * 32;
         const nib_tab lo = nib_load(t), hi = nib_load(t + 16);
-        for (int j = 1; j <= L; j++) {
+        UNROLL for (int j = 1; j <= L; j++) {
             if (j == L && own)
                 continue;
             const vb x = with_bits(pl, j, planes_for(L));
