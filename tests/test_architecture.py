@@ -1,22 +1,18 @@
 """The house's rules: the wings import downward only, the solvers are independent, only the
-engine's face imports the compiled core, and every module that moved is still importable from its
-old path for one release (with a DeprecationWarning naming the new one)."""
+engine's face imports the compiled core, and no wing imports the package top."""
 
 from __future__ import annotations
 
 import ast
-import importlib
 import os
 import shutil
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
 
 import jotto
-from jotto.util.moved import MOVED
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = Path(jotto.__file__).parent
@@ -91,42 +87,40 @@ def test_the_core_check_sees_every_spelling(tmp_path):
     assert core_importers(tmp_path) == ["c", "game/a", "game/b"]
 
 
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_a_moved_module_keeps_its_old_name_for_a_release(old):
-    new = importlib.import_module(f"jotto.{MOVED[old]}")
-    sys.modules.pop(f"jotto.{old}", None)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        module = importlib.import_module(f"jotto.{old}")
-    assert module is new and module.__spec__.name == f"jotto.{MOVED[old]}"
-    assert [str(w.message) for w in caught if w.category is DeprecationWarning] == [
-        f"jotto.{old} moved to jotto.{MOVED[old]}; the old name goes in the next release"]
+def top_importers(root: Path) -> list[str]:
+    """The modules in the wings under ``root`` (a copy of the package) that import the package
+    top ``jotto`` itself (its ``__init__``), not one of its modules: a wing that does runs an
+    arrow up to every wing, since the top names them all."""
+    modules = {p.stem for p in root.glob("*.py")} | {p.name for p in root.iterdir() if p.is_dir()}
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if len(parts) == 1:  # the top's own modules: __init__, __main__, _version
+            continue
+        package = ("jotto",) + parts[:-1]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                top = any(a.name == "jotto" for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = package[:len(package) - node.level + 1] if node.level else ()
+                stem = ".".join(base + tuple(filter(None, [node.module])))
+                top = stem == "jotto" and any(a.name not in modules for a in node.names)
+            else:
+                continue
+            if top:
+                found.append("/".join(parts))
+    return sorted(set(found))
 
 
-def test_the_old_solve_module_leaves_the_function_alone():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        importlib.import_module("jotto.solve")
-    assert callable(jotto.solve) and jotto.solve.__module__ == "jotto.solvers.solving"
+def test_no_wing_imports_the_package_top():
+    assert top_importers(PACKAGE) == []
 
 
-def test_the_old_game_modules_names_are_still_there():
-    from jotto.game import turns
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        from jotto.game import replies, reply
-    assert [str(w.message).split(";")[0] for w in caught] == [
-        f"jotto.game.{name} moved to jotto.game.turns.{name}" for name in ("replies", "reply")]
-    assert reply is turns.reply and replies is turns.replies and reply("stare", "tears") == 5
-
-
-def test_a_name_that_never_existed_is_still_missing():
-    with pytest.raises(ModuleNotFoundError):
-        importlib.import_module("jotto.best_response")
-
-
-def test_a_renamed_public_name_keeps_its_old_one_for_a_release():
-    with pytest.warns(DeprecationWarning, match="jotto.RULES is now jotto.DECISION_RULES"):
-        old = jotto.RULES
-    assert old is jotto.DECISION_RULES == ("paper", "exact")
+def test_the_top_check_sees_every_spelling(tmp_path):
+    (tmp_path / "game").mkdir()
+    (tmp_path / "_version.py").write_text("")
+    (tmp_path / "game" / "a.py").write_text("from .. import __version__\n")
+    (tmp_path / "game" / "b.py").write_text("import jotto\n")
+    (tmp_path / "game" / "c.py").write_text("from jotto import solve\n")
+    (tmp_path / "game" / "d.py").write_text("from .. import _version\nfrom .._version import x\n")
+    assert top_importers(tmp_path) == ["game/a", "game/b", "game/c"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import importlib
 import os
-import sys
-import types
+
+from ._version import __version__ as __version__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 
@@ -18,8 +18,6 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-
 # machine a spinning thread that loses its CPU stalls every parallel region: wait passively
 # unless the user chose otherwise.  Must be set before the core (and its OpenMP runtime) loads.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-__version__ = "0.1.0"
 
 #: Where each public name lives.  ``import jotto`` loads none of them (PEP 562): the ``jotto``
 #: command starts handling Ctrl-C before NumPy and the core load, and a name is imported on
@@ -75,19 +73,8 @@ if TYPE_CHECKING:
     from .game.words import WordList, WordListError, load_words
 
 
-#: Public names renamed, for one release: old -> new (a DeprecationWarning names the new).
-_RENAMED = {"RULES": "DECISION_RULES"}  # beside jotto.Rules, the rule sets, it misled
-
-
 def __getattr__(name: str) -> object:
-    """A public name, or a submodule (``jotto.strategy_file``: an old name, see
-    ``jotto.util.moved``), loaded on first use."""
-    if name in _RENAMED:
-        import warnings
-
-        warnings.warn(f"jotto.{name} is now jotto.{_RENAMED[name]}; the old name goes in the "
-                      "next release", DeprecationWarning, stacklevel=2)
-        return __getattr__(_RENAMED[name])
+    """A public name, or a submodule (``jotto.game``), loaded on first use."""
     if name not in _EXPORTS:
         try:
             return importlib.import_module(f".{name}", __name__)
@@ -107,38 +94,6 @@ def __getattr__(name: str) -> object:
 def __dir__() -> list[str]:
     """The public names only (``__all__``), as tab completion and ``dir(jotto)`` show them."""
     return sorted(__all__)
-
-
-class _Package(types.ModuleType):
-    """``jotto`` itself.  When a submodule first loads, the import system binds it as an
-    attribute of its package; for ``jotto.solve`` that would hide the function ``solve`` the
-    name stands for (an eager ``from .solve import solve`` used to rebind it), so that one
-    binding is skipped: the module stays reachable through ``sys.modules``."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if not (isinstance(value, types.ModuleType) and name in _EXPORTS):
-            super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-
-
-
-class _MovedFinder:
-    """Finds the old names of the modules that moved into the wings (``jotto.util.moved``),
-    asked only about names no other finder found (it comes last)."""
-
-    @staticmethod
-    def find_spec(fullname: str, path: object = None, target: object = None) -> object:
-        if not fullname.startswith(f"{__name__}.") or fullname.count(".") != 1:
-            return None
-        from .util.moved import spec_for
-
-        return spec_for(fullname)
-
-
-if not any(getattr(f, "__qualname__", None) == "_MovedFinder" for f in sys.meta_path):
-    sys.meta_path.append(_MovedFinder)
 
 
 __all__ = [

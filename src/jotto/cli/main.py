@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator
 
 import click
 
-from .. import __version__
+from .._version import __version__
 from ..util.files import input_limit, quote
 from ..util.strategy_file import StrategyFileError
 from ..game.trees import TreeFileError

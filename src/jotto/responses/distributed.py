@@ -113,7 +113,7 @@ def local_pool(workers: int) -> ProcessPoolExecutor:
 
 def _probe() -> str:
     """Run on a worker by :func:`connect_scheduler`: the jotto it imports."""
-    from .. import __version__
+    from .._version import __version__
     from ..engine import core  # noqa: F401  (the compiled core loads)
 
     return __version__
@@ -128,7 +128,7 @@ def connect_scheduler(address: str, timeout: float = 5.0) -> Any:
         from distributed import Client
     except ImportError:
         raise ImportError("--scheduler needs Dask: pip install 'jotto[distributed]'") from None
-    from .. import __version__
+    from .._version import __version__
 
     try:
         client = Client(address, timeout=timeout, set_as_default=False)

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
+from .._version import __version__
 from ..util import strategy_file
 from ..responses.best_responses import DEFAULT_MEMORY, Hider, Words, weights_and_total
 from ..responses.distributed import TaskRunner, drive

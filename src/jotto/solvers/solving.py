@@ -18,7 +18,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from .. import __version__
+from .._version import __version__
 from ..util import strategy_file
 from .double_oracle.algorithm import PROVE_SHARE, DoubleOracle
 from .fictitious_play.algorithm import (MODES, ExactPlay, FictitiousPlay, OraclePlay, PaperPlay,

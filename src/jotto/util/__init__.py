@@ -1,2 +1,2 @@
 """The lowest wing: what every other wing may use and that knows nothing of Jotto — atomic files
-and locks, Ctrl-C handling, plots, annotations resolved for help(), the table of moved modules."""
+and locks, Ctrl-C handling, plots, annotations resolved for help()."""
