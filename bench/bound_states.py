@@ -28,7 +28,6 @@ import numpy as np
 
 import jotto
 from jotto.engine import core, runtime
-from jotto.responses.best_responses import search_flags
 
 TWL06 = Path(__file__).resolve().parents[2] / "shared" / "wordlists" / "TWL06.txt"
 
@@ -58,8 +57,7 @@ def weights(n: int, hider) -> np.ndarray:
 
 def prove(words, v: np.ndarray, beta: int, bounds: int) -> dict:
     """One pass proving beta from an empty memo on one thread with the optional ``bounds``."""
-    search = core.BestResponseSearch(words.tokens, words.length, v, 2**31, words.spell,
-                                     search_flags(words.rules))
+    search = core.BestResponseSearch(words.core, v, 2**31)
     search.set_bounds(bounds)
     cpu = time.process_time()
     value, exact, stop, *_, states = search.run(0, beta, 0.0, 0, True, None, 0, 1)

@@ -81,7 +81,9 @@ def child(weights: Path, only: list[str]) -> dict[str, float]:
     import jotto
     from jotto import _core
 
-    candidate_rule = module("jotto.responses.gbr", "jotto.gbr").candidate_rule
+    # builds before the word list carried hard mode chose the candidates by the rules
+    candidate_rule = getattr(module("jotto.responses.gbr", "jotto.gbr"), "candidate_rule",
+                             lambda words: _core.CAND_ALL)
     decision_rules = getattr(jotto, "DECISION_RULES", None) or jotto.RULES
 
     sys.path.insert(0, str(HERE))

@@ -15,7 +15,6 @@ import pytest
 import jotto
 from jotto import _core
 from jotto.solvers.fictitious_play.algorithm import ExactPlay, PaperPlay
-from jotto.responses.gbr import candidate_rule
 
 ALL = jotto.resolve_threads()
 
@@ -62,6 +61,6 @@ def paper_play(twl06):
 def test_comp_num_guesses_paper_play_weights(benchmark, twl06, kernel, threads, paper_play):
     benchmark.group = "CompNumGuesses 5 letters, paper rule, paper-mode weights after 2000 iterations"
     words = twl06[5]
-    tree = benchmark(_core.build_tree, words.core, _core.RULE_PAPER, candidate_rule(words),
+    tree = benchmark(_core.build_tree, words.core, _core.RULE_PAPER, _core.CAND_ALL,
                      paper_play.v, paper_play.s, 0.0, paper_play.err_rel, threads)
     assert tree.guess_counts().shape == (len(words),)

@@ -37,8 +37,7 @@ TARGET = 1.7
 def prove(words, threads: int) -> tuple[float, float, int]:
     """Seconds, CPU seconds and states of one pass proving BETA from an empty memo on
     ``threads``."""
-    search = _core.BestResponseSearch(words.tokens, words.length,
-                                      np.ones(len(words), dtype=np.int64), 2**30)
+    search = _core.BestResponseSearch(words.core, np.ones(len(words), dtype=np.int64), 2**30)
     start, cpu = time.perf_counter(), time.process_time()
     value, exact, stop, *_, states = search.run(0, BETA, 0.0, 0, True, None, 0, threads)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu

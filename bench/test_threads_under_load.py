@@ -84,8 +84,7 @@ def test_default_threads_not_slower_under_load(benchmark, twl06, busy_cores):
 
 
 def prove_seconds(words, threads: int) -> float:
-    search = _core.BestResponseSearch(words.tokens, words.length,
-                                      np.ones(len(words), dtype=np.int64), 2**30)
+    search = _core.BestResponseSearch(words.core, np.ones(len(words), dtype=np.int64), 2**30)
     start = time.perf_counter()
     out = search.run(0, PROOF_BETA, 0.0, 0, True, None, 0, threads)
     assert out[2] == "done" and out[0] >= PROOF_BETA

@@ -124,3 +124,43 @@ def test_the_top_check_sees_every_spelling(tmp_path):
     (tmp_path / "game" / "c.py").write_text("from jotto import solve\n")
     (tmp_path / "game" / "d.py").write_text("from .. import _version\nfrom .._version import x\n")
     assert top_importers(tmp_path) == ["game/a", "game/b", "game/c"]
+
+
+def rule_readers(root: Path) -> dict[str, list[str]]:
+    """Where the modules under ``root`` (a copy of the package) turn rules into engine flags
+    themselves: in the searches (``responses/``) and the engine's face, a read of ``.rules`` or
+    a candidate rule other than "all"; anywhere but ``game/words.py``, a core word list
+    (``core.Words(...)``) made."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        name = "/".join(path.relative_to(root).with_suffix("").parts)
+        searches = name.startswith(("responses/", "engine/"))
+        for node in ast.walk(ast.parse(path.read_text())):
+            what = None
+            if isinstance(node, ast.Attribute):
+                if searches and node.attr in ("rules", "CAND_CONSISTENT", "CAND_NORVIG"):
+                    what = node.attr
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr == "Words" and name != "game/words":
+                what = "Words()"
+            if what:
+                found.setdefault(name, []).append(what)
+    return found
+
+
+def test_only_the_word_list_turns_rules_into_engine_flags():
+    """The one boundary between rules and the engine: :attr:`WordList.core` makes the core's
+    list with its rules, and the searches read hard mode, reply codes and branching from it."""
+    assert rule_readers(PACKAGE) == {}
+
+
+def test_the_rule_check_sees_a_search_building_flags(tmp_path):
+    (tmp_path / "responses").mkdir()
+    (tmp_path / "game").mkdir()
+    (tmp_path / "responses" / "a.py").write_text("hard = words.rules.hard\n")
+    (tmp_path / "responses" / "b.py").write_text("c = core.CAND_CONSISTENT\n")
+    (tmp_path / "play").mkdir()
+    (tmp_path / "play" / "c.py").write_text("w = core.Words(tokens, 5, keep_all=True)\n")
+    (tmp_path / "game" / "words.py").write_text("w = core.Words(tokens, 5, hard=True)\n")
+    assert rule_readers(tmp_path) == {"play/c": ["Words()"], "responses/a": ["rules"],
+                                      "responses/b": ["CAND_CONSISTENT"]}

@@ -16,8 +16,8 @@ from hypothesis import given, settings, strategies as st
 
 import jotto
 from jotto import _core
-from jotto.responses.best_responses import search_flags
 from jotto.game.rules import PRESETS
+from jotto.game.words import WordList
 
 from . import reference, reference_game
 from .strategies import ANY_RULES, LETTERS, dictionaries, float_weights, int_weights, rule_cases
@@ -264,9 +264,8 @@ def test_time_budget_returns_proven_bounds(twl06):
 # ---- every rule set, through the core search (tokens and spellings from Rules) ----------------
 
 def core_search(rules, words, v, memory=2**22):
-    return _core.BestResponseSearch(rules.tokens(words), len(words[0]),
-                                    np.array(v, dtype=np.int64), memory,
-                                    rules.spellings(words), search_flags(rules))
+    return _core.BestResponseSearch(WordList.from_words(words, rules=rules).core,
+                                    np.array(v, dtype=np.int64), memory)
 
 
 def check_core_tree(rules, words, v, search, top_k, root, total):
@@ -433,21 +432,6 @@ def test_eckler_stare_family():
     true = reference_game.best_response_total(words, [1] * 5, positional)
     value, exact, *_ = core_search(positional, words, [1] * 5).run(0, _core.BS_INF, 0.0, 0)
     assert exact and value == true < 15
-
-
-@pytest.mark.parametrize("tokens, spell, flags", [
-    ([0b11, 0b11], None, 0),                      # the same letters twice: each would win
-    ([0b11, 0b101], [0x0201, 0x0201], 2),         # the same spelling twice
-    ([0b11, 0b101], None, 2),                     # positional without spellings
-    ([0b111, 0b101], None, 0),                    # more tokens than letters
-    ([0b11, 0b101], None, 8),                     # an unknown flag
-])
-def test_core_refuses_inconsistent_words(tokens, spell, flags):
-    with pytest.raises(ValueError, match="invalid"):
-        _core.BestResponseSearch(np.array(tokens, dtype=np.uint64), 2,
-                                 np.ones(2, dtype=np.int64), 2**20,
-                                 None if spell is None else np.array(spell, dtype=np.uint64),
-                                 flags)
 
 
 def test_an_error_on_a_search_thread_is_raised_to_the_caller(monkeypatch):

@@ -107,8 +107,8 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
         words = jotto.load_words("enable", length=4)
         from jotto import _core
         import numpy as np
-        search = _core.BestResponseSearch(words.tokens[:40], 4, np.ones(40, dtype=np.int64),
-                                          2**24)
+        first = jotto.WordList.from_words(words.words[:40], rules=words.rules)
+        search = _core.BestResponseSearch(first.core, np.ones(40, dtype=np.int64), 2**24)
         value = search.run(0, _core.BS_INF, 0.0, 0, False, None, 0, 3, 1)
         print(json.dumps({
             "search": [value[0], value[1], search.tree(0, -1)[1].tolist()],
@@ -131,7 +131,8 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
     assert any("without OpenMP" in w for w in got["warned"])
     words = jotto.load_words("enable", length=4)
     assert got["counts"] == jotto.comp_num_guesses(words, rule="exact").tolist()
-    search = _core.BestResponseSearch(words.tokens[:40], 4, np.ones(40, dtype=np.int64), 2**24)
+    first = jotto.WordList.from_words(words.words[:40], rules=words.rules)
+    search = _core.BestResponseSearch(first.core, np.ones(40, dtype=np.int64), 2**24)
     value = search.run(0, _core.BS_INF, 0.0, 0)
     assert got["search"] == [value[0], True, search.tree(0, -1)[1].tolist()]
 

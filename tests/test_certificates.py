@@ -21,7 +21,6 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import jotto
 from jotto import _core
-from jotto.responses.best_responses import search_flags
 from jotto.game.certificates import (CertificateError, CertificateWriter, read_certificate,
                                     remove_stale_streams)
 from jotto.cli import main
@@ -108,8 +107,7 @@ def test_records_of_threads_come_after_the_records_they_use(tmp_path_factory, wo
     v = np.ones(len(wl), dtype=np.int64)
     path = tmp_path_factory.mktemp("c") / "t.cert"
     with CertificateWriter(path) as writer:
-        search = _core.BestResponseSearch(wl.tokens, wl.length, v, 2**22, wl.spell,
-                                          search_flags(wl.rules))
+        search = _core.BestResponseSearch(wl.core, v, 2**22)
         search.certificate_open(writer.stream)
         value, exact, *_ = search.run(0, _core.BS_INF, 0.0, nodes, False, None, 0, threads, 3)
         records = search.certificate_close()
@@ -123,8 +121,7 @@ def test_top_k_passes_write_no_records(tmp_path):
     """A top-K pass's values are of restricted trees (upper bounds): none enters a proof."""
     wl = enable(3, 60)
     v = np.ones(len(wl), dtype=np.int64)
-    search = _core.BestResponseSearch(wl.tokens, wl.length, v, 2**22, wl.spell,
-                                      search_flags(wl.rules))
+    search = _core.BestResponseSearch(wl.core, v, 2**22)
     search.certificate_open(tmp_path / "raw")
     search.run(2, _core.BS_INF, 0.0, 0)
     assert search.certificate_close() == 0

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from jotto import _core
-from jotto.responses.best_responses import search_flags
+from jotto.game.words import WordList
 from jotto.game.rules import PRESETS
 
 from . import reference_families as fam, reference_game
@@ -23,8 +23,8 @@ HARD = PRESETS["hard"]
 
 
 def search_of(words, v, rules=PAPER):
-    return _core.BestResponseSearch(rules.tokens(words), len(words[0]),
-                                    np.array(v, dtype=np.int64), 2**22, None, search_flags(rules))
+    return _core.BestResponseSearch(WordList.from_words(words, rules=rules).core,
+                                    np.array(v, dtype=np.int64), 2**22)
 
 
 @st.composite

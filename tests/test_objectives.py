@@ -45,9 +45,8 @@ def scaled(costs, tail):
 
 def core_search(rules, words, v, costs, tail, memory=2**22):
     wl = jotto.WordList.from_words(words, rules=rules)
-    return wl, _core.CostSearch(wl.core, rules.branches(len(words[0])), rules.hard,
-                                np.array(v, dtype=np.int64), np.array(costs, dtype=np.uint64),
-                                tail, memory)
+    return wl, _core.CostSearch(wl.core, np.array(v, dtype=np.int64),
+                                np.array(costs, dtype=np.uint64), tail, memory)
 
 
 def check_tree(rules, words, v, objective, res):

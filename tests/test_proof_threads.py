@@ -25,7 +25,7 @@ from hypothesis import given, settings, strategies as st
 
 import jotto
 from jotto import _core
-from jotto.responses.best_responses import search_flags
+from jotto.game.words import WordList
 from jotto.game.rules import PRESETS
 
 from . import reference_game
@@ -37,9 +37,8 @@ TSAN = Path(__file__).resolve().parent / "c" / "tsan_search.c"
 
 
 def core_search(rules, words, v, memory=2**22):
-    return _core.BestResponseSearch(rules.tokens(words), len(words[0]),
-                                    np.array(v, dtype=np.int64), memory,
-                                    rules.spellings(words), search_flags(rules))
+    return _core.BestResponseSearch(WordList.from_words(words, rules=rules).core,
+                                    np.array(v, dtype=np.int64), memory)
 
 
 def run(search, threads, top_k=0, beta=_core.BS_INF, nodes=0, by_size=False, full_below=0,
@@ -151,7 +150,7 @@ def test_budgets_on_threads_give_proven_bounds(case, nodes, beta, threads, data)
 def test_stops_on_threads(twl06):
     """3 letters, 2 threads: a deadline and another thread's cancel stop a pass within a
     fraction of a second, with a bound at least the counting bound's (2404 guesses in all)."""
-    search = _core.BestResponseSearch(twl06[3].tokens, 3, np.ones(421, dtype=np.int64), 2**28)
+    search = _core.BestResponseSearch(twl06[3].core, np.ones(421, dtype=np.int64), 2**28)
     start = time.perf_counter()
     value, exact, stop, *_ = search.run(0, 2800, 0.5, 0, True, None, 0, 2)
     assert stop == "time" and not exact and 2404 <= value < 2800
@@ -170,7 +169,7 @@ def test_node_budget_and_memory_limit_on_threads(twl06):
     """3 letters, 2 threads, a 4-MiB memo (full almost at once): the node budget stops the pass
     within a few states of it, the memo stays within its limit, and the bound is proven (at
     most a tree's value: 2886 guesses in all, README)."""
-    search = _core.BestResponseSearch(twl06[3].tokens, 3, np.ones(421, dtype=np.int64), 2**22)
+    search = _core.BestResponseSearch(twl06[3].core, np.ones(421, dtype=np.int64), 2**22)
     value, exact, stop, _, _, used = search.run(0, 2800, 0.0, 20_000, True, None, 0, 2)
     assert stop == "nodes" and not exact and 2404 <= value <= 2886
     assert 20_000 <= used < 20_100
@@ -183,8 +182,8 @@ def test_a_full_memo_changes_nothing_on_threads(twl06, threads):
     """2 letters, weights 1..51, every state shared, a 1-MiB memo: the exact optimum and tree
     of one thread with a large memo."""
     words, v = twl06[2], np.arange(1, 52, dtype=np.int64)
-    a = _core.BestResponseSearch(words.tokens, 2, v, 2**26)
-    b = _core.BestResponseSearch(words.tokens, 2, v, 2**20)
+    a = _core.BestResponseSearch(words.core, v, 2**26)
+    b = _core.BestResponseSearch(words.core, v, 2**20)
     ra, rb = a.run(0, _core.BS_INF, 0.0, 0), run(b, threads)
     assert ra[:2] == rb[:2] and ra[1]
     same_tree(tree_of(a), tree_of(b))

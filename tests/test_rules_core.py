@@ -138,6 +138,26 @@ def test_trees_have_a_child_per_reply_code():
         assert sorted(counts.tolist())[0] == 1
 
 
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_core_list_carries_its_rules(name):
+    """The one road from rules to the engine: the core's list has the reply codes, win code,
+    branching (Rules.branches, the counting bound's) and hard mode of its rules, and travels to
+    worker processes (pickled) as the same list."""
+    import pickle
+
+    rules = PRESETS[name]
+    words = ["stare", "plumb", "tears", "chink", "dwarf"]
+    if rules.anagrams != "keep-all":
+        words.remove("tears")
+    wl = word_list(rules, words)
+    for listed in (wl.core, pickle.loads(pickle.dumps(wl.core))):
+        assert (listed.classes, listed.win, listed.branches, listed.hard) == (
+            rules.classes(5), rules.win_code(5), rules.branches(5), rules.hard)
+        counts = jotto.comp_num_guesses(wl, rule="exact")
+        assert _core.build_tree(listed, _core.RULE_EXACT, _core.CAND_ALL, None, None, 0.0, 0.0,
+                                1).guess_counts().tolist() == counts.tolist()
+
+
 def test_paper_lists_through_tokens_equal_masks():
     """The paper's lists give the same core whether built from masks or from tokens."""
     wl = jotto.load_words(["abcde", "fghij", "abfgk", "cdhij", "klmno", "acegi"])

@@ -15,7 +15,6 @@ import jotto
 from jotto import _core
 from jotto.engine import runtime
 from jotto.solvers.fictitious_play.algorithm import ExactPlay, PaperPlay, paper_strategy
-from jotto.responses.gbr import candidate_rule
 from jotto.game.paper import TABLE1
 from jotto.game.rules import PRESETS
 from jotto.game.words import WordList
@@ -100,7 +99,7 @@ def test_updated_tree_equals_a_fresh_build(rule, threads, paths, case):
 
     def build(v):
         h = v / v.sum() if rule == "paper" else None
-        return _core.build_tree(wl.core, code, candidate_rule(wl), v, h, 0.0, err_rel, threads)
+        return _core.build_tree(wl.core, code, _core.CAND_ALL, v, h, 0.0, err_rel, threads)
 
     default = runtime.kernel_variant()
     if paths == "small":

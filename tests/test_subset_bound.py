@@ -53,9 +53,7 @@ def test_passes_over_a_memo_of_bounds_stay_proven(case, rules, passes):
 
 def proof_2629(words, bounds, certificate=None):
     """One pass proving 2629/421 at 3 letters (the docs' example), from an empty memo."""
-    search = _core.BestResponseSearch(words.tokens, words.length,
-                                      np.ones(len(words), dtype=np.int64),
-                                      2**28)
+    search = _core.BestResponseSearch(words.core, np.ones(len(words), dtype=np.int64), 2**28)
     search.set_bounds(bounds)
     if certificate is not None:
         search.certificate_open(certificate)

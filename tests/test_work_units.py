@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from jotto import _core
-from jotto.responses.best_responses import search_flags
 from jotto.responses.work_units import INF, Job, Problem, Task, run_task
 from jotto.game.words import WordList
 
@@ -21,9 +20,8 @@ from .strategies import rule_cases
 
 
 def core_search(rules, words, v):
-    return _core.BestResponseSearch(rules.tokens(words), len(words[0]),
-                                    np.array(v, dtype=np.int64), 2**24,
-                                    rules.spellings(words), search_flags(rules))
+    return _core.BestResponseSearch(WordList.from_words(words, rules=rules).core,
+                                    np.array(v, dtype=np.int64), 2**24)
 
 
 def narrows(rules, words, v, g, state):
@@ -126,7 +124,7 @@ def test_pass_over_a_state_is_its_value(on, case, data):
 
 def test_bad_states_and_guesses_are_refused():
     rules_words = WordList.from_words(["ab", "cd", "ef"])
-    search = _core.BestResponseSearch(rules_words.tokens, 2, np.ones(3, dtype=np.int64), 2**20)
+    search = _core.BestResponseSearch(rules_words.core, np.ones(3, dtype=np.int64), 2**20)
     for bad in ([2, 1], [0, 3], [-1], []):
         with pytest.raises(ValueError, match="at least one increasing word index"):
             search.run(0, INF, 0.0, 0, targets=bad)

@@ -35,7 +35,8 @@ cdef extern from "common/jotto_engine.h" nogil:
                                  int32_t L, int flags)
     int32_t jt_words_classes(const jt_words *w)
     int32_t jt_words_win(const jt_words *w)
-    int JT_KEEP_ALL, JT_POSITIONAL
+    int32_t jt_words_branches(const jt_words *w)
+    int JT_KEEP_ALL, JT_POSITIONAL, JT_HARD
     void jt_words_free(jt_words *w)
     jt_tree *jt_tree_build(const jt_words *w, const jt_weights *wt, int threads, int *status)
     int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
@@ -80,27 +81,38 @@ cdef _check(int status):
 
 
 cdef class Words:
-    """A word list as the core sees it.
+    """A word list as the core sees it, with its rules: every entry point that takes it (trees,
+    decisions, the searches) reads them from here.
 
     ``Words(masks, length)``: distinct ``uint32`` letter masks of ``length`` letters each (the
-    paper's lists).  ``Words(tokens, length, spell=None, keep_all=False)``: ``uint64`` token masks
-    and, for positional replies, spellings, as :meth:`jotto.game.rules.Rules.tokens` and
-    :meth:`~jotto.game.rules.Rules.spellings` give them; ``keep_all`` is the anagram rule
-    ``keep-all`` (see jt_words_new_rules in jotto_engine.h for the reply codes).  ``classes`` is
-    the number of reply codes R, ``win`` the win's code."""
+    paper's lists).  ``Words(tokens, length, spell=None, keep_all=False, hard=False)``:
+    ``uint64`` token masks and, for positional replies, spellings, as
+    :meth:`jotto.game.rules.Rules.tokens` and :meth:`~jotto.game.rules.Rules.spellings` give
+    them; ``keep_all`` is the anagram rule ``keep-all``, ``hard`` hard mode (see
+    jt_words_new_rules in jotto_engine.h).  ``classes`` is the number of reply codes R, ``win``
+    the win's code, ``branches`` the most non-winning replies one guess can get, ``hard``
+    whether every guess must be consistent.  :attr:`jotto.game.words.WordList.core` is the one
+    place that makes it from a rule set."""
 
     cdef jt_words *ptr
     cdef readonly int size
     cdef readonly int length
     cdef readonly int classes
     cdef readonly int win
+    cdef readonly int branches
+    cdef readonly bint hard
+    cdef readonly bint keep_all
+    cdef readonly object tokens
+    cdef readonly object spell
 
-    def __cinit__(self, masks not None, int length, spell=None, bint keep_all=False):
+    def __cinit__(self, masks not None, int length, spell=None, bint keep_all=False,
+                  bint hard=False):
         cdef const uint32_t[::1] m32
         cdef const uint64_t[::1] tok
         cdef const uint64_t[::1] sp
-        cdef int flags = (JT_KEEP_ALL if keep_all else 0) | (JT_POSITIONAL if spell is not None
-                                                             else 0)
+        cdef int flags = ((JT_KEEP_ALL if keep_all else 0) |
+                          (JT_POSITIONAL if spell is not None else 0) | (JT_HARD if hard else 0))
+        self.tokens, self.spell, self.keep_all = masks, spell, keep_all
         n = len(masks)
         if n < 1 or n > JT_MAX_WORDS:
             raise ValueError(f"the core takes 1 to {JT_MAX_WORDS} words, not {n}")
@@ -124,6 +136,12 @@ cdef class Words:
         self.length = length
         self.classes = jt_words_classes(self.ptr)
         self.win = jt_words_win(self.ptr)
+        self.branches = jt_words_branches(self.ptr)
+        self.hard = hard
+
+    def __reduce__(self):
+        # a list travels to worker processes as what makes it (the proof's work units)
+        return Words, (self.tokens, self.length, self.spell, self.keep_all, self.hard)
 
     def __dealloc__(self):
         jt_words_free(self.ptr)
@@ -425,10 +443,9 @@ cdef extern from "search/jotto_search.h" nogil:
         int32_t best_guess
         int64_t nodes
     uint64_t JT_BS_INF
-    int JT_BS_KEEP_ALL, JT_BS_POSITIONAL, JT_BS_HARD, JT_BS_SUBSETS,
-    int JT_BS_WEIGHTED_FAMILIES, JT_BS_HARD_FAMILIES, JT_BS_ALL_BOUNDS, JT_BS_DEFAULT_BOUNDS
-    jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
-                          int32_t flags, const int64_t *v, size_t memo_bytes, int *status)
+    int JT_BS_SUBSETS, JT_BS_WEIGHTED_FAMILIES, JT_BS_HARD_FAMILIES, JT_BS_ALL_BOUNDS
+    int JT_BS_DEFAULT_BOUNDS
+    jt_bsearch *jt_bs_new(const jt_words *words, const int64_t *v, size_t memo_bytes, int *status)
     int32_t jt_bs_classes(const jt_bsearch *s)
     void jt_bs_free(jt_bsearch *s)
     int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
@@ -447,10 +464,6 @@ cdef extern from "search/jotto_search.h" nogil:
     int jt_bs_cert_close(jt_bsearch *s, int64_t *records)
 
 BS_INF = JT_BS_INF
-#: Rule flags of BestResponseSearch (jotto_search.h).
-BS_KEEP_ALL = JT_BS_KEEP_ALL
-BS_POSITIONAL = JT_BS_POSITIONAL
-BS_HARD = JT_BS_HARD
 BS_SUBSETS = JT_BS_SUBSETS
 BS_WEIGHTED_FAMILIES = JT_BS_WEIGHTED_FAMILIES
 BS_HARD_FAMILIES = JT_BS_HARD_FAMILIES
@@ -488,38 +501,26 @@ def _state_vector(targets, int size):
 
 
 cdef class BestResponseSearch:
-    """A branch-and-bound search for the guesser's best response to integer weights ``v``; its
-    memo (at most ``memo_bytes``) persists across passes.  See jotto_search.h.
-
-    ``tokens``: the words' token masks (``Rules.tokens``; 26-bit letter masks for the paper's
-    words, any unsigned integer array), ``spell``: their spellings (``Rules.spellings``) with
-    positional replies, else None; ``flags``: ``BS_KEEP_ALL | BS_POSITIONAL | BS_HARD`` as the
-    rules say (:func:`jotto.responses.best_responses.search_flags`).  Trees have ``classes`` children per
-    node, indexed by the rules' reply codes."""
+    """A branch-and-bound search for the guesser's best response over ``words`` (kept alive
+    here; its rules, reply codes and hard mode are the search's) to integer weights ``v``; its
+    memo (at most ``memo_bytes``) persists across passes.  See jotto_search.h.  Trees have
+    ``classes`` children per node, indexed by the rules' reply codes."""
 
     cdef jt_bsearch *ptr
+    cdef readonly Words words
     cdef readonly int size
     cdef readonly int length
     cdef readonly int classes
 
-    def __cinit__(self, tokens, int length, const int64_t[::1] v not None, size_t memo_bytes,
-                  spell=None, int flags=0):
+    def __cinit__(self, Words words not None, const int64_t[::1] v not None, size_t memo_bytes):
         cdef int status = JT_OK
-        cdef const uint64_t[::1] tk = np.ascontiguousarray(tokens, dtype=np.uint64)
-        cdef const uint64_t[::1] sp
-        cdef const uint64_t *spp = NULL
-        if tk.shape[0] != v.shape[0] or tk.shape[0] < 1:
+        if v.shape[0] != words.size:
             raise ValueError("one weight per word is needed")
-        if spell is not None:
-            sp = np.ascontiguousarray(spell, dtype=np.uint64)
-            if sp.shape[0] != tk.shape[0]:
-                raise ValueError("one spelling per word is needed")
-            spp = &sp[0]
-        self.ptr = jt_bs_new(&tk[0], spp, <int32_t>tk.shape[0], length, flags, &v[0],
-                             memo_bytes, &status)
+        self.words = words
+        self.ptr = jt_bs_new(words.ptr, &v[0], memo_bytes, &status)
         _check(status)
-        self.size = <int>tk.shape[0]
-        self.length = length
+        self.size = words.size
+        self.length = words.length
         self.classes = jt_bs_classes(self.ptr)
 
     def __dealloc__(self):
@@ -690,8 +691,8 @@ cdef extern from "search/search_cost.h" nogil:
         int complete
         int64_t pairs
     uint64_t JT_CS_INF
-    jt_csearch *jt_cs_new(const jt_words *w, int32_t branches, int hard, const int64_t *v,
-                          const jt_costs *costs, size_t memo_bytes, int *status)
+    jt_csearch *jt_cs_new(const jt_words *w, const int64_t *v, const jt_costs *costs,
+                          size_t memo_bytes, int *status)
     void jt_cs_free(jt_csearch *s)
     int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, const int32_t *S, int32_t m, int32_t t,
                   jt_cs_outcome *out)
@@ -699,7 +700,7 @@ cdef extern from "search/search_cost.h" nogil:
     int jt_cs_solve(jt_csearch *s, const int32_t *S, int32_t m, int32_t t, uint64_t *value,
                     int32_t *guess)
     void jt_cs_memo_stats(const jt_csearch *s, int64_t *states, int64_t *bytes)
-    int32_t jt_cg_decide(const jt_words *w, int hard, const int64_t *v, const double *c,
+    int32_t jt_cg_decide(const jt_words *w, const int64_t *v, const double *c,
                          int32_t K, double tail, int32_t t, const int32_t *S, int32_t m,
                          const jt_cg_params *p, jt_cg_info *info)
 
@@ -708,16 +709,16 @@ CS_INF = JT_CS_INF
 
 cdef class CostSearch:
     """The exact search for the tree minimising ``sum_i v_i c(depth_i)`` (search_cost.h) over
-    ``words`` (kept alive here) with integer weights ``v``, integer costs ``costs`` (c(1..K),
-    non-decreasing) continued by ``tail`` per depth, ``branches`` as :meth:`Rules.branches`
-    gives it, and hard mode or not; its memo (at most ``memo_bytes``) persists across calls.
+    ``words`` (kept alive here; its rules and hard mode are the search's) with integer weights
+    ``v``, integer costs ``costs`` (c(1..K), non-decreasing) continued by ``tail`` per depth; its
+    memo (at most ``memo_bytes``) persists across calls.
     The caller guarantees ``sum(v) * c(D + 1) < 2**63``."""
 
     cdef jt_csearch *ptr
     cdef readonly Words words
 
-    def __cinit__(self, Words words not None, int branches, bint hard,
-                  const int64_t[::1] v not None, costs, uint64_t tail, size_t memo_bytes):
+    def __cinit__(self, Words words not None, const int64_t[::1] v not None, costs,
+                  uint64_t tail, size_t memo_bytes):
         cdef int status = JT_OK
         cdef const uint64_t[::1] c = np.ascontiguousarray(costs, dtype=np.uint64)
         cdef jt_costs jc
@@ -729,7 +730,7 @@ cdef class CostSearch:
         jc.K = <int32_t>c.shape[0]
         jc.tail = tail
         self.words = words
-        self.ptr = jt_cs_new(words.ptr, branches, hard, &v[0], &jc, memo_bytes, &status)
+        self.ptr = jt_cs_new(words.ptr, &v[0], &jc, memo_bytes, &status)
         _check(status)
 
     def __dealloc__(self):
@@ -797,8 +798,8 @@ cdef class CostSearch:
         return int(states), int(used)
 
 
-def cost_decide(Words words not None, bint hard, const int64_t[::1] v not None, costs,
-                double tail, int depth, targets, int levels, int width, double seconds):
+def cost_decide(Words words not None, const int64_t[::1] v not None, costs, double tail,
+                int depth, targets, int levels, int width, double seconds):
     """The heuristic guess (greedy_cost.c) at state ``targets`` after ``depth`` guesses, for
     weights ``v`` and costs c(1..K) (floats, non-decreasing) continued by ``tail``:
     (guess, score, every level finished, replies computed)."""
@@ -815,7 +816,7 @@ def cost_decide(Words words not None, bint hard, const int64_t[::1] v not None, 
     p.width = width
     p.seconds = seconds
     with nogil:
-        g = jt_cg_decide(words.ptr, hard, &v[0], &c[0], <int32_t>c.shape[0], tail, depth,
+        g = jt_cg_decide(words.ptr, &v[0], &c[0], <int32_t>c.shape[0], tail, depth,
                          &S[0], <int32_t>S.shape[0], &p, &info)
     if g < 0:
         _check(g)

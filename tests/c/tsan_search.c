@@ -19,6 +19,7 @@
 #define bs_run_threads bs_run_threads_openmp
 #include "search/search_parallel.c"
 #undef bs_run_threads
+#include "common/engine_internal.h"
 
 typedef struct {
     jt_bsearch *s;
@@ -126,6 +127,24 @@ static int32_t tree(jt_bsearch *s, int32_t top_k, int32_t *g, uint64_t *total)
     return n;
 }
 
+/* The paper words tok as the engine's list holds them: the fields the search reads (the list's
+ * own constructor, common/words.c, would bring the kernels into this build). */
+static jt_words *paper_words(jt_words *w, const uint64_t *tok, uint32_t *mask, int32_t D, int L)
+{
+    memset(w, 0, sizeof(*w));
+    w->D = D;
+    w->L = L;
+    w->R = L + 1;
+    w->win = L;
+    w->branch = L;
+    w->mode = JT_MODE_PAPER;
+    for (int32_t i = 0; i < D; i++)
+        mask[i] = (uint32_t)tok[i];
+    w->mask = mask;
+    w->tok = (uint64_t *)tok;
+    return w;
+}
+
 int main(void)
 {
     enum { D = 48, CASES = 6 };
@@ -138,7 +157,9 @@ int main(void)
         for (int32_t i = 0; i < D; i++)
             v[i] = k % 3 == 2 ? (int64_t)(rnd() % 9) : 1;
         int status;
-        jt_bsearch *one = jt_bs_new(tok, NULL, D, L, 0, v, (size_t)1 << 26, &status);
+        uint32_t mask[D];
+        jt_words list, *words = paper_words(&list, tok, mask, D, L);
+        jt_bsearch *one = jt_bs_new(words, v, (size_t)1 << 26, &status);
         CHECK(one, "new %d", status);
         if (!one)
             continue;
@@ -150,7 +171,7 @@ int main(void)
             /* a small memo (full: bounds overwritten while other threads read them), then a
              * large one that grows while the threads search */
             const size_t memory = threads == 3 ? (size_t)1 << 18 : (size_t)1 << 26;
-            jt_bsearch *s = jt_bs_new(tok, NULL, D, L, 0, v, memory, &status);
+            jt_bsearch *s = jt_bs_new(words, v, memory, &status);
             /* the threads append to a certificate's record stream (search_certificate.c) */
             CHECK(jt_bs_cert_open(s, "/dev/null") == JT_OK, "certificate stream");
             const jt_bs_outcome b = pass(s, threads, 0, a.value - 10, 0, 1);

@@ -3,26 +3,30 @@
 Every other module reaches the C engine through this one (an import-linter contract in
 ``pyproject.toml`` holds them to it), so the core's entry points are spelled once, here, and
 the calls that take many numbers take them by keyword.  The names below are the core's own
-(``_core.pyx`` documents them); the functions wrap the entry points whose positional
-signatures are easy to get wrong.
+(``_core.pyx`` documents them); the functions and classes wrap the entry points whose
+positional signatures are easy to get wrong.
+
+A rule set reaches the engine one way: :attr:`jotto.game.words.WordList.core` makes the
+core's :class:`Words`, which carries the rules (anagrams kept, positional replies, hard mode),
+the reply codes, the win's code and the branching; the trees, decisions and searches read them
+from it and take no rule flags of their own (tests/test_architecture.py keeps it so).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import _core
 from .._core import (  # the core's names, re-exported for the wings above
     BS_ALL_BOUNDS,
     BS_DEFAULT_BOUNDS,
-    BS_HARD,
     BS_HARD_FAMILIES,
     BS_INF,
-    BS_KEEP_ALL,
-    BS_POSITIONAL,
     BS_STOPS,
     BS_SUBSETS,
     BS_WEIGHTED_FAMILIES,
+    BestResponseSearch,
+    CostSearch,
     CAND_ALL,
     CAND_CONSISTENT,
     CAND_NORVIG,
@@ -34,8 +38,6 @@ from .._core import (  # the core's names, re-exported for the wings above
     RULE_NORVIG_EXPECTATION,
     RULE_NORVIG_MAX,
     RULE_PAPER,
-    BestResponseSearch,
-    CostSearch,
     Tree,
     Words,
     class_sizes,
@@ -50,8 +52,8 @@ from .._core import (  # the core's names, re-exported for the wings above
     set_thresholds,
 )
 
-__all__ = ["BS_ALL_BOUNDS", "BS_DEFAULT_BOUNDS", "BS_HARD", "BS_HARD_FAMILIES", "BS_INF",
-           "BS_KEEP_ALL", "BS_POSITIONAL", "BS_STOPS", "BS_SUBSETS", "BS_WEIGHTED_FAMILIES",
+__all__ = ["BS_ALL_BOUNDS", "BS_DEFAULT_BOUNDS", "BS_HARD_FAMILIES", "BS_INF",
+           "BS_STOPS", "BS_SUBSETS", "BS_WEIGHTED_FAMILIES",
            "CAND_ALL", "CAND_CONSISTENT", "CAND_NORVIG", "CS_INF", "MAX_LENGTH", "MAX_WORDS",
            "RULE_EXACT", "RULE_NORVIG_ENTROPY", "RULE_NORVIG_EXPECTATION", "RULE_NORVIG_MAX",
            "RULE_PAPER",
@@ -73,3 +75,4 @@ def decide(*, words: Words, rule: int, candidates: int, v: Any = None, h: Any = 
            err_abs: float = 0.0, err_rel: float = 0.0, state: Any) -> int:
     """The word :func:`build_tree`'s guesser guesses at ``state`` (increasing word indices)."""
     return _core.decide(words, rule, candidates, v, h, err_abs, err_rel, state)
+

@@ -161,12 +161,15 @@ class WordList:
 
     @cached_property
     def core(self) -> core.Words:
-        """The list as the compiled core holds it (built once, on first use)."""
+        """The list as the compiled core holds it, with its rules (built once, on first use):
+        the one place a rule set becomes the engine's flags (anagrams kept, positional replies
+        by the spellings, hard mode); the engine's trees, decisions and searches read them, its
+        reply codes, win code and branching from here."""
         if len(self.words) > core.MAX_WORDS:
             raise WordListError(f"{self.source}: {len(self.words)} words; the core takes at most "
                                 f"{core.MAX_WORDS}")
         return core.Words(np.ascontiguousarray(self.tokens), self.length, self.spell,
-                           keep_all=self.rules.anagrams == "keep-all")
+                          keep_all=self.rules.anagrams == "keep-all", hard=self.rules.hard)
 
     def to_record(self) -> dict[str, object]:
         """The list as strategy and tree files record it: words, length, rules, source, SHA-256

@@ -102,7 +102,7 @@ class CostGuesser(TreeGuesser):
         levels = self.levels if seconds is None else max(self.levels, DEADLINE_LEVELS)
         t0 = time.perf_counter()
         g, score, complete, _ = core.cost_decide(
-            self.words.core, self.words.rules.hard, self.weights,
+            self.words.core, self.weights,
             [float(c) for c in objective.costs], float(objective.tail), int(made),
             np.ascontiguousarray(state, dtype=np.int32), levels, self.width,
             0.0 if seconds is None else float(seconds))

@@ -50,13 +50,12 @@ from ..game.bounds import counting_total
 from ..game.certificates import CertificateWriter
 from .gbr import as_word_list
 from ..game.objectives import Objective, ObjectiveSpec, parse_objective
-from ..game.rules import Rules
 from ..engine.runtime import resolve_threads
 from ..game.trees import DecisionTree
 from ..engine.weights import exact_weights
 from ..game.words import WordList
 
-__all__ = ["BestResponse", "best_response", "expected_guesses", "search_flags"]
+__all__ = ["BestResponse", "best_response", "expected_guesses"]
 
 Words = Union[WordList, Sequence[str]]
 Hider = Union[None, ArrayLike, Sequence[Fraction]]
@@ -164,21 +163,11 @@ def expected_guesses(tree: DecisionTree, hider: Hider = None) -> Fraction:
     return Fraction(int((v.astype(object) * g).sum()), total)
 
 
-def search_flags(rules: Rules) -> int:
-    """The core search's rule flags (``core.BS_*``) for ``rules``: the anagram's own reply
-    under ``keep-all``, positional replies, hard mode.  Repeated letters need no flag: they are
-    in the tokens."""
-    return ((core.BS_KEEP_ALL if rules.anagrams == "keep-all" else 0) |
-            (core.BS_POSITIONAL if rules.positional else 0) |
-            (core.BS_HARD if rules.hard else 0))
-
-
 def core_search(words: WordList, v: np.ndarray, memory: int,
                  cert: CertificateWriter | None = None) -> core.BestResponseSearch:
-    """The core search over ``words`` under their rules; with ``cert``, writing the bounds it
-    proves to the certificate's record stream."""
-    search = core.BestResponseSearch(words.tokens, words.length, v, int(memory), words.spell,
-                                      search_flags(words.rules))
+    """The core search over ``words`` under their rules (which the core's list carries); with
+    ``cert``, writing the bounds it proves to the certificate's record stream."""
+    search = core.BestResponseSearch(words.core, v, int(memory))
     if cert is not None:
         search.certificate_open(cert.stream)
     return search
@@ -537,7 +526,7 @@ class _Driver:
         self.improve(1, -1, greedy)
         # the search's own root bound, or the sorted counting bound where it is stronger
         self.lower = max(self.search.root_bound(), counting_total(
-            (int(x) for x in self.v), self.words.rules.branches(self.words.length)))
+            (int(x) for x in self.v), self.words.core.branches))
 
     def left(self) -> tuple[float, int] | None:
         """(seconds, nodes) the next pass may take (0: no limit), or None if none are left."""

@@ -121,9 +121,9 @@ class StateSearch:
         self.costs, self.tail, self.den = _integer_costs(self.objective, self.words, total)
         #: values are integer totals over this scale: sum_i v_i c(guesses_i) / scale
         self.scale = total * self.den
-        self.core = core.CostSearch(self.words.core, self.words.rules.branches(
-            self.words.length), self.words.rules.hard, self.v,
-            np.array(self.costs, dtype=np.uint64), self.tail, _checked_memory(memory))
+        self.core = core.CostSearch(self.words.core, self.v,
+                                    np.array(self.costs, dtype=np.uint64), self.tail,
+                                    _checked_memory(memory))
 
     def cost(self, d: int) -> int:
         """The scaled integer cost of finding a target on guess ``d``."""
@@ -133,11 +133,11 @@ class StateSearch:
     def searched(self, state: np.ndarray) -> np.ndarray:
         """The part of a state the search sees: outside hard mode its targets of weight > 0."""
         S = np.asarray(state, dtype=np.intp)
-        return S if self.words.rules.hard else S[self.v[S] > 0]
+        return S if self.words.core.hard else S[self.v[S] > 0]
 
     def greedy(self, state: np.ndarray, made: int) -> int:
         """The cost guesser's one-level guess (greedy_cost.c) at a state the search sees."""
-        return core.cost_decide(self.words.core, self.words.rules.hard, self.v,
+        return core.cost_decide(self.words.core, self.v,
                                  [float(c) for c in self.objective.costs],
                                  float(self.objective.tail), made, state, 1, 1, 0.0)[0]
 

@@ -42,7 +42,7 @@ def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: 
     greedy = local.run(1, INF, 0.0, 0)
     g_total, *g_tree = local.tree(1, -1)
     lower0 = max(local.root_bound(), counting_total(
-        (int(x) for x in v), words.rules.branches(words.length)))
+        (int(x) for x in v), words.core.branches))
     used = greedy[5]
     runner = TaskRunner(executor)
     upper, tree, stopped, passes = g_total, tuple(g_tree), None, 1

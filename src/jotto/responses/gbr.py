@@ -33,7 +33,7 @@ from ..game.trees import DecisionTree
 from ..engine.weights import check_rule, core_weights
 from ..game.words import WordList
 
-__all__ = ["as_word_list", "candidate_rule", "comp_num_guesses", "gbr_tree", "guesser_gbr", "state_indices"]
+__all__ = ["as_word_list", "comp_num_guesses", "gbr_tree", "guesser_gbr", "state_indices"]
 
 Words = Union[WordList, Sequence[str]]
 
@@ -71,14 +71,8 @@ def state_indices(words: WordList, state: ArrayLike) -> np.ndarray:
 def _tree(words: WordList, weights: ArrayLike | None, rule: str, threads: int | None):
     code = check_rule(rule)
     w = core_weights(weights, len(words), rule)
-    return core.build_tree(words=words.core, rule=code, candidates=candidate_rule(words), v=w.v,
+    return core.build_tree(words=words.core, rule=code, candidates=core.CAND_ALL, v=w.v,
                            h=w.h, err_abs=w.err_abs, threads=resolve_threads(threads))
-
-
-def candidate_rule(words: WordList) -> int:
-    """The words GuesserGBR may guess: all of them, or under hard rules (every guess consistent
-    with the replies so far) the targets still consistent."""
-    return core.CAND_CONSISTENT if words.rules.hard else core.CAND_ALL
 
 
 def comp_num_guesses(words: Words, weights: ArrayLike | None = None, *, rule: str = "paper",
@@ -123,5 +117,5 @@ def guesser_gbr(words: Words, weights: ArrayLike | None, state: ArrayLike, *,
     code = check_rule(rule)
     S = state_indices(wl, state)
     w = core_weights(weights, len(wl), rule)
-    return core.decide(words=wl.core, rule=code, candidates=candidate_rule(wl), v=w.v, h=w.h,
+    return core.decide(words=wl.core, rule=code, candidates=core.CAND_ALL, v=w.v, h=w.h,
                        err_abs=w.err_abs, state=S)

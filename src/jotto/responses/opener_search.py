@@ -209,9 +209,9 @@ class OpenerSearch:
         D = len(words)
         self.total = int(self.v.sum(dtype=object))
         self.width = None if width is None else math.floor(width * self.total)
-        state = np.arange(D) if words.rules.hard else np.flatnonzero(self.v > 0)
+        state = np.arange(D) if words.core.hard else np.flatnonzero(self.v > 0)
         ranks = greedy_ranks(words, self.v, state)
-        branches = words.rules.branches(words.length)
+        branches = words.core.branches
         win = words.win_code
         self.rows: list[_Row] = []
         for g in range(D):
@@ -401,7 +401,7 @@ class OpenerSearch:
         codes = replies(words, row.word)
         full = DecisionTree(words, *row.tree).guesses_needed().astype(np.int64)
         root_children = row.tree[3][0]
-        branches = words.rules.branches(words.length)
+        branches = words.core.branches
         parts = []
         for r in range(words.classes):
             if r == words.win_code:
@@ -409,7 +409,7 @@ class OpenerSearch:
             targets = np.flatnonzero((codes == r) & (np.arange(len(words)) != row.word))
             if not len(targets):
                 continue
-            positive = targets[self.v[targets] > 0] if not words.rules.hard else targets
+            positive = targets[self.v[targets] > 0] if not words.core.hard else targets
             lower = counting_total(self.v[positive].tolist(), branches)
             upper = int((self.v[targets] * (full[targets] - 1)).sum())
             parts.append(_Part(lower=min(lower, upper), upper=upper,

@@ -46,14 +46,12 @@ CACHED_PROBLEMS = 2
 
 @dataclass(frozen=True, eq=False)
 class Problem:
-    """What every unit of one proof shares: the words as the compiled search takes them, the
-    hider's integer weights and the memory each worker's search may use.  ``key`` identifies
-    it (a worker keeps one search per key)."""
+    """What every unit of one proof shares: the words as the compiled core holds them (with
+    their rules; :attr:`jotto.game.words.WordList.core`, which travels to workers as what
+    makes it), the hider's integer weights and the memory each worker's search may use.
+    ``key`` identifies it (a worker keeps one search per key)."""
 
-    tokens: np.ndarray
-    spell: np.ndarray | None
-    length: int
-    flags: int
+    words: core.Words
     weights: np.ndarray
     memory: int
     key: str
@@ -61,23 +59,20 @@ class Problem:
     @classmethod
     def of(cls, words, weights: np.ndarray, memory: int) -> "Problem":
         """The problem of a :class:`~jotto.game.words.WordList` against integer ``weights``."""
-        from .best_responses import search_flags
-
-        tokens = np.ascontiguousarray(words.tokens, dtype=np.uint64)
-        spell = words.spell
+        listed = words.core
+        tokens = np.ascontiguousarray(listed.tokens, dtype=np.uint64)
+        spell = listed.spell
         spell = None if spell is None else np.ascontiguousarray(spell, dtype=np.uint64)
         v = np.ascontiguousarray(weights, dtype=np.int64)
-        flags = search_flags(words.rules)
         h = hashlib.sha256()
         for part in (tokens, spell if spell is not None else np.zeros(0, np.uint64), v):
             h.update(part.tobytes())
             h.update(b"|")
-        h.update(f"{words.length}|{flags}|{int(memory)}".encode())
-        return cls(tokens, spell, int(words.length), flags, v, int(memory), h.hexdigest())
+        h.update(f"{listed.length}|{listed.keep_all}|{listed.hard}|{int(memory)}".encode())
+        return cls(listed, v, int(memory), h.hexdigest())
 
     def new_search(self) -> core.BestResponseSearch:
-        return core.BestResponseSearch(self.tokens, self.length, self.weights, self.memory,
-                                        self.spell, self.flags)
+        return core.BestResponseSearch(self.words, self.weights, self.memory)
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,10 @@ struct jt_words {
     int32_t D, L;
     int32_t R;          /* reply codes: L+1, L+2 (keep-all), (L+1)^2 (positional) */
     int32_t win;        /* the win's code */
+    int32_t branch;     /* non-winning replies a guess can get, at most (jt_words_branches) */
     int mode;           /* enum jt_mode */
     int keep_all;       /* JT_KEEP_ALL given */
+    int hard;           /* JT_HARD given */
     int slicing;        /* GENERAL mode: enum jt_slicing */
     uint8_t pad;        /* TOKENS: a token index no word holds (its table entries stay 0) */
     uint32_t *mask;     /* [D] the 26-bit masks (PAPER, ANAGRAM), else the tokens' low 32 bits */

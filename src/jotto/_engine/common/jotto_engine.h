@@ -30,10 +30,13 @@ extern "C" {
 #define JT_MAX_POS_LEN 8
 #define JT_MAX_R 81
 
-/* Rule flags of jt_words_new_rules. */
+/* Rule flags of jt_words_new_rules: a list carries its rules, and every entry point that takes
+ * it (trees, decisions, the searches) reads them from it. */
 enum jt_word_flags {
     JT_KEEP_ALL = 1,   /* anagrams are all kept: L letters in common with another word is code L+1 */
-    JT_POSITIONAL = 2  /* replies also count letters in place: code a + (L+1) b */
+    JT_POSITIONAL = 2, /* replies also count letters in place: code a + (L+1) b */
+    JT_HARD = 4        /* hard mode: every guess is a word still consistent (trees and decisions
+                          take the consistent candidates whatever jt_weights asks) */
 };
 
 /* How a node chooses its guess. */
@@ -95,9 +98,15 @@ jt_words *jt_words_new(const uint32_t *masks, int32_t D, int32_t L);
  * exactly jt_words_new's list. */
 jt_words *jt_words_new_rules(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
                              int flags);
-/* The number R of reply codes (children per tree node) and the win code of a list. */
+/* The number R of reply codes (children per tree node) and the win code of a list; its
+ * branching: the most non-winning replies one guess can get from different targets (codes
+ * 0..L-1, and the anagram's L+1 under JT_KEEP_ALL; under JT_POSITIONAL every (a, b),
+ * 0 <= b <= a <= L, but the win (L, L) and (L, L-1), since all letters shared and all but one in
+ * place puts the last one in place too), which the counting bounds use; its JT_* rule flags. */
 int32_t jt_words_classes(const jt_words *w);
 int32_t jt_words_win(const jt_words *w);
+int32_t jt_words_branches(const jt_words *w);
+int jt_words_flags(const jt_words *w);
 void jt_words_free(jt_words *w);
 
 /* Build the decision tree of a strategy over every target (threads <= 0: OpenMP's default). */

@@ -200,6 +200,7 @@ static jt_words *words_finish(jt_words *w)
     const int32_t D = w->D, L = w->L;
     w->R = w->spell ? (L + 1) * (L + 1) : w->keep_all ? L + 2 : L + 1;
     w->win = w->spell ? L + (L + 1) * L : L;
+    w->branch = w->spell ? (L + 1) * (L + 2) / 2 - 2 : w->keep_all ? L + 1 : L;
     for (int p = 0; p < L && w->spell; p++)
         w->place |= (uint64_t)0x80 << (8 * p);
     w->mask = malloc(sizeof(uint32_t) * D);
@@ -282,7 +283,7 @@ jt_words *jt_words_new_rules(const uint64_t *tokens, const uint64_t *spell, int3
 {
     const int positional = (flags & JT_POSITIONAL) != 0, keep_all = (flags & JT_KEEP_ALL) != 0;
     if (D < 1 || D > JT_MAX_WORDS || L < 1 || L > JT_MAX_LEN || !tokens ||
-        (flags & ~(JT_KEEP_ALL | JT_POSITIONAL)) || positional != (spell != NULL) ||
+        (flags & ~(JT_KEEP_ALL | JT_POSITIONAL | JT_HARD)) || positional != (spell != NULL) ||
         (positional && L > JT_MAX_POS_LEN))
         return NULL;
     uint64_t *key = malloc(sizeof(uint64_t) * D);
@@ -295,6 +296,7 @@ jt_words *jt_words_new_rules(const uint64_t *tokens, const uint64_t *spell, int3
     w->D = D;
     w->L = L;
     w->keep_all = keep_all;
+    w->hard = (flags & JT_HARD) != 0;
     int ok = 1, narrow = 1; /* narrow: distinct-letter words, L letters of 26 each */
     int32_t nfull = 0;
     for (int32_t i = 0; i < D && ok; i++) {
@@ -328,6 +330,11 @@ jt_words *jt_words_new_rules(const uint64_t *tokens, const uint64_t *spell, int3
 
 int32_t jt_words_classes(const jt_words *w) { return w->R; }
 int32_t jt_words_win(const jt_words *w) { return w->win; }
+int32_t jt_words_branches(const jt_words *w) { return w->branch; }
+int jt_words_flags(const jt_words *w)
+{
+    return (w->keep_all ? JT_KEEP_ALL : 0) | (w->spell ? JT_POSITIONAL : 0) | (w->hard ? JT_HARD : 0);
+}
 
 void jt_words_free(jt_words *w)
 {

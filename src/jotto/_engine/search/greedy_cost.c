@@ -361,9 +361,9 @@ static int32_t decide(cg_ctx *x, const int32_t *S, const uint64_t *sv, int32_t m
     return best;
 }
 
-int32_t jt_cg_decide(const jt_words *w, int hard, const int64_t *v,
-                     const double *c, int32_t K, double tail, int32_t t, const int32_t *S,
-                     int32_t m, const jt_cg_params *p, jt_cg_info *info)
+int32_t jt_cg_decide(const jt_words *w, const int64_t *v, const double *c, int32_t K, double tail,
+                     int32_t t, const int32_t *S, int32_t m, const jt_cg_params *p,
+                     jt_cg_info *info)
 {
     if (!w || !v || !c || !S || !p || K < 1 || m < 1 || m > w->D || t < 0 || p->levels < 1 ||
         p->width < 1 || !(tail >= 0) || !isfinite(tail))
@@ -391,11 +391,11 @@ int32_t jt_cg_decide(const jt_words *w, int hard, const int64_t *v,
         W += (uint64_t)v[S[k]];
     }
     for (int32_t k = 0; k < m; k++)
-        if (!W || hard || v[S[k]]) {
+        if (!W || w->hard || v[S[k]]) {
             sub[n] = S[k];
             sv[n++] = W ? (uint64_t)v[S[k]] : 1;
         }
-    cg_ctx x = {w, hard != 0, w->D, c, K, tail,
+    cg_ctx x = {w, w->hard, w->D, c, K, tail,
                 p->seconds > 0 ? seconds_now() + p->seconds : 0.0, 0, 0};
     double score;
     const int32_t g = decide(&x, sub, sv, n, t, p->levels, p->width, &score);

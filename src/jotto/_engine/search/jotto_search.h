@@ -10,9 +10,9 @@
  * F(all targets) / W(all targets).  In hard mode a state holds every word still consistent,
  * also those of weight 0 (they may be guessed), and F of a state of weight 0 is 0.
  *
- * Replies follow the rules contract (rules.py): a = popcount(tokens[g] & tokens[t]) letters in
- * common; code a, except an anagram (a == L, g != t, only under JT_BS_KEEP_ALL) gets L + 1; with
- * JT_BS_POSITIONAL the code is a + (L+1) b, b = letters in place counted from the spellings.
+ * Words, replies and rules are the list's (jotto_engine.h: a jt_words of jt_words_new_rules,
+ * with its reply codes, its win code, its branching, and hard mode if JT_HARD): the search
+ * numbers nothing of its own.
  *
  * Every number is an exact integer: the caller guarantees sum(v) * D < 2^63 (as jotto's integer
  * weights do), so no value or bound reaches 2^64 - 1, which stands for infinity.  Exact values
@@ -23,6 +23,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "common/jotto_engine.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,21 +42,12 @@ enum jt_bs_stop {
     JT_BS_INTERRUPTED = 3  /* the interrupt callback asked to stop */
 };
 
-/* Rule flags of a search. */
-#define JT_BS_KEEP_ALL 1   /* anagrams are kept: an anagram of the guess gets reply L + 1 */
-#define JT_BS_POSITIONAL 2 /* replies also count letters in place (spell needed, L <= 8) */
-#define JT_BS_HARD 4       /* every guess is a word still consistent (a member of the state) */
-
-/* A search over D words of L letters given as token masks (at most L tokens each), spellings
- * (JT_BS_POSITIONAL only, else NULL: byte p = letter p as 1..26) and rule flags, with weights v
- * (>= 0; outside hard mode targets of weight 0 are left out of the search and only placed in
- * the tree).  Checked: no two words are the same word (equal spellings, or equal full token sets
- * outside JT_BS_KEEP_ALL and JT_BS_POSITIONAL, where they would reply the win to each other).
- * The memo of exact values and proven lower bounds per state lives as long as the search and
- * takes at most memo_bytes (then it stops growing).  Returns NULL on bad input (*status
- * JT_EINVAL) or lack of memory (JT_ENOMEM). */
-jt_bsearch *jt_bs_new(const uint64_t *tokens, const uint64_t *spell, int32_t D, int32_t L,
-                      int32_t flags, const int64_t *v, size_t memo_bytes, int *status);
+/* A search over the list words (borrowed: it must outlive the search; its rules say hard mode)
+ * with weights v (D of them, >= 0, NULL: all 1; outside hard mode targets of weight 0 are left
+ * out of the search and only placed in the tree).  The memo of exact values and proven lower
+ * bounds per state lives as long as the search and takes at most memo_bytes (then it stops
+ * growing).  Returns NULL on bad input (*status JT_EINVAL) or lack of memory (JT_ENOMEM). */
+jt_bsearch *jt_bs_new(const jt_words *words, const int64_t *v, size_t memo_bytes, int *status);
 /* Optional bounds of a search (jt_bs_set_bounds): they change how many states a proof takes,
  * never a value (benchmarks and tests switch them to compare; bench/bound_states.py). */
 #define JT_BS_SUBSETS 1    /* F(S) >= F(S \ {t}) + v_t from the memo (not in hard mode, nor
@@ -71,7 +64,7 @@ void jt_bs_set_bounds(jt_bsearch *s, int32_t bounds);
 /* States whose bound the subset bound raised, over the search's life. */
 int64_t jt_bs_subset_raised(const jt_bsearch *s);
 
-/* Reply codes of the search's rules: L + 1, L + 2 (keep-all) or (L + 1)^2 (positional). */
+/* Reply codes of the search's list (jt_words_classes). */
 int32_t jt_bs_classes(const jt_bsearch *s);
 void jt_bs_free(jt_bsearch *s);
 

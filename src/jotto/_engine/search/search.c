@@ -112,7 +112,7 @@ static void refresh_word(const jt_bsearch *s, const memo *mm, level *lv, cand *c
     const uint32_t *n = lv->cnt + (size_t)cd->c * s->R;
     uint64_t *lbc = lv->lbc + (size_t)cd->c * s->R;
     const uint64_t *hz = lv->hz + (size_t)cd->c * s->R;
-    for (int r = 0; r < s->win; r++) {
+    for (int r = 0; r < s->R; r = NONWIN_NEXT(s->win, r)) {
         uint64_t v;
         if (n[r] >= 3 && bs_memo_get_class(s, mm, hz[r], (int32_t)n[r], cd->c, r, lv->in_s, &v) &&
             v > lbc[r]) {
@@ -144,7 +144,7 @@ static int try_word(jt_bsearch *s, worker *w, int32_t depth, level *lv, int32_t 
         acc += (int32_t)n[r];
     }
     bs_list_classes(s, lv, m, c, fill);
-    for (int r = 0; r < V; r++) {
+    for (int r = 0; r < R; r = NONWIN_NEXT(V, r)) {
         if (n[r] < 3)
             continue;
         int p = no++;
@@ -329,7 +329,7 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
     for (int32_t i = 0; i < nl; i++) {
         const uint32_t *n = lv->cnt + (size_t)lv->list[i].c * R;
         const uint64_t *hz = lv->hz + (size_t)lv->list[i].c * R;
-        for (int r = 0; r < V; r++)
+        for (int r = 0; r < R; r = NONWIN_NEXT(V, r))
             if (n[r] >= 3)
                 bs_memo_prefetch(mm, hz[r]);
     }
@@ -343,14 +343,14 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
         if (nf) {
             uint64_t fb[MAXR];
             bs_family_word_bounds(s, lv, nf, cd->c, uniform, fb);
-            for (int r = 0; r < V; r++)
+            for (int r = 0; r < R; r = NONWIN_NEXT(V, r))
                 if (fb[r] > lbc[r]) {
                     cd->lb += fb[r] - lbc[r];
                     lbc[r] = fb[r];
                 }
         }
         codeset unknown_small = 0;
-        for (int r = 0; r < V && cd->lb < beta; r++) {
+        for (int r = 0; r < R && cd->lb < beta; r = NONWIN_NEXT(V, r)) {
             if (n[r] < 3)
                 continue;
             uint64_t v;

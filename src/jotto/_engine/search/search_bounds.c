@@ -28,7 +28,7 @@ member_bound_body(const jt_bsearch *s, const int32_t *ti, const uint32_t *tm, co
     for (int x = 0; x < n; x++) {
         uint32_t cnt[MAXR];
         uint64_t cw[MAXR], mx[MAXR], mn[MAXR];
-        for (int r = 0; r <= V; r++) {
+        for (int r = 0; r < s->R; r++) {
             cnt[r] = 0;
             cw[r] = mx[r] = 0;
             mn[r] = INF;
@@ -43,7 +43,7 @@ member_bound_body(const jt_bsearch *s, const int32_t *ti, const uint32_t *tm, co
             mn[r] = tv[y] < mn[r] ? tv[y] : mn[r];
         }
         uint64_t b = W;
-        for (int r = 0; r < V && b < best; r++)
+        for (int r = 0; r < s->R && b < best; r = NONWIN_NEXT(V, r))
             b += count_bound(s, cnt[r], cw[r], mx[r], mn[r]);
         best = b < best ? b : best;
     }
@@ -78,7 +78,7 @@ member_bounds_body(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int uni
         }
     }
     uint64_t gain = 0;
-    for (int r = 0; r < V; r++) {
+    for (int r = 0; r < R; r = NONWIN_NEXT(V, r)) {
         if (!((which >> r) & 1))
             continue;
         const uint64_t vmax = uniform ? lv->sv[0] : cmax[r];

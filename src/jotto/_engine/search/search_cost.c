@@ -153,11 +153,11 @@ void jt_cs_free(jt_csearch *s)
     free(s);
 }
 
-jt_csearch *jt_cs_new(const jt_words *w, int32_t branches, int hard, const int64_t *v,
-                      const jt_costs *costs, size_t memo_bytes, int *status)
+jt_csearch *jt_cs_new(const jt_words *w, const int64_t *v, const jt_costs *costs,
+                      size_t memo_bytes, int *status)
 {
     *status = JT_EINVAL;
-    if (!w || !v || branches < 1)
+    if (!w || !v)
         return NULL;
     const int32_t D = w->D;
     for (int32_t i = 0; i < D; i++)
@@ -170,8 +170,8 @@ jt_csearch *jt_cs_new(const jt_words *w, int32_t branches, int hard, const int64
     }
     s->w = w;
     s->D = D;
-    s->B = branches;
-    s->hard = hard != 0;
+    s->B = w->branch;
+    s->hard = w->hard;
     cs_memo_init(&s->memo, memo_bytes);
     const int ok = cs_costs_init(&s->cost, costs, D);
     if (ok != JT_OK) {

@@ -13,13 +13,14 @@
  *   - a fast heuristic decision for play (greedy_cost.c): one-step lookahead with a model of
  *     each class's cost, refined a level deeper for the best guesses while time remains.
  *
- * Words and replies are the engine's (jotto_engine.h: a jt_words list under any rule set, and
- * its reply codes); the win is the guess being the target.  Outside hard mode any word may be
+ * Words, replies and rules are the list's (jotto_engine.h: a jt_words list under any rule set,
+ * its reply codes, hard mode or not, its branching); the win is the guess being the target.
+ * Outside hard mode any word may be
  * guessed and targets of weight 0 are left out of the states (they cost nothing); in hard mode
  * only words still consistent may be, so states hold every consistent word, of weight 0 or not.
  * A guess must narrow the state down: a word outside it that leaves every target in one class
- * is never tried (it cannot shorten a game).  ``branches``: the most non-winning replies one
- * guess can get (jotto.game.rules.Rules.branches), which the counting bounds use.
+ * is never tried (it cannot shorten a game).  The counting bounds use the list's branching
+ * (jt_words_branches): the most non-winning replies one guess can get.
  *
  * Costs.  c(d) = c[d-1] for d = 1..K, and c(d) = c[K-1] + tail (d - K) beyond: constant
  * (tail 0) or growing linearly.  A tree finds every target within D guesses, so only c(1..D)
@@ -60,11 +61,11 @@ enum jt_cs_stop {
 };
 
 /* A search over the list w (borrowed: it must outlive the search) with weights v (>= 0, D of
- * them), costs (checked: non-decreasing, K >= 1; copied), hard mode or not.  The memo takes at
+ * them) and costs (checked: non-decreasing, K >= 1; copied).  The memo takes at
  * most memo_bytes (then it stops growing; results without budgets do not change).  NULL on bad
  * input (*status JT_EINVAL) or lack of memory (JT_ENOMEM). */
-jt_csearch *jt_cs_new(const jt_words *w, int32_t branches, int hard, const int64_t *v,
-                      const jt_costs *costs, size_t memo_bytes, int *status);
+jt_csearch *jt_cs_new(const jt_words *w, const int64_t *v, const jt_costs *costs,
+                      size_t memo_bytes, int *status);
 void jt_cs_free(jt_csearch *s);
 
 typedef struct {
@@ -122,7 +123,7 @@ typedef struct {
  * after t guesses, weights v (all D; a state whose words all weigh 0 is played as if they
  * weighed 1) and costs c(1..K) (double, non-decreasing) continued by tail.  Returns the word
  * index, or a negative status. */
-int32_t jt_cg_decide(const jt_words *w, int hard, const int64_t *v,
+int32_t jt_cg_decide(const jt_words *w, const int64_t *v,
                      const double *c, int32_t K, double tail, int32_t t, const int32_t *S,
                      int32_t m, const jt_cg_params *p, jt_cg_info *info);
 

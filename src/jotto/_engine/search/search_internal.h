@@ -4,7 +4,7 @@
  *   search.c          the branch and bound and its passes;
  *   search_parallel.c the threads of a pass: their workers, which states and words are being
  *                     searched, the best trees found of the states they share;
- *   search_setup.c    making a search (checking the words) and freeing it;
+ *   search_setup.c    making a search over a word list (jt_words) and freeing it;
  *   search_memo.c     the memo of exact values and proven bounds per state, shared by threads;
  *   search_split.c    the levels, and splitting a state by every word worth trying;
  *   search_bounds.c   the member, lookahead and subset bounds;
@@ -144,15 +144,19 @@ typedef struct {
 #define PHI_S 32
 
 struct jt_bsearch {
+    /* the word list and its rules, as jt_words carries them (copied for the inner loops) */
+    const jt_words *words; /* borrowed: it outlives the search */
     int32_t D, L, R;
-    int32_t win;        /* the win's code inside the search: R - 1 (see reply codes below) */
-    int32_t branch;     /* non-winning replies a guess can get from different targets, at most */
+    int32_t win;        /* the win's code: the list's (jt_words_win), but R - 1 under keep-all
+                           (see replies below) */
+    int32_t branch;     /* non-winning replies a guess can get from different targets, at most
+                           (jt_words_branches) */
     int gen;            /* 0: paper words (26-bit masks of L letters, the win is reply L); 1:
                            tokens; 2: tokens and spellings */
     int keep_all, positional, hard;
     int32_t bounds;     /* the optional bounds in use (JT_BS_SUBSETS...; jt_bs_set_bounds) */
-    uint32_t *mask;     /* [D] paper words (gen 0) */
-    uint64_t *tok, *spell; /* [D] tokens, spellings (gen 2) */
+    const uint32_t *mask; /* [D] the words' masks (gen 0: paper words) */
+    const uint64_t *tok, *spell; /* [D] tokens, spellings (gen 2) */
     uint64_t *v;        /* [D] */
     uint64_t *z;        /* [D] Zobrist keys */
     int32_t *pos;       /* targets of positive weight, increasing */
@@ -256,13 +260,16 @@ static inline uint64_t mix(uint64_t x)
 
 /* ---- replies ------------------------------------------------------------------------------- */
 
-/* Reply codes inside the search are the contract's (rules.py) with one change that puts the win
- * last, code R - 1, so that the non-winning codes are 0..R-2 under every rule set: under
- * keep-all without positional replies an anagram gets L and the win L + 1 (the contract's L + 1
- * and L; contract_code swaps them back for trees).  Paper words (gen 0) reply the popcount of
- * their masks, L only to themselves; otherwise the win is tested as identity, never counted.
- * Every function taking `gen` is inlined with it constant, so each word kind gets its own loops
- * and the paper's are the same as before. */
+/* Reply codes are the word list's (jt_words_new_rules, the rules contract of rules.py), R of
+ * them: paper words (gen 0) reply the popcount of their masks, L only to themselves; otherwise
+ * the win is tested as identity, never counted.  One exception, for speed: under keep-all
+ * without positional replies the search counts an anagram's L letters in common as the raw
+ * popcount L and puts the win at R - 1 = L + 1 (the list's codes are the other way round), so
+ * that the innermost loop (a popcount per word and target) needs no remapping, which cost 30%
+ * of a proof's time on Eckler's lists; contract_code swaps them back for trees.  Loops over
+ * the non-winning codes step with NONWIN_NEXT whatever the win's code.  Every function taking
+ * `gen` is inlined with it constant, so each word kind gets its own loops and the paper's are
+ * the same as before. */
 #define HI1 0x8080808080808080ull
 
 /* The code of a word (tokens ct, spelling cs) to a different target (tt, ts). */
@@ -313,7 +320,10 @@ static inline __attribute__((always_inline)) int reply_ix(const jt_bsearch *s, c
             body(__VA_ARGS__, 2);                                                               \
     } while (0)
 
-/* The contract's code (rules.py) of a code inside the search. */
+/* The non-winning code after r, the win being V: for (r = 0; r < R; r = NONWIN_NEXT(V, r)). */
+#define NONWIN_NEXT(V, r) ((r) + 1 + ((r) + 1 == (V)))
+
+/* The list's code (jt_words_new_rules) of a code inside the search (see replies above). */
 static inline int contract_code(const jt_bsearch *s, int r)
 {
     if (s->keep_all && !s->positional && r >= s->L)

@@ -299,7 +299,7 @@ static void distinct_words(const jt_bsearch *s, level *lv, int32_t m, const int3
 static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform,
                       const int32_t *base, int32_t nbase)
 {
-    const int R = s->R, V = s->win;  /* the win; codes 0..V-1 do not win */
+    const int R = s->R, V = s->win;  /* the win; the other codes of 0..R-1 do not win */
     distinct_words(s, lv, m, base, nbase);
     count_sizes(s, lv, m);
     if (!uniform)
@@ -313,7 +313,7 @@ static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int
         uint64_t lb = W, q = 0;
         if (uniform) {
             uint64_t b = 0, sq = 0;
-            for (int r = 0; r < V; r++) {
+            for (int r = 0; r < R; r = NONWIN_NEXT(V, r)) {
                 progress |= n[r] > 0 && n[r] < (uint32_t)m;
                 b += s->cb[n[r]];
                 sq += (uint64_t)n[r] * n[r];
@@ -321,7 +321,7 @@ static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int
             lb += u * b;
             q = u * (sq + (uint64_t)n[V] * n[V]);
         } else {
-            for (int r = 0; r < V; r++) {
+            for (int r = 0; r < R; r = NONWIN_NEXT(V, r)) {
                 progress |= n[r] > 0 && n[r] < (uint32_t)m;
                 lb += count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
                                   lv->cmin[(size_t)c * R + r]);
@@ -362,7 +362,7 @@ static uint64_t split_key(const jt_bsearch *s, const level *lv, int32_t c)
     const uint64_t *h = lv->hz + (size_t)c * R;
     const uint32_t *n = lv->cnt + (size_t)c * R;
     uint64_t key = n[V] ? mix(h[V] ^ 0x5bd1e995u) : 0;
-    for (int r = 0; r < V; r++)
+    for (int r = 0; r < R; r = NONWIN_NEXT(V, r))
         if (n[r])
             key += mix(h[r]);
     return key;
@@ -466,7 +466,7 @@ static void class_bounds(const jt_bsearch *s, level *lv, int32_t c, int uniform)
     for (int r = 0; r < R; r++) {
         if (uniform)
             w[r] = u * n[r];
-        if (r < V)
+        if (r != V)
             lbc[r] = uniform ? u * s->cb[n[r]] : count_bound(s, n[r], w[r], cmax[r], cmin[r]);
     }
 }

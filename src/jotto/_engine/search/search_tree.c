@@ -104,7 +104,7 @@ static int32_t tree_node(jt_bsearch *s, const int32_t *T, int32_t mt, int32_t de
     int32_t *C = malloc(sizeof(int32_t) * (size_t)mt);
     if (!C)
         return JT_ENOMEM;
-    for (int r = 0; r < V; r++) {
+    for (int r = 0; r < R; r = NONWIN_NEXT(V, r)) {
         if (!n[r])
             continue;
         if (n[r] == mt) {  /* the guess does not narrow T down: cannot happen */

@@ -177,7 +177,7 @@ jt_tree *jt_tree_new(const jt_words *w, const jt_weights *wt, int *status)
     const int32_t D = w->D;
     t->w = w;
     t->rule = wt->rule;
-    t->candidates = wt->candidates;
+    t->candidates = w->hard ? JT_CAND_CONSISTENT : wt->candidates; /* the list's rules rule */
     t->err_abs = wt->err_abs;
     t->err_rel = wt->err_rel;
     t->v = malloc(sizeof(int64_t) * D);

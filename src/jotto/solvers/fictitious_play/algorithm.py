@@ -30,7 +30,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...engine import core
-from ...responses.gbr import candidate_rule
 from ...responses.oracles import Oracle
 from ...util.strategy_file import StrategyFileError, decode_array, encode_array
 from ...game.trees import DecisionTree, TreeFileError
@@ -265,7 +264,7 @@ class ExactPlay(FictitiousPlay):
 
     def _build(self, weights: np.ndarray):
         return core.build_tree(words=self.words.core, rule=core.RULE_EXACT,
-                               candidates=candidate_rule(self.words), v=weights,
+                               candidates=core.CAND_ALL, v=weights,
                                threads=self.threads)
 
     def _first(self) -> None:
@@ -430,13 +429,13 @@ class PaperPlay(FictitiousPlay):
     def _build(self, weights: np.ndarray):
         if self.v is not None:
             return core.build_tree(words=self.words.core, rule=core.RULE_PAPER,
-                                   candidates=candidate_rule(self.words), v=self.v, h=weights,
+                                   candidates=core.CAND_ALL, v=self.v, h=weights,
                                    err_rel=self.err_rel, threads=self.threads)
         # The exact weights outgrew 64 bits: screen with a rounded copy of s (always correct,
         # only slower since every iteration then rebuilds the tree).
         v, err = core.integer_weights(weights)
         return core.build_tree(words=self.words.core, rule=core.RULE_PAPER,
-                               candidates=candidate_rule(self.words), v=v, h=weights,
+                               candidates=core.CAND_ALL, v=v, h=weights,
                                err_abs=err, threads=self.threads)
 
     def _first(self) -> None:
