@@ -60,7 +60,7 @@ def prove(words, v: np.ndarray, beta: int, bounds: int) -> dict:
     search = core.BestResponseSearch(words.core, v, 2**31)
     search.set_bounds(bounds)
     cpu = time.process_time()
-    value, exact, stop, *_, states = search.run(0, beta, 0.0, 0, True, None, 0, 1)
+    value, exact, stop, *_, states = search.run(beta=beta, by_size=True, threads=1)
     cpu = time.process_time() - cpu
     return {"value": value, "exact": exact, "stop": stop, "states": states, "cpu": cpu,
             "subset_raised": search.subset_raised()}

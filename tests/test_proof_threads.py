@@ -25,6 +25,7 @@ from hypothesis import given, settings, strategies as st
 
 import jotto
 from jotto import _core
+from jotto.engine.core import PassOutcome
 from jotto.game.words import WordList
 from jotto.game.rules import PRESETS
 
@@ -279,10 +280,10 @@ class _Timed:
         self.seconds = list(seconds)
         self.passes = 0
 
-    def run(self, top_k, beta, seconds, nodes, by_size, cancel, full_below, threads):
+    def run(self, **pass_):
         time.sleep(self.seconds[self.passes])
         self.passes += 1
-        return 0, True, "done", None, -1, 1
+        return PassOutcome(0, True, "done", None, -1, 1)
 
     def forget_top_k(self):
         pass
@@ -293,16 +294,16 @@ def test_the_tree_search_does_not_start_a_pass_that_would_not_fit():
     grows about geometrically) and ends rather than start one predicted to take more than half
     the time left, so that its thread goes to the proof: passes of 0.02, 0.04 and 0.6 s in a
     3-s budget predict 9 s for the fourth."""
-    from jotto.responses.best_responses import _Budget, _Driver
+    from jotto.responses.best_responses import Budget, _Driver
 
     search = _Timed([0.02, 0.04, 0.6] + [0.01] * 20)
     words = jotto.WordList.from_words(["ab", "cd", "ac", "bd"])
     driver = _Driver(words, np.ones(4, dtype=np.int64), 4, search,
-                     _Budget(time.perf_counter() + 3.0, None), None, lambda: 1)
+                     Budget(time.perf_counter() + 3.0, None), None, lambda: 1)
     driver.better_trees()
     assert search.passes == 3
     search = _Timed([0.02, 0.04, 0.06] + [0.01] * 20)
     driver = _Driver(words, np.ones(4, dtype=np.int64), 4, search,
-                     _Budget(time.perf_counter() + 3.0, None), None, lambda: 1)
+                     Budget(time.perf_counter() + 3.0, None), None, lambda: 1)
     driver.better_trees()
     assert search.passes > 3  # passes that fit all run (until the size covers the list)

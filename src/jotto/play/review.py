@@ -38,7 +38,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..engine import core
-from ..responses.best_responses import core_search, counting_total
+from ..responses.best_responses import core_search, counting_total, greedy_start
 from ..responses.cost_search import StateSearch
 from ..game.rules import Rules, RulesError
 from .vocabulary import Vocabulary
@@ -126,9 +126,8 @@ class StateValues:
         v = np.zeros(len(self.words), dtype=np.int64)
         v[S] = 1
         search = core_search(self.words, v, MEMORY)
-        _, _, _, upper, guess, _ = search.run(1, core.BS_INF, 0.0, 0)  # the greedy tree
-        lower = max(search.root_bound(),
-                    counting_total([1] * len(S), self.words.rules.branches(self.words.length)))
+        greedy, lower = greedy_start(self.words, search, v)
+        upper, guess = greedy.best, greedy.best_guess
         self.memo[S.tobytes()] = Value(Fraction(min(lower, upper), len(S)),
                                        Fraction(upper, len(S)), int(guess))
         return search
@@ -151,7 +150,7 @@ class StateValues:
                 if secs <= 0:
                     break
                 beta = lower + max(1, (upper - lower) // STEPS)
-                got, exact, stop, best, g, _ = search.run(0, beta, secs, 0)
+                got, exact, stop, best, g, _ = search.run(beta=beta, seconds=secs)
                 if best is not None and best < upper:
                     upper, guess = best, g
                 if exact:

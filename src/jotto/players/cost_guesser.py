@@ -102,10 +102,10 @@ class CostGuesser(TreeGuesser):
         levels = self.levels if seconds is None else max(self.levels, DEADLINE_LEVELS)
         t0 = time.perf_counter()
         g, score, complete, _ = core.cost_decide(
-            self.words.core, self.weights,
-            [float(c) for c in objective.costs], float(objective.tail), int(made),
-            np.ascontiguousarray(state, dtype=np.int32), levels, self.width,
-            0.0 if seconds is None else float(seconds))
+            words=self.words.core, v=self.weights, costs=[float(c) for c in objective.costs],
+            tail=float(objective.tail), depth=int(made),
+            targets=np.ascontiguousarray(state, dtype=np.int32), levels=levels,
+            width=self.width, seconds=0.0 if seconds is None else float(seconds))
         self.last = (score, complete, time.perf_counter() - t0)
         return g
 

@@ -173,6 +173,46 @@ def core_search(words: WordList, v: np.ndarray, memory: int,
     return search
 
 
+def greedy_start(words: WordList, search: core.BestResponseSearch,
+                 v: Any) -> tuple[core.PassOutcome, int]:
+    """How every best response starts: the greedy tree's pass (its value the first upper bound,
+    its tree ``search.tree(1, -1)``) and the lower bound known without search, the search's own
+    root bound or the sorted counting bound where it is stronger (weights ``v``)."""
+    greedy = search.greedy()
+    lower = max(search.root_bound(), counting_total((int(x) for x in v), words.core.branches))
+    return greedy, lower
+
+
+@dataclass
+class Budget:
+    """What one search may spend: time until ``deadline`` (a :func:`time.perf_counter` time;
+    None: no limit) and ``nodes`` states (None: no limit)."""
+
+    deadline: float | None
+    nodes: int | None
+
+    def left(self, spent: int) -> tuple[float, int] | None:
+        """(seconds, nodes) the next pass may take after ``spent`` states (0: no limit), or
+        None if none are left."""
+        secs = 0.0
+        if self.deadline is not None:
+            secs = self.deadline - time.perf_counter()
+            if secs <= 0:
+                return None
+        n = 0
+        if self.nodes is not None:
+            n = self.nodes - spent
+            if n <= 0:
+                return None
+        return secs, n
+
+    def why_stopped(self) -> str:
+        """Which budget is spent (once :meth:`left` found none left)."""
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return "time"
+        return "nodes"
+
+
 def _positive_number(name: str, x, integer: bool = False):
     if x is None:
         return None
@@ -183,17 +223,17 @@ def _positive_number(name: str, x, integer: bool = False):
     return x
 
 
-def end_of_passes(run: Any, value: int, exact: bool, stop: str) -> bool:
+def end_of_passes(run: Any, out: core.PassOutcome) -> bool:
     """Fold one lower-bound pass's outcome into ``run`` (a search with ``lower`` and
     ``stopped``, of expected guesses or of a cost): an exact value is the lower bound, else the
     pass's bound raises it.  Returns whether the passes are over: the value is exact, or a
     budget stopped the pass (``stopped`` says which)."""
-    if exact:
-        run.lower = value
+    if out.exact:
+        run.lower = out.value
         return True
-    run.lower = max(run.lower, value)
-    if stop != "done":
-        run.stopped = stop
+    run.lower = max(run.lower, out.value)
+    if out.stopped != "done":
+        run.stopped = out.stopped
         return True
     return False
 
@@ -316,14 +356,14 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                              (cert, about))
         else:
             driver = _Driver(wl, v, total, core_search(wl, v, memory, cert),
-                             _Budget(deadline, nodes), goal, lambda: threads)
+                             Budget(deadline, nodes), goal, lambda: threads)
             driver.start()
             if top_k is None:
                 driver.full(anytime=False)
             elif top_k > 1:
                 out = driver.pass_(top_k, core.BS_INF)
-                driver.stopped = driver.why_stopped() if out is None else (
-                    None if out[2] == "done" else out[2])
+                driver.stopped = driver.budget.why_stopped() if out is None else (
+                    None if out.stopped == "done" else out.stopped)
             found = _result(t0, driver, top_k=top_k, cert=(cert, about))
     return replace(found, objective=wanted)
 
@@ -344,8 +384,7 @@ class BoundSearch:
                  memory: int = DEFAULT_MEMORY, threads: int = 1) -> None:
         wl = as_word_list(words)
         self.weights, total = weights_and_total(hider, len(wl))
-        budget = _Budget(time.perf_counter() + float(_positive_number("seconds", seconds)),
-                         None)
+        budget = Budget(time.perf_counter() + float(_positive_number("seconds", seconds)), None)
         self._driver = _Driver(wl, self.weights, total,
                                core_search(wl, self.weights, memory), budget, None,
                                lambda: threads)
@@ -410,15 +449,6 @@ class _Worker:
         return True
 
 
-@dataclass
-class _Budget:
-    """What one search may spend: time until ``deadline`` (a :func:`time.perf_counter` time;
-    None: no limit) and ``nodes`` states (None: no limit)."""
-
-    deadline: float | None
-    nodes: int | None
-
-
 def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: float | None,
              nodes: int | None, goal: int | None, memory: int, threads: int,
              cert: tuple[CertificateWriter | None, str] = (None, "")) -> BestResponse:
@@ -437,10 +467,10 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
         share = TREES_BESIDE if side_by_side else TOP_K_SHARE
         tree_deadline = t0 + (deadline - t0) * share
     trees = _Driver(words, v, total, core_search(words, v, tree_memory),
-                    _Budget(tree_deadline, tree_nodes), None, lambda: 1)
+                    Budget(tree_deadline, tree_nodes), None, lambda: 1)
     if not side_by_side:
         bounds = _Driver(words, v, total, core_search(words, v, memory - tree_memory, cert[0]),
-                         _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
+                         Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                          lambda: 1)
         bounds.start()
         trees.better_trees()
@@ -448,7 +478,7 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
         return _result(t0, bounds, trees, cert=cert)
     worker = None
     bounds = _Driver(words, v, total, core_search(words, v, memory - tree_memory, cert[0]),
-                     _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
+                     Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                      lambda: threads - 1 if worker is not None and worker.alive() else threads)
     bounds.start()
     worker = _Worker(trees, trees.better_trees, "jotto-best-response-trees")
@@ -501,7 +531,7 @@ class _Driver:
     lower bound and best tree.  ``threads()``: the threads the next pass may use."""
 
     def __init__(self, words: WordList, v: np.ndarray, total: int,
-                 search: core.BestResponseSearch, budget: _Budget, goal: int | None,
+                 search: core.BestResponseSearch, budget: Budget, goal: int | None,
                  threads: Callable[[], int]):
         self.words, self.v, self.total, self.search = words, v, total, search
         self.budget = budget
@@ -521,45 +551,34 @@ class _Driver:
 
     def start(self) -> None:
         """The greedy tree (the first upper bound) and the lower bound known without search."""
-        greedy = self.search.run(1, core.BS_INF, 0.0, 0)
-        self.nodes += greedy[5]
+        greedy, self.lower = greedy_start(self.words, self.search, self.v)
+        self.nodes += greedy.nodes
         self.improve(1, -1, greedy)
-        # the search's own root bound, or the sorted counting bound where it is stronger
-        self.lower = max(self.search.root_bound(), counting_total(
-            (int(x) for x in self.v), self.words.core.branches))
 
     def left(self) -> tuple[float, int] | None:
         """(seconds, nodes) the next pass may take (0: no limit), or None if none are left."""
-        secs = 0.0
-        if self.budget.deadline is not None:
-            secs = self.budget.deadline - time.perf_counter()
-            if secs <= 0:
-                return None
-        n = 0
-        if self.budget.nodes is not None:
-            n = self.budget.nodes - self.nodes
-            if n <= 0:
-                return None
-        return secs, n
+        return self.budget.left(self.nodes)
 
-    def pass_(self, top_k: int, beta: int, by_size: bool = False, full_below: int = 0):
+    def pass_(self, top_k: int, beta: int, by_size: bool = False,
+              full_below: int = 0) -> core.PassOutcome | None:
         """Run one pass within the budget; None if nothing is left of it."""
         left = self.left()
         if left is None:
             return None
-        out = self.search.run(top_k, beta, *left, by_size, self.cancel, full_below,
-                              self.threads())
-        value, exact, stop, best, guess, n = out
-        self.nodes += n
+        seconds, nodes = left
+        out = self.search.run(top_k=top_k, beta=beta, seconds=seconds, nodes=nodes,
+                              by_size=by_size, cancel=self.cancel, full_below=full_below,
+                              threads=self.threads())
+        self.nodes += out.nodes
         self.passes += 1
-        if best is not None:
-            self.improve(top_k, guess if not exact else -1, out)
+        if out.best is not None:
+            self.improve(top_k, out.best_guess if not out.exact else -1, out)
         return out
 
-    def improve(self, top_k: int, guess: int, out) -> None:
+    def improve(self, top_k: int, guess: int, out: core.PassOutcome) -> None:
         """Take the tree a pass found if it beats the best so far (the tree follows the memo of
         the pass's mode, top_k and full_below)."""
-        value, exact, stop, best, _, n = out
+        best = out.best
         if best is None or best >= self.upper:
             return
         tree_total, *arrays = self.search.tree(top_k, guess)
@@ -592,7 +611,7 @@ class _Driver:
             start = time.perf_counter()
             out = self.pass_(k, core.BS_INF, full_below=full_below)
             costs.append(time.perf_counter() - start)
-            if out is None or out[2] != "done":
+            if out is None or out.stopped != "done":
                 break
         self.search.forget_top_k()
 
@@ -613,13 +632,12 @@ class _Driver:
                 return
             beta = self.lower + self.step(target) if anytime else target
             out = self.pass_(0, beta, by_size=anytime)
-            if out is not None and out[2] == "done":
-                self.pass_costs.append((beta, self.nodes - self.began[1]))
             if out is None:
-                self.stopped = self.why_stopped()
+                self.stopped = self.budget.why_stopped()
                 return
-            value, exact, stop, _, _, _ = out
-            if end_of_passes(self, value, exact, stop):
+            if out.stopped == "done":
+                self.pass_costs.append((beta, self.nodes - self.began[1]))
+            if end_of_passes(self, out):
                 return
 
     def step(self, target: int) -> int:
@@ -657,8 +675,3 @@ class _Driver:
             room = min(room, (self.budget.deadline - now) * rate)
         return room
 
-    def why_stopped(self) -> str:
-        """Which budget is spent (called once :meth:`left` found none left)."""
-        if self.budget.deadline is not None and time.perf_counter() >= self.budget.deadline:
-            return "time"
-        return "nodes"

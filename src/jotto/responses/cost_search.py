@@ -30,8 +30,8 @@ from numbers import Real
 import numpy as np
 
 from ..engine import core
-from .best_responses import (DEFAULT_MEMORY, BestResponse, Hider, Words, _positive_number,
-                             end_of_passes, weights_and_total)
+from .best_responses import (DEFAULT_MEMORY, BestResponse, Budget, Hider, Words,
+                             _positive_number, end_of_passes, weights_and_total)
 from .gbr import as_word_list
 from ..game.objectives import Objective, ObjectiveSpec, parse_objective
 from ..game.trees import DecisionTree, policy_guesses, tree_from_policy
@@ -137,9 +137,10 @@ class StateSearch:
 
     def greedy(self, state: np.ndarray, made: int) -> int:
         """The cost guesser's one-level guess (greedy_cost.c) at a state the search sees."""
-        return core.cost_decide(self.words.core, self.v,
-                                 [float(c) for c in self.objective.costs],
-                                 float(self.objective.tail), made, state, 1, 1, 0.0)[0]
+        return core.cost_decide(words=self.words.core, v=self.v,
+                                costs=[float(c) for c in self.objective.costs],
+                                tail=float(self.objective.tail), depth=made, targets=state,
+                                levels=1, width=1, seconds=0.0)[0]
 
     def value(self, state: np.ndarray, made: int = 0, *, budget: float | None = None,
               nodes: int | None = None) -> StateValue:
@@ -172,7 +173,7 @@ class _Driver:
                  deadline: float | None, nodes: int | None):
         self.search, self.state, self.made = search, state, made
         self.words, self.v = search.words, search.v
-        self.deadline, self.node_budget = deadline, nodes
+        self.budget = Budget(deadline, nodes)
         self.nodes = self.passes = 0
         self.stopped: str | None = None
         self.root_guess: int | None = None  # None: the greedy tree's
@@ -206,21 +207,6 @@ class _Driver:
                                    f"{self.upper}")
         return tree
 
-    def left(self) -> tuple[float, int] | None:
-        """(seconds, nodes) the next pass may take (0: no limit), or None if none are left."""
-        secs = 0.0
-        if self.deadline is not None:
-            secs = self.deadline - time.perf_counter()
-            if secs <= 0:
-                self.stopped = "time"
-                return None
-        n = 0
-        if self.node_budget is not None:
-            n = self.node_budget - self.nodes
-            if n <= 0:
-                self.stopped = "nodes"
-                return None
-        return secs, n
 
     def run(self, goal: int | None, anytime: bool) -> None:
         """Passes until the lower bound meets the best tree (or the goal), or the budget ends."""
@@ -230,19 +216,21 @@ class _Driver:
                 if goal is not None and goal <= self.lower < self.upper:
                     self.stopped = "upper_bound"
                 return
-            left = self.left()
+            left = self.budget.left(self.nodes)
             if left is None:
+                self.stopped = self.budget.why_stopped()
                 return
             beta = target
             if anytime:
                 beta = self.lower + max(1, (target - self.lower) // BETA_STEPS)
-            value, exact, stop, best, guess, n = self.search.core.run(
-                beta, *left, None, self.state, self.made)
-            self.nodes += n
+            seconds, nodes = left
+            out = self.search.core.run(beta=beta, seconds=seconds, nodes=nodes,
+                                       targets=self.state, depth=self.made)
+            self.nodes += out.nodes
             self.passes += 1
-            if best is not None and best < self.upper:
-                self.upper, self.first_guess = best, guess
+            if out.best is not None and out.best < self.upper:
+                self.upper, self.first_guess = out.best, out.best_guess
                 if self.state is None:
-                    self.root_guess = guess
-            if end_of_passes(self, value, exact, stop):
+                    self.root_guess = out.best_guess
+            if end_of_passes(self, out):
                 return

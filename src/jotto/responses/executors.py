@@ -18,7 +18,6 @@ from .best_responses import DEFAULT_MEMORY, Hider, Words, weights_and_total
 from .distributed import TaskRunner, drive
 from .gbr import as_word_list
 from .opener_search import OpenerSearch
-from .work_units import INF
 
 if TYPE_CHECKING:
     from .best_responses import BestResponse
@@ -34,16 +33,13 @@ def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: 
     policy "best"), or a top-K search as one task.  Without budgets the values and the tree
     are those of the search in this process; node budgets are shared out among the tasks in
     flight, so a run may spend a few tasks' worth more."""
-    from .best_responses import BestResponse, core_search
-    from ..game.bounds import counting_total
+    from .best_responses import BestResponse, core_search, greedy_start
     from .work_units import Job, Task, Problem
 
     local = core_search(words, v, 2**24)
-    greedy = local.run(1, INF, 0.0, 0)
+    greedy, lower0 = greedy_start(words, local, v)
     g_total, *g_tree = local.tree(1, -1)
-    lower0 = max(local.root_bound(), counting_total(
-        (int(x) for x in v), words.core.branches))
-    used = greedy[5]
+    used = greedy.nodes
     runner = TaskRunner(executor)
     upper, tree, stopped, passes = g_total, tuple(g_tree), None, 1
     try:

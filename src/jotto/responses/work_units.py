@@ -212,8 +212,9 @@ def _run_job(search: core.BestResponseSearch, job: Job, seconds: float, nodes: i
              cancel: list | None, threads: int) -> JobResult:
     t0 = time.perf_counter()
     value, exact, stop, best, guess, n = search.run(
-        job.top_k, job.beta, seconds, nodes, job.by_size, cancel, job.full_below,
-        threads=threads, targets=job.targets, first_guesses=job.first)
+        top_k=job.top_k, beta=job.beta, seconds=seconds, nodes=nodes, by_size=job.by_size,
+        cancel=cancel, full_below=job.full_below, threads=threads, targets=job.targets,
+        first_guesses=job.first)
     tree = None
     if job.tree and exact:  # a top-K pass is exact when it finished: its best restricted tree
         root = job.root if job.root is not None else guess if job.first is not None else -1
