@@ -22,7 +22,7 @@ import time
 import pytest
 
 import jotto
-from jotto.responses.distributed import local_pool
+from jotto.responses.proof.distributed import local_pool
 
 from replay import critical_path, replay  # bench/replay.py (bench/ is on the path)
 

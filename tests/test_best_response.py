@@ -438,18 +438,18 @@ def test_an_error_on_a_search_thread_is_raised_to_the_caller(monkeypatch):
     """The searches that run on threads of their own (the tree search beside a budgeted
     best response's proof, the double oracle's proof beside its rounds) raise what went wrong
     there on the caller's thread, not silently end."""
-    from jotto.responses import best_responses
+    from jotto.responses import mean_search
 
     words = ["ab", "cd", "ac", "bd", "ef", "ae", "cf"]
 
     def boom(self, *args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(best_responses._Driver, "better_trees", boom)
+    monkeypatch.setattr(mean_search._Driver, "better_trees", boom)
     with pytest.raises(RuntimeError, match="boom"):
         jotto.best_response(words, budget=30.0, threads=2)
-    monkeypatch.setattr(best_responses._Driver, "full", boom)
-    search = best_responses.BoundSearch(words, None, 30.0)
+    monkeypatch.setattr(mean_search._Driver, "full", boom)
+    search = mean_search.BoundSearch(words, None, 30.0)
     with pytest.raises(RuntimeError, match="boom"):
         search.wait(30.0)
     with pytest.raises(RuntimeError, match="boom"):

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import jotto
-from jotto.responses.distributed import local_pool
+from jotto.responses.proof.distributed import local_pool
 from jotto.solvers.openers import OpenerTable, opener_values
 from jotto.game.rules import PRESETS
 
@@ -225,7 +225,7 @@ def test_openers_split_into_classes_keep_their_values(case, budget, tmp_path_fac
     """Openers split into their reply classes (forced here for every opener at its first
     lower-bound pass): bounds W + the classes' bounds and trees put together from the classes'
     hold the twin's values, exactly once every class is exact; the file keeps the classes."""
-    import jotto.responses.opener_search as engine
+    import jotto.responses.proof.opener_search as engine
 
     rules, words, v = case
     wl = jotto.WordList.from_words(words, rules=rules)

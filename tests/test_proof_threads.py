@@ -236,7 +236,7 @@ def test_threads_share_the_search_without_data_races(tmp_path):
 def test_bound_search_on_threads(twl06):
     """The proof beside other work (BoundSearch) on two threads: its bound rises above the
     counting bound and stays below a tree's value, and stop() ends it at once."""
-    from jotto.responses.best_responses import BoundSearch
+    from jotto.responses.mean_search import BoundSearch
 
     search = BoundSearch(twl06[3], None, 60.0, threads=2)
     time.sleep(2.0)
@@ -250,7 +250,7 @@ def test_the_rounds_leave_the_proof_beside_them_its_threads(twl06, monkeypatch):
     """A double oracle proving beside its rounds on two threads gives the proof one and its
     rounds' searches the other; BESIDE_THREADS = 2 gives the proof both and the rounds still
     one; with the proof stopped the rounds have the run's threads again."""
-    from jotto.responses import best_responses
+    from jotto.responses import mean_search
     from jotto.solvers.double_oracle import algorithm as double_oracle
     from jotto.solvers.double_oracle.algorithm import DoubleOracle
     from jotto.responses.oracles import parse_oracle
@@ -259,12 +259,12 @@ def test_the_rounds_leave_the_proof_beside_them_its_threads(twl06, monkeypatch):
     assert run.round_threads == 2
     asked = []
 
-    class Spy(best_responses.BoundSearch):
+    class Spy(mean_search.BoundSearch):
         def __init__(self, *args, threads=1, **kwargs):
             asked.append(threads)
             super().__init__(*args, threads=threads, **kwargs)
 
-    monkeypatch.setattr(best_responses, "BoundSearch", Spy)
+    monkeypatch.setattr(mean_search, "BoundSearch", Spy)
     for share, proof, rounds in ((-1, 1, 1), (2, 2, 1)):
         monkeypatch.setattr(double_oracle, "BESIDE_THREADS", share)
         run.prove_beside(30.0)
@@ -294,7 +294,8 @@ def test_the_tree_search_does_not_start_a_pass_that_would_not_fit():
     grows about geometrically) and ends rather than start one predicted to take more than half
     the time left, so that its thread goes to the proof: passes of 0.02, 0.04 and 0.6 s in a
     3-s budget predict 9 s for the fourth."""
-    from jotto.responses.best_responses import Budget, _Driver
+    from jotto.responses.mean_search import _Driver
+    from jotto.responses.result import Budget
 
     search = _Timed([0.02, 0.04, 0.6] + [0.01] * 20)
     words = jotto.WordList.from_words(["ab", "cd", "ac", "bd"])

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from jotto import _core
-from jotto.responses.work_units import INF, Job, Problem, Task, run_task
+from jotto.responses.proof.work_units import INF, Job, Problem, Task, run_task
 from jotto.game.words import WordList
 
 from . import reference_game

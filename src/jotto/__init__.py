@@ -29,8 +29,8 @@ _EXPORTS = {
     "PRESETS": "game.rules", "Rules": "game.rules", "RulesError": "game.rules",
     "parse_rules": "game.rules",
     "openmp_enabled": "engine.runtime", "resolve_threads": "engine.runtime",
-    "BestResponse": "responses.best_responses", "best_response": "responses.best_responses",
-    "expected_guesses": "responses.best_responses",
+    "BestResponse": "responses.result", "best_response": "responses.best_responses",
+    "expected_guesses": "responses.result",
     "CertificateError": "game.certificates", "check_certificate": "game.proof_check",
     "CheckResult": "game.proof_check", "TrimResult": "game.proof_check",
     "trim_certificate": "game.proof_check",
@@ -56,7 +56,8 @@ if TYPE_CHECKING:
     from .game.rules import PRESETS, Rules, RulesError, parse_rules
     from .responses.gbr import comp_num_guesses, gbr_tree, guesser_gbr
     from .engine.runtime import openmp_enabled, resolve_threads
-    from .responses.best_responses import BestResponse, best_response, expected_guesses
+    from .responses.best_responses import best_response
+    from .responses.result import BestResponse, expected_guesses
     from .game.certificates import CertificateError
     from .game.proof_check import CheckResult, TrimResult, check_certificate, trim_certificate
     from .solvers.double_oracle.solution import DoubleOracleSolution

@@ -155,7 +155,7 @@ def open_executor(workers: int | None, scheduler: str | None) -> Iterator[Any]:
     """The executor --workers or --scheduler asks for (None: neither), checked before any work:
     a scheduler that cannot be reached, has no workers or whose workers cannot run this jotto
     is a one-line error (exit 2).  Closed when the block ends."""
-    from ..responses.distributed import connect_scheduler, local_pool
+    from ..responses.proof.distributed import connect_scheduler, local_pool
 
     if workers is not None and scheduler is not None:
         raise BadInput("--workers and --scheduler: choose one (local processes or a cluster)")

@@ -37,9 +37,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..engine import core
-from ..responses.best_responses import core_search, counting_total, greedy_start
+from ..game.bounds import counting_total
 from ..responses.cost_search import StateSearch
+from ..responses.mean_search import StateProof
 from ..game.rules import Rules, RulesError
 from .vocabulary import Vocabulary
 from ..game.words import BUNDLED, WordList, WordListError, load_words
@@ -121,21 +121,21 @@ class StateValues:
                 return
             self._search(key, time.perf_counter() + left / (len(keys) - k))
 
-    def _start(self, S: np.ndarray):
-        """The search of state S, its greedy tree and bound in the memo."""
-        v = np.zeros(len(self.words), dtype=np.int64)
-        v[S] = 1
-        search = core_search(self.words, v, MEMORY)
-        greedy, lower = greedy_start(self.words, search, v)
-        upper, guess = greedy.best, greedy.best_guess
-        self.memo[S.tobytes()] = Value(Fraction(min(lower, upper), len(S)),
-                                       Fraction(upper, len(S)), int(guess))
-        return search
+    def _start(self, S: np.ndarray) -> StateProof:
+        """The proof of state S, its greedy tree and bound in the memo."""
+        proof = StateProof(self.words, S, MEMORY)
+        self.memo[S.tobytes()] = self._value(proof, len(S))
+        return proof
+
+    @staticmethod
+    def _value(proof: StateProof, n: int) -> Value:
+        return Value(Fraction(min(proof.lower, proof.upper), n), Fraction(proof.upper, n),
+                     int(proof.guess))
 
     def _search(self, key: bytes, deadline: float) -> None:
-        S, made, search = self.open[key]
+        S, made, proof = self.open[key]
         n = len(S)
-        if search is None:  # hard mode
+        if proof is None:  # hard mode
             budget = max(1e-3, deadline - time.perf_counter())
             v = self._hard.value(S, made, budget=budget)  # type: ignore[union-attr]
             counting = Fraction(counting_total([1] * n, self.words.rules.branches(
@@ -143,23 +143,8 @@ class StateValues:
             value = Value(min(max(v.lower - made, counting), v.upper - made), v.upper - made,
                           v.guess)
         else:
-            old = self.memo[key]
-            lower, upper, guess = int(old.lower * n), int(old.upper * n), old.guess
-            while lower < upper:
-                secs = deadline - time.perf_counter()
-                if secs <= 0:
-                    break
-                beta = lower + max(1, (upper - lower) // STEPS)
-                got, exact, stop, best, g, _ = search.run(beta=beta, seconds=secs)
-                if best is not None and best < upper:
-                    upper, guess = best, g
-                if exact:
-                    lower = got
-                    break
-                lower = max(lower, got)
-                if stop != "done":
-                    break
-            value = Value(Fraction(min(lower, upper), n), Fraction(upper, n), int(guess))
+            proof.refine(deadline, STEPS)
+            value = self._value(proof, n)
         self.memo[key] = value
         if value.exact:
             del self.open[key]

@@ -2,7 +2,7 @@
 for a non-decreasing cost vector ``c`` (:mod:`jotto.game.objectives`), with proven bounds.
 
 :func:`jotto.best_response` calls this for every objective but the mean (whose own search,
-:mod:`jotto.responses.best_responses`, is much faster); it can also be called for the mean, and
+:mod:`jotto.responses.mean_search`, is much faster); it can also be called for the mean, and
 both then
 agree exactly.  The compiled core's cost search (``search_cost.c``) is an exact branch and bound
 over (state, guesses made): the memo keys a state by the depth only while the shifted costs
@@ -30,8 +30,8 @@ from numbers import Real
 import numpy as np
 
 from ..engine import core
-from .best_responses import (DEFAULT_MEMORY, BestResponse, Budget, Hider, Words,
-                             _positive_number, end_of_passes, weights_and_total)
+from .result import (DEFAULT_MEMORY, BestResponse, Budget, Hider, Words, end_of_passes,
+                     positive_number, weights_and_total)
 from .gbr import as_word_list
 from ..game.objectives import Objective, ObjectiveSpec, parse_objective
 from ..game.trees import DecisionTree, policy_guesses, tree_from_policy
@@ -71,8 +71,8 @@ def objective_best_response(words: Words, hider: Hider = None,
     ``hider``, with proven bounds; ``budget``, ``nodes``, ``upper_bound`` and ``memory`` as
     there.  :attr:`BestResponse.lower` and ``upper`` are expected costs ``E[c(guesses)]``."""
     t0 = time.perf_counter()
-    budget = _positive_number("budget", budget)
-    nodes = _positive_number("nodes", nodes, integer=True)
+    budget = positive_number("budget", budget)
+    nodes = positive_number("nodes", nodes, integer=True)
     if isinstance(upper_bound, bool) or not (upper_bound is None or
                                             isinstance(upper_bound, Real)):
         raise ValueError(f"upper_bound must be a number or None, not {upper_bound!r}")
@@ -154,8 +154,8 @@ class StateSearch:
             raise ValueError(f"a state of {len(state)} words cannot follow {made} guesses")
         t0 = time.perf_counter()
         driver = _Driver(self, S, made,
-                         None if budget is None else t0 + _positive_number("budget", budget),
-                         _positive_number("nodes", nodes, integer=True))
+                         None if budget is None else t0 + positive_number("budget", budget),
+                         positive_number("nodes", nodes, integer=True))
         driver.run(None, anytime=budget is not None or nodes is not None)
         W = int(self.v[S].sum()) * self.den
         return StateValue(Fraction(min(driver.lower, driver.upper), W),

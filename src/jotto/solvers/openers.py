@@ -2,18 +2,18 @@
 of guesses of the best trees that start with it (:func:`opener_values`, ``jotto openers``).
 
 The lower end of an opener's interval is proven by the branch and bound (a pass whose first
-guess is forced to the opener, :mod:`jotto.responses.work_units`); the upper end is the value of an
+guess is forced to the opener, :mod:`jotto.responses.proof.work_units`); the upper end is the value of an
 explicit tree starting with it, kept in the table (:meth:`OpenerTable.tree`).  The best
 response's interval is the least lower end and the least upper end; an opener is proven best
 when its upper end is at most every other opener's lower end.  Wordle's exact values for every
 first guess were published the same way: as a value per opener, each a proof of its own.
 
-How the work is shared out (:mod:`jotto.responses.opener_search`): first a top-1 and a top-2 tree for
+How the work is shared out (:mod:`jotto.responses.proof.opener_search`): first a top-1 and a top-2 tree for
 every opener (seconds at 3 letters), with lower ends from counting alone; then, within the
 budget, lower-bound passes with rising beta and better trees, for the openers that could be
 best and the ``focus`` openers with the best trees.  Without a budget every opener's value is
 found exactly.  The work runs in this process, or as tasks of about a second or more on any
-:class:`concurrent.futures.Executor` (:mod:`jotto.responses.distributed`): exact values are the same
+:class:`concurrent.futures.Executor` (:mod:`jotto.responses.proof.distributed`): exact values are the same
 whatever runs them; budgeted intervals are proven bounds whatever runs them, but how far they
 narrow depends on timing.
 
@@ -37,16 +37,16 @@ import numpy as np
 
 from .._version import __version__
 from ..util import strategy_file
-from ..responses.best_responses import DEFAULT_MEMORY, Hider, Words, weights_and_total
-from ..responses.distributed import TaskRunner, drive
+from ..responses.result import DEFAULT_MEMORY, Hider, Words, weights_and_total
+from ..responses.proof.distributed import TaskRunner, drive
 from ..util.files import check_writable, output_lock
 from ..responses.gbr import as_word_list
-from ..responses.opener_search import OpenerSearch
+from ..responses.proof.opener_search import OpenerSearch
 from ..engine.runtime import resolve_threads
 from .solution import check_same_words, words_from_payload, words_payload
 from ..util.strategy_file import StrategyFileError
 from ..game.trees import DecisionTree
-from ..responses.work_units import INF
+from ..responses.proof.work_units import INF
 from ..game.words import WordList
 
 __all__ = ["OpenerTable", "OpenerValue", "OpenersInterrupted", "opener_values"]
@@ -237,7 +237,7 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
         progress: a progress bar on standard error.
         memory: bytes each worker's search may take for its memo.
         slots: tasks the executor runs at once (default: asked of it, see
-            :func:`jotto.responses.distributed.executor_slots`); the run keeps twice as many in flight
+            :func:`jotto.responses.proof.distributed.executor_slots`); the run keeps twice as many in flight
             and shares cheap work out among them.  More than it has plans the tasks a larger
             cluster would run (``bench/replay.py`` replays their log).
         threads: without an executor, the threads each pass runs on (as elsewhere,

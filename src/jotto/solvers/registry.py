@@ -6,12 +6,9 @@ runs), so adding a solver is a row here, not an import for its side effects."""
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..util.strategy_file import StrategyFileError
-
-if TYPE_CHECKING:
-    from .solution import Solution
 
 #: Solver name (``--method``, a strategy file's ``solver``) -> its solution class, as
 #: ``module:class`` under ``jotto.solvers``.
@@ -23,8 +20,9 @@ SOLVERS = {
 DEFAULT_SOLVER = "fictitious-play"
 
 
-def solver_class(name: Any) -> type["Solution"]:
-    """The solution class of the solver ``name``; a name not in :data:`SOLVERS` is a
+def solver_class(name: Any) -> type:
+    """The solution class of the solver ``name`` (a :class:`jotto.solvers.solution.Solution`,
+    which imports this table: no import back); a name not in :data:`SOLVERS` is a
     :class:`StrategyFileError`."""
     if not isinstance(name, str) or name not in SOLVERS:
         raise StrategyFileError(f"unknown solver {name!r}")

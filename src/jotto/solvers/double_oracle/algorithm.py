@@ -54,7 +54,7 @@ from ...engine.weights import integer_weights, rational_weights
 from ...game.words import WordList
 
 if TYPE_CHECKING:
-    from ...responses.best_responses import BoundSearch
+    from ...responses.mean_search import BoundSearch
 
 __all__ = ["DoubleOracle"]
 
@@ -336,7 +336,7 @@ class DoubleOracle:
 
     def prove_beside(self, seconds: float) -> None:
         """Start proving a lower bound against the uniform hider on a thread of its own for
-        ``seconds`` (:class:`jotto.responses.best_responses.BoundSearch`), while the rounds go on;
+        ``seconds`` (:class:`jotto.responses.mean_search.BoundSearch`), while the rounds go on;
         read
         with :meth:`take_side_bound`.  The proof's passes run on all of the run's threads but
         one (BESIDE_THREADS), the rounds' searches on what the proof leaves
@@ -349,11 +349,11 @@ class DoubleOracle:
         letters: searches prove more against even weights than against the hedge's or the
         LP's mixtures (see :meth:`prove`), and no ranking is needed before the search starts.
         """
-        from ...responses.best_responses import BoundSearch
+        from ...responses.mean_search import BoundSearch
         from ...engine.runtime import resolve_threads
 
         if self.executor is not None:  # the proof's tasks run there; the rounds keep every thread
-            from ...responses.executors import BoundSearchOn
+            from ...responses.proof.executors import BoundSearchOn
 
             self._side_threads = 0
             self._side = BoundSearchOn(self.executor, self.words, None, seconds)

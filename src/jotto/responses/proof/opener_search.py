@@ -6,9 +6,9 @@ The best tree starting with word g (an *opener*) needs
     F_g = W + sum_{j != win} F(S_j(g))
 
 guesses in total (W the hider's total weight, S_j(g) the targets giving reply j to g, F the
-best-response value of a state, :mod:`jotto.responses.best_responses`), and the best response is
+best-response value of a state, :mod:`jotto.responses.mean_search`), and the best response is
 min_g F_g.  Each opener is a whole subtree of the search, which a worker proves apart with a
-pass of the compiled search whose first guess is forced (:mod:`jotto.responses.work_units`).  Every word
+pass of the compiled search whose first guess is forced (:mod:`jotto.responses.proof.work_units`).  Every word
 has a *row*: a proven lower bound on F_g and the value of an explicit tree starting with g (an
 upper bound; the tree is kept).  The work on the rows:
 
@@ -50,12 +50,12 @@ from typing import Any
 
 import numpy as np
 
-from ..game.bounds import counting_total
-from ..game.turns import replies
-from ..util.strategy_file import StrategyFileError, decode_array, encode_array
-from ..game.trees import DecisionTree
+from ...game.bounds import counting_total
+from ...game.turns import replies
+from ...util.strategy_file import StrategyFileError, decode_array, encode_array
+from ...game.trees import DecisionTree
 from .work_units import INF, Job, Outcome, Problem, Task
-from ..game.words import WordList
+from ...game.words import WordList
 
 __all__ = ["OpenerSearch", "TASK_SECONDS", "greedy_ranks"]
 

@@ -1,7 +1,7 @@
 """Work units of the proving search: what one worker process computes for a proof that runs on
-many (:mod:`jotto.responses.distributed` runs them, :mod:`jotto.solvers.openers` makes them).
+many (:mod:`jotto.responses.proof.distributed` runs them, :mod:`jotto.solvers.openers` makes them).
 
-A unit is a whole subtree of the best-response search (``best_responses``), never a node: one or
+A unit is a whole subtree of the best-response search (``mean_search``), never a node: one or
 more passes of the compiled search (:class:`Job`), each over a state (every word, or the targets
 of a reply class) and optionally with its first guesses forced (an opener), with a target
 ``beta``.  A pass either finds the state's exact value below ``beta`` or proves a lower bound;
@@ -17,8 +17,8 @@ keeps the searches of :data:`CACHED_PROBLEMS` problems; a worker with several th
 search per thread running at once (a search is not shared between threads).
 
 What a unit returns (:class:`JobResult`: the bound or exact value, the tree if asked, nodes,
-seconds) is what a certificate of the proof (issue "Proofs anyone can check") would attach to
-its state later: units are the pieces such a certificate merges.
+seconds) is proven on its own; units write no certificate (:mod:`jotto.game.certificates` are
+written by the search of one process).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import core
+from ...engine import core
 
 __all__ = ["CACHED_PROBLEMS", "INF", "Job", "JobResult", "Outcome", "Problem", "Task",
            "run_task"]

@@ -1,10 +1,10 @@
-"""Running work units (:mod:`jotto.responses.work_units`) on a :class:`concurrent.futures.Executor`, or in
+"""Running work units (:mod:`jotto.responses.proof.work_units`) on a :class:`concurrent.futures.Executor`, or in
 this process, and surviving the loss of workers.
 
 Any executor with ``submit`` serves: the executor of a Dask client (``client.get_executor()``,
 the supported cluster engine), a :class:`~concurrent.futures.ProcessPoolExecutor` (one machine),
 mpi4py's ``MPIPoolExecutor``.  Tasks carry everything they need; a worker keeps its searches
-between tasks (:mod:`jotto.responses.work_units`), so jotto must be importable on the workers.
+between tasks (:mod:`jotto.responses.proof.work_units`), so jotto must be importable on the workers.
 
 Faults.  A task whose worker died is submitted again (a new attempt; at most
 :data:`MAX_ATTEMPTS` in all), and since every number a task returns is proven whatever its
@@ -28,7 +28,7 @@ from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any, Callable
 
-from ..util.interrupts import deferred_interrupts
+from ...util.interrupts import deferred_interrupts
 from .work_units import Outcome, Task, run_task
 
 __all__ = ["GRACE_SECONDS", "MAX_ATTEMPTS", "TaskRunner", "WorkerLostError",
@@ -113,8 +113,8 @@ def local_pool(workers: int) -> ProcessPoolExecutor:
 
 def _probe() -> str:
     """Run on a worker by :func:`connect_scheduler`: the jotto it imports."""
-    from .._version import __version__
-    from ..engine import core  # noqa: F401  (the compiled core loads)
+    from ..._version import __version__
+    from ...engine import core  # noqa: F401  (the compiled core loads)
 
     return __version__
 
@@ -128,7 +128,7 @@ def connect_scheduler(address: str, timeout: float = 5.0) -> Any:
         from distributed import Client
     except ImportError:
         raise ImportError("--scheduler needs Dask: pip install 'jotto[distributed]'") from None
-    from .._version import __version__
+    from ..._version import __version__
 
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
@@ -310,7 +310,7 @@ def drive(search: Any, runner: TaskRunner, *, seconds: float | None = None,
           progress: Callable[[Outcome | None], None] | None = None,
           stop_when: Callable[[], bool] | None = None) -> bool:
     """Run a step-driven search (``search.plan``, ``take``, ``done``, ``forget``, ``sent``,
-    ``nodes``: :class:`jotto.responses.opener_search.OpenerSearch`) on ``runner`` until it is done or
+    ``nodes``: :class:`jotto.responses.proof.opener_search.OpenerSearch`) on ``runner`` until it is done or
     its budget (``seconds``, ``nodes`` states) is spent, calling ``save`` every
     ``checkpoint_seconds`` and at the end and ``progress`` after each outcome (and once with
     None at the end).  Ctrl-C and SIGTERM stop it: the pass under way in this process ends

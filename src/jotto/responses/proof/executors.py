@@ -1,41 +1,36 @@
 """The true best response with its proof run as tasks on a :class:`concurrent.futures.Executor`
 (:func:`jotto.best_response` with ``executor=``, the double oracle's proof beside its rounds):
-every opener a work unit (:mod:`jotto.responses.opener_search`, policy "best"), its passes run
-by :mod:`jotto.responses.distributed` wherever the executor sends them."""
+every opener a work unit (:mod:`jotto.responses.proof.opener_search`, policy "best"), its passes run
+by :mod:`jotto.responses.proof.distributed` wherever the executor sends them."""
 
 from __future__ import annotations
 
 import time
 from concurrent.futures import Executor
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..game.trees import DecisionTree
-from ..game.words import WordList
-from .best_responses import DEFAULT_MEMORY, Hider, Words, weights_and_total
+from ...game.trees import DecisionTree
+from ...game.words import WordList
+from ..gbr import as_word_list
+from ..result import (DEFAULT_MEMORY, BestResponse, Hider, Words, core_search, greedy_start,
+                      weights_and_total)
 from .distributed import TaskRunner, drive
-from .gbr import as_word_list
 from .opener_search import OpenerSearch
-
-if TYPE_CHECKING:
-    from .best_responses import BestResponse
+from .work_units import Job, Problem, Task
 
 __all__ = ["BoundSearchOn", "best_response_on"]
 
 
 def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: int,
                      t0: float, budget: float | None, nodes: int | None, top_k: int | None,
-                     goal: int | None, memory: int) -> "BestResponse":
+                     goal: int | None, memory: int) -> BestResponse:
     """:func:`jotto.best_response` with its work on ``executor``: the greedy tree and the bound
-    from counting here, then the openers' passes as tasks (:mod:`jotto.responses.opener_search`,
+    from counting here, then the openers' passes as tasks (:mod:`jotto.responses.proof.opener_search`,
     policy "best"), or a top-K search as one task.  Without budgets the values and the tree
     are those of the search in this process; node budgets are shared out among the tasks in
     flight, so a run may spend a few tasks' worth more."""
-    from .best_responses import BestResponse, core_search, greedy_start
-    from .work_units import Job, Task, Problem
-
     local = core_search(words, v, 2**24)
     greedy, lower0 = greedy_start(words, local, v)
     g_total, *g_tree = local.tree(1, -1)
@@ -86,7 +81,7 @@ def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: 
 
 
 class BoundSearchOn:
-    """:class:`jotto.responses.best_responses.BoundSearch` with its passes on an executor: a lower bound
+    """:class:`jotto.responses.mean_search.BoundSearch` with its passes on an executor: a lower bound
     against one hider that rises for ``seconds`` on a thread of this process that only plans
     and merges tasks (the double oracle's proof beside its rounds)."""
 
