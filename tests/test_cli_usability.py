@@ -112,11 +112,11 @@ def test_progress_bar_epsilon_follows_the_run(monkeypatch, stop):
     """Each step is made to take 1 s (a fake monotonic clock), so every step refreshes the
     epsilon shown; the last one shown is the run's last, however the run stopped.  (The bug: the
     clock was compared with tqdm's wall-clock time, so the epsilon never updated.)"""
-    module = importlib.import_module("jotto.solvers.solving")
+    module = importlib.import_module("jotto.solvers.driver")
     bar = _Bar()
     clock = iter(range(10**6))
     monkeypatch.setattr(module.time, "monotonic", lambda: float(next(clock)))
-    monkeypatch.setattr(module, "_progress", lambda *a, **k: bar)
+    monkeypatch.setattr(module, "progress_bar", lambda *a, **k: bar)
     kwargs = {"iterations": 40} if stop == "iterations" else {"iterations": 400,
                                                               "target_epsilon": 1.0}
     sol = jotto.solve(2, progress=True, **kwargs)

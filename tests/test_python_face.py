@@ -172,9 +172,9 @@ class _Bar:
 def test_double_oracle_bar_ends_on_the_result(monkeypatch, words2):
     """A time budget's last part proves a lower bound after the rounds: the bar stays open
     until then, and its last postfix is the result's interval."""
-    module = importlib.import_module("jotto.solvers.solving")
+    module = importlib.import_module("jotto.solvers.driver")
     bar = _Bar()
-    monkeypatch.setattr(module, "_progress", lambda *a, **k: bar)
+    monkeypatch.setattr(module, "progress_bar", lambda *a, **k: bar)
     sol = jotto.solve(words2, method="double-oracle", time_budget=1.0, threads=1,
                       progress=True)
     lo, hi = sol.value_bounds

@@ -40,7 +40,7 @@ _EXPORTS = {
     "EquilibriumGuesser": "solvers.fictitious_play.solution",
     "FictitiousPlaySolution": "solvers.fictitious_play.solution",
     "Solution": "solvers.solution", "Strength": "solvers.solution",
-    "SolveInterrupted": "solvers.solving", "solve": "solvers.solving",
+    "SolveInterrupted": "solvers.driver", "solve": "solvers.solving",
     "StrategyFileError": "util.strategy_file",
     "DecisionTree": "game.trees",
     "Evaluation": "players.evaluation", "evaluate": "players.evaluation",
@@ -64,7 +64,8 @@ if TYPE_CHECKING:
     from .solvers.openers import OpenerTable, OpenerValue, opener_values
     from .solvers.fictitious_play.solution import EquilibriumGuesser, FictitiousPlaySolution
     from .solvers.solution import Solution, Strength
-    from .solvers.solving import SolveInterrupted, solve
+    from .solvers.driver import SolveInterrupted
+    from .solvers.solving import solve
     from .util.strategy_file import StrategyFileError
     from .game.trees import DecisionTree
     from .players.evaluation import Evaluation, evaluate, head_to_head

@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from ..game.certificates import check_certificate_path
-from ..solvers.fictitious_play.algorithm import MODES
 from ..util.files import check_writable, output_lock
 from ..responses.oracles import parse_oracle
+from ..solvers.registry import DEFAULT_SOLVER, SOLVERS
 from ..solvers.solution import Solution
 from ..solvers.solving import METHODS, SolveInterrupted, describe_file, solve
 from ..util.strategy_file import StrategyFileError
@@ -20,8 +20,13 @@ from .options import (POSITIVE_FINITE, check_plot_output, echo_json, executor_op
                       interval_text, open_executor, optional_seconds, threads_option, word_list,
                       word_list_options)
 
-def default_out(letters: int, method: str, mode: str) -> Path:
-    what = mode if method == "fictitious-play" else method
+#: Every solver's modes (``--mode``), in table order.
+MODES = tuple(dict.fromkeys(m for row in SOLVERS.values() for m in row.modes))
+
+
+def default_out(letters: int, method: str, mode: str | None) -> Path:
+    """``jotto-<letters>-letters-<mode>.jotto``, or ``-<method>`` for a solver without modes."""
+    what = (mode or SOLVERS[method].modes[0]) if SOLVERS[method].modes else method
     return Path(f"jotto-{letters}-letters-{what}.jotto")
 
 
@@ -87,7 +92,7 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
     if resume and out is None:
         raise BadInput("--resume needs --out: the strategy file to continue")
     if method is not None or not resume:  # else the method is the file's: checked once read
-        check_method_options(method or "fictitious-play", mode=mode)
+        check_method_options(method or DEFAULT_SOLVER, mode=mode)
     check_plot_output(plot, force)
     if oracle is not None:
         try:
@@ -96,7 +101,7 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
             raise BadInput(f"--oracle: {exc}") from None
     certify_seconds = optional_seconds(certify, "--certify")
     if certificate is not None:
-        if (method or "fictitious-play") != "double-oracle" and not resume:
+        if not SOLVERS[method or DEFAULT_SOLVER].proves and not resume:
             raise BadInput("--certificate certifies the double oracle's lower bound on the "
                            "value: give --method double-oracle")
         if workers is not None or scheduler is not None:
@@ -104,8 +109,8 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
                            "--workers or --scheduler")
         check_certificate_path(certificate)
     if workers is not None or scheduler is not None:
-        _check_proof(method or (None if resume else "fictitious-play"), certify)
-    out = out or default_out(letters or 5, method or "fictitious-play", mode or "exact")
+        _check_proof(method or (None if resume else DEFAULT_SOLVER), certify)
+    out = out or default_out(letters or 5, method or DEFAULT_SOLVER, mode)
     check_writable(out)
     with output_lock(out), open_executor(workers, scheduler) as executor:
         # the lock is held from the first look at --out to the last write
@@ -114,7 +119,7 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
                                checkpoint_every, progress, plot, certify, certify_seconds,
                                as_json, executor)
     if certificate is not None:
-        if solution.solver != "double-oracle":
+        if not SOLVERS[solution.solver].proves:
             raise BadInput(f"--certificate: {out} holds a {solution.solver} solve; only the "
                            f"double oracle certifies a bound on the value")
         lower = solution.write_certificate(certificate, threads)
@@ -123,17 +128,11 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
                    err=True)
 
 
-#: Options that only one method takes, by their command-line names: checked before any work.
-METHOD_OPTIONS = {"--mode": "fictitious-play"}
-
-
-def check_method_options(method: str, **given: object) -> None:
-    """A one-line error (exit 2) if an option given (not None) belongs to another method."""
-    for name, value in given.items():
-        option = "--" + name.replace("_", "-")
-        owner = METHOD_OPTIONS[option]
-        if value is not None and method != owner:
-            raise BadInput(f"{option} is {owner}'s option: --method {method} does not take it")
+def check_method_options(method: str, *, mode: str | None) -> None:
+    """A one-line error (exit 2) if ``--mode`` is given to a solver without modes."""
+    if mode is not None and not SOLVERS[method].modes:
+        owners = " and ".join(name for name, row in SOLVERS.items() if mode in row.modes)
+        raise BadInput(f"--mode is {owners}'s option: --method {method} does not take it")
 
 
 def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, iterations,
@@ -155,8 +154,9 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
             resumed = True
         else:
             click.echo(f"jotto: {out} does not exist yet: starting a new run", err=True)
-    method = method or "fictitious-play"
-    mode = (mode or "exact") if method == "fictitious-play" else None
+    method = method or DEFAULT_SOLVER
+    modes = SOLVERS[method].modes
+    mode = (mode or modes[0]) if modes else None
     letters = letters or 5
     if executor is not None:
         _check_proof(method, certify)
@@ -177,10 +177,9 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
                          target_epsilon=target_epsilon, time_budget=time_budget,
                          threads=threads, out=out, resume=resume, progress=progress,
                          checkpoint_seconds=checkpoint_every,
-                         executor=executor if method == "double-oracle" else None)
+                         executor=executor if SOLVERS[method].proves else None)
     except SolveInterrupted as stop:
-        step = "round" if method == "double-oracle" else "iteration"
-        click.echo(f"jotto: stopped after {step} {stop.iteration}; the run is saved in "
+        click.echo(f"jotto: stopped after {stop.unit} {stop.iteration}; the run is saved in "
                    f"{stop.path}. Resume with: jotto solve --out {stop.path} --resume", err=True)
         sys.exit(130)
     except StrategyFileError as exc:
@@ -191,7 +190,7 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
 
 def _check_proof(method, certify):
     """--workers and --scheduler run proofs: the double oracle's, or --certify's."""
-    if method == "fictitious-play" and certify is None:
+    if method is not None and not SOLVERS[method].proves and certify is None:
         raise BadInput("--workers and --scheduler run proofs: the double oracle's or "
                        "--certify's; fictitious play alone proves nothing")
 
@@ -204,14 +203,8 @@ def _finished(out, wl, method, mode, iterations, oracle):
         return None
     if done.solver != method:
         return None
-    if method == "double-oracle":
-        same = oracle is None or parse_oracle(oracle).spec == done.plan.get("oracle")
-        return done if done.exact and same else None
-    planned = iterations or done.plan.get("iterations")
-    if done.mode != mode or done.iterations != planned or done.plan.get("target_epsilon") \
-            or done.plan.get("time_budget"):
-        return None
-    return done
+    asked = None if oracle is None else parse_oracle(oracle)
+    return done if done.answers(mode=mode, iterations=iterations, oracle=asked) else None
 
 
 def _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor=None):
@@ -222,21 +215,12 @@ def _report(solution, out, plot, as_json, certify, certify_seconds, threads, exe
     words = {"source": solution.words.source, "size": len(solution.words),
              "length": solution.words.length, "sha256": solution.words.sha256}
     if as_json:
-        doc = {"out": str(out), "method": solution.solver, "words": words}
-        if solution.solver == "fictitious-play":
-            doc.update({"mode": solution.mode, "rule": solution.rule, "t_star": solution.t_star,
-                        "table": solution.table()})
-        else:
-            lo, hi = solution.value_bounds
-            doc.update({"value_bounds": [float(lo), float(hi)],
-                        "value_bounds_exact": [str(lo), str(hi)], "rounds": solution.rounds,
-                        "trees": len(solution.trees), "oracle": solution.plan.get("oracle")})
+        doc = {"out": str(out), "method": solution.solver, "words": words, **solution.report()}
         if strength is not None:
             doc["strength"] = strength.as_dict()
         echo_json(doc)
         return
-    click.echo(str(solution.table()) if solution.solver == "fictitious-play"
-               else solution.summary())
+    click.echo(solution.report_text())
     if strength is not None:
         click.echo(strength_text(strength))
     click.echo(f"Strategy file: {out}" + (f"; plot: {plot}" if plot else ""))

@@ -17,7 +17,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .. import _core
+from .._core import BestResponseSearch as _BestResponseSearch
+from .._core import CostSearch as _CostSearch
+from .._core import build_tree as _build_tree
+from .._core import cost_decide as _cost_decide
+from .._core import decide as _decide
 from .._core import (  # the core's names, re-exported for the wings above
     BS_ALL_BOUNDS,
     BS_DEFAULT_BOUNDS,
@@ -66,13 +70,13 @@ def build_tree(*, words: Words, rule: int, candidates: int, v: Any = None, h: An
     guesses by decision rule ``rule`` (``RULE_*``) among the ``candidates`` (``CAND_*``),
     with integer weights ``v`` of the targets and, for the paper's rule, float weights ``h``
     screened within ``err_abs``/``err_rel`` (jotto_engine.h), on ``threads`` threads."""
-    return _core.build_tree(words, rule, candidates, v, h, err_abs, err_rel, threads)
+    return _build_tree(words, rule, candidates, v, h, err_abs, err_rel, threads)
 
 
 def decide(*, words: Words, rule: int, candidates: int, v: Any = None, h: Any = None,
            err_abs: float = 0.0, err_rel: float = 0.0, state: Any) -> int:
     """The word :func:`build_tree`'s guesser guesses at ``state`` (increasing word indices)."""
-    return _core.decide(words, rule, candidates, v, h, err_abs, err_rel, state)
+    return _decide(words, rule, candidates, v, h, err_abs, err_rel, state)
 
 
 class PassOutcome(NamedTuple):
@@ -92,7 +96,7 @@ class PassOutcome(NamedTuple):
     """States searched."""
 
 
-class BestResponseSearch(_core.BestResponseSearch):
+class BestResponseSearch(_BestResponseSearch):
     """The mean's branch and bound over ``words`` (a :class:`Words`, whose rules it follows)
     against integer weights ``v``, its memo within ``memo_bytes``: ``BestResponseSearch(words,
     v, memo_bytes)``.  Passes take keywords and return a :class:`PassOutcome`."""
@@ -113,7 +117,7 @@ class BestResponseSearch(_core.BestResponseSearch):
         return self.run(top_k=1)
 
 
-class CostSearch(_core.CostSearch):
+class CostSearch(_CostSearch):
     """The cost search over ``words`` (a :class:`Words`, whose rules it follows):
     ``CostSearch(words, v, costs, tail, memo_bytes)``.  Passes take keywords and return a
     :class:`PassOutcome`."""
@@ -129,4 +133,4 @@ def cost_decide(*, words: Words, v: Any, costs: Any, tail: float, depth: int, ta
                 levels: int, width: int, seconds: float) -> tuple[int, float, bool, int]:
     """The cost guesser's heuristic guess at ``targets`` after ``depth`` guesses, under the
     rules of ``words`` (``_core.cost_decide``): (guess, score, finished, replies computed)."""
-    return _core.cost_decide(words, v, costs, tail, depth, targets, levels, width, seconds)
+    return _cost_decide(words, v, costs, tail, depth, targets, levels, width, seconds)

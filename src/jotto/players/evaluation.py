@@ -126,8 +126,6 @@ class Evaluation:
 
     def plot_histogram(self, path: str | os.PathLike[str] | None = None):
         """The histogram as a bar chart (PNG, SVG, PDF by suffix); needs matplotlib."""
-        from ..util.plots import histogram_plot
-
         return histogram_plot(self, path)
 
     def as_dict(self, worst: int = 10) -> dict[str, Any]:
@@ -312,3 +310,26 @@ def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
         bounds = (br.lower, br.upper)
     return Exploitability(evaluation.against(p), float(evaluation.expected.max()),
                           float(np.dot(p, gbr)), bounds)
+
+
+def histogram_plot(evaluation: Evaluation, path: str | os.PathLike[str] | None = None):
+    """Percent of targets against guesses needed (Norvig's chart), with mean ± sd and worst;
+    titled with the guesser (its spec) and the word list; saved to ``path`` if given.  Needs
+    matplotlib (:mod:`jotto.util.plots`)."""
+    from ..util.plots import new_figure, save
+
+    fig = new_figure((7, 4))
+    ax = fig.add_subplot()
+    hist = evaluation.histogram
+    pct = 100 * hist / hist.sum()
+    ks = np.arange(len(hist))
+    shown = hist > 0
+    ax.bar(ks[shown], pct[shown], width=0.9, color="tab:blue")
+    ax.set_xticks(ks[shown])
+    ax.set_xlabel("Number of guesses to find target")
+    ax.set_ylabel("% of targets")
+    ax.set_title(f"{evaluation.guesser} on {evaluation.words.describe()}\n"
+                 f"{evaluation.summary()}", fontsize=10)
+    if path is not None:
+        save(fig, path)
+    return fig

@@ -115,6 +115,23 @@ class Solution:
         against (exact where the solver's strategy is; else by :func:`jotto.integer_weights`)."""
         raise NotImplementedError
 
+    def report(self) -> dict[str, Any]:
+        """What ``jotto solve --json`` prints of the result beside the words and file."""
+        raise NotImplementedError
+
+    def report_text(self) -> str:
+        """What ``jotto solve`` prints of the result."""
+        raise NotImplementedError
+
+    def answers(self, *, mode: str | None, iterations: int | None, oracle: Any) -> bool:
+        """Whether this solution is a finished solve of exactly this request (``oracle``: the
+        parsed oracle, or None for the default), so ``jotto solve`` need not run it again."""
+        raise NotImplementedError
+
+    def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
+        """The solver's plot (a matplotlib figure), saved to ``path`` if given."""
+        raise NotImplementedError
+
     # ---- shared --------------------------------------------------------------------------------
 
     def hider_player(self, t: int | None = None) -> "EquilibriumHider":

@@ -11,45 +11,25 @@ from __future__ import annotations
 import math
 import os
 import sys
-import time
-from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from .._version import __version__
-from ..util import strategy_file
-from .double_oracle.algorithm import PROVE_SHARE, DoubleOracle
-from .fictitious_play.algorithm import (MODES, ExactPlay, FictitiousPlay, OraclePlay, PaperPlay,
-                              paper_iterations)
-from ..util.files import check_writable, output_lock, quote
-from ..util.interrupts import deferred_interrupts
-from ..responses.oracles import Oracle, parse_oracle
-from ..game.rules import Rules, parse_rules
 from ..engine.runtime import resolve_threads
-from .fictitious_play.solution import FictitiousPlaySolution
-from .solution import (Solution, check_same_words, read_payload, words_from_payload,
-                       words_payload)
-from .registry import SOLVERS
-from ..util.strategy_file import StrategyFileError
-from .fictitious_play.codec import MAX_ITERATIONS
+from ..game.rules import Rules, parse_rules
 from ..game.words import WordList, load_words
+from ..util import strategy_file
+from ..util.files import check_writable, output_lock, quote
+from ..util.strategy_file import StrategyFileError
+from .driver import Request, SolveInterrupted
+from .registry import DEFAULT_SOLVER, SOLVERS, solver_run
+from .solution import Solution, check_same_words, read_payload, words_from_payload
 
 __all__ = ["METHODS", "SolveInterrupted", "solve"]
 
 #: The solvers behind :func:`solve`.
 METHODS = tuple(SOLVERS)
-
-
-class SolveInterrupted(KeyboardInterrupt):
-    """A solve stopped by Ctrl-C or SIGTERM between iterations; ``path`` holds its checkpoint
-    (or is None)."""
-
-    def __init__(self, iteration: int, path: Path | None):
-        super().__init__(iteration, path)
-        self.iteration = iteration
-        self.path = path
 
 
 def _word_list(letters: int | None, words: Any, rules: Rules | str | None) -> WordList:
@@ -150,38 +130,23 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; use {' or '.join(map(repr, METHODS))}")
     letters, words = _letters_and_words(letters, words)
-    if method == "double-oracle" and mode is not None:
-        raise ValueError(f"mode={mode!r} is fictitious play's: the double oracle has no mode")
-    mode = mode or "exact"
     if progress is None:
         progress = _stderr_is_terminal()
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; use 'exact' or 'paper'")
-    the_oracle = parse_oracle(oracle or ("greedy" if method == "fictitious-play"
-                                         else "best-response"))
-    if method == "fictitious-play" and the_oracle.kind != "greedy" and mode != "exact":
-        raise ValueError("paper mode is the paper's algorithm, with the greedy oracle; other "
-                         "oracles run in exact mode")
     _positive("iterations", iterations, int)
-    if iterations is not None and iterations > MAX_ITERATIONS:
-        raise ValueError(f"iterations must be at most {MAX_ITERATIONS}, not {iterations}")
     _positive("target_epsilon", target_epsilon, float)
     _positive("time_budget", time_budget, float)
     _positive("checkpoint_seconds", checkpoint_seconds, float)
+    solver = solver_run(method)
+    request = solver.check(Request(mode, oracle, iterations, target_epsilon, time_budget, 0,
+                                   progress, checkpoint_seconds, executor), certificate)
     if resume and out is None:
         raise ValueError("resume needs the strategy file to continue (out)")
     if certificate is not None:
-        if method != "double-oracle":
-            raise ValueError("certificate: only the double oracle certifies a bound on the "
-                             "game's value (method='double-oracle')")
         from ..game.certificates import check_certificate_path
 
         check_certificate_path(certificate)
-    if executor is not None and method != "double-oracle":
-        raise ValueError("an executor runs the double oracle's proofs; fictitious play has none")
     path = Path(out) if out is not None else None
-    args = (letters, words, rules, method, mode, the_oracle, iterations, target_epsilon,
-            time_budget, threads, path, resume, progress, checkpoint_seconds, executor)
+    args = (letters, words, rules, method, request, threads, path, resume)
     if path is None:
         solution = _solve(*args)
     else:
@@ -223,188 +188,20 @@ def _letters_and_words(letters: Any, words: Any) -> tuple[int | None, Any]:
     return None, words
 
 
-def _solve(letters: int | None, words: Any, rules: Rules | str | None, method: str, mode: str,
-           the_oracle: Oracle,
-           iterations: int | None, target_epsilon: float | None, time_budget: float | None,
-           threads: int | None, path: Path | None, resume: bool, progress: bool,
-           checkpoint_seconds: float, executor: Any) -> Solution:
-    """:func:`solve` after its arguments were checked, holding the output file's lock."""
-    nthreads = resolve_threads(threads)
+def _solve(letters: int | None, words: Any, rules: Rules | str | None, method: str,
+           request: Request, threads: int | None, path: Path | None, resume: bool) -> Solution:
+    """:func:`solve` after its arguments were checked, holding the output file's lock: the
+    words (a resumed file's), then the solver's run."""
+    request = request._replace(threads=resolve_threads(threads))
     payload = read_payload(path) if resume and path and path.exists() else None
     if payload is not None:
         wl = _resumed_words(path, payload, letters, words, rules)
-        solver = payload.get("solver", FictitiousPlaySolution.solver)
+        solver = payload.get("solver", DEFAULT_SOLVER)
         if solver != method:
             raise StrategyFileError(f"{path}: made by the {solver} solver, not {method}")
-        if method == "fictitious-play" and payload.get("mode") != mode:
-            raise StrategyFileError(f"{path}: made in {payload.get('mode')} mode, not {mode}")
     else:
         wl = _word_list(letters, words, rules)
-    if method == "double-oracle":
-        return _double_oracle(wl, the_oracle, iterations, target_epsilon, time_budget,
-                              nthreads, payload, path, progress, checkpoint_seconds, executor)
-    horizon = iterations or (payload or {}).get("plan", {}).get("iterations") \
-        or paper_iterations(wl.length)
-    if payload is not None and horizon < int(payload["iterations_done"]):
-        horizon = int(payload["iterations_done"])
-    plan = {"iterations": horizon, "target_epsilon": target_epsilon, "time_budget": time_budget}
-
-    if payload is not None and payload.get("oracle", "greedy") != the_oracle.spec:
-        raise StrategyFileError(f"{path}: made with the {payload.get('oracle', 'greedy')} "
-                                f"oracle, not {the_oracle.spec}")
-    run = _start(wl, mode, the_oracle, nthreads, horizon, payload, path)
-    bar = _progress(progress, f"{wl.length} letters, {mode}", horizon, run.t)
-
-    def finished() -> bool:
-        return run.t >= horizon or (target_epsilon is not None
-                                    and run.epsilon[-1] <= target_epsilon)
-
-    def status() -> dict[str, str]:
-        return {"eps": f"{run.epsilon[-1]:.4f}", "best": f"{run.epsilon[run.t_star]:.4f}"}
-
-    save = None if path is None else (lambda: strategy_file.write(path, _payload(wl, run, plan)))
-    if _drive(run.step, finished, status, save, bar, time_budget, checkpoint_seconds):
-        raise SolveInterrupted(run.t, path)
-    return FictitiousPlaySolution(wl, _payload(wl, run, plan))
-
-
-def _drive(step: Callable[[], None], finished: Callable[[], bool],
-           status: Callable[[], dict[str, str]], save: Callable[[], None] | None, bar: Any,
-           time_budget: float | None, checkpoint_seconds: float, close: bool = True) -> bool:
-    """Run ``step`` until ``finished()`` or the time budget, with the progress bar, checkpoints
-    every ``checkpoint_seconds`` and a last save; Ctrl-C and SIGTERM stop it between steps.
-    Returns whether it was interrupted.  The bar is closed (its postfix where the run ended)
-    unless ``close`` is false: then the caller has more to do and closes it
-    (:func:`_close_bar`)."""
-    started = time.monotonic()
-    last_save = last_status = started
-    with deferred_interrupts() as stop:
-        while not finished() and not stop.requested:
-            if time_budget is not None and time.monotonic() - started >= time_budget:
-                break
-            step()
-            now = time.monotonic()
-            if bar is not None:
-                bar.update(1)
-                if now - last_status > 0.2:  # our own clock (tqdm's last_print_t is wall time)
-                    bar.set_postfix(refresh=False, **status())
-                    last_status = now
-            if save is not None and now - last_save >= checkpoint_seconds:
-                save()
-                last_save = now
-        if close:
-            _close_bar(bar, status)
-        if save is not None:
-            save()
-    return stop.requested
-
-
-def _close_bar(bar: Any, status: Callable[[], dict[str, str]]) -> None:
-    """Close the progress bar (if any) with its postfix where the run ended, however it
-    stopped: the last line on the terminal agrees with the result."""
-    if bar is not None:
-        bar.set_postfix(refresh=False, **status())
-        bar.close()
-
-
-def _note(bar: Any, text: str) -> None:
-    """A line on standard error above the open progress bar ``bar``."""
-    bar.write(text, file=sys.stderr)
-
-
-def _double_oracle(wl: WordList, oracle: Oracle, rounds: int | None,
-                   target_width: float | None, time_budget: float | None, threads: int,
-                   payload: dict[str, Any] | None, path: Path | None, progress: bool,
-                   checkpoint_seconds: float, executor: Any) -> Solution:
-    plan = {"rounds": rounds, "target_width": target_width, "time_budget": time_budget,
-            "oracle": oracle.spec}
-    with strategy_file.naming(path):
-        run = (DoubleOracle(wl, oracle, threads, executor=executor) if payload is None
-               else DoubleOracle.restore(wl, payload, oracle, threads, executor))
-    start_round = run.rounds
-    bar = _progress(progress, f"{wl.length} letters, double oracle", rounds, start_round)
-
-    def limit_reached() -> bool:
-        if rounds is not None and run.rounds - start_round >= rounds:
-            return True
-        return target_width is not None and run.upper is not None and \
-            run.upper - run.lower <= Fraction(target_width)
-
-    def finished() -> bool:
-        return run.done or limit_reached()
-
-    def status() -> dict[str, str]:
-        return {"value": f"[{float(run.lower):.4f}, {float(run.upper):.4f}]",
-                "trees": str(len(run.trees))}
-
-    def extra() -> dict[str, Any]:
-        return {"words": words_payload(wl), "plan": plan, "jotto_version": __version__}
-
-    def step() -> None:  # each round also takes what the proof beside the rounds proved
-        run.step()
-        run.take_side_bound()
-
-    save = None if path is None else (lambda: strategy_file.write(path, {**run.payload(),
-                                                                         **extra()}))
-    # The rounds' own searches prove little at 3 letters and more, so a time budget also goes
-    # to proving a lower bound: with a second thread, all of it, beside the rounds
-    # (DoubleOracle.prove_beside; hedge rounds use one core); else its last part, and whatever
-    # the rounds leave, after them (DoubleOracle.prove).
-    started = time.monotonic()
-    beside = time_budget is not None and run.hedges and \
-        (threads > 1 or executor is not None) and not finished()
-    if beside:
-        run.prove_beside(time_budget)
-    rounds_budget = time_budget
-    if time_budget is not None and not beside:
-        rounds_budget = time_budget * (1 - PROVE_SHARE)
-    if rounds_budget is not None:
-        run.deadline = started + rounds_budget
-    try:
-        interrupted = _drive(step, finished, status, save, bar, rounds_budget,
-                             checkpoint_seconds, close=False)
-        try:
-            if beside:
-                left = time_budget - (time.monotonic() - started)
-                if _end_side_proof(run, interrupted or limit_reached(), bar, left):
-                    interrupted = True
-                if save is not None:
-                    save()
-        finally:
-            run.take_side_bound(stop=True)  # no-op unless an error or a 2nd Ctrl-C came first
-        if interrupted:
-            raise SolveInterrupted(run.rounds, path)
-        if time_budget is not None and not beside and run.lower < run.upper and \
-                not limit_reached():
-            seconds = time_budget - (time.monotonic() - started)
-            if bar is not None:
-                _note(bar, f"{wl.length} letters, double oracle: proving a lower bound on the "
-                           f"value for {max(seconds, 0):.0f} s")
-            try:
-                run.prove(seconds)
-            except KeyboardInterrupt:  # the rounds are saved; the proof is what Ctrl-C stopped
-                raise SolveInterrupted(run.rounds, path) from None
-            if save is not None:
-                save()
-    finally:
-        _close_bar(bar, status)  # after the proofs: its last postfix is the result's interval
-    return run.solution(extra())
-
-
-def _end_side_proof(run: DoubleOracle, now: bool, bar: Any, seconds: float) -> bool:
-    """The rounds are over: stop the proof beside them (``now``), or let it use the rest of
-    its time, and keep its bound.  Returns whether Ctrl-C or SIGTERM stopped it."""
-    if now or run.met:
-        run.take_side_bound(stop=True)
-        return False
-    if bar is not None and seconds >= 1:
-        _note(bar, f"{run.words.length} letters, double oracle: proving a lower bound on the "
-                   f"value for {seconds:.0f} s more")
-    with deferred_interrupts() as stop:
-        while not stop.requested and not run.side_proof_wait(0.2):
-            pass
-    run.take_side_bound(stop=True)
-    return stop.requested
+    return solver_run(method).run(wl, request, payload, path)
 
 
 class StoredRun(NamedTuple):
@@ -431,40 +228,3 @@ def _resumed_words(path: Path, payload: dict[str, Any], letters: int, words: Any
     with strategy_file.naming(path):
         check_same_words(stored, wanted)
     return stored
-
-
-def _start(wl: WordList, mode: str, oracle: Oracle, threads: int, horizon: int,
-           payload: dict[str, Any] | None, path: Path | None) -> FictitiousPlay:
-    if payload is None:
-        run: FictitiousPlay = (OraclePlay(wl, threads, oracle) if oracle.kind != "greedy"
-                               else ExactPlay(wl, threads) if mode == "exact"
-                               else PaperPlay(wl, threads, horizon))
-        run.step()
-        return run
-    with strategy_file.naming(path):
-        if oracle.kind != "greedy":
-            return OraclePlay.restore(wl, threads, oracle, payload)
-        if mode == "exact":
-            return ExactPlay.restore(wl, threads, payload)
-        return PaperPlay.restore(wl, threads, horizon, payload)
-
-
-def _payload(wl: WordList, run: FictitiousPlay, plan: dict[str, Any]) -> dict[str, Any]:
-    p = run.payload()
-    p["solver"] = FictitiousPlaySolution.solver
-    p["words"] = words_payload(wl)
-    p["plan"] = plan
-    p["jotto_version"] = __version__
-    return p
-
-
-def _progress(enabled: bool, desc: str, total: int | None, initial: int):
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, unit="it", file=sys.stderr, dynamic_ncols=True,
-                desc=desc, smoothing=0.1,
-                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
-                           "[{elapsed}<{remaining}, {rate_fmt}{postfix}]" if total else
-                           "{desc}: {n_fmt} [{elapsed}, {rate_fmt}{postfix}]")

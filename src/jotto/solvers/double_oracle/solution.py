@@ -188,9 +188,21 @@ class DoubleOracleSolution(Solution):
         """The value interval (proved lower bound, exact upper bound) against round; saved to
         ``path`` if given (PNG, SVG or PDF by its suffix).  Needs matplotlib, an optional extra
         (``pip install 'jotto[plot]'``)."""
-        from ...util.plots import value_interval_plot
+        from .plot import value_interval_plot
 
         return value_interval_plot(self, path)
+
+    def report(self) -> dict[str, Any]:
+        lo, hi = self.value_bounds
+        return {"value_bounds": [float(lo), float(hi)], "value_bounds_exact": [str(lo), str(hi)],
+                "rounds": self.rounds, "trees": len(self.trees),
+                "oracle": self.plan.get("oracle")}
+
+    def report_text(self) -> str:
+        return self.summary()
+
+    def answers(self, *, mode: str | None, iterations: int | None, oracle: Any) -> bool:
+        return self.exact and (oracle is None or oracle.spec == self.plan.get("oracle"))
 
     def summary(self) -> str:
         lo, hi = self.value_bounds

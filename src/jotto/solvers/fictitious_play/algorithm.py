@@ -32,14 +32,13 @@ import numpy as np
 from ...engine import core
 from ...responses.oracles import Oracle
 from ...util.strategy_file import StrategyFileError, decode_array, encode_array
-from ...game.trees import DecisionTree, TreeFileError
+from ...game.trees import DecisionTree
 from ...game.words import WordList
+from .codec import (decode_best_responses, decode_history, decode_oracle_trees,
+                    decode_sums, encode_best_responses, encode_history, encode_sums)
 
-__all__ = ["MODES", "ExactPlay", "FictitiousPlay", "OraclePlay", "PaperPlay", "exact_play_weights",
-           "decode_best_responses", "paper_iterations", "paper_step", "paper_strategy"]
-
-#: Solve modes and the GuesserGBR rule each is built on.
-MODES = {"exact": "exact", "paper": "paper"}
+__all__ = ["ExactPlay", "FictitiousPlay", "OraclePlay", "PaperPlay", "exact_play_weights",
+           "paper_iterations", "paper_step", "paper_strategy"]
 
 #: Iterations of the paper's runs (Table 1), the default for those lengths.
 PAPER_ITERATIONS = {2: 22212, 3: 10694, 4: 3568, 5: 3906}
@@ -80,19 +79,6 @@ def exact_play_weights(D: int, best_responses: list[np.ndarray]) -> np.ndarray:
     return w
 
 
-def decode_best_responses(p: dict[str, Any], D: int) -> list[np.ndarray]:
-    """The best responses T*_1..T*_t a payload stores (sizes and the words, concatenated),
-    checked against its iteration count and the list size."""
-    sizes = decode_array(p["best_responses"]["sizes"], "best responses")
-    flat = decode_array(p["best_responses"]["words"], "best responses")
-    t = int(p["iterations_done"])
-    if len(sizes) != t or int(sizes.sum()) != len(flat) or (sizes < 1).any():
-        raise StrategyFileError("best responses do not match the iteration count")
-    if flat.size and (flat.min() < 0 or flat.max() >= D):
-        raise StrategyFileError("a best response is not a word of the list")
-    return np.split(flat.astype(np.intp), np.cumsum(sizes)[:-1]) if t else []
-
-
 def paper_iterations(length: int) -> int:
     """The default iteration count for a word length (the paper's, where it has one)."""
     return PAPER_ITERATIONS.get(length, OTHER_ITERATIONS)
@@ -117,15 +103,6 @@ class _Sums(NamedTuple):
         wide = ing.astype(np.int64)
         return _Sums(self.ing + wide, self.ing_sq + wide * wide, hist)
 
-    def encode(self) -> dict[str, Any]:
-        return {k: encode_array(v) for k, v in self._asdict().items()}
-
-    @classmethod
-    def decode(cls, d: dict[str, Any], D: int) -> "_Sums":
-        sums = cls(*(decode_array(d[k], "ING sums").astype(np.int64) for k in cls._fields))
-        if sums.ing.shape != (D,) or sums.ing_sq.shape != (D,) or sums.hist.ndim != 1:
-            raise StrategyFileError("ING sums do not match the word list")
-        return sums
 
 
 class FictitiousPlay:
@@ -172,7 +149,7 @@ class FictitiousPlay:
 
     @property
     def rule(self) -> str:
-        return MODES[self.mode]
+        return self.mode
 
     def step(self) -> None:
         """Run one iteration (the first call computes t = 0)."""
@@ -205,44 +182,34 @@ class FictitiousPlay:
 
     def payload(self) -> dict[str, Any]:
         """Everything needed to rebuild the run, for the strategy file."""
-        sizes = np.array([len(b) for b in self.best_responses], dtype=np.int32)
-        flat = (np.concatenate(self.best_responses).astype(np.int32) if self.best_responses
-                else np.zeros(0, dtype=np.int32))
         return {
             "mode": self.mode,
             "rule": self.rule,
             "iterations_done": self.t,
             "t_star": self.t_star,
-            "best_responses": {"sizes": encode_array(sizes), "words": encode_array(flat)},
+            "best_responses": encode_best_responses(self.best_responses),
             "ing0": encode_array(self.ing0.astype(np.int32)),
-            "sums_last": self.sums.encode(),
-            "sums_star": self.sums_star.encode(),
-            "history": {
-                "eps_hider": encode_array(np.array(self.eps_hider)),
-                "eps_guesser": encode_array(np.array(self.eps_guesser)),
-                "value": encode_array(np.array(self.value)),
-                "seconds": encode_array(np.array(self.seconds)),
-            },
+            "sums_last": encode_sums(self.sums._asdict()),
+            "sums_star": encode_sums(self.sums_star._asdict()),
+            "history": encode_history(self.eps_hider, self.eps_guesser, self.value,
+                                      self.seconds),
         }
 
     def _restore_common(self, p: dict[str, Any]) -> None:
         self.best_responses = decode_best_responses(p, self.D)
         t = self.t = int(p["iterations_done"])
         self.t_star = int(p["t_star"])
-        h = p["history"]
-        self.eps_hider = decode_array(h["eps_hider"], "history").tolist()
-        self.eps_guesser = decode_array(h["eps_guesser"], "history").tolist()
-        self.value = decode_array(h["value"], "history").tolist()
-        self.seconds = decode_array(h["seconds"], "history").tolist()
+        history = decode_history(p, t)
+        self.eps_hider, self.eps_guesser, self.value, self.seconds = (
+            a.tolist() for a in history)
         self.epsilon = [max(a, b) for a, b in zip(self.eps_hider, self.eps_guesser)]
-        if not (len(self.eps_hider) == len(self.eps_guesser) == len(self.value)
-                == len(self.seconds) == t + 1) or not 0 <= self.t_star <= t:
+        if not 0 <= self.t_star <= t:
             raise StrategyFileError("history does not match the iteration count")
         self.ing0 = decode_array(p["ing0"], "ING_0").astype(np.int32)
         if self.ing0.shape != (self.D,):
             raise StrategyFileError("ING_0 does not match the word list")
-        self.sums = _Sums.decode(p["sums_last"], self.D)
-        self.sums_star = _Sums.decode(p["sums_star"], self.D)
+        self.sums = _Sums(*decode_sums(p["sums_last"], self.D))
+        self.sums_star = _Sums(*decode_sums(p["sums_star"], self.D))
 
     def _build(self, weights: np.ndarray):
         raise NotImplementedError
@@ -382,21 +349,6 @@ class OraclePlay(ExactPlay):
         run.ing = run.trees[run.tree_index[-1]].guesses_needed()
         return run
 
-
-def decode_oracle_trees(p: dict[str, Any], words: WordList,
-                        iterations: int) -> tuple[list[DecisionTree], list[int]]:
-    """The trees of an oracle run and the index of each iteration's, checked."""
-    raw = p["trees"]
-    if not isinstance(raw, list) or not raw:
-        raise StrategyFileError("trees is not a non-empty list")
-    try:
-        trees = [DecisionTree.from_nodes(t, words, f"tree {k}") for k, t in enumerate(raw)]
-    except TreeFileError as exc:
-        raise StrategyFileError(str(exc)) from None
-    index = decode_array(p["tree_index"], "tree index").astype(np.int64)
-    if index.shape != (iterations + 1,) or index.min() < 0 or index.max() >= len(trees):
-        raise StrategyFileError("the tree index does not match the trees and iterations")
-    return trees, index.tolist()
 
 
 class PaperPlay(FictitiousPlay):

@@ -1,4 +1,6 @@
-"""What a fictitious-play strategy file must hold, checked before anything uses it.
+"""Fictitious play's strategy files: what a run's payload holds, written and read here
+(:func:`encode_best_responses` and :func:`decode_best_responses`, the history, the ING sums, an
+oracle run's trees), and checked before anything uses it (:func:`check_payload`).
 
 :mod:`jotto.util.strategy_file` guarantees that a file is what was written (format, version,
 checksum); this module checks that what was written makes sense, so that a file edited with a
@@ -26,12 +28,23 @@ from typing import Any
 import numpy as np
 
 from ...engine import core
-from .algorithm import MODES
-from ...util.files import quote
 from ...game.rules import Rules, RulesError
-from ...util.strategy_file import StrategyFileError, decode_array
+from ...game.trees import DecisionTree, TreeFileError
+from ...game.words import WordList
+from ...util.files import quote
+from ...util.strategy_file import StrategyFileError, decode_array, encode_array
 
-__all__ = ["MAX_ITERATIONS", "check_payload"]
+__all__ = ["MAX_ITERATIONS", "MODES", "check_payload", "decode_best_responses", "decode_history",
+           "decode_oracle_trees", "decode_sums", "encode_best_responses", "encode_history",
+           "encode_sums"]
+
+#: The modes of a run: exact (integers, the exact rule) and paper (IEEE double, the paper
+#: rule); a run's decision rule is named as its mode.
+MODES = ("exact", "paper")
+#: The fields of the ING sums, in order.
+SUMS = ("ing", "ing_sq", "hist")
+#: The history's arrays, in order: one entry per iteration 0..t.
+HISTORY = ("eps_hider", "eps_guesser", "value", "seconds")
 
 #: Most iterations a run may have (its files count them in 32-bit integers).
 MAX_ITERATIONS = 2**31 - 1
@@ -117,9 +130,9 @@ def check_payload(payload: Any, name: str) -> None:
     mode = c.get(payload, "mode", "mode")
     if not isinstance(mode, str) or mode not in MODES:
         raise c.fail("mode", f"{quote(mode)} is not one of {', '.join(MODES)}")
-    if c.get(payload, "rule", "rule") != MODES[mode]:
+    if c.get(payload, "rule", "rule") != mode:
         raise c.fail("rule", f"{quote(payload['rule'])} is not {mode} mode's rule "
-                             f"{MODES[mode]!r}")
+                             f"{mode!r}")
     D = _check_words(c, payload)
     t = c.integer(c.get(payload, "iterations_done", "iterations_done"), "iterations_done", 0,
                   MAX_ITERATIONS)
@@ -227,3 +240,68 @@ def _check_best_epsilon(c: _Checker, payload: dict[str, Any], eps_star: float) -
                                      f"{quote(pair)}")
     if float(Fraction(pair[0], pair[1])) != eps_star:
         raise c.fail("best_epsilon", "does not match the history's epsilon at t_star")
+
+
+# ---- writing and reading ------------------------------------------------------------------------
+
+def encode_best_responses(best_responses: list[np.ndarray]) -> dict[str, Any]:
+    """The best responses T*_1..T*_t as stored: their sizes and their words, concatenated."""
+    sizes = np.array([len(b) for b in best_responses], dtype=np.int32)
+    flat = (np.concatenate(best_responses).astype(np.int32) if best_responses
+            else np.zeros(0, dtype=np.int32))
+    return {"sizes": encode_array(sizes), "words": encode_array(flat)}
+
+
+def decode_best_responses(p: dict[str, Any], D: int) -> list[np.ndarray]:
+    """The best responses T*_1..T*_t a payload stores (sizes and the words, concatenated),
+    checked against its iteration count and the list size."""
+    sizes = decode_array(p["best_responses"]["sizes"], "best responses")
+    flat = decode_array(p["best_responses"]["words"], "best responses")
+    t = int(p["iterations_done"])
+    if len(sizes) != t or int(sizes.sum()) != len(flat) or (sizes < 1).any():
+        raise StrategyFileError("best responses do not match the iteration count")
+    if flat.size and (flat.min() < 0 or flat.max() >= D):
+        raise StrategyFileError("a best response is not a word of the list")
+    return np.split(flat.astype(np.intp), np.cumsum(sizes)[:-1]) if t else []
+
+
+def encode_history(*arrays: Any) -> dict[str, Any]:
+    """The history (:data:`HISTORY`, in order) as stored."""
+    return {k: encode_array(np.array(a)) for k, a in zip(HISTORY, arrays)}
+
+
+def decode_history(p: dict[str, Any], t: int) -> tuple[np.ndarray, ...]:
+    """The history's arrays (:data:`HISTORY`) a payload of ``t`` iterations stores, checked."""
+    arrays = tuple(decode_array(p["history"][k], "history") for k in HISTORY)
+    if any(len(a) != t + 1 for a in arrays):
+        raise StrategyFileError("history does not match the iteration count")
+    return arrays
+
+
+def encode_sums(sums: dict[str, np.ndarray]) -> dict[str, Any]:
+    """ING sums (:data:`SUMS`) as stored."""
+    return {k: encode_array(sums[k]) for k in SUMS}
+
+
+def decode_sums(d: dict[str, Any], D: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ING sums (:data:`SUMS`, as int64) stored for ``D`` targets, checked."""
+    ing, ing_sq, hist = (decode_array(d[k], "ING sums").astype(np.int64) for k in SUMS)
+    if ing.shape != (D,) or ing_sq.shape != (D,) or hist.ndim != 1:
+        raise StrategyFileError("ING sums do not match the word list")
+    return ing, ing_sq, hist
+
+
+def decode_oracle_trees(p: dict[str, Any], words: WordList,
+                        iterations: int) -> tuple[list[DecisionTree], list[int]]:
+    """The trees of an oracle run and the index of each iteration's, checked."""
+    raw = p["trees"]
+    if not isinstance(raw, list) or not raw:
+        raise StrategyFileError("trees is not a non-empty list")
+    try:
+        trees = [DecisionTree.from_nodes(t, words, f"tree {k}") for k, t in enumerate(raw)]
+    except TreeFileError as exc:
+        raise StrategyFileError(str(exc)) from None
+    index = decode_array(p["tree_index"], "tree index").astype(np.int64)
+    if index.shape != (iterations + 1,) or index.min() < 0 or index.max() >= len(trees):
+        raise StrategyFileError("the tree index does not match the trees and iterations")
+    return trees, index.tolist()

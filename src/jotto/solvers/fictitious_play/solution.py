@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from .algorithm import (MODES, decode_best_responses, decode_oracle_trees, exact_play_weights,
-                              paper_strategy)
+from .algorithm import exact_play_weights, paper_strategy
 from ...game.turns import History, player_repr
 from ...responses.gbr import comp_num_guesses, gbr_tree, guesser_gbr
 from ...game.paper import Table1, is_paper_list
 from ..solution import Solution
 from ...util.strategy_file import StrategyFileError, decode_array
-from .codec import check_payload
+from .codec import (MODES, SUMS, check_payload, decode_best_responses, decode_history,
+                    decode_oracle_trees)
 from ...game.trees import DecisionTree, weight_by_guesses
 from ...engine.weights import integer_weights
 from ...game.words import WordList
@@ -60,23 +60,19 @@ class FictitiousPlaySolution(Solution):
             raise StrategyFileError(f"unknown mode {mode!r}")
         self.words = words
         self.mode: str = mode
-        self.rule: str = MODES[mode]
+        self.rule: str = mode
         self._payload = payload
         self.iterations: int = int(payload["iterations_done"])
         self.t_star: int = int(payload["t_star"])
         self.best_responses = decode_best_responses(payload, len(words))
-        h = payload["history"]
-        eh = decode_array(h["eps_hider"], "history")
-        eg = decode_array(h["eps_guesser"], "history")
-        self.history = RunHistory(np.maximum(eh, eg), eh, eg,
-                                  decode_array(h["value"], "history"),
-                                  decode_array(h["seconds"], "history"))
+        eh, eg, value, seconds = decode_history(payload, self.iterations)
+        self.history = RunHistory(np.maximum(eh, eg), eh, eg, value, seconds)
         self.ing0 = decode_array(payload["ing0"], "ING_0")
         sums = payload["sums_star"]
         #: Sums over iterations 0..t* of ING, ING squared (per target) and of the histogram of
         #: ING (targets per guess count): the guesser mixture of Algorithm 14 exactly.
         self.ing_sums_star = {k: decode_array(sums[k], "ING sums").astype(np.int64)
-                              for k in ("ing", "ing_sq", "hist")}
+                              for k in SUMS}
         self.ang_star = (self.ing_sums_star["ing"] / (self.t_star + 1) if mode == "exact"
                          else decode_array(payload["ang_star"], "ANG"))
         self.plan: dict[str, Any] = dict(payload.get("plan", {}))
@@ -181,9 +177,21 @@ class FictitiousPlaySolution(Solution):
     def plot(self, path: str | os.PathLike[str] | None = None):
         """The convergence plot (epsilon, epsilon_hider, epsilon_guesser against iteration, log
         scale); saved to ``path`` if given.  Needs matplotlib (``pip install 'jotto[plot]'``)."""
-        from ...util.plots import convergence_plot
+        from .plot import convergence_plot
 
         return convergence_plot(self, path)
+
+    def report(self) -> dict[str, Any]:
+        return {"mode": self.mode, "rule": self.rule, "t_star": self.t_star,
+                "table": self.table()}
+
+    def report_text(self) -> str:
+        return str(self.table())
+
+    def answers(self, *, mode: str | None, iterations: int | None, oracle: Any) -> bool:
+        planned = iterations or self.plan.get("iterations")
+        return (self.mode == mode and self.iterations == planned
+                and not self.plan.get("target_epsilon") and not self.plan.get("time_budget"))
 
 
 class EquilibriumGuesser:
