@@ -29,7 +29,7 @@ from jotto.engine import runtime
 from jotto.responses.gbr import candidate_rule
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from yardstick import TWL06, fictitious_play_weights  # noqa: E402
+from yardstick import TWL06, fictitious_play_weights
 
 #: test thresholds that make every node of at least 4 targets a big one, counted one way
 SLICED, TABLES = (4, 10**6), (4, 4)

@@ -11,7 +11,9 @@ first that the two give the same guess count for every target.  Each round calls
 and the yardstick once each, the order alternating from round to round, so that a machine
 that gets busier or quieter slows both alike; the table gives both medians (wall time, the
 tree's build in one call) and ``package / yardstick`` (below 1: the package is faster), with
-the 1-minute load average before and after.
+the 1-minute load average before and after.  ``--clock cpu`` times the process's CPU time
+instead, which other programs on a busy machine disturb less (on one thread that is the work;
+on two it is both threads' time, waiting included).
 
 Weights: uniform, and ``fp``: the hider weights after 2000 exact fictitious-play iterations
 (1 + D times chosen, as bench/test_comp_num_guesses.py makes them; ``--fp-weights FILE.npy``
@@ -89,15 +91,15 @@ def fictitious_play_weights(words, cache: Path | None) -> np.ndarray:
     return v
 
 
-def interleaved(package, yardstick, rounds: int) -> tuple[list[float], list[float]]:
-    """Wall times of rounds calls of each, alternating which goes first."""
+def interleaved(package, yardstick, rounds: int, clock) -> tuple[list[float], list[float]]:
+    """Times (by clock) of rounds calls of each, alternating which goes first."""
     tp, ty = [], []
     for r in range(rounds):
         order = ((package, tp), (yardstick, ty)) if r % 2 == 0 else ((yardstick, ty), (package, tp))
         for fn, times in order:
-            t0 = time.perf_counter()
+            t0 = clock()
             fn()
-            times.append(time.perf_counter() - t0)
+            times.append(clock() - t0)
     return tp, ty
 
 
@@ -109,6 +111,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=21)
     ap.add_argument("--fp-weights", type=Path, default=None,
                     help="a .npy file keeping the fictitious-play weights between runs")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     ap.add_argument("--yardstick", type=Path, default=YARDSTICK)
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
@@ -127,8 +130,8 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         ys = Yardstick(args.yardstick, Path(tmp), np.asarray(words.masks))
-        print(f"| weights | threads | variant | package ms | yardstick ms | package / yardstick "
-              f"| load |\n|---|---:|---|---:|---:|---:|---|", flush=True)
+        print("| weights | threads | variant | package ms | yardstick ms | package / yardstick "
+              "| load |\n|---|---:|---|---:|---:|---:|---|", flush=True)
         for wname, v in weights.items():
             ys.set_weights(v)
             for threads in [int(t) for t in args.threads.split(",")]:
@@ -144,12 +147,15 @@ def main() -> None:
                         sys.exit(f"yardstick: {wname} weights, {threads} threads: the counts "
                                  f"differ for {int((want != got).sum())} targets")
                     load0 = os.getloadavg()[0]
-                    tp, ty = interleaved(package, lambda t=threads: ys.counts(t), args.rounds)
+                    tp, ty = interleaved(package, lambda t=threads: ys.counts(t), args.rounds,
+                                         time.perf_counter if args.clock == "wall"
+                                         else time.process_time)
                     load1 = os.getloadavg()[0]
                     mp, my = statistics.median(tp), statistics.median(ty)
-                    rows.append(dict(weights=wname, threads=threads, variant=variant,
-                                     package_ms=mp * 1e3, yardstick_ms=my * 1e3, ratio=mp / my,
-                                     load=[load0, load1], package_all=tp, yardstick_all=ty))
+                    rows.append({"weights": wname, "threads": threads, "variant": variant,
+                                 "package_ms": mp * 1e3, "yardstick_ms": my * 1e3,
+                                 "ratio": mp / my, "load": [load0, load1], "package_all": tp,
+                                 "yardstick_all": ty, "clock": args.clock})
                     print(f"| {wname} | {threads} | {variant} | {mp * 1e3:.2f} | {my * 1e3:.2f} "
                           f"| {mp / my:.2f}x | {load0:.1f}-{load1:.1f} |", flush=True)
     runtime.select_kernel_variant(default)
