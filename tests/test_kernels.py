@@ -146,6 +146,57 @@ def test_wide_units_match_the_reference(variant, thresholds, words, data, thread
     assert got.tolist() == game.comp_num_guesses([float(x) for x in v], "paper")
 
 
+@settings(max_examples=15, deadline=None)
+@given(words=dictionaries(max_size=150), data=st.data(), threads=st.sampled_from([1, 2]))
+def test_stress_weights_match_the_reference(variant, thresholds, words, data, threads):
+    """Issue 44's stress weights: any weights up to 2^30 and a few words of weight 10^9 (no
+    common step, units far past the digit tables', sums past 2^32), under both rules."""
+    D = len(words)
+    game = reference.Game(words)
+    v = data.draw(st.lists(st.one_of(st.integers(1, 2**30), st.just(2**30), st.just(1)),
+                           min_size=D, max_size=D))
+    for i in data.draw(st.lists(st.integers(0, D - 1), max_size=5)):
+        v[i] = 10**9
+    got = jotto.comp_num_guesses(words, np.array(v, dtype=np.int64), rule="exact",
+                                 threads=threads)
+    assert got.tolist() == game.comp_num_guesses(v, "exact")
+    h = [float(x) for x in v]
+    got = jotto.comp_num_guesses(words, np.array(h), rule="paper", threads=threads)
+    assert got.tolist() == game.comp_num_guesses(h, "paper")
+
+
+def test_counting_methods_agree_on_a_real_list(twl06):
+    """Every third 5-letter word of TWL06 (945 words: nodes of hundreds of targets): each
+    variant, counting its big nodes with subset tables wherever they may (from jt_t_shared's 128
+    targets) or bit-sliced everywhere, gives the guess counts of base's bit-sliced sweeps, for
+    uniform, fictitious-play-like and stress weights (the variants' measured rules,
+    jt_kernels.table_above, choose between the two by size alone: results must not move)."""
+    words = list(twl06[5])[::3]
+    D = len(words)
+    rng = np.random.default_rng(44)
+    c = rng.choice([0, 0, 0, 0, 1, 2, 5, 31], size=D)
+    stress = rng.integers(1, 2**30 + 1, D)
+    stress[rng.choice(D, 5, replace=False)] = 10**9
+    weights = {"uniform": None, "fictitious play": 1 + D * c, "stress": stress}
+    default = runtime.kernel_variant()
+    got = {}
+    try:
+        for name in VARIANTS:
+            runtime.select_kernel_variant(name)
+            for method, table in (("sliced", 10**6), ("tables", 4)):
+                _core.set_thresholds(128, table)
+                for wname, v in weights.items():
+                    for threads in (1, 2):
+                        got[name, method, wname, threads] = jotto.comp_num_guesses(
+                            words, v, rule="exact", threads=threads).tolist()
+    finally:
+        _core.set_thresholds()
+        runtime.select_kernel_variant(default)
+    for (name, method, wname, threads), counts in got.items():
+        assert counts == got["base", "sliced", wname, 1], (name, method, wname, threads)
+    assert len({tuple(got["base", "sliced", w, 1]) for w in weights}) == 3
+
+
 def random_words(n, seed):
     """n random 5-letter words of distinct letters, no two sharing their letters."""
     rng = np.random.default_rng(seed)

@@ -312,9 +312,9 @@ def integer_weights(const double[::1] h not None):
     return v, err
 
 
-def set_thresholds(int shared=128, int table=512, int64_t parallel=-1):
+def set_thresholds(int shared=128, int table=-1, int64_t parallel=-1):
     """Move the size thresholds of the evaluation methods and of parallel work (tests only;
-    results never change)."""
+    results never change).  ``table=-1``: each kernel variant's measured rule."""
     jt_set_thresholds(shared, table)
     jt_set_parallel_threshold(parallel)
 

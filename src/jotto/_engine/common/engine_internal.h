@@ -67,8 +67,6 @@ struct jt_words {
     int32_t nsub_of[JT_TABLE_MAXL + 1];
     int32_t *subrank;   /* [D*nsub] or NULL */
     int32_t table_size; /* number of distinct ranks */
-    /* n_j = sum_s incl[s][j] E_s (inclusion-exclusion from subset sums E_s) */
-    int64_t incl[JT_TABLE_MAXL + 1][JT_TABLE_MAXL + 1];
     /* Class sizes of every word over all words ([R*D], structure-of-arrays, raw popcount
      * classes 0..L in ANAGRAM mode), the root's of every tree whatever the weights; NULL when
      * too costly to make up front, and in GENERAL mode counted pair by pair (JT_SLICE_PAIRS). */
@@ -256,6 +254,11 @@ typedef struct {
     /* Whether evaluate gives q in 16 bits at weighted nodes (jt_q16_fits: ranks, keys): the
      * vector levels; the scalar one counts such nodes faster than it finds their pair bits. */
     int q16_weighted;
+    /* The measured cost rule of the counting method (jt_describe): PAPER-mode nodes of more
+     * than table_above[0] targets (uniform weights over S), or table_above[1] (some heavier),
+     * count with subset tables, whose cost hardly grows with |S|, smaller ones bit-sliced,
+     * whose cost grows with it at this level's width (kernels.c has the measurements). */
+    int32_t table_above[2];
 } jt_kernels;
 
 const jt_kernels *jt_kernels_base(void);

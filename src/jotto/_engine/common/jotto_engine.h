@@ -136,8 +136,9 @@ int32_t jt_decide(const jt_words *w, const jt_weights *wt, const int32_t *S, int
 int jt_class_sizes(const jt_words *w, const int32_t *S, int32_t m, const int32_t *cand,
                    int32_t nc, uint16_t *out);
 
-/* Size thresholds of the evaluation methods (|S| for shared big nodes, |S| for subset tables);
- * for tests, which reach every path on small word lists.  Not to be changed during a build. */
+/* Size thresholds of the evaluation methods (|S| for shared big nodes, |S| for subset tables,
+ * negative: each kernel variant's measured rule, the default); for tests, which reach every
+ * path on small word lists.  Not to be changed during a build. */
 void jt_set_thresholds(int32_t shared, int32_t table);
 /* Work (candidate-target pairs) below which builds and updates run on one thread whatever the
  * thread count (negative: the default, 2^22); for tests, which reach the parallel paths on small

@@ -233,6 +233,23 @@ static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *ou
     return select_from(q, c, n, lim, out, k);
 }
 
+/* The sizes of S above which subset tables count faster than this level's bit-sliced sweeps
+ * (jt_kernels.table_above: uniform weights, heavier targets), where their costs per node crossed
+ * on random states of TWL06's 5-letter words (bench/table_crossover.py; 2-core AMD EPYC Zen 3
+ * VM, loaded, 2026-11-28): v2 about 192 and 256 targets; base below 96 for both (so every
+ * shared big node, jt_t_shared).  v3's crossed between 320 and 448 uniform, 448-512 with
+ * fictitious play's weights, but moving it below 512 made TWL06's 4-letter tree 1.5x slower in
+ * two runs of bench/compare_builds.py (the sweeps' cost grows with L, the tables' with 2^L):
+ * it stays at 512.  Levels not measured on this project's machines (v4, neon, aarch64 base)
+ * keep the earlier rule, 512. */
+#if defined(__AVX512VBMI__) || (defined(__ARM_NEON) && defined(__aarch64__)) || defined(__AVX2__)
+#define TABLE_ABOVE {512, 512}
+#elif defined(__SSSE3__)
+#define TABLE_ABOVE {192, 256}
+#else
+#define TABLE_ABOVE {96, 96}
+#endif
+
 static const jt_kernels KERNELS = {
     .name = JT_STR(JT_KERNEL_SUFFIX),
     .evaluate = evaluate,
@@ -244,6 +261,7 @@ static const jt_kernels KERNELS = {
     .select_le16 = select_le16,
     .exp_num_elims = jt_exp_num_elims,
     .q16_weighted = JT_VECTOR,
+    .table_above = TABLE_ABOVE,
 };
 
 const jt_kernels *JT_CAT(jt_kernels_, JT_KERNEL_SUFFIX)(void) { return &KERNELS; }

@@ -131,40 +131,48 @@ int jt_unit_step(const jt_eval *ev, uint64_t *g, uint64_t *utot)
 
 /* Subset tables, for big S: E_s = sum over the candidate's s-letter subsets T of
  * #{i in S : T within i}; then n_j = sum_s (-1)^(s-j) C(s,j) E_s.  E_0 = |S| and E_L = [candidate
- * in S] (no two words share a letter set).  Wrapping unsigned arithmetic is exact because every
- * n_j lies in [0, |S|].  The cost per candidate does not depend on |S|.  Any additive sum over
- * the targets inverts alike: subset_classes takes the table t16 (counts) or t32 (units) or both,
- * and E_0 and E_L (all, own; uall, uown for the units) for candidate word r: class sizes into
- * x, units into u.  With both, one pass over the candidate's subsets reads the two tables. */
+ * in S] (no two words share a letter set).  Wrapping 32-bit arithmetic is exact because every
+ * n_j lies in [0, |S|] (and every class's units in [0, utot], utot < 2^32).  The cost per
+ * candidate does not depend on |S|.  Any additive sum over the targets inverts alike:
+ * subset_classes takes the table t16 (counts) or t32 (units) or both, and E_0 and E_L (all, own;
+ * uall, uown for the units) for candidate word r: class sizes into x, units into u.  With both,
+ * one pass over the candidate's subsets reads the two tables.  The length L is a constant in
+ * every copy (TABLE_LENGTH), so the subsets' loops unroll into straight look-ups and the
+ * inclusion-exclusion into additions of constant multiples. */
+static const uint8_t BINOM[JT_TABLE_MAXL + 1][JT_TABLE_MAXL + 1] = {
+    {1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}, {1, 4, 6, 4, 1}, {1, 5, 10, 10, 5, 1},
+    {1, 6, 15, 20, 15, 6, 1}};
+
 static inline __attribute__((always_inline)) void
 subset_classes(const jt_words *w, int32_t r, const uint16_t *t16, const uint32_t *t32,
-               uint64_t all, uint64_t own, uint64_t uall, uint64_t uown, uint64_t *x,
-               uint64_t *u, const int L)
+               uint32_t all, uint32_t own, uint32_t uall, uint32_t uown, uint32_t *x,
+               uint32_t *u, const int L)
 {
     const int32_t *sr = w->subrank + (size_t)r * w->nsub;
-    uint64_t E[JT_TABLE_MAXL + 1], U[JT_TABLE_MAXL + 1];
+    uint32_t E[JT_TABLE_MAXL + 1], U[JT_TABLE_MAXL + 1];
     E[0] = all;
     E[L] = own;
     U[0] = uall;
     U[L] = uown;
-    int32_t t = 0;
-    for (int s = 1; s < L; s++) {
-        uint64_t acc = 0, uacc = 0;
-        const int32_t nsz = w->nsub_of[s];
-        for (int32_t k = 0; k < nsz; k++, t++) {
+    int t = 0;
+    _Pragma("GCC unroll 8") for (int s = 1; s < L; s++) {
+        uint32_t acc = 0, uacc = 0;
+        _Pragma("GCC unroll 32") for (int k = 0; k < BINOM[L][s]; k++) {
             if (t16)
-                acc += t16[sr[t]];
+                acc += t16[sr[t + k]];
             if (t32)
-                uacc += t32[sr[t]];
+                uacc += t32[sr[t + k]];
         }
+        t += BINOM[L][s];
         E[s] = acc;
         U[s] = uacc;
     }
-    for (int j = 0; j <= L; j++) {
-        uint64_t xj = 0, uj = 0;
-        for (int s = j; s <= L; s++) {
-            xj += (uint64_t)w->incl[s][j] * E[s];
-            uj += (uint64_t)w->incl[s][j] * U[s];
+    _Pragma("GCC unroll 8") for (int j = 0; j <= L; j++) {
+        uint32_t xj = 0, uj = 0;
+        _Pragma("GCC unroll 8") for (int s = j; s <= L; s++) {
+            const uint32_t c = BINOM[s][j];
+            xj = (s - j) & 1 ? xj - c * E[s] : xj + c * E[s];
+            uj = (s - j) & 1 ? uj - c * U[s] : uj + c * U[s];
         }
         if (t16)
             x[j] = xj;
@@ -174,21 +182,21 @@ subset_classes(const jt_words *w, int32_t r, const uint16_t *t16, const uint32_t
 }
 
 /* A heavier target's units (jt_unit_table): candidate word r's own, E_L of the units. */
-static inline uint64_t own_units(const jt_eval *ev, int32_t r)
+static inline uint32_t own_units(const jt_eval *ev, int32_t r)
 {
-    return ev->in_s[r] ? ((uint64_t)ev->wv[r] - ev->vmin) / ev->ustep : 0;
+    return ev->in_s[r] ? (uint32_t)(((uint64_t)ev->wv[r] - ev->vmin) / ev->ustep) : 0;
 }
 
 /* q from the class sizes n and units U of a candidate at a node with a units table:
  * vmin sum_j n_j^2 + ustep sum_j n_j U_j, U_j in [0, utot] (exact from wrapping sums). */
 static inline __attribute__((always_inline)) uint64_t
-table_q(const jt_eval *ev, const uint64_t *n, const uint64_t *U, const int L)
+table_q(const jt_eval *ev, const uint32_t *n, const uint32_t *U, const int L)
 {
     uint32_t sq = 0; /* <= |S|^2 < 2^32 */
     uint64_t x = 0;
     for (int j = 0; j <= L; j++) {
-        sq += (uint32_t)(n[j] * n[j]);
-        x += n[j] * (uint64_t)(uint32_t)U[j];
+        sq += n[j] * n[j];
+        x += (uint64_t)n[j] * U[j];
     }
     return ev->vmin * (uint64_t)sq + ev->ustep * x;
 }
@@ -200,8 +208,8 @@ table_range(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int UN
 {
     for (int32_t c = c0; c < c1; c++) {
         const int32_t r = ev->cid ? ev->cid[c] : c;
-        uint64_t n[JT_TABLE_MAXL + 1], U[JT_TABLE_MAXL + 1];
-        subset_classes(ev->w, r, ev->table, UNITS ? ev->utable : NULL, (uint64_t)ev->m,
+        uint32_t n[JT_TABLE_MAXL + 1], U[JT_TABLE_MAXL + 1];
+        subset_classes(ev->w, r, ev->table, UNITS ? ev->utable : NULL, (uint32_t)ev->m,
                        ev->in_s[r], ev->utot, UNITS ? own_units(ev, r) : 0, n, U, L);
         for (int j = 0; j <= L; j++)
             ev->cnt[(size_t)j * ev->nc + c] = (uint16_t)n[j];
@@ -228,7 +236,7 @@ weigh_table(const jt_eval *ev, const uint16_t *restrict cnt, size_t stride, int3
 {
     for (int32_t c = c0; c < c1; c++) {
         const int32_t r = ev->cid ? ev->cid[c] : c;
-        uint64_t n[JT_TABLE_MAXL + 1], U[JT_TABLE_MAXL + 1];
+        uint32_t n[JT_TABLE_MAXL + 1], U[JT_TABLE_MAXL + 1];
         subset_classes(ev->w, r, NULL, ev->utable, 0, 0, ev->utot, own_units(ev, r), NULL, U, L);
         for (int j = 0; j <= L; j++)
             n[j] = cnt[(size_t)j * stride + (c - c0)];

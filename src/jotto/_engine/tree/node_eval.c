@@ -180,7 +180,12 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
     ev->nc = consistent ? m : w->D;
     ev->cid = consistent ? nd->S : NULL;
     ev->cm = consistent ? sm : w->mask;
-    ev->method = !consistent && w->subrank && m > jt_t_table ? JT_M_TABLE : JT_M_SLICED;
+    /* subset tables only for shared big nodes, which make them (tree.c, big_prepare) */
+    const int weighted = V != (uint64_t)m * vmin;
+    const int32_t above = jt_t_table >= 0 ? jt_t_table
+                                          : jt_kernels_current()->table_above[weighted];
+    ev->method = !consistent && w->subrank && m >= jt_t_shared && m > above ? JT_M_TABLE
+                                                                            : JT_M_SLICED;
     return 0;
 }
 

@@ -28,14 +28,14 @@
 
 #include "tree_internal.h"
 
-int32_t jt_t_shared = 128, jt_t_table = 512;
+int32_t jt_t_shared = 128, jt_t_table = -1;
 #define CHUNK 256 /* candidates per work item on big nodes */
 #define T_TASK 24 /* nodes this small grow within their parent's task */
 
 void jt_set_thresholds(int32_t shared, int32_t table)
 {
     jt_t_shared = shared > 3 ? shared : 3;
-    jt_t_table = table > 3 ? table : 3;
+    jt_t_table = table < 0 ? -1 : table > 3 ? table : 3;
 }
 
 /* Decide a small node whole, in one thread's scratch. */

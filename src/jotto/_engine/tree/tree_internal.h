@@ -20,8 +20,9 @@
 #endif
 
 /* Nodes of at least jt_t_shared targets split their candidates over threads and keep their
- * values; above jt_t_table targets they count with subset tables (whose cost does not grow with
- * |S|).  Tests move both (jt_set_thresholds) to reach every path on small word lists. */
+ * values; above jt_t_table targets (-1: the kernel variant's measured rule, jt_kernels.table_above)
+ * they count with subset tables (whose cost does not grow with |S|).  Tests move both
+ * (jt_set_thresholds) to reach every path on small word lists. */
 extern int32_t jt_t_shared, jt_t_table;
 
 typedef struct jt_node {
