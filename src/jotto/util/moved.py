@@ -37,7 +37,7 @@ MOVED = {
     "strategy_schema": "solvers.fictitious_play.codec",
     "analysis": "play.analysis", "evaluation": "players.evaluation",
     "races": "players.races",
-    "commonness": "play.commonness", "interactive": "play.session", "sheet": "play.sheet",
+    "commonness": "play.commonness", "interactive": "play.sessions", "sheet": "play.sheet",
     "stats": "play.history", "vocabulary": "play.vocabulary",
 }
 
