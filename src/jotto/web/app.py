@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 from importlib import resources
 from typing import Any, Awaitable, Callable, Sequence
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -76,6 +78,10 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
                     "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
                     "Cache-Control": "no-store"}
+#: The moves of each mode that make the computer think (its next guess, a suggestion): they run
+#: in the engine's worker threads, the others beside them.
+ENGINE = {"race": {"guess", "undo", "fix"}, "hide": {"answer", "undo", "fix"}, "guess": set(),
+          "assist": {"enter", "undo", "new"}}
 #: What each question of the game asks for, in an error.
 ASKED = {"guess": "your guess", "answer": "your answer to my guess", "word": "your word",
          "entry": "a guess and its reply"}
@@ -187,6 +193,15 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
     allowed = None if hosts is None else frozenset(h.lower() for h in hosts)
     store = games if games is not None else Games()
     library = _Library()
+    # the engine's work in as many worker threads as there are cores: more would only share
+    # them, and leave the event loop (pages, other games' answers) less of them
+    limiter = anyio.CapacityLimiter(os.cpu_count() or 2)
+
+    async def run_in_threadpool(fn: Callable[[], Any], engine: bool = True) -> Any:
+        """``fn`` in a worker thread: the engine's limited ones, or (a light move: a reply
+        to count, a mark) anyio's own, so that it does not wait behind other games' searches."""
+        return await anyio.to_thread.run_sync(fn, limiter=limiter if engine else None)
+
     seeds = random.Random(seed) if seed is not None else random.SystemRandom()
     pages = {path: (resources.files("jotto.web").joinpath("static", name).read_bytes(), kind)
              for path, (name, kind) in STATIC.items()}
@@ -306,7 +321,7 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
             return reply
 
         async with game.lock:
-            reply = await run_in_threadpool(play)
+            reply = await run_in_threadpool(play, engine=kind in ENGINE[session.mode])
         if reply.refused:  # the session's one line, ended as a sentence
             line = reply.lines[0]
             raise Refused(422, line if line.endswith((".", "?", "!")) else line + ".")
