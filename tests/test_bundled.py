@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import jotto
-from jotto.play.session import bundled_solution
+from jotto.play.sessions import bundled_solution
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ import pexpect
 import pytest
 
 import jotto
-from jotto.play.session import Assist, YouGuess, YouHide, bundled_solution
+from jotto.play.sessions import Assist, YouGuess, YouHide, bundled_solution
 from jotto.players.specs import make_guesser
 from jotto.play.vocabulary import Vocabulary
 
@@ -802,4 +802,5 @@ def test_give_up_asks_for_the_word_at_its_own_prompt(sgb):
     assert session.handle("give up").lines == ["What was your word? (Enter to skip)"]
     assert session.prompt == WORD_PROMPT
     session.handle("")
-    assert session.prompt == WORD_PROMPT and session.gave_up
+    # answered: the game is over and asks nothing more (its structured state says so)
+    assert session.gave_up and session.asks() == "none" and session.view().over

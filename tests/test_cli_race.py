@@ -20,7 +20,7 @@ import pytest
 import jotto
 from jotto.solvers.bundled import bundled_solution
 from jotto.play.commonness import hiding_set
-from jotto.play.session import HIDE_FROM, Race, level_players
+from jotto.play.sessions import HIDE_FROM, Race, level_players
 from jotto.play.sheet import Style, deduce_letters
 from jotto.play.history import Stats, summarise
 from jotto.play.vocabulary import Vocabulary

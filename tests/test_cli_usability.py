@@ -131,7 +131,7 @@ def test_progress_bar_epsilon_follows_the_run(monkeypatch, stop):
 
 # ---- issue 36's smaller things -------------------------------------------------------------------
 
-COMMANDS = [("solve",), ("evaluate",), ("tree",), ("play",), ("assist",), ("stats",),
+COMMANDS = [("solve",), ("evaluate",), ("tree",), ("play",), ("assist",), ("stats",), ("serve",),
             ("analyze", "first-guesses"), ("analyze", "partition"), ("analyze", "neighbours")]
 
 
@@ -213,7 +213,7 @@ def test_the_commands_are_the_rows_of_one_table():
 
     assert main.commands == COMMANDS
     assert sorted(COMMANDS) == ["analyze", "assist", "check-proof", "evaluate", "openers", "play",
-                                "race", "review", "solve", "stats", "tree"]
+                                "race", "review", "serve", "solve", "stats", "tree"]
     listed = _help(()).split("Commands:")[1].split("\n")
     assert sorted(line.split()[0] for line in listed if line.strip()) == sorted(COMMANDS)
     for module in Path(jotto.cli.__file__).parent.glob("*.py"):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import jotto
-from jotto.play.session import YouHide
+from jotto.play.sessions import YouHide
 from jotto.game.objectives import Objective, within
 from jotto.players import make_guesser
 from jotto.players.cost_guesser import CostGuesser

@@ -21,7 +21,7 @@ import pytest
 import jotto
 from jotto.play.analysis import partition_of, partition_vectors
 from jotto.play.commonness import ZIPF_COMMON, hiding_set
-from jotto.play.session import HIDE_FROM, Assist, Race, level_players
+from jotto.play.sessions import HIDE_FROM, Assist, Race, level_players
 from jotto.play.sheet import Style
 from jotto.play.history import Stats, summarise
 from tests.test_bad_input import cli, one_line_error
@@ -38,7 +38,7 @@ def words():
 
 @pytest.fixture(scope="module")
 def solution(words):
-    return jotto.play.session.bundled_solution(words)
+    return jotto.play.sessions.bundled_solution(words)
 
 
 @pytest.fixture
@@ -324,7 +324,7 @@ def test_piped_games_are_not_saved_unless_asked(tmp_path, words, solution, priva
 def test_a_word_that_cannot_be_a_secret_has_its_answers_checked_too(words):
     """A person may think of crane, which the paper's rules keep from being a secret: the
     computer could not find it, says why, and still names the answer that was wrong."""
-    from jotto.play.session import YouHide
+    from jotto.play.sessions import YouHide
 
     session = YouHide(words, jotto.players.make_guesser("gbr:exact", words), "g")
     session.start()

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import jotto
 from jotto.play.analysis import neighbourhood, partition_vectors
 from jotto.players.evaluation import evaluate, sample_games
-from jotto.play.session import Assist, YouGuess, YouHide
+from jotto.play.sessions import Assist, YouGuess, YouHide
 from jotto.players.guessers import NorvigGuesser, RandomGuesser
 from jotto.game.rules import PRESETS
 from jotto.play.vocabulary import Vocabulary

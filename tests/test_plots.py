@@ -106,7 +106,7 @@ def test_convergence_plot_is_clean(solution, tmp_path):
 
 
 def test_bundled_convergence_plot_is_clean(tmp_path):
-    from jotto.play.session import bundled_solution
+    from jotto.play.sessions import bundled_solution
 
     assert_clean(bundled_solution(jotto.load_words()).plot(tmp_path / "b.svg"))
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 import jotto
 from jotto.game.turns import replies
-from jotto.play.session import Race
+from jotto.play.sessions import Race
 from jotto.players import CostGuesser, RaceGuesser, RoundsModel, make_guesser
 from jotto.players.race_guesser import _bucket
 from jotto.players.specs import check_guesser_spec
@@ -159,7 +159,7 @@ def test_play_shows_the_race_guesser_your_progress(sgb):
 
 
 def test_hard_race_plays_the_race_guesser(sgb):
-    from jotto.play.session import default_guesser
+    from jotto.play.sessions import default_guesser
 
     g, name = default_guesser(sgb, None, None, 0, "hard", race=True)
     assert isinstance(g, RaceGuesser) and "race" in name

@@ -16,6 +16,7 @@ from .play import assist_command, play_command
 from .proof import check_proof_command
 from .race import race_command
 from .review import review_command
+from .serve import serve_command
 from .solve import solve_command
 from .stats import stats_command
 from .tree import tree_command
@@ -35,6 +36,7 @@ COMMANDS: dict[str, click.Command] = {
     "assist": assist_command,
     "review": review_command,
     "stats": stats_command,
+    "serve": serve_command,
 }
 
 for _name, _command in COMMANDS.items():

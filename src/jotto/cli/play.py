@@ -17,11 +17,11 @@ import textwrap
 from typing import Callable, Iterator
 
 import click
+import numpy as np
 
 from ..players.evaluation import evaluate
 from ..play.commonness import hiding_set
-from ..play.session import (HIDE_FROM, LEVELS, Assist, Race, YouGuess, YouHide, level_players,
-                           strategy_for)
+from ..play.sessions import HIDE_FROM, LEVELS, Assist, level_players, new_session, strategy_for
 from ..play.sheet import Style
 from ..play.review import game_record, review_game, review_record
 from ..play.history import GameLog, Stats, outcome_text, summary_of
@@ -233,25 +233,20 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
         log = GameLog(warn=warn) if save else None
         expected: dict[str, object] = {}
 
-        def new_session(game: int):
-            s = None if seed is None else seed + game
-            guesser, name, hider_p = level_players(wl, solution, guesser_spec, s, level,
-                                                   hiding, race=you == "race")
-            if you == "hide":
-                session = YouHide(wl, guesser, name, style=style, sheet=sheet)
-            elif you == "race":
-                session = Race(wl, hider_p, guesser, name, s, hints, style, sheet,
-                               hides=hiding.about)
-            else:
-                if "exp" not in expected:  # the guesser's expected guesses per word, once
-                    # (a random guesser would give one sample game, not an expectation)
-                    exact = getattr(guesser, "deterministic", True) is not False
-                    expected["exp"] = evaluate(wl, guesser).expected if exact else None
-                session = YouGuess(wl, hider_p, s, expected["exp"], name, hints, style, sheet,
-                                   hides=hiding.about)
-            return session
+        def expected_of(guesser) -> np.ndarray | None:
+            """The guesser's expected guesses per word, once (a random guesser would give
+            one sample game, not an expectation)."""
+            if "exp" not in expected:
+                exact = getattr(guesser, "deterministic", True) is not False
+                expected["exp"] = evaluate(wl, guesser).expected if exact else None
+            return expected["exp"]  # type: ignore[return-value]
 
-        play_games(new_session, stats, {"level": level, "words": {
+        def make(game: int):
+            return new_session(you, wl, level, hiding, solution, guesser_spec,
+                               None if seed is None else seed + game, hints, style, sheet,
+                               expected_of)
+
+        play_games(make, stats, {"level": level, "words": {
             "source": wl.source, "size": len(wl), "length": wl.length}}, log)
 
 

@@ -9,7 +9,7 @@ So a race is decided by the round in which each player finds the word: fewer rou
 rounds draw (:func:`race_result`).  Moving first is then no advantage to a player whose guesses
 do not depend on the other's progress; a player who watches the other can use what it sees,
 and the second sees more: when it guesses, it knows whether the first has just found its word.
-``jotto play`` (:class:`jotto.play.session.Race`, the person first) and
+``jotto play`` (:class:`jotto.play.sessions.Race`, the person first) and
 :func:`jotto.players.races.race`
 both follow these rules.
 """

@@ -31,7 +31,8 @@ from typing import Mapping, Sequence
 
 from ..game.rules import Rules
 
-__all__ = ["LetterSheet", "Style", "deduce_letters", "sheet_lines"]
+__all__ = ["LetterSheet", "SheetState", "Style", "deduce_letters", "render_sheet", "sheet_lines",
+           "sheet_state"]
 
 ALPHABET = string.ascii_lowercase
 
@@ -168,22 +169,56 @@ def _letters(letters: Sequence[str] | frozenset[str], show=str) -> str:
     return " ".join(show(c) for c in sorted(letters)) or "none"
 
 
-def sheet_lines(title: str, guesses: Sequence[str], replies: Sequence[int], rules: Rules,
-                length: int, style: Style, fitting: int | None = None,
-                marks: Mapping[str, bool] | None = None) -> list[str]:
-    """The sheet as lines: a title, each guess (numbered) with its reply (a reply code of
-    ``rules``, shown as people read it), then the letters: at a colour terminal the alphabet
-    with absent letters struck through and present ones marked (bold capitals); in plain text
-    the two lists, ``in: E R  out: h m s t u``, so nothing needs counting.  Then the letters
-    the person marked by hand (``marks``: letter -> in), as on a paper sheet, and how many words
-    still fit if ``fitting`` is given.  Letters of the guesses are marked too when there is
-    colour."""
+@dataclass(frozen=True)
+class SheetState:
+    """A sheet as a front end shows it: a title, each guess with its reply (the rules' code and
+    as people read it), the letters the replies prove (None: no set of letters fits them all),
+    the letters marked by hand (letter -> in), and how many words still fit (None: not shown).
+    The terminal draws it as text (:func:`render_sheet`), the web page from its JSON
+    (:meth:`as_dict`)."""
+
+    title: str
+    guesses: tuple[str, ...]
+    replies: tuple[int, ...]
+    shown: tuple[str, ...]
+    letters: LetterSheet | None
+    marks: tuple[tuple[str, bool], ...] = ()
+    fitting: int | None = None
+
+    def as_dict(self) -> dict:
+        return {"title": self.title,
+                "rows": [{"guess": g, "reply": r, "shown": s}
+                         for g, r, s in zip(self.guesses, self.replies, self.shown)],
+                "present": None if self.letters is None else sorted(self.letters.present),
+                "absent": None if self.letters is None else sorted(self.letters.absent),
+                "marks": {c: "in" if inside else "out" for c, inside in self.marks},
+                "fitting": self.fitting}
+
+
+def sheet_state(title: str, guesses: Sequence[str], replies: Sequence[int], rules: Rules,
+                length: int, fitting: int | None = None,
+                marks: Mapping[str, bool] | None = None) -> SheetState:
+    """The sheet of ``guesses`` and their ``replies`` (codes of ``rules``): what they prove
+    (:func:`deduce_letters`, from the letters in common) and the person's ``marks``."""
     common = [rules.split(r, length)[0] for r in replies]
-    sheet = deduce_letters(guesses, common, length, rules.repeats)
-    lines = [title]
-    for n, (g, r) in enumerate(zip(guesses, replies), 1):
+    return SheetState(title, tuple(guesses), tuple(int(r) for r in replies),
+                      tuple(rules.format_reply(r, length) for r in replies),
+                      deduce_letters(guesses, common, length, rules.repeats),
+                      tuple(sorted((marks or {}).items())), fitting)
+
+
+def render_sheet(state: SheetState, style: Style) -> list[str]:
+    """The sheet as lines: a title, each guess (numbered) with its reply as people read it,
+    then the letters: at a colour terminal the alphabet with absent letters struck through and
+    present ones marked (bold capitals); in plain text the two lists, ``in: E R  out: h m s t
+    u``, so nothing needs counting.  Then the letters the person marked by hand, as on a paper
+    sheet, and how many words still fit if that is shown.  Letters of the guesses are marked
+    too when there is colour."""
+    sheet = state.letters
+    lines = [state.title]
+    for n, (g, shown) in enumerate(zip(state.guesses, state.shown), 1):
         word = "".join(style.letter(c, sheet) for c in g) if style.colour else g
-        lines.append(f"  {n:>2}  {word}  {rules.format_reply(r, length)}")
+        lines.append(f"  {n:>2}  {word}  {shown}")
     if sheet is None:
         lines.append("      no set of letters fits all these replies")
     elif style.colour:
@@ -191,12 +226,21 @@ def sheet_lines(title: str, guesses: Sequence[str], replies: Sequence[int], rule
     else:
         lines.append(f"      in: {_letters(sheet.present, str.upper)}  "
                      f"out: {_letters(sheet.absent)}")
-    if marks:
-        marked_in = [c for c, inside in marks.items() if inside]
-        marked_out = [c for c, inside in marks.items() if not inside]
+    if state.marks:
+        marked_in = [c for c, inside in state.marks if inside]
+        marked_out = [c for c, inside in state.marks if not inside]
         lines.append(f"      your marks: in: {_letters(marked_in, str.upper)}  "
                      f"out: {_letters(marked_out)}")
-    if fitting is not None:
-        lines.append(f"      {fitting} word{'s' if fitting != 1 else ''} fit"
-                     f"{'' if fitting != 1 else 's'}")
+    if state.fitting is not None:
+        n = state.fitting
+        lines.append(f"      {n} word{'s' if n != 1 else ''} fit{'' if n != 1 else 's'}")
     return lines
+
+
+def sheet_lines(title: str, guesses: Sequence[str], replies: Sequence[int], rules: Rules,
+                length: int, style: Style, fitting: int | None = None,
+                marks: Mapping[str, bool] | None = None) -> list[str]:
+    """The sheet of ``guesses`` and ``replies`` as lines (:func:`sheet_state` drawn by
+    :func:`render_sheet`)."""
+    return render_sheet(sheet_state(title, guesses, replies, rules, length, fitting, marks),
+                        style)
