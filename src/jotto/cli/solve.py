@@ -16,9 +16,9 @@ from ..solvers.solving import METHODS, SolveInterrupted, describe_file, solve
 from ..util.strategy_file import StrategyFileError
 from ..solvers.fictitious_play.codec import MAX_ITERATIONS
 from .main import BadInput
-from .options import (POSITIVE_FINITE, check_plot_output, echo_json, executor_options,
-                      interval_text, open_executor, optional_seconds, threads_option, word_list,
-                      word_list_options)
+from .options import (POSITIVE_FINITE, bound_progress, check_plot_output, echo_json,
+                      executor_options, interval_text, note, open_executor, optional_seconds,
+                      threads_option, word_list, word_list_options)
 
 def default_out(letters: int, method: str, mode: str) -> Path:
     what = mode if method == "fictitious-play" else method
@@ -54,7 +54,9 @@ def default_out(letters: int, method: str, mode: str) -> Path:
 @executor_options
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Strategy file (default jotto-<letters>-letters-<mode>.jotto).")
-@click.option("--resume", is_flag=True, help="Continue the run saved in --out.")
+@click.option("--resume", is_flag=True,
+              help="Continue the run saved in --out (default: the default file of the "
+                   "letters, method and mode given).")
 @click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
 @click.option("--checkpoint-every", type=POSITIVE_FINITE, default=10.0,
               show_default=True, metavar="SECONDS", help="Seconds between checkpoints.")
@@ -68,7 +70,9 @@ def default_out(letters: int, method: str, mode: str) -> Path:
               metavar="[SECONDS]",
               help="Also certify the strategies' strength: the guesser's true best response to "
                    "the hider (branch and bound, exact or within SECONDS) and the guesser's "
-                   "exact worst case.")
+                   "exact worst case.  Printed after the solve's own result; without SECONDS "
+                   "the search may run for hours from 4 letters on: it shows its bounds as "
+                   "they rise, and Ctrl-C prints what it proved.")
 @click.option("--certificate", type=click.Path(dir_okay=False, path_type=Path), default=None,
               metavar="FILE",
               help="The double oracle: also write a certificate of the value's lower bound to "
@@ -84,8 +88,6 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
     Writes a strategy file (checkpointed while running; Ctrl-C saves and exits, --resume
     continues).
     """
-    if resume and out is None:
-        raise BadInput("--resume needs --out: the strategy file to continue")
     if method is not None or not resume:  # else the method is the file's: checked once read
         check_method_options(method or "fictitious-play", mode=mode)
     check_plot_output(plot, force)
@@ -118,9 +120,8 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
             raise BadInput(f"--certificate: {out} holds a {solution.solver} solve; only the "
                            f"double oracle certifies a bound on the value")
         lower = solution.write_certificate(certificate, threads)
-        click.echo(f"jotto: wrote {certificate}: a certificate that the value is at least "
-                   f"{lower} = {float(lower):.6f} (check it: jotto check-proof {certificate})",
-                   err=True)
+        note(f"jotto: wrote {certificate}: a certificate that the value is at least {lower} = "
+             f"{float(lower):.4f}. Check it with:", f"jotto check-proof {certificate}")
 
 
 #: Options that only one method takes, by their command-line names: checked before any work.
@@ -154,7 +155,7 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
             letters = letters or stored.letters
             resumed = True
         else:
-            click.echo(f"jotto: {out} does not exist yet: starting a new run", err=True)
+            note(f"jotto: {out} does not exist yet: starting a new run")
     method = method or "fictitious-play"
     mode = (mode or "exact") if method == "fictitious-play" else None
     letters = letters or 5
@@ -166,8 +167,9 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
         done = _finished(out, wl, method, mode, iterations, oracle)
         if done is None:
             raise BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
-        click.echo(f"jotto: {out} already holds this solve (--force recomputes it)", err=True)
-        _report(done, out, plot, as_json, certify, certify_seconds, threads, executor)
+        note(f"jotto: {out} already holds this solve (--force recomputes it)")
+        _report(done, out, plot, as_json, certify, certify_seconds, threads, executor,
+                progress)
         return done
     if progress is None:
         progress = sys.stderr.isatty()
@@ -180,12 +182,13 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
                          executor=executor if method == "double-oracle" else None)
     except SolveInterrupted as stop:
         step = "round" if method == "double-oracle" else "iteration"
-        click.echo(f"jotto: stopped after {step} {stop.iteration}; the run is saved in "
-                   f"{stop.path}. Resume with: jotto solve --out {stop.path} --resume", err=True)
+        note(f"jotto: stopped after {step} {stop.iteration}; the run is saved in {stop.path}. "
+             f"Resume with:", f"jotto solve --out {stop.path} --resume")
         sys.exit(130)
     except StrategyFileError as exc:
         raise BadInput(str(exc)) from None
-    _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor)
+    _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor,
+            progress)
     return solution
 
 
@@ -214,11 +217,24 @@ def _finished(out, wl, method, mode, iterations, oracle):
     return done
 
 
-def _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor=None):
+def _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor=None,
+            progress=None):
+    """Print the solve (its table or value interval) and then, with ``certify``, its certified
+    strength: the solve is printed before the certification's search, which shows its bounds
+    as they rise (``progress``; default: when standard error is a terminal) and on Ctrl-C says
+    what it proved."""
     if plot is not None:
         solution.plot(plot)
-    strength = (solution.strength(certify_seconds, threads=threads, executor=executor)
-                if certify is not None else None)
+    if not as_json:
+        click.echo(str(solution.table()) if solution.solver == "fictitious-play"
+                   else solution.summary())
+    strength = None
+    if certify is not None:
+        show = sys.stderr.isatty() if progress is None else progress
+        with bound_progress("certifying: the guesser's true best response to the hider",
+                            show and executor is None) as report:
+            strength = solution.strength(certify_seconds, threads=threads, executor=executor,
+                                         progress=None if executor is not None else report)
     words = {"source": solution.words.source, "size": len(solution.words),
              "length": solution.words.length, "sha256": solution.words.sha256}
     if as_json:
@@ -235,8 +251,6 @@ def _report(solution, out, plot, as_json, certify, certify_seconds, threads, exe
             doc["strength"] = strength.as_dict()
         echo_json(doc)
         return
-    click.echo(str(solution.table()) if solution.solver == "fictitious-play"
-               else solution.summary())
     if strength is not None:
         click.echo(strength_text(strength))
     click.echo(f"Strategy file: {out}" + (f"; plot: {plot}" if plot else ""))

@@ -47,7 +47,7 @@ from numpy.typing import ArrayLike
 
 from ..engine import core
 from ..game.bounds import counting_total
-from ..game.certificates import CertificateWriter
+from ..game.certificates import CertificateWriter, check_certificate_args
 from .gbr import as_word_list
 from ..game.objectives import Objective, ObjectiveSpec, parse_objective
 from ..game.rules import Rules
@@ -215,7 +215,9 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                   memory: int = DEFAULT_MEMORY, objective: ObjectiveSpec = None,
                   certificate: str | os.PathLike[str] | None = None,
                   about: str = "best response",
-                  executor: Executor | None = None) -> BestResponse:
+                  executor: Executor | None = None,
+                  progress: Callable[[Fraction, Fraction], None] | None = None
+                  ) -> BestResponse:
     """The guesser's best response to ``hider``: the decision tree minimising the expected
     number of guesses (or another ``objective``), with proven bounds.
 
@@ -275,12 +277,21 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             :mod:`jotto.responses.distributed`): each opener is a task
             (:func:`jotto.responses.executors.best_response_on`), its passes on one thread of a
             worker.  ``threads`` is then unused; ``memo_states`` sums the workers' memos.
+        progress: called as ``progress(lower, upper)`` (expected guesses: the bound proved and
+            the best tree's value so far) before every search pass, on the search's threads:
+            a long search shows its bounds rising, and a caller interrupted (Ctrl-C) knows what
+            was proved.  Not with an executor (:class:`ValueError`) nor other objectives.
 
     Returns:
         A :class:`BestResponse`.  With no ``budget`` or ``nodes`` its values and tree are the
         same whatever the machine, thread count and executor (its ``nodes`` are not); with
         them, on one thread and no executor, all of it is.
     """
+    if certificate is not None:
+        check_certificate_args(certificate, about)
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a function of (lower, upper) or None, not "
+                         f"{progress!r}")
     wanted = parse_objective(objective)
     if not wanted.is_mean:
         if certificate is not None:
@@ -288,9 +299,9 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                              "objective")
         if top_k is not None:
             raise ValueError("top_k restricts the mean's search; it takes no other objective")
-        if executor is not None:
-            raise ValueError("an executor runs the mean's proof; other objectives are searched "
-                             "in this process")
+        if executor is not None or progress is not None:
+            raise ValueError("an executor or progress: the mean's proof; other objectives are "
+                             "searched in this process without either")
         resolve_threads(threads)
         from .cost_search import objective_best_response
 
@@ -310,10 +321,13 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
     goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * total)
     if executor is not None:
-        if certificate is not None:
-            raise ValueError("certificate: a certificate is written by the search in this "
-                             "process; it takes no executor")
+        from .distributed import check_executor
         from .executors import best_response_on
+
+        check_executor(executor)
+        if certificate is not None or progress is not None:
+            raise ValueError("certificate, progress: the search in this process; it takes no "
+                             "executor")
 
         return best_response_on(executor, wl, v, total, t0, budget, nodes, top_k, goal,
                                 int(memory))
@@ -324,11 +338,12 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             cert = stack.enter_context(CertificateWriter(certificate))
         if top_k is None and (budget is not None or nodes is not None):
             found = _anytime(wl, v, total, t0, deadline, nodes, goal, int(memory), threads,
-                             (cert, about))
+                             (cert, about), progress)
         else:
             driver = _Driver(wl, v, total, core_search(wl, v, memory, cert),
                              _Budget(deadline, nodes), goal, lambda: threads)
             driver.start()
+            driver.progress = _reporter(progress, driver, driver)
             if top_k is None:
                 driver.full(anytime=False)
             elif top_k > 1:
@@ -432,7 +447,8 @@ class _Budget:
 
 def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: float | None,
              nodes: int | None, goal: int | None, memory: int, threads: int,
-             cert: tuple[CertificateWriter | None, str] = (None, "")) -> BestResponse:
+             cert: tuple[CertificateWriter | None, str] = (None, ""),
+             progress: Callable[[Fraction, Fraction], None] | None = None) -> BestResponse:
     """A budgeted full search by two searches with a memo each (together within ``memory``):
     one looks for good trees by top-K passes (the upper bound), the other raises the proven
     lower bound (and finds the optimum if the budget allows).  Neither reads what the other
@@ -454,6 +470,7 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
                          _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                          lambda: 1)
         bounds.start()
+        trees.progress = bounds.progress = _reporter(progress, bounds, trees)
         trees.better_trees()
         bounds.full(anytime=True)
         return _result(t0, bounds, trees, cert=cert)
@@ -462,6 +479,7 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
                      _Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                      lambda: threads - 1 if worker is not None and worker.alive() else threads)
     bounds.start()
+    trees.progress = bounds.progress = _reporter(progress, bounds, trees)
     worker = _Worker(trees, trees.better_trees, "jotto-best-response-trees")
     _side_by_side(worker, bounds, cancel_when_done=deadline is not None)
     return _result(t0, bounds, trees, cert=cert)
@@ -481,6 +499,21 @@ def _side_by_side(worker: _Worker, bounds: _Driver, cancel_when_done: bool) -> N
     if cancel_when_done:
         worker.stop()
     worker.join()
+
+
+def _reporter(progress: Callable[[Fraction, Fraction], None] | None, bounds: _Driver,
+              trees: _Driver) -> Callable[[], None] | None:
+    """What the drivers call before each pass: ``progress`` with the bound ``bounds`` proved
+    and the better tree of the two, in expected guesses."""
+    if progress is None:
+        return None
+    total = bounds.total
+
+    def report() -> None:
+        upper = min(bounds.upper, trees.upper)
+        progress(Fraction(min(bounds.lower, upper), total), Fraction(upper, total))
+
+    return report
 
 
 def _result(t0: float, bounds: _Driver, trees: _Driver | None = None,
@@ -526,6 +559,7 @@ class _Driver:
         self.lower = 0
         self.upper = core.BS_INF
         self.tree_arrays = None
+        self.progress: Callable[[], None] | None = None  # called before every pass
         # (beta, states of the lower-bound passes so far) after each finished pass
         self.pass_costs: list[tuple[int, int]] = []
         self.began = (time.perf_counter(), 0)  # (time, nodes) the lower-bound passes began at
@@ -558,6 +592,8 @@ class _Driver:
         left = self.left()
         if left is None:
             return None
+        if self.progress is not None:
+            self.progress()
         out = self.search.run(top_k, beta, *left, by_size, self.cancel, full_below,
                               self.threads())
         value, exact, stop, best, guess, n = out
