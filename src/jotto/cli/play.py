@@ -20,8 +20,8 @@ import click
 
 from ..players.evaluation import evaluate
 from ..play.commonness import hiding_set
-from ..play.session import (HIDE_FROM, LEVELS, Assist, Race, YouGuess, YouHide, level_players,
-                           strategy_for)
+from ..play.session import (HIDE_FROM, LEVELS, QUIT, SHEET, Assist, Race, Reply, YouGuess,
+                           YouHide, level_players, strategy_for)
 from ..play.sheet import Style
 from ..play.review import game_record, review_game, review_record
 from ..play.history import GameLog, Stats, outcome_text, summary_of
@@ -270,4 +270,37 @@ def assist_command(words, letters, rules, skip_invalid, strategy, guesser_spec, 
                                          "hard")
         if sys.stdin.isatty():
             enable_line_editing()
-        repl(Assist(wl, guesser, name, style=Style.for_stream(sys.stdout), sheet=sheet))
+        repl(_Assist(wl, guesser, name, style=Style.for_stream(sys.stdout), sheet=sheet,
+                     drawn=seed is None and getattr(guesser, "moments", None) is not None))
+
+
+class _Assist(Assist):
+    """``jotto assist``'s session: says why its first suggestion changes from game to game (a
+    mixed strategy, ``drawn`` anew each game unless --seed), and why a reply typed is not one
+    (the rules' own reason, not the form alone).  (Here, in the command, while the sessions'
+    module is being split; the two belong in the assist session.)"""
+
+    def __init__(self, *args, drawn: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.drawn = drawn
+
+    def start(self) -> Reply:
+        out = super().start()
+        if self.drawn:
+            out.say(f"{self.guesser_name} is a mixed strategy: its first suggestion is drawn "
+                    f"anew each game, so it changes from game to game (--seed N repeats it).")
+        return out
+
+    def handle(self, line: str) -> Reply:
+        parts = line.strip().lower().split()
+        if len(parts) >= 2 and parts[0] not in QUIT | ASSIST_WORDS and \
+                self.check_word(parts[0]) is None:
+            try:
+                self.rules.parse_reply(" ".join(parts[1:]), self.L)
+            except ValueError as exc:
+                return Reply().say(f"{exc}, e.g. '{self.example()}' (not counted)")
+        return super().handle(line)
+
+
+#: The words assist takes as commands (a guess is never one of them).
+ASSIST_WORDS = {"help", "list", SHEET, "mark", "undo", "new"}

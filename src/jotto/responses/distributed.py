@@ -59,6 +59,14 @@ def _lost(exc: BaseException) -> bool:
         type(exc).__name__ in _LOST_NAMES
 
 
+def check_executor(executor: object) -> None:
+    """:class:`ValueError` naming ``executor`` unless it is None or can run tasks (has
+    ``submit``, as every :class:`concurrent.futures.Executor`)."""
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ValueError(f"executor must be a concurrent.futures.Executor (a Dask client's "
+                         f"get_executor(), a ProcessPoolExecutor) or None, not {executor!r}")
+
+
 def executor_slots(executor: Executor | None) -> int:
     """How many tasks ``executor`` runs at once: a Dask client's threads, a pool's workers, else
     the CPUs of this machine (None: 1, this process)."""
@@ -119,6 +127,25 @@ def _probe() -> str:
     return __version__
 
 
+def _check_address(address: str) -> None:
+    """:class:`ValueError` unless ``address`` is a scheduler's address a client could dial
+    (``tcp://host:port``, ``host:port``, another scheme's): checked before a client is made,
+    since one made for a malformed address fails at once but holds the process for seconds
+    when it ends, then prints a traceback of its own."""
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            host, _ = parse_host_port(location)
+            if not host or any(c.isspace() for c in host):
+                raise ValueError("no host name")
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{address!r} is not the address of a Dask scheduler (like "
+                         f"tcp://HOST:8786): {exc}") from None
+
+
 def connect_scheduler(address: str, timeout: float = 5.0) -> Any:
     """A Dask client of the scheduler at ``address``, checked before any work: it answers
     within ``timeout`` seconds, has workers, and they run this version of jotto.
@@ -130,6 +157,7 @@ def connect_scheduler(address: str, timeout: float = 5.0) -> Any:
         raise ImportError("--scheduler needs Dask: pip install 'jotto[distributed]'") from None
     from .. import __version__
 
+    _check_address(address)
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as exc:

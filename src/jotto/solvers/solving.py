@@ -105,8 +105,7 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
             :class:`~jotto.DoubleOracleSolution`).
         mode: fictitious play's ``"exact"`` (integers, exact rule; the default) or ``"paper"``
             (Algorithm 13 in IEEE double); see :mod:`jotto.solvers.fictitious_play.algorithm`.  The
-            double oracle
-            has no mode (:class:`ValueError` if one is given).
+            double oracle has no mode (:class:`ValueError` if one is given).
         oracle: the guesser's oracle (:mod:`jotto.responses.oracles`): fictitious play's default is
             ``"greedy"`` (GuesserGBR, the paper's), the double oracle's ``"best-response"``
             (exact); with ``"lookahead:K"`` the double oracle draws its trees against a hedge
@@ -120,9 +119,9 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
         time_budget: stop after this many seconds.  The double oracle also proves a lower
             bound on the value with them: with a lookahead oracle and two threads or more, all
             of the time on a thread beside the rounds, against the uniform hider
-            (:meth:`jotto.solvers.double_oracle.algorithm.DoubleOracle.prove_beside`); otherwise in
-            the last
-            quarter, and whatever its rounds leave, against the most promising hider mixture
+            (:meth:`jotto.solvers.double_oracle.algorithm.DoubleOracle.prove_beside`); otherwise
+            in the last quarter, and whatever its rounds leave, against the most promising hider
+            mixture
             (:meth:`jotto.solvers.double_oracle.algorithm.DoubleOracle.prove`).
         threads: threads for the core (default ``OMP_NUM_THREADS``, else all cores).
         out: strategy file to write (checkpointed while running).
@@ -260,7 +259,10 @@ def _solve(letters: int | None, words: Any, rules: Rules | str | None, method: s
                                     and run.epsilon[-1] <= target_epsilon)
 
     def status() -> dict[str, str]:
-        return {"eps": f"{run.epsilon[-1]:.4f}", "best": f"{run.epsilon[run.t_star]:.4f}"}
+        # eps: the result's epsilon (at t*, the least so far), as the table reports it; now:
+        # the last iteration's
+        return {"eps": f"{run.epsilon[run.t_star]:.4f}", "t*": str(run.t_star),
+                "now": f"{run.epsilon[-1]:.4f}"}
 
     save = None if path is None else (lambda: strategy_file.write(path, _payload(wl, run, plan)))
     if _drive(run.step, finished, status, save, bar, time_budget, checkpoint_seconds):
