@@ -47,14 +47,18 @@ from ..game.words import BUNDLED, WordList, WordListError, load_words
 __all__ = ["DEFAULT_NODES", "GuessReview", "Review", "SideReview", "StateValues",
            "game_record", "logged_words", "review_game", "review_guesses", "review_record"]
 
-#: States a review's searches may visit beyond the bounds every state needs (about 0.8 s at 5
-#: letters): a budget of states, not seconds, so that the same game reads the same every time,
-#: on any machine and however busy it is (on one thread the searches are deterministic).
-DEFAULT_NODES = 400_000
+#: The work a review's searches may do beyond the bounds every state needs, in states visited
+#: times the words of the state searched times the words that may be guessed (what a state of
+#: the search costs at most): a budget of work, not seconds, so that the same game reads the
+#: same every time, on any machine and however busy it is (on one thread the searches are
+#: deterministic).  About 1.2 s of CPU for a 5-letter race of 4 guesses each
+#: (docs/playing.md).
+DEFAULT_NODES = 10**9
 #: Memory of each state's search (bytes): the states of a game are small searches.
 MEMORY = 2**23
-#: States each state's search may visit when first met (most small states are then exact).
-QUICK = 2_000
+#: The work each state's search may do when first met (as DEFAULT_NODES counts it; most small
+#: states are then exact).
+QUICK = 3 * 10**6
 #: States of more words keep the bounds they start with: each of their states costs
 #: milliseconds (0.7 s a pass over the 2780 words of ENABLE).
 BIG = 400
@@ -81,8 +85,8 @@ class Value:
 
 class StateValues:
     """V(S) for the states of games on ``words``: exact or a proven interval.  :meth:`value`
-    gives a state's bounds at once (searching at most :data:`QUICK` states of it: small
-    states are then exact); :meth:`refine` shares a budget of states among those not yet exact,
+    gives a state's bounds at once (searching it within :data:`QUICK` work: small states are
+    then exact); :meth:`refine` shares a budget of work among those not yet exact,
     continuing their searches.  Outside hard mode a state is searched as the best response to
     the hider putting weight 1 on its words (its root: those words; every word may be guessed);
     in hard mode, where guesses must fit the replies so far, by the cost search from the state
@@ -113,14 +117,15 @@ class StateValues:
                     self.open.pop(key, None)
         return self.memo[key]
 
-    def refine(self, nodes: int) -> None:
-        """Search the states not yet exact, smallest first, visiting at most ``nodes`` states
-        in all, each an equal share of what is left."""
+    def refine(self, work: int) -> None:
+        """Search the states not yet exact, smallest first, within ``work`` in all (states
+        visited times the state's words times the words: :data:`DEFAULT_NODES`), each an equal
+        share of what is left."""
         keys = sorted(self.open, key=lambda k: (len(self.open[k][0]), k))
         for k, key in enumerate(keys):
-            if nodes <= 0:
+            if work <= 0:
                 return
-            nodes -= self._search(key, max(1, nodes // (len(keys) - k)))
+            work -= self._search(key, max(1, work // (len(keys) - k)))
 
     def _start(self, S: np.ndarray):
         """The search of state S, its greedy tree and bound in the memo."""
@@ -134,11 +139,13 @@ class StateValues:
                                        Fraction(upper, len(S)), int(guess))
         return search
 
-    def _search(self, key: bytes, nodes: int) -> int:
-        """Search state ``key`` further, visiting at most about ``nodes`` states; returns how
-        many it visited."""
+    def _search(self, key: bytes, work: int) -> int:
+        """Search state ``key`` further within about ``work`` (states visited times its words
+        times the words); returns the work done."""
         S, made, search = self.open[key]
         n = len(S)
+        per_state = n * len(self.words)
+        nodes = max(1, work // per_state)
         used = 0
         if search is None:  # hard mode
             v = self._hard.value(S, made, nodes=nodes)  # type: ignore[union-attr]
@@ -166,7 +173,7 @@ class StateValues:
         self.memo[key] = value
         if value.exact:
             del self.open[key]
-        return used
+        return used * per_state
 
 
 @dataclass(frozen=True)
