@@ -47,6 +47,11 @@ exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
 myst_heading_anchors = 3
 
+#: Quotes and ellipses only: Sphinx's default also turns ``--`` into an en dash, and the CLI
+#: reference (sphinx-click) then shows ``–resume`` where the option is ``--resume``: copied, it
+#: fails.
+smartquotes_action = "qe"
+
 nitpicky = True
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"

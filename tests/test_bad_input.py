@@ -982,7 +982,6 @@ def test_an_unreachable_scheduler_is_refused_before_the_work(tmp_path, command):
 @pytest.mark.parametrize("args, fragment", [
     (("--workers", 0), "--workers"),
     (("--workers", 2, "--scheduler", "tcp://127.0.0.1:1"), "choose one"),
-    (("--resume",), "--resume needs --out"),
     (("--csv", "--json"), "choose one"),
     (("--save-tree", "zz", "t.json"), "not a word of the list"),
     (("--save-tree", "ax", "t.png"), "cannot tell a tree format"),

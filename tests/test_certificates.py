@@ -556,7 +556,7 @@ def test_check_proof_trim_command(tmp_path, exact_certificate):
     kept = check_certificate(out).records
     assert f"{out}: written with the {kept} records of {len(records)} the proof uses" in \
         run.output
-    for args in (["--trim", str(out)], ["--trim", str(tmp_path / "u.cert"), "-j", "2"],
+    for args in (["--trim", str(out)], ["--trim", str(tmp_path / "u.cert"), "--workers", "2"],
                  ["--trim", str(tmp_path / "u.cert"), "--reference"]):
         run = CliRunner().invoke(main, ["check-proof", str(path), *args])
         assert run.exit_code == 2 and len(run.output.strip().splitlines()) == 1, run.output

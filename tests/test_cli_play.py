@@ -507,8 +507,10 @@ def test_assist_session(term, words, solution):
                      *_status_lines(words, [], start[-1].split()[-1])]
     # bad lines first: nothing counted
     assert t.send("stare") == ["Enter a guess and its reply, e.g. 'stare 2' (or 'help')."]
-    assert t.send("stare 9") == ["A reply is from 0 to 5 (not counted)"]
-    assert t.send("stare two") == ["Enter a guess and its reply, e.g. 'stare 2' (or 'help')."]
+    assert t.send("stare 9") == ["'9' is not a reply: letters in common go from 0 to 5, e.g. "
+                                 "'stare 2' (not counted)"]
+    assert t.send("stare two") == ["'two' is not a reply: type a number from 0 to 5, e.g. "
+                                   "'stare 2' (not counted)"]
     assert t.send("qzxvw 1") == ["'qzxvw' is not in my word list (enable) (not counted)"]
     assert t.send("undo") == ["Nothing to undo."]
     assert t.send("") == []

@@ -87,7 +87,7 @@ def test_interrupt_saves_exits_cleanly_and_resumes_identically(tmp_path, uninter
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert "Resume with: jotto solve --out" in err and "Traceback" not in err
+    assert "Resume with:\n  jotto solve --out" in err and "Traceback" not in err
     stopped = jotto.Solution.load(path)
     assert 0 < stopped.iterations < 1200
     run("solve", "-o", path, "--resume", "--no-progress", cwd=tmp_path, check=0)
@@ -138,9 +138,11 @@ def test_bad_options(tmp_path):
     _one_line_error(bad("-n", 30), "30 is not in the range 1<=x<=26")
     _one_line_error(bad("-w", tmp_path / "none.txt"), "none.txt: no such file")
     _one_line_error(bad("-n", 3, "-o", tmp_path / "no" / "dir" / "x.jotto"), "x.jotto")
-    _one_line_error(bad("--resume"), "--resume needs --out")
     (tmp_path / "jotto-5-letters-exact.jotto").write_text("someone's file")
     _one_line_error(bad("-w", tmp_path / "none.txt"), "none.txt: no such file")
+    # --resume without --out continues the default file (issue 42): here not a strategy file
+    _one_line_error(bad("--resume"), "jotto-5-letters-exact.jotto")
+    assert (tmp_path / "jotto-5-letters-exact.jotto").read_text() == "someone's file"
 
 
 def test_existing_file_is_not_clobbered(small_run):

@@ -110,8 +110,10 @@ class _Bar:
 @pytest.mark.parametrize("stop", ["iterations", "target"])
 def test_progress_bar_epsilon_follows_the_run(monkeypatch, stop):
     """Each step is made to take 1 s (a fake monotonic clock), so every step refreshes the
-    epsilon shown; the last one shown is the run's last, however the run stopped.  (The bug: the
-    clock was compared with tqdm's wall-clock time, so the epsilon never updated.)"""
+    epsilon shown: ``now`` the step's, ``eps`` the result's (at t*, the least so far), so that
+    the last line on the terminal agrees with the result (issue 42), however the run stopped.
+    (The bug of issue 36: the clock was compared with tqdm's wall-clock time, so the epsilon
+    never updated.)"""
     module = importlib.import_module("jotto.solvers.driver")
     bar = _Bar()
     clock = iter(range(10**6))
@@ -121,10 +123,13 @@ def test_progress_bar_epsilon_follows_the_run(monkeypatch, stop):
                                                               "target_epsilon": 1.0}
     sol = jotto.solve(2, progress=True, **kwargs)
     eps = sol.history.epsilon
-    shown = [p["eps"] for p in bar.postfixes]
+    shown = [p["now"] for p in bar.postfixes]
     assert shown[:-1] == [f"{e:.4f}" for e in eps[1:]]
     assert shown[-1] == f"{eps[-1]:.4f}"
-    assert bar.postfixes[-1]["best"] == f"{sol.epsilon:.4f}"
+    least = [f"{min(eps[:k + 2]):.4f}" for k in range(len(eps) - 1)]
+    assert [p["eps"] for p in bar.postfixes][:-1] == least
+    assert bar.postfixes[-1]["eps"] == f"{sol.epsilon:.4f}"
+    assert bar.postfixes[-1]["t*"] == str(sol.t_star)
     if stop == "target":
         assert sol.iterations < 400 and eps[-1] <= 1.0
 

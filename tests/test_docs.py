@@ -31,6 +31,8 @@ def test_manual_builds_without_warnings(tmp_path):
         capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "html" / "reference" / "api.html").exists()
+    cli = (tmp_path / "html" / "reference" / "cli.html").read_text(encoding="utf-8")
+    assert "--resume" in cli and "\u2013resume" not in cli, "options shown with en dashes"
 
 
 def test_every_block_says_whether_it_runs():

@@ -134,6 +134,6 @@ def test_histogram_text_and_plot(sgb, tmp_path):
     text = ev.histogram_text(width=20)
     lines = text.splitlines()
     assert lines[0].split()[0] == "1" and lines[-1].split()[0] == "10"
-    assert max(len(ln.split()[-1]) for ln in lines if "█" in ln) == 20
+    assert max(len(ln.split()[-1]) for ln in lines if "#" in ln) == 20
     ev.plot_histogram(tmp_path / "h.svg")
     assert (tmp_path / "h.svg").read_text().startswith("<?xml")

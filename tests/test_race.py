@@ -248,7 +248,10 @@ def test_a_shared_stateful_guesser_cannot_be_simulated():
     with pytest.raises(ValueError, match="two guesser objects"):
         race(wl, g, g, games=5)
     with pytest.raises(ValueError, match="not a guesser"):
-        race(wl, g, "gbr")
+        race(wl, g, 5)
+    # a string is a guesser's spec (issue 42), so a bad one is named as such
+    with pytest.raises(ValueError, match="nonsense"):
+        race(wl, g, "nonsense")
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -78,12 +78,12 @@ def test_the_first_guess_is_measured_against_best_response():
     best = jotto.best_response(wl)
     assert best.exact
     side = review_guesses(wl, [(wl[0], wl.rules.reply(wl[0], wl[1])), (wl[1], wl.win_code)],
-                          budget=60)
+                          nodes=10**8)
     first = side.guesses[0]
     assert first.best == (best.upper - 1, best.upper - 1)
     # the best guess's own review loses nothing
     top = review_guesses(wl, [(first.best_guess, wl.rules.reply(first.best_guess, wl[1]))],
-                         budget=60)
+                         nodes=10**8)
     assert top.guesses[0].lost == (0, 0)
 
 

@@ -3,6 +3,8 @@ pair is."""
 
 from __future__ import annotations
 
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -10,11 +12,12 @@ import numpy as np
 
 from ..game.certificates import check_certificate_path
 from ..players.evaluation import evaluate, exploitability, sample_games
+from ..responses.best_responses import best_response as search_best_response
 from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
 from .main import BadInput
 from .options import (GUESSER_SPEC, HIDER_SPEC, SEED, SPECS_EPILOG, check_plot_output,
-                      echo_json, executor_options, interval_text, open_executor,
+                      bound_progress, echo_json, executor_options, interval_text, open_executor,
                       optional_seconds, threads_option,
                       word_list_options)
 from .players import resolve_words
@@ -82,10 +85,6 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
     ev = evaluate(wl, guesser)
     hider = make_hider(hider_spec, wl, ev.expected, guesser_spec)
     p = hider.distribution()
-    with open_executor(workers, scheduler) as executor:
-        ex = exploitability(p, ev, rule=rule, threads=threads,
-                            best_response=best_response is not None, budget=budget,
-                            certificate=certificate, executor=executor)
     sampled = None
     if games is not None:
         rng = np.random.default_rng(seed)
@@ -96,6 +95,18 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
                    "worst": int(counts.max())}
     if plot is not None:
         ev.plot_histogram(plot)
+    ex = exploitability(p, ev, rule=rule, threads=threads)
+    if not as_json:  # what takes seconds first; then the search, which may take hours
+        _print_evaluation(wl, guesser_spec, ev, worst, hider, ex, rule)
+    if best_response is not None:
+        here = workers is None and scheduler is None  # the search in this process
+        with bound_progress("the guesser's true best response",
+                            here and sys.stderr.isatty() and not as_json) as report, \
+                open_executor(workers, scheduler) as executor:
+            br = search_best_response(wl, p, budget=budget, threads=threads,
+                                      certificate=certificate, executor=executor,
+                                      progress=report if here else None)
+        ex = replace(ex, best_response=(br.lower, br.upper))
     if as_json:
         echo_json({"words": {"source": wl.source, "size": len(wl), "length": wl.length,
                              "rules": wl.rules.to_dict(), "rules_name": wl.rules.name,
@@ -104,6 +115,23 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
                    "head_to_head": ex.value, "exploitability": ex.as_dict(),
                    "sampled_games": sampled})
         return
+    if ex.best_response is not None:
+        lo, hi = ex.best_response
+        nc_lo, nc_hi = ex.true_nash_conv
+        found = interval_text(lo, hi)
+        click.echo(f"  guesser's true best response: {found} expected guesses"
+                   + (" (exact)" if lo == hi else " (proved bound, best tree found)"))
+        click.echo(f"  true NashConv {interval_text(nc_lo, nc_hi)}, exploitability "
+                   f"{interval_text(nc_lo / 2, nc_hi / 2)}")
+    if sampled is not None:
+        click.echo(f"{games} games against secrets drawn from the hider (seed {seed}): mean "
+                   f"{sampled['mean']:.3f} ± {sampled['std']:.3f}, worst {sampled['worst']}")
+    if plot is not None:
+        click.echo(f"Histogram: {plot}")
+
+
+def _print_evaluation(wl, guesser_spec, ev, worst, hider, ex, rule) -> None:
+    """The evaluation and the greedy exploitability numbers, as lines."""
     exact = "exact" if ev.exact else "one game per target"
     click.echo(f"{guesser_spec} on {wl.source} ({len(wl)} words of {wl.length} letters, rules "
                f"{wl.rules.name}), {exact}:")
@@ -120,16 +148,3 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
                f"{ex.guesser_br_value:.4f} (gain {ex.guesser_gain:.4f})")
     click.echo(f"  NashConv {ex.nash_conv:.4f}, exploitability {ex.exploitability:.4f} (against "
                f"the greedy best response)")
-    if ex.best_response is not None:
-        lo, hi = ex.best_response
-        nc_lo, nc_hi = ex.true_nash_conv
-        found = interval_text(lo, hi)
-        click.echo(f"  guesser's true best response: {found} expected guesses"
-                   + (" (exact)" if lo == hi else " (proved bound, best tree found)"))
-        click.echo(f"  true NashConv {interval_text(nc_lo, nc_hi)}, exploitability "
-                   f"{interval_text(nc_lo / 2, nc_hi / 2)}")
-    if sampled is not None:
-        click.echo(f"{games} games against secrets drawn from the hider (seed {seed}): mean "
-                   f"{sampled['mean']:.3f} ± {sampled['std']:.3f}, worst {sampled['worst']}")
-    if plot is not None:
-        click.echo(f"Histogram: {plot}")

@@ -11,7 +11,7 @@ from ..util.files import check_new_output, check_writable, output_lock
 from ..util.strategy_file import StrategyFileError
 from ..game.trees import tree_format
 from .main import BadInput
-from .options import (POSITIVE_FINITE, echo_json, executor_options, interval_text,
+from .options import (POSITIVE_FINITE, echo_json, executor_options, interval_text, note,
                       open_executor, threads_option, word_list, word_list_options)
 
 
@@ -34,7 +34,8 @@ def default_out(letters: int) -> Path:
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Table file, checkpointed while running (default "
                    "jotto-<letters>-letters-openers.jotto).")
-@click.option("--resume", is_flag=True, help="Continue the table saved in --out.")
+@click.option("--resume", is_flag=True,
+              help="Continue the table saved in --out (default: its default file).")
 @click.option("--force", is_flag=True, help="Overwrite --out (and --save-tree) if they exist.")
 @click.option("--checkpoint-every", type=POSITIVE_FINITE, default=10.0, show_default=True,
               metavar="SECONDS", help="Seconds between checkpoints.")
@@ -62,8 +63,6 @@ def openers_command(words, letters, rules, skip_invalid, time_budget, focus, wid
     """
     if as_csv and as_json:
         raise BadInput("--csv and --json: choose one")
-    if resume and out is None:
-        raise BadInput("--resume needs --out: the table to continue")
     wl = word_list(words, letters, rules, skip_invalid)
     tree_word = None
     if save_tree is not None:
@@ -81,7 +80,7 @@ def openers_command(words, letters, rules, skip_invalid, time_budget, focus, wid
         if out.exists() and not resume and not force:
             raise BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
         if resume and not out.exists():
-            click.echo(f"jotto: {out} does not exist yet: starting a new table", err=True)
+            note(f"jotto: {out} does not exist yet: starting a new table")
         with open_executor(workers, scheduler) as executor:
             table = _run(wl, time_budget, focus, width, threads, executor, out, resume,
                          checkpoint_every, sys.stderr.isatty() if progress is None else progress)
@@ -109,8 +108,8 @@ def _run(wl, budget, focus, width, threads, executor, out, resume, checkpoint_ev
                              out=out, resume=resume, progress=progress,
                              checkpoint_seconds=checkpoint_every, threads=threads)
     except OpenersInterrupted as stop:
-        click.echo(f"jotto: stopped; the table is saved in {stop.path}. Resume with: jotto "
-                   f"openers --out {stop.path} --resume", err=True)
+        note(f"jotto: stopped; the table is saved in {stop.path}. Resume with:",
+             f"jotto openers --out {stop.path} --resume")
         sys.exit(130)
     except StrategyFileError as exc:
         raise BadInput(str(exc)) from None

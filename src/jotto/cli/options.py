@@ -6,7 +6,10 @@ import contextlib
 import functools
 import json
 import math
+import shutil
 import sys
+import textwrap
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -20,7 +23,8 @@ from ..game.words import BUNDLED, DEFAULT_SOURCE, WordList, load_words
 from .main import BadInput
 
 __all__ = ["GUESSER_SPEC", "GUESSER_SPECS_EPILOG", "HIDER_SPEC", "POSITIVE_FINITE",
-           "SEED", "SPECS_EPILOG", "check_plot_output", "echo_json", "executor_options",
+           "SEED", "SPECS_EPILOG", "bound_progress", "check_plot_output", "echo_json",
+           "executor_options", "note",
            "interval_text", "open_executor", "optional_seconds", "threads_option", "word_list",
            "word_list_options"]
 
@@ -201,6 +205,52 @@ def interval_text(lo: Any, hi: Any, digits: int = 4) -> str:
     if lo == hi:
         return f"{float(lo):.{digits}f}"
     return f"between {float(lo):.{digits}f} and {float(hi):.{digits}f}"
+
+
+def note(message: str, command: str | None = None) -> None:
+    """A message on standard error, wrapped at word boundaries to the terminal's width when it
+    is a terminal (which would otherwise break lines mid-word); ``command``, a command to run,
+    follows on a line of its own, indented and never broken, so that it can be copied."""
+    width = shutil.get_terminal_size().columns if sys.stderr.isatty() else 0
+    lines = textwrap.wrap(message, width - 1, break_long_words=False, break_on_hyphens=False) \
+        if width > 20 else [message]
+    if command is not None:
+        lines.append(f"  {command}")
+    click.echo("\n".join(lines), err=True)
+
+
+@contextlib.contextmanager
+def bound_progress(what: str, show: bool) -> Iterator[Callable[[Any, Any], None]]:
+    """The ``progress`` of a best-response search (:func:`jotto.best_response`): with
+    ``show``, its bounds as they rise on one line of standard error (rewritten in place); on
+    Ctrl-C, whatever ``show``, one line saying what was proved, then exit status 130."""
+    last: list[tuple[Any, Any]] = []
+    t0 = time.perf_counter()
+    shown = [0.0]
+
+    def report(lower: Any, upper: Any) -> None:
+        last[:] = [(lower, upper)]
+        now = time.perf_counter()
+        if show and now - shown[0] >= 0.2:
+            shown[0] = now
+            click.echo(f"\r{what}: {interval_text(lower, upper)} expected guesses after "
+                       f"{now - t0:.0f} s (Ctrl-C stops)\x1b[K", nl=False, err=True)
+
+    try:
+        yield report
+    except KeyboardInterrupt:
+        if show:
+            click.echo("\r\x1b[K", nl=False, err=True)
+        if last:
+            lower, upper = last[0]
+            click.echo(f"jotto: interrupted after {time.perf_counter() - t0:.0f} s; {what} "
+                       f"proved so far: at least {float(lower):.4f} expected guesses (best tree "
+                       f"found {float(upper):.4f})", err=True)
+        else:
+            click.echo(f"jotto: interrupted before {what} proved a bound", err=True)
+        sys.exit(130)
+    if show and shown[0]:
+        click.echo("\r\x1b[K", nl=False, err=True)
 
 
 def optional_seconds(value: str | None, option: str) -> float | None:

@@ -265,4 +265,6 @@ def assist_command(words, letters, rules, skip_invalid, strategy, guesser_spec, 
                                          "hard")
         if sys.stdin.isatty():
             enable_line_editing()
-        repl(Assist(wl, guesser, name, style=Style.for_stream(sys.stdout), sheet=sheet))
+        repl(Assist(wl, guesser, name, style=Style.for_stream(sys.stdout), sheet=sheet,
+                    drawn=seed is None and getattr(guesser, "moments", None) is not None))
+

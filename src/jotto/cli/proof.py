@@ -14,9 +14,9 @@ from .options import echo_json
 
 @click.command("check-proof")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-j", "--workers", type=click.IntRange(1, 256), default=1, show_default=True,
+@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Processes sharing the check (each reads the whole file and verifies every "
-                   "N-th record).")
+                   "N-th record).  (No short option: -j is --threads everywhere.)")
 @click.option("--reference", is_flag=True,
               help="Check with the pure-Python checker, the reference the compiled one is "
                    "tested against (the same verdicts, 8-21 times slower).")
@@ -70,7 +70,7 @@ def check_proof_command(file, workers, reference, trim, as_json):
     elif r.ok:
         opener = f" opening with {h.first_guess!r}" if h.first_guess else ""
         click.echo(f"{file}: verified ({r.about}): every guesser{opener} needs at least "
-                   f"{r.lower} = {float(r.lower):.6f} expected guesses against the hider's "
+                   f"{r.lower} = {float(r.lower):.4f} expected guesses against the hider's "
                    f"weights ({len(h.words)} words of {h.words.length} letters, rules "
                    f"{h.words.rules.name}, sha256 {h.words.sha256[:12]}…); {r.records} records "
                    f"checked in {r.seconds:.1f} s")

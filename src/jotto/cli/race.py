@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import sys
+from typing import Any, Iterator
 
 import click
 
-from ..players.evaluation import evaluate
-from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
-from ..players.races import DEFAULT_GAMES, race
+from ..players.races import DEFAULT_GAMES, RaceEstimate, race
 from .options import GUESSER_SPEC, HIDER_SPEC, SEED, SPECS_EPILOG, echo_json, threads_option, \
     word_list_options
 from .players import resolve_words
 
 #: Most simulated races: each is played in Python, about a millisecond.
 MAX_GAMES = 10**6
-
-
-def _hider(spec: str, words, opponent, opponent_spec: str):
-    """A player's hider; ``best-response`` answers the other player's guesser."""
-    expected = None
-    if spec.split(":")[0].lower() in ("best-response", "best_response", "br"):
-        expected = evaluate(words, opponent).expected
-    return make_hider(spec, words, expected, opponent_spec)
 
 
 @click.command("race", epilog=SPECS_EPILOG)
@@ -57,12 +49,10 @@ def race_command(words, letters, rules, skip_invalid, first_spec, second_spec, f
                        first_hider, second_hider)
     first_spec = first_spec or default_guesser_spec(wl)
     second_spec = second_spec or first_spec
-    first = make_guesser(first_spec, wl, threads)
-    second = make_guesser(second_spec, wl, threads)  # its own object: mixtures keep state
-    hider_a = _hider(first_hider, wl, second, second_spec)
-    hider_b = _hider(second_hider, wl, first, first_spec)
-    result = race(wl, first, second, first_hider=hider_a, second_hider=hider_b, games=games,
-                  seed=seed)
+    with _race_progress(as_json) as progress:
+        result = race(wl, first_spec, second_spec, first_hider=first_hider,
+                      second_hider=second_hider, games=games, seed=seed, threads=threads,
+                      progress=progress)
     if as_json:
         echo_json({"words": {"source": wl.source, "size": len(wl), "length": wl.length,
                              "rules": wl.rules.to_dict(), "rules_name": wl.rules.name,
@@ -102,3 +92,43 @@ def race_command(words, letters, rules, skip_invalid, first_spec, second_spec, f
             click.echo(f"  first wins {100 * est.share('first'):.2f}% [{100 * lo:.2f}%, "
                        f"{100 * hi:.2f}%], draw {100 * est.share('draw'):.2f}%, second wins "
                        f"{100 * est.share('second'):.2f}%")
+
+
+@contextlib.contextmanager
+def _race_progress(as_json: bool) -> Iterator[Any]:
+    """The ``progress`` of :func:`jotto.race`: a bar on standard error when it is a terminal;
+    on Ctrl-C, the races simulated so far in one line, then exit status 130."""
+    last: list[RaceEstimate] = []
+    bar = None
+
+    def progress(so_far: RaceEstimate, games: int) -> None:
+        nonlocal bar
+        last[:] = [so_far]
+        if bar is None and sys.stderr.isatty() and not as_json:
+            from tqdm import tqdm
+
+            bar = tqdm(total=games, unit="races", file=sys.stderr, dynamic_ncols=True,
+                       leave=False, desc="simulating")
+        if bar is not None:
+            bar.update(so_far.games - bar.n)
+
+    try:
+        yield progress
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+            bar = None
+        if last:
+            est = last[0]
+            lo, hi = est.interval("first")
+            click.echo(f"jotto: interrupted after {est.games:,} simulated races (seed "
+                       f"{est.seed}): first wins {100 * est.share('first'):.2f}% "
+                       f"[{100 * lo:.2f}%, {100 * hi:.2f}%], draw "
+                       f"{100 * est.share('draw'):.2f}%, second wins "
+                       f"{100 * est.share('second'):.2f}%", err=True)
+        else:
+            click.echo("jotto: interrupted before the first race was simulated", err=True)
+        sys.exit(130)
+    finally:
+        if bar is not None:
+            bar.close()

@@ -14,7 +14,7 @@ from .play import say
 
 @click.command("review")
 @click.argument("game", metavar="[last|FILE]", default="last")
-@click.option("-n", "--game", "number", type=int, default=None,
+@click.option("--game", "number", type=int, default=None,
               help="Which game of the log: 1 the first, -1 the last (the default), -2 the one "
                    "before.")
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")

@@ -16,9 +16,9 @@ from ..solvers.solving import METHODS, SolveInterrupted, describe_file, solve
 from ..util.strategy_file import StrategyFileError
 from ..solvers.fictitious_play.codec import MAX_ITERATIONS
 from .main import BadInput
-from .options import (POSITIVE_FINITE, check_plot_output, echo_json, executor_options,
-                      interval_text, open_executor, optional_seconds, threads_option, word_list,
-                      word_list_options)
+from .options import (POSITIVE_FINITE, bound_progress, check_plot_output, echo_json,
+                      executor_options, interval_text, note, open_executor, optional_seconds,
+                      threads_option, word_list, word_list_options)
 
 #: Every solver's modes (``--mode``), in table order.
 MODES = tuple(dict.fromkeys(m for row in SOLVERS.values() for m in row.modes))
@@ -59,7 +59,9 @@ def default_out(letters: int, method: str, mode: str | None) -> Path:
 @executor_options
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Strategy file (default jotto-<letters>-letters-<mode>.jotto).")
-@click.option("--resume", is_flag=True, help="Continue the run saved in --out.")
+@click.option("--resume", is_flag=True,
+              help="Continue the run saved in --out (default: the default file of the "
+                   "letters, method and mode given).")
 @click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
 @click.option("--checkpoint-every", type=POSITIVE_FINITE, default=10.0,
               show_default=True, metavar="SECONDS", help="Seconds between checkpoints.")
@@ -73,7 +75,9 @@ def default_out(letters: int, method: str, mode: str | None) -> Path:
               metavar="[SECONDS]",
               help="Also certify the strategies' strength: the guesser's true best response to "
                    "the hider (branch and bound, exact or within SECONDS) and the guesser's "
-                   "exact worst case.")
+                   "exact worst case.  Printed after the solve's own result; without SECONDS "
+                   "the search may run for hours from 4 letters on: it shows its bounds as "
+                   "they rise, and Ctrl-C prints what it proved.")
 @click.option("--certificate", type=click.Path(dir_okay=False, path_type=Path), default=None,
               metavar="FILE",
               help="The double oracle: also write a certificate of the value's lower bound to "
@@ -89,8 +93,6 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
     Writes a strategy file (checkpointed while running; Ctrl-C saves and exits, --resume
     continues).
     """
-    if resume and out is None:
-        raise BadInput("--resume needs --out: the strategy file to continue")
     if method is not None or not resume:  # else the method is the file's: checked once read
         check_method_options(method or DEFAULT_SOLVER, mode=mode)
     check_plot_output(plot, force)
@@ -123,9 +125,8 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
             raise BadInput(f"--certificate: {out} holds a {solution.solver} solve; only the "
                            f"double oracle certifies a bound on the value")
         lower = solution.write_certificate(certificate, threads)
-        click.echo(f"jotto: wrote {certificate}: a certificate that the value is at least "
-                   f"{lower} = {float(lower):.6f} (check it: jotto check-proof {certificate})",
-                   err=True)
+        note(f"jotto: wrote {certificate}: a certificate that the value is at least {lower} = "
+             f"{float(lower):.4f}. Check it with:", f"jotto check-proof {certificate}")
 
 
 def check_method_options(method: str, *, mode: str | None) -> None:
@@ -153,7 +154,7 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
             letters = letters or stored.letters
             resumed = True
         else:
-            click.echo(f"jotto: {out} does not exist yet: starting a new run", err=True)
+            note(f"jotto: {out} does not exist yet: starting a new run")
     method = method or DEFAULT_SOLVER
     modes = SOLVERS[method].modes
     mode = (mode or modes[0]) if modes else None
@@ -166,8 +167,9 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
         done = _finished(out, wl, method, mode, iterations, oracle)
         if done is None:
             raise BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
-        click.echo(f"jotto: {out} already holds this solve (--force recomputes it)", err=True)
-        _report(done, out, plot, as_json, certify, certify_seconds, threads, executor)
+        note(f"jotto: {out} already holds this solve (--force recomputes it)")
+        _report(done, out, plot, as_json, certify, certify_seconds, threads, executor,
+                progress)
         return done
     if progress is None:
         progress = sys.stderr.isatty()
@@ -179,12 +181,13 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
                          checkpoint_seconds=checkpoint_every,
                          executor=executor if SOLVERS[method].proves else None)
     except SolveInterrupted as stop:
-        click.echo(f"jotto: stopped after {stop.unit} {stop.iteration}; the run is saved in "
-                   f"{stop.path}. Resume with: jotto solve --out {stop.path} --resume", err=True)
+        note(f"jotto: stopped after {stop.unit} {stop.iteration}; the run is saved in "
+             f"{stop.path}. Resume with:", f"jotto solve --out {stop.path} --resume")
         sys.exit(130)
     except StrategyFileError as exc:
         raise BadInput(str(exc)) from None
-    _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor)
+    _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor,
+            progress)
     return solution
 
 
@@ -207,11 +210,23 @@ def _finished(out, wl, method, mode, iterations, oracle):
     return done if done.answers(mode=mode, iterations=iterations, oracle=asked) else None
 
 
-def _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor=None):
+def _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor=None,
+            progress=None):
+    """Print the solve (its table or value interval) and then, with ``certify``, its certified
+    strength: the solve is printed before the certification's search, which shows its bounds
+    as they rise (``progress``; default: when standard error is a terminal) and on Ctrl-C says
+    what it proved."""
     if plot is not None:
         solution.plot(plot)
-    strength = (solution.strength(certify_seconds, threads=threads, executor=executor)
-                if certify is not None else None)
+    if not as_json:
+        click.echo(solution.report_text())
+    strength = None
+    if certify is not None:
+        show = sys.stderr.isatty() if progress is None else progress
+        with bound_progress("certifying: the guesser's true best response to the hider",
+                            show and executor is None) as report:
+            strength = solution.strength(certify_seconds, threads=threads, executor=executor,
+                                         progress=None if executor is not None else report)
     words = {"source": solution.words.source, "size": len(solution.words),
              "length": solution.words.length, "sha256": solution.words.sha256}
     if as_json:
@@ -220,7 +235,6 @@ def _report(solution, out, plot, as_json, certify, certify_seconds, threads, exe
             doc["strength"] = strength.as_dict()
         echo_json(doc)
         return
-    click.echo(solution.report_text())
     if strength is not None:
         click.echo(strength_text(strength))
     click.echo(f"Strategy file: {out}" + (f"; plot: {plot}" if plot else ""))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..play.history import Stats, outcome_text, summarise
+from ..util.text import bar
 from .options import echo_json
 
 TITLES = {"race": "Race games", "guess": "Games where you guessed my word",
@@ -40,5 +41,5 @@ def stats_command(as_json):
                        f"{g['games']} game{'s' if g['games'] != 1 else ''}")
             top = max(g["histogram"].values())
             for k, n in g["histogram"].items():
-                click.echo(f"  {k:>3} {'#' * max(1, round(30 * n / top)):<30} {n}")
+                click.echo(f"  {k:>3} {bar(n / top, 30):<30} {n}")
     click.echo(f"({stats.path})")

@@ -53,7 +53,7 @@ import numpy as np
 
 from ._proof_kernel import Kernel, encode_record
 from .certificates import (CertificateError, CertificateHeader, CertificateWriter,
-                           read_certificate)
+                           check_integrity, read_certificate)
 from .words import WordList
 
 __all__ = ["CheckResult", "TrimResult", "check_certificate", "trim_certificate"]
@@ -151,6 +151,12 @@ class CheckResult:
     def lower(self) -> Fraction:
         """The claimed (if ``ok``, verified) lower bound in expected guesses."""
         return Fraction(self.bound, self.total)
+
+    def __repr__(self) -> str:
+        failure = "" if self.failure is None else f", failure={self.failure[:60]!r}…"
+        return (f"CheckResult(ok={self.ok}, about={self.about!r}, lower={self.lower} = "
+                f"{float(self.lower):.4f}, records={self.records}, "
+                f"seconds={self.seconds:.3g}{failure})")
 
 
 class _Game:
@@ -629,11 +635,14 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
     Returns:
         A :class:`CheckResult`: ``ok`` with the verified bound, or the first failing step.
         :class:`jotto.game.certificates.CertificateError` (one line) if the file cannot be read:
-        missing, not a certificate, another version, malformed or truncated.
+        missing, not a certificate, another version, malformed, truncated or damaged (the
+        gzip stream's CRC-32 is checked over the whole file before any step, so damage is
+        never reported as a false step).
     """
     t0 = time.perf_counter()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, not {workers!r}")
+    check_integrity(path)
     with read_certificate(path) as (header, _):
         pass
     if words is not None:
@@ -760,6 +769,7 @@ def trim_certificate(path: str | os.PathLike[str], out: str | os.PathLike[str],
     t0 = time.perf_counter()
     with CertificateWriter(out) as writer:
         uses = _Uses()
+        check_integrity(path)
         _, why, n = _check_share(path, 0, 1, progress, uses=uses)
         with read_certificate(path) as (header, _):
             pass

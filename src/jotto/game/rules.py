@@ -214,8 +214,9 @@ class Rules:
             raise ValueError(f"{text.strip()!r}: also say how many letters are in place, "
                              f"like {common}/0")
         if not 0 <= in_place <= common <= length:
+            place = ", and no more are in place than in common" if self.positional else ""
             raise ValueError(f"{text.strip()!r} is not a reply: letters in common go from 0 to "
-                             f"{length}, and no more are in place than in common")
+                             f"{length}{place}")
         return self.code(common, in_place, length)
 
     # ---- which words -------------------------------------------------------------------------

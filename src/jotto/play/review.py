@@ -44,17 +44,23 @@ from ..game.rules import Rules, RulesError
 from .vocabulary import Vocabulary
 from ..game.words import BUNDLED, WordList, WordListError, load_words
 
-__all__ = ["DEFAULT_BUDGET", "GuessReview", "Review", "SideReview", "StateValues",
+__all__ = ["DEFAULT_NODES", "GuessReview", "Review", "SideReview", "StateValues",
            "game_record", "logged_words", "review_game", "review_guesses", "review_record"]
 
-#: Seconds a review may spend on searches (the bounds every state needs come on top).
-DEFAULT_BUDGET = 0.8
+#: The work a review's searches may do beyond the bounds every state needs, in states visited
+#: times the words of the state searched times the words that may be guessed (what a state of
+#: the search costs at most): a budget of work, not seconds, so that the same game reads the
+#: same every time, on any machine and however busy it is (on one thread the searches are
+#: deterministic).  About 1.2 s of CPU for a 5-letter race of 4 guesses each
+#: (docs/playing.md).
+DEFAULT_NODES = 10**9
 #: Memory of each state's search (bytes): the states of a game are small searches.
 MEMORY = 2**23
-#: Seconds each state is searched when first met (most small states are then exact).
-QUICK = 0.003
-#: States of more words keep the bounds they start with: a pass over them checks the time
-#: only every 64 states, each costing milliseconds there (0.7 s over the 2780 words of ENABLE).
+#: The work each state's search may do when first met (as DEFAULT_NODES counts it; most small
+#: states are then exact).
+QUICK = 3 * 10**6
+#: States of more words keep the bounds they start with: each of their states costs
+#: milliseconds (0.7 s a pass over the 2780 words of ENABLE).
 BIG = 400
 #: Each pass aims 1/STEPS of the way from the lower bound to the best tree.
 STEPS = 16
@@ -79,8 +85,8 @@ class Value:
 
 class StateValues:
     """V(S) for the states of games on ``words``: exact or a proven interval.  :meth:`value`
-    gives a state's bounds at once (searching it for at most :data:`QUICK` seconds: small
-    states are then exact); :meth:`refine` shares a time budget among the states not yet exact,
+    gives a state's bounds at once (searching it within :data:`QUICK` work: small states are
+    then exact); :meth:`refine` shares a budget of work among those not yet exact,
     continuing their searches.  Outside hard mode a state is searched as the best response to
     the hider putting weight 1 on its words (its root: those words; every word may be guessed);
     in hard mode, where guesses must fit the replies so far, by the cost search from the state
@@ -106,20 +112,20 @@ class StateValues:
                 search = None if self._hard is not None else self._start(S)
                 self.open[key] = (S, made, search)
                 if len(S) <= BIG or search is None:  # hard mode: the bounds come from it
-                    self._search(key, time.perf_counter() + QUICK)
+                    self._search(key, QUICK)
                 if len(S) > BIG:
                     self.open.pop(key, None)
         return self.memo[key]
 
-    def refine(self, deadline: float) -> None:
-        """Search the states not yet exact until ``deadline``, smallest first, each an equal
-        share of the time left."""
-        keys = sorted(self.open, key=lambda k: len(self.open[k][0]))
+    def refine(self, work: int) -> None:
+        """Search the states not yet exact, smallest first, within ``work`` in all (states
+        visited times the state's words times the words: :data:`DEFAULT_NODES`), each an equal
+        share of what is left."""
+        keys = sorted(self.open, key=lambda k: (len(self.open[k][0]), k))
         for k, key in enumerate(keys):
-            left = deadline - time.perf_counter()
-            if left <= 0:
+            if work <= 0:
                 return
-            self._search(key, time.perf_counter() + left / (len(keys) - k))
+            work -= self._search(key, max(1, work // (len(keys) - k)))
 
     def _start(self, S: np.ndarray) -> StateProof:
         """The proof of state S, its greedy tree and bound in the memo."""
@@ -132,22 +138,27 @@ class StateValues:
         return Value(Fraction(min(proof.lower, proof.upper), n), Fraction(proof.upper, n),
                      int(proof.guess))
 
-    def _search(self, key: bytes, deadline: float) -> None:
+    def _search(self, key: bytes, work: int) -> int:
+        """Search state ``key`` further within about ``work`` (states visited times its words
+        times the words); returns the work done."""
         S, made, proof = self.open[key]
         n = len(S)
+        per_state = n * len(self.words)
+        nodes = max(1, work // per_state)
         if proof is None:  # hard mode
-            budget = max(1e-3, deadline - time.perf_counter())
-            v = self._hard.value(S, made, budget=budget)  # type: ignore[union-attr]
+            v = self._hard.value(S, made, nodes=nodes)  # type: ignore[union-attr]
+            used = nodes
             counting = Fraction(counting_total([1] * n, self.words.rules.branches(
                 self.words.length)), n)  # what the cost search does not start from
             value = Value(min(max(v.lower - made, counting), v.upper - made), v.upper - made,
                           v.guess)
         else:
-            proof.refine(deadline, STEPS)
+            used = proof.refine(nodes, STEPS)
             value = self._value(proof, n)
         self.memo[key] = value
         if value.exact:
             del self.open[key]
+        return used * per_state
 
 
 @dataclass(frozen=True)
@@ -257,14 +268,14 @@ class SideReview:
 
 
 def review_guesses(words: WordList, moves: Sequence[tuple[str, int]], who: str = "you",
-                   values: StateValues | None = None, budget: float = 0.0) -> SideReview:
+                   values: StateValues | None = None, nodes: int = 0) -> SideReview:
     """Review the guesses ``moves`` ((word, reply code) in order; the word's own reply is
     ``words.win_code`` when it found the word) of one player looking for a word of ``words``,
-    the states searched ``budget`` seconds beyond their bounds."""
+    the states searched ``nodes`` states beyond their bounds."""
     values = values or StateValues(words)
-    if budget > 0:
+    if nodes > 0:
         review_guesses(words, moves, who, values)
-        values.refine(time.perf_counter() + budget)
+        values.refine(nodes)
     vocab = Vocabulary(words)
     S = np.arange(len(words))
     out: list[GuessReview] = []
@@ -373,10 +384,11 @@ def _table(rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
 
 def review_game(words: WordList, mode: str, outcome: str,
                 yours: Sequence[tuple[str, int]] | None, mine: Sequence[tuple[str, int]] | None,
-                budget: float = DEFAULT_BUDGET) -> Review:
+                nodes: int = DEFAULT_NODES) -> Review:
     """Review a game on ``words``: the person's guesses ``yours`` and the computer's ``mine``
-    ((word, reply code) pairs; None for a side that did not guess), with ``budget`` seconds for
-    the searches beyond the bounds (shared by both sides)."""
+    ((word, reply code) pairs; None for a side that did not guess), with ``nodes`` states for
+    the searches beyond the bounds (shared by both sides).  The same game reads the same every
+    time: the budget is of states, not seconds."""
     t0 = time.perf_counter()
     values = StateValues(words)
     moves = [(who, m) for who, m in (("you", yours), ("me", mine)) if m]
@@ -384,7 +396,7 @@ def review_game(words: WordList, mode: str, outcome: str,
     # so a short budget still gives an interval for every guess
     for who, m in moves:
         review_guesses(words, m, who, values)
-    values.refine(time.perf_counter() + budget)
+    values.refine(nodes)
     sides = [review_guesses(words, m, who, values) for who, m in moves]
     return Review(words, mode, outcome, sides, time.perf_counter() - t0)
 
@@ -440,17 +452,21 @@ def logged_words(record: dict[str, Any], where: str = "the game") -> WordList:
 
 
 def review_record(record: dict[str, Any], where: str = "the game",
-                  budget: float = DEFAULT_BUDGET) -> Review:
+                  nodes: int = DEFAULT_NODES) -> Review:
     """Review a logged game again (:func:`game_record`)."""
     words = logged_words(record, where)
     yours, mine = _moves(record, "yours", where), _moves(record, "mine", where)
     if not yours and not mine:
         raise ValueError(f"{where}: no guess was made in it")
+    vocab = Vocabulary(words)
     for key, moves in (("yours", yours), ("mine", mine)):
         for w, c in moves or ():
             if not (w.isascii() and w.isalpha() and len(w) == words.length) or \
                     not 0 <= c < words.classes:
                 raise ValueError(f"{where}: {key}: {w!r} with reply {c} is not a guess and a "
                                  f"reply of this game")
+            problem = vocab.why_not_guess(w)
+            if problem is not None:  # a record that does not fit its list: wrong numbers
+                raise ValueError(f"{where}: {key}: {problem}")
     return review_game(words, str(record.get("mode", "game")), str(record.get("outcome", "")),
-                       yours, mine, budget)
+                       yours, mine, nodes)

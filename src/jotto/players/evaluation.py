@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..game.turns import Guesser, Hider, play
+from ..util.text import bar
 from ..responses.gbr import as_word_list, comp_num_guesses
 from .hiders import worst_targets
 from ..game.words import WordList
@@ -120,8 +121,7 @@ class Evaluation:
         top = pct.max()
         lines = []
         for k in range(lo, self.worst + 1):
-            bar = "█" * int(round(width * pct[k] / top)) if top else ""
-            lines.append(f"{k:>4} {pct[k]:6.2f}% {bar}")
+            lines.append(f"{k:>4} {pct[k]:6.2f}% {bar(pct[k] / top if top else 0, width)}")
         return "\n".join(lines)
 
     def plot_histogram(self, path: str | os.PathLike[str] | None = None):
@@ -289,13 +289,14 @@ def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
                    threads: int | None = None, best_response: bool = False,
                    budget: float | None = None,
                    certificate: str | os.PathLike[str] | None = None,
-                   executor=None) -> Exploitability:
+                   executor=None, progress=None) -> Exploitability:
     """The profile (hider ``p``, evaluated guesser): see :class:`Exploitability`.  The guesser's
     greedy best response is GuesserGBR against ``p`` under ``rule``; with ``best_response`` the
     true best response is searched for too (for at most ``budget`` seconds; exact when None,
     on ``executor`` if given: see :func:`jotto.best_response`), against ``p`` made integer
     weights by :func:`jotto.integer_weights`, and a certificate of its lower bound written to
-    ``certificate`` if given (docs/certificates.md)."""
+    ``certificate`` if given (docs/certificates.md); ``progress`` is the search's
+    (:func:`jotto.best_response`)."""
     if certificate is not None and not best_response:
         raise ValueError("certificate: a certificate is of the true best response's lower "
                          "bound (best_response=True)")
@@ -306,7 +307,7 @@ def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
         from ..responses.best_responses import best_response as search
 
         br = search(evaluation.words, p, budget=budget, threads=threads,
-                    certificate=certificate, executor=executor)
+                    certificate=certificate, executor=executor, progress=progress)
         bounds = (br.lower, br.upper)
     return Exploitability(evaluation.against(p), float(evaluation.expected.max()),
                           float(np.dot(p, gbr)), bounds)

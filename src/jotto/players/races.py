@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -333,6 +333,22 @@ def _hider(words: WordList, hider: Any) -> tuple[np.ndarray, str]:
     return v, name
 
 
+def _hider_spec(hider: Any, words: WordList, opponent: Guesser, opponent_spec: Any) -> Any:
+    """A hider given by its spec made (``best-response`` answers ``opponent``, the guesser
+    looking for its word); anything else as it is."""
+    if not isinstance(hider, str):
+        return hider
+    from .evaluation import evaluate
+    from .specs import make_hider
+
+    expected = None
+    if hider.split(":")[0].lower() in ("best-response", "best_response", "br"):
+        expected = evaluate(words, opponent).expected
+    name = opponent_spec if isinstance(opponent_spec, str) else \
+        getattr(opponent, "name", type(opponent).__name__)
+    return make_hider(hider, words, expected, name)
+
+
 def _convolve(first: dict[int, Fraction], second: dict[int, Fraction]
               ) -> dict[str, Fraction]:
     """The chance of each result of the race from the two players' chances of needing n
@@ -359,30 +375,46 @@ def _check_simulation(games: Any, seed: Any, confidence: Any, **guessers: Any) -
             raise ValueError(f"the {label} player is not a guesser (new_game, next_guess)")
 
 
-def race(words, first: Guesser, second: Guesser, *, first_hider: Any = None,
+def race(words, first: Guesser | str, second: Guesser | str, *, first_hider: Any = None,
          second_hider: Any = None, games: int | None = None, seed: int = 0,
-         confidence: float = 0.95) -> RaceResult:
+         confidence: float = 0.95, threads: int | None = None,
+         progress: Callable[[RaceEstimate, int], None] | None = None) -> RaceResult:
     """The chances that ``first`` (who guesses first in each round) wins, draws or loses a
     race against ``second`` (:mod:`jotto.game.race_rules`).
 
     Args:
         words: a :class:`~jotto.game.words.WordList` (or a sequence of playable words).
-        first, second: the guessers (:class:`jotto.game.turns.Guesser`).  For a simulation they must
-            be two objects (a mixed guesser draws its tree per game).
+        first, second: the guessers (:class:`jotto.game.turns.Guesser`), or their specs as
+            ``jotto race -1/-2`` takes them (``"gbr:exact"``, ``"norvig:entropy"``, ``"race"``,
+            ...: :mod:`jotto.players.specs`).  For a simulation they must be two objects (a
+            mixed guesser draws its tree per game); two specs always make two.
         first_hider, second_hider: how each player hides its word (the other must find it):
-            None (uniform), a hider (:mod:`jotto.players.hiders`), or weights as
-            :func:`jotto.best_response` takes them.
+            None (uniform), a hider (:mod:`jotto.players.hiders`), its spec as ``jotto race
+            --first-hider`` takes it (``"best-response"`` answers the other player's guesser),
+            or weights as :func:`jotto.best_response` takes them.
         games: races to simulate (at most 10**7).  None: exact when both guessers allow it,
             else :data:`DEFAULT_GAMES`; a number: simulated as well (also when exact).
         seed: the seed of the generator drawing the secrets (the guessers' own randomness is
             theirs, seeded when they were made).
         confidence: the level of the simulation's intervals (0 < confidence < 1).
+        threads: threads for building a guesser given by its spec.
+        progress: called as ``progress(so_far, games)`` after every simulated race, with the
+            :class:`RaceEstimate` of the races played so far (a bar; after Ctrl-C, what was
+            simulated).
 
     Returns:
         A :class:`RaceResult`.
     """
     wl = as_word_list(words)
+    first_spec, second_spec = first, second
+    if isinstance(first, str) or isinstance(second, str):
+        from .evaluation import _guesser
+
+        first = _guesser(wl, first, threads) if isinstance(first, str) else first
+        second = _guesser(wl, second, threads) if isinstance(second, str) else second
     _check_simulation(games, seed, confidence, first=first, second=second)
+    first_hider = _hider_spec(first_hider, wl, second, second_spec)
+    second_hider = _hider_spec(second_hider, wl, first, first_spec)
     v_first, first_hider_name = _hider(wl, first_hider)
     v_second, second_hider_name = _hider(wl, second_hider)
     names = (getattr(first, "name", type(first).__name__),
@@ -394,7 +426,7 @@ def race(words, first: Guesser, second: Guesser, *, first_hider: Any = None,
     if games is not None or b is None:
         estimate = _simulate(wl, first, second, v_first, v_second,
                              DEFAULT_GAMES if games is None else int(games), int(seed),
-                             float(confidence))
+                             float(confidence), progress)
     if b is not None:
         chances = _convolve(a, b)  # type: ignore[arg-type]
         return RaceResult(*names, chances[FIRST], chances[DRAW], chances[SECOND], True, a, b,
@@ -436,8 +468,10 @@ class _Player:
 
 
 def _simulate(words: WordList, first: Guesser, second: Guesser, v_first: np.ndarray,
-              v_second: np.ndarray, games: int, seed: int, confidence: float) -> RaceEstimate:
-    """Play ``games`` races, the secrets drawn from the hiders by a generator seeded ``seed``."""
+              v_second: np.ndarray, games: int, seed: int, confidence: float,
+              progress: Callable[[RaceEstimate, int], None] | None = None) -> RaceEstimate:
+    """Play ``games`` races, the secrets drawn from the hiders by a generator seeded ``seed``;
+    ``progress(so_far, games)`` after each."""
     if first is second and not (getattr(first, "deterministic", False) and
                                 not hasattr(first, "observe")):
         raise ValueError("a simulated race needs two guesser objects: this guesser keeps state "
@@ -449,7 +483,7 @@ def _simulate(words: WordList, first: Guesser, second: Guesser, v_first: np.ndar
     second_words = rng.choice(D, size=games, p=v_second / v_second.sum()).tolist()
     a, b = _Player(words, first, "first"), _Player(words, second, "second")
     results = dict.fromkeys(OUTCOMES, 0)
-    for first_word, second_word in zip(first_words, second_words):
+    for played, (first_word, second_word) in enumerate(zip(first_words, second_words), 1):
         a.start(second_word)
         b.start(first_word)
         for _round in range(D):
@@ -461,6 +495,9 @@ def _simulate(words: WordList, first: Guesser, second: Guesser, v_first: np.ndar
                 break
         else:
             raise ValueError(f"neither player found the other's word within {D} guesses")
+        if progress is not None:
+            progress(RaceEstimate(played, seed, confidence, results[FIRST], results[DRAW],
+                                  results[SECOND]), games)
     return RaceEstimate(games, seed, confidence, results[FIRST], results[DRAW], results[SECOND])
 
 

@@ -25,7 +25,8 @@ Guessers::
     race[:weights=FILE][:seconds=X]    plays a race to win: greedy-cost for the race
                                        objective, from the other player's progress (the words
                                        still fitting what it heard) and a model of the guesses
-                                       it still needs (GuesserGBR's); outside a race, greedy-cost
+                                       it still needs (GuesserGBR's); outside a race it
+                                       plays as greedy-cost does for the mean
 
 Hiders::
 

@@ -44,11 +44,12 @@ from numbers import Real
 import numpy as np
 
 from ..engine.runtime import resolve_threads
-from ..game.certificates import CertificateWriter
+from ..game.certificates import CertificateWriter, check_certificate_args
 from ..game.objectives import ObjectiveSpec, parse_objective
 from .cost_search import objective_best_response
 from .gbr import as_word_list
-from .mean_search import mean_best_response
+from .mean_search import Progress, mean_best_response
+from .proof.distributed import check_executor
 from .proof.executors import best_response_on
 from .result import (DEFAULT_MEMORY, BestResponse, Hider, Words, expected_guesses,
                      positive_number, weights_and_total)
@@ -62,7 +63,9 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                   memory: int = DEFAULT_MEMORY, objective: ObjectiveSpec = None,
                   certificate: str | os.PathLike[str] | None = None,
                   about: str = "best response",
-                  executor: Executor | None = None) -> BestResponse:
+                  executor: Executor | None = None,
+                  progress: Progress | None = None
+                  ) -> BestResponse:
     """The guesser's best response to ``hider``: the decision tree minimising the expected
     number of guesses (or another ``objective``), with proven bounds.
 
@@ -122,12 +125,21 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             :mod:`jotto.responses.distributed`): each opener is a task
             (:func:`jotto.responses.executors.best_response_on`), its passes on one thread of a
             worker.  ``threads`` is then unused; ``memo_states`` sums the workers' memos.
+        progress: called as ``progress(lower, upper)`` (expected guesses: the bound proved and
+            the best tree's value so far) before every search pass, on the search's threads:
+            a long search shows its bounds rising, and a caller interrupted (Ctrl-C) knows what
+            was proved.  Not with an executor (:class:`ValueError`) nor other objectives.
 
     Returns:
         A :class:`BestResponse`.  With no ``budget`` or ``nodes`` its values and tree are the
         same whatever the machine, thread count and executor (its ``nodes`` are not); with
         them, on one thread and no executor, all of it is.
     """
+    if certificate is not None:
+        check_certificate_args(certificate, about)
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a function of (lower, upper) or None, not "
+                         f"{progress!r}")
     wanted = parse_objective(objective)
     if not wanted.is_mean:
         if certificate is not None:
@@ -135,9 +147,9 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
                              "objective")
         if top_k is not None:
             raise ValueError("top_k restricts the mean's search; it takes no other objective")
-        if executor is not None:
-            raise ValueError("an executor runs the mean's proof; other objectives are searched "
-                             "in this process")
+        if executor is not None or progress is not None:
+            raise ValueError("an executor or progress: the mean's proof; other objectives are "
+                             "searched in this process without either")
         resolve_threads(threads)
         return objective_best_response(words, hider, wanted, budget=budget, nodes=nodes,
                                        upper_bound=upper_bound, memory=memory)
@@ -155,9 +167,10 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
     goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * total)
     if executor is not None:
-        if certificate is not None:
-            raise ValueError("certificate: a certificate is written by the search in this "
-                             "process; it takes no executor")
+        check_executor(executor)
+        if certificate is not None or progress is not None:
+            raise ValueError("certificate, progress: the search in this process; it takes no "
+                             "executor")
         return best_response_on(executor, wl, v, total, t0, budget, nodes, top_k, goal,
                                 int(memory))
     deadline = None if budget is None else t0 + budget
@@ -166,5 +179,5 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         if certificate is not None:
             cert = stack.enter_context(CertificateWriter(certificate))
         found = mean_best_response(wl, v, total, t0, deadline, nodes, top_k, goal, int(memory),
-                                   threads, (cert, about))
+                                   threads, (cert, about), progress)
     return replace(found, objective=wanted)

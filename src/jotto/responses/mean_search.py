@@ -25,6 +25,9 @@ from .result import (DEFAULT_MEMORY, BestResponse, Budget, Hider, Words, core_se
 
 __all__ = ["BoundSearch", "StateProof", "mean_best_response"]
 
+#: A caller's view of a search as it runs: ``progress(lower, upper)`` in expected guesses.
+Progress = Callable[[Fraction, Fraction], None]
+
 #: Part of a budget spent on top-K passes for good trees (the rest raises the lower bound): of
 #: the node budget always, of the time budget on one thread (on two or more, see TREES_BESIDE).
 TOP_K_SHARE = 0.2
@@ -50,14 +53,18 @@ BETA_STEPS = 16
 def mean_best_response(words: WordList, v: np.ndarray, total: int, t0: float,
                        deadline: float | None, nodes: int | None, top_k: int | None,
                        goal: int | None, memory: int, threads: int,
-                       cert: tuple[CertificateWriter | None, str]) -> BestResponse:
+                       cert: tuple[CertificateWriter | None, str],
+                       progress: Progress | None = None) -> BestResponse:
     """:func:`jotto.best_response` for the mean in this process, its arguments checked: the
-    anytime search with a budget, else the exact search or a top-K pass."""
+    anytime search with a budget, else the exact search or a top-K pass.  ``progress``: called
+    with the bounds (expected guesses) before every pass."""
     if top_k is None and (deadline is not None or nodes is not None):
-        return _anytime(words, v, total, t0, deadline, nodes, goal, memory, threads, cert)
+        return _anytime(words, v, total, t0, deadline, nodes, goal, memory, threads, cert,
+                        progress)
     driver = _Driver(words, v, total, core_search(words, v, memory, cert[0]),
                      Budget(deadline, nodes), goal, lambda: threads)
     driver.start()
+    driver.progress = _reporter(progress, driver, driver)
     if top_k is None:
         driver.full(anytime=False)
     elif top_k > 1:
@@ -72,7 +79,7 @@ class StateProof:
     the hider spread evenly over it (every word may still be guessed), by a search of its own
     within ``memory`` bytes: it starts at the greedy tree and the bound known without search,
     and :meth:`refine` narrows ``[lower, upper]`` (totals over the state: per target, divide by
-    its size) while time remains.  A review of a game asks one per state it meets."""
+    its size) within a budget of states visited.  A review of a game asks one per state it meets."""
 
     def __init__(self, words: WordList, state: np.ndarray, memory: int) -> None:
         v = np.zeros(len(words), dtype=np.int64)
@@ -86,20 +93,21 @@ class StateProof:
     def exact(self) -> bool:
         return self.lower >= self.upper
 
-    def refine(self, deadline: float, steps: int = BETA_STEPS) -> None:
-        """Passes until ``deadline`` (a :func:`time.perf_counter` time), each aiming 1/``steps``
-        of the way from the lower bound to the best tree, until the two meet or a pass stops
-        early."""
-        while self.lower < self.upper:
-            seconds = deadline - time.perf_counter()
-            if seconds <= 0:
-                return
+    def refine(self, nodes: int, steps: int = BETA_STEPS) -> int:
+        """Passes within ``nodes`` states visited in all (a budget of work, not of seconds, so a
+        review reads the same every time), each aiming 1/``steps`` of the way from the lower
+        bound to the best tree, until the two meet or a pass stops early; returns the states
+        visited."""
+        used = 0
+        while self.lower < self.upper and used < nodes:
             beta = self.lower + max(1, (self.upper - self.lower) // steps)
-            out = self.search.run(beta=beta, seconds=seconds)
+            out = self.search.run(beta=beta, nodes=nodes - used)
+            used += out.nodes
             if out.best is not None and out.best < self.upper:
                 self.upper, self.guess = out.best, out.best_guess
             if end_of_passes(self, out):
-                return
+                break
+        return used
 
 
 class BoundSearch:
@@ -185,7 +193,8 @@ class _Worker:
 
 def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: float | None,
              nodes: int | None, goal: int | None, memory: int, threads: int,
-             cert: tuple[CertificateWriter | None, str] = (None, "")) -> BestResponse:
+             cert: tuple[CertificateWriter | None, str] = (None, ""),
+             progress: Progress | None = None) -> BestResponse:
     """A budgeted full search by two searches with a memo each (together within ``memory``):
     one looks for good trees by top-K passes (the upper bound), the other raises the proven
     lower bound (and finds the optimum if the budget allows).  Neither reads what the other
@@ -207,6 +216,7 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
                          Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                          lambda: 1)
         bounds.start()
+        trees.progress = bounds.progress = _reporter(progress, bounds, trees)
         trees.better_trees()
         bounds.full(anytime=True)
         return _result(t0, bounds, trees, cert=cert)
@@ -215,6 +225,7 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
                      Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
                      lambda: threads - 1 if worker is not None and worker.alive() else threads)
     bounds.start()
+    trees.progress = bounds.progress = _reporter(progress, bounds, trees)
     worker = _Worker(trees, trees.better_trees, "jotto-best-response-trees")
     _side_by_side(worker, bounds, cancel_when_done=deadline is not None)
     return _result(t0, bounds, trees, cert=cert)
@@ -234,6 +245,21 @@ def _side_by_side(worker: _Worker, bounds: _Driver, cancel_when_done: bool) -> N
     if cancel_when_done:
         worker.stop()
     worker.join()
+
+
+def _reporter(progress: Progress | None, bounds: _Driver,
+              trees: _Driver) -> Callable[[], None] | None:
+    """What the drivers call before each pass: ``progress`` with the bound ``bounds`` proved
+    and the better tree of the two, in expected guesses."""
+    if progress is None:
+        return None
+    total = bounds.total
+
+    def report() -> None:
+        upper = min(bounds.upper, trees.upper)
+        progress(Fraction(min(bounds.lower, upper), total), Fraction(upper, total))
+
+    return report
 
 
 def _result(t0: float, bounds: _Driver, trees: _Driver | None = None,
@@ -279,6 +305,7 @@ class _Driver:
         self.lower = 0
         self.upper = core.BS_INF
         self.tree_arrays = None
+        self.progress: Callable[[], None] | None = None  # called before every pass
         # (beta, states of the lower-bound passes so far) after each finished pass
         self.pass_costs: list[tuple[int, int]] = []
         self.began = (time.perf_counter(), 0)  # (time, nodes) the lower-bound passes began at
@@ -300,6 +327,8 @@ class _Driver:
         if left is None:
             return None
         seconds, nodes = left
+        if self.progress is not None:
+            self.progress()
         out = self.search.run(top_k=top_k, beta=beta, seconds=seconds, nodes=nodes,
                               by_size=by_size, cancel=self.cancel, full_below=full_below,
                               threads=self.threads())

@@ -31,14 +31,14 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
 from .._version import __version__
 from ..util import strategy_file
 from ..responses.result import DEFAULT_MEMORY, Hider, Words, weights_and_total
-from ..responses.proof.distributed import TaskRunner, drive
+from ..responses.proof.distributed import TaskRunner, check_executor, drive
 from ..util.files import check_writable, output_lock
 from ..responses.gbr import as_word_list
 from ..responses.proof.opener_search import OpenerSearch
@@ -83,6 +83,11 @@ class OpenerValue:
     def width(self) -> Fraction | None:
         return None if self.upper is None else self.upper - self.lower
 
+    def __repr__(self) -> str:
+        upper = "None" if self.upper is None else f"{float(self.upper):.4f}"
+        return (f"OpenerValue({self.word!r}, lower={float(self.lower):.4f}, upper={upper}, "
+                f"exact={self.exact})")
+
 
 @dataclass(frozen=True, eq=False)
 class OpenerTable:
@@ -113,6 +118,21 @@ class OpenerTable:
     lost: int
     log: tuple = field(repr=False)
     _trees: dict = field(repr=False)
+
+    def __len__(self) -> int:
+        """The openers: one row per word."""
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[OpenerValue]:
+        """The rows, in their order (upper end, lower end, list order)."""
+        return iter(self.rows)
+
+    def __repr__(self) -> str:
+        upper = "None" if self.upper is None else f"{float(self.upper):.4f}"
+        stopped = "" if self.stopped is None else f", stopped={self.stopped!r}"
+        return (f"OpenerTable({len(self.rows)} openers of {self.words.describe()}, "
+                f"lower={float(self.lower):.4f}, upper={upper}, complete={self.complete}"
+                f"{stopped}, tasks={self.tasks}, seconds={self.seconds:.3g})")
 
     def __getitem__(self, word: str) -> OpenerValue:
         for row in self.rows:
@@ -260,6 +280,7 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
     if resume and out is None:
         raise ValueError("resume needs the table's file (out)")
+    check_executor(executor)
     nthreads = resolve_threads(threads)
     plan = {"budget": budget, "focus": int(focus), "width": width}
     path = None if out is None else Path(out)

@@ -149,15 +149,16 @@ class Solution:
         return max(self.guesser_expected())
 
     def strength(self, budget: float | None = None, *, nodes: int | None = None,
-                 threads: int | None = None, executor=None) -> Strength:
+                 threads: int | None = None, executor=None, progress=None) -> Strength:
         """The certified strength of both strategies (see :class:`Strength`): the guesser's true
         best response to the hider, searched for at most ``budget`` seconds (or ``nodes``
         search nodes; unbounded when both are None; on ``executor`` if given, see
-        :func:`jotto.best_response`), and the guesser's exact worst case."""
+        :func:`jotto.best_response`, which also says what ``progress`` is called with), and the
+        guesser's exact worst case."""
         from ..responses.best_responses import best_response
 
         br = best_response(self.words, self.hider_weights(), budget=budget, nodes=nodes,
-                           threads=threads, executor=executor)
+                           threads=threads, executor=executor, progress=progress)
         return Strength(br.lower, br.upper, self.guesser_worst_case(), br.exact)
 
     def save(self, path: str | os.PathLike[str]) -> None:

@@ -85,8 +85,7 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
             :class:`~jotto.DoubleOracleSolution`).
         mode: fictitious play's ``"exact"`` (integers, exact rule; the default) or ``"paper"``
             (Algorithm 13 in IEEE double); see :mod:`jotto.solvers.fictitious_play.algorithm`.  The
-            double oracle
-            has no mode (:class:`ValueError` if one is given).
+            double oracle has no mode (:class:`ValueError` if one is given).
         oracle: the guesser's oracle (:mod:`jotto.responses.oracles`): fictitious play's default is
             ``"greedy"`` (GuesserGBR, the paper's), the double oracle's ``"best-response"``
             (exact); with ``"lookahead:K"`` the double oracle draws its trees against a hedge
@@ -100,9 +99,9 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
         time_budget: stop after this many seconds.  The double oracle also proves a lower
             bound on the value with them: with a lookahead oracle and two threads or more, all
             of the time on a thread beside the rounds, against the uniform hider
-            (:meth:`jotto.solvers.double_oracle.algorithm.DoubleOracle.prove_beside`); otherwise in
-            the last
-            quarter, and whatever its rounds leave, against the most promising hider mixture
+            (:meth:`jotto.solvers.double_oracle.algorithm.DoubleOracle.prove_beside`); otherwise
+            in the last quarter, and whatever its rounds leave, against the most promising hider
+            mixture
             (:meth:`jotto.solvers.double_oracle.algorithm.DoubleOracle.prove`).
         threads: threads for the core (default ``OMP_NUM_THREADS``, else all cores).
         out: strategy file to write (checkpointed while running).

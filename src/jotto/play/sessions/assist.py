@@ -28,8 +28,12 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
 """
 
     def __init__(self, words: WordList, guesser: Guesser, guesser_name: str = "",
-                 show: int = 12, style: Style | None = None, sheet: bool = False):
+                 show: int = 12, style: Style | None = None, sheet: bool = False,
+                 drawn: bool = False):
         super().__init__(words, style, sheet)
+        #: the guesser is a mixed strategy drawn anew each game (no --seed): its first suggestion
+        #: changes from game to game, which the opening says
+        self.drawn = drawn
         self.guesser = guesser
         self.guesser_name = guesser_name
         self.show = show
@@ -57,7 +61,14 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
         return self._status(Reply().say(
             f"Assisting with {self.L}-letter words from {self.words.source} ({len(self.words)} "
             f"words); suggestions by {self.guesser_name}. Type 'help' for commands.",
-            *self.intro()))
+            *self.intro(), *self.drawn_line()))
+
+    def drawn_line(self) -> list[str]:
+        """Why the first suggestion changes from game to game, when it does."""
+        if not self.drawn:
+            return []
+        return [f"{self.guesser_name} is a mixed strategy: its first suggestion is drawn anew "
+                f"each game, so it changes from game to game (--seed N repeats it)."]
 
     def example(self) -> str:
         """An example line: a guess and its reply."""
@@ -118,7 +129,7 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
             return self.undo()
         if parts == ["new"]:
             return self.new()
-        if len(parts) < 2 or not all(p.replace("/", "").isdigit() for p in parts[1:]):
+        if len(parts) < 2:
             return Reply().refuse(f"Enter a guess and its reply, e.g. '{self.example()}' (or "
                                   f"'help').")
         return self.enter(parts[0], " ".join(parts[1:]))
@@ -142,10 +153,10 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
         problem = self.check_word(word)
         if problem:
             return Reply().refuse(problem + " (not counted)")
-        r = self.read_reply(reply)
-        if r is None:
-            form = "two numbers like 3/1" if self.rules.positional else f"from 0 to {self.L}"
-            return Reply().refuse(f"A reply is {form} (not counted)")
+        try:
+            r = self.rules.parse_reply(reply, self.L)
+        except ValueError as exc:  # the rules' own reason, about what was typed
+            return Reply().refuse(f"{exc}, e.g. '{self.example()}' (not counted)")
         # a reply of L letters in common to a word with anagrams: the game was not won
         self.history.append((word, self.vocab.answer_code(word, r)))
         return self._status(Reply())

@@ -21,6 +21,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import socket
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, wait
@@ -57,6 +58,14 @@ def _lost(exc: BaseException) -> bool:
 
     return isinstance(exc, (BrokenExecutor, CancelledError)) or \
         type(exc).__name__ in _LOST_NAMES
+
+
+def check_executor(executor: object) -> None:
+    """:class:`ValueError` naming ``executor`` unless it is None or can run tasks (has
+    ``submit``, as every :class:`concurrent.futures.Executor`)."""
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ValueError(f"executor must be a concurrent.futures.Executor (a Dask client's "
+                         f"get_executor(), a ProcessPoolExecutor) or None, not {executor!r}")
 
 
 def executor_slots(executor: Executor | None) -> int:
@@ -119,6 +128,34 @@ def _probe() -> str:
     return __version__
 
 
+def _check_address(address: str, timeout: float) -> None:
+    """:class:`ValueError` unless ``address`` is a scheduler's address a client could dial
+    (``tcp://host:port``, ``host:port``, another scheme's): checked before a client is made,
+    since one made for a malformed address fails at once but holds the process for seconds
+    when it ends, then prints a traceback of its own; a TCP address where nothing listens is
+    refused as fast (a plain connection is tried first, within ``timeout`` seconds)."""
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        host, port = None, None
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            host, port = parse_host_port(location)
+            if not host or any(c.isspace() for c in host):
+                raise ValueError("no host name")
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{address!r} is not the address of a Dask scheduler (like "
+                         f"tcp://HOST:8786): {exc}") from None
+    if scheme == "tcp" and port:
+        # nothing listening: refused at once, before a client (slow to let go) is made
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+        except OSError as exc:
+            raise ValueError(f"cannot reach a Dask scheduler at {address!r}: "
+                             f"{exc.strerror or exc}") from None
+
+
 def connect_scheduler(address: str, timeout: float = 5.0) -> Any:
     """A Dask client of the scheduler at ``address``, checked before any work: it answers
     within ``timeout`` seconds, has workers, and they run this version of jotto.
@@ -130,6 +167,7 @@ def connect_scheduler(address: str, timeout: float = 5.0) -> Any:
         raise ImportError("--scheduler needs Dask: pip install 'jotto[distributed]'") from None
     from ..._version import __version__
 
+    _check_address(address, timeout)
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as exc:

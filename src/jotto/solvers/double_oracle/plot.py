@@ -38,6 +38,9 @@ def value_interval_plot(solution: Any,
         ax.plot([rounds[-1]], [lo], marker="^", color="tab:blue", ls="none",
                 label=f"lower bound proved after the rounds: {lo:.4f}")
     ax.set_xlim(1, max(len(rounds), 2))
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rounds are whole: no tick at 2.5
     ax.set_xlabel("round")
     ax.set_ylabel("expected guesses")
     width = "exact" if lo == hi else f"width {hi - lo:.4f}"

@@ -128,7 +128,7 @@ class DoubleOracleSolution(Solution):
         lo, hi = self.value_bounds
         return (f"DoubleOracleSolution({len(self.words)} words of {self.words.length} letters, "
                 f"{len(self.trees)} trees, {self.rounds} rounds, value in "
-                f"[{float(lo):.6f}, {float(hi):.6f}])")
+                f"[{float(lo):.4f}, {float(hi):.4f}])")
 
     @property
     def exact(self) -> bool:
@@ -206,7 +206,7 @@ class DoubleOracleSolution(Solution):
 
     def summary(self) -> str:
         lo, hi = self.value_bounds
-        what = (f"value {lo} = {float(lo):.6f} (exact)" if lo == hi else
+        what = (f"value {lo} = {float(lo):.4f} (exact)" if lo == hi else
                 f"value in [{float(lo):.4f}, {float(hi):.4f}] (width {float(hi - lo):.4f})")
         used = int(np.count_nonzero(self.guesser_weights))
         return (f"double oracle: {what}; {self.rounds} rounds, {len(self.trees)} trees "

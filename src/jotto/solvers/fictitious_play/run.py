@@ -69,7 +69,10 @@ def run(wl: WordList, request: Request, payload: dict[str, Any] | None,
                                     and run.epsilon[-1] <= target_epsilon)
 
     def status() -> dict[str, str]:
-        return {"eps": f"{run.epsilon[-1]:.4f}", "best": f"{run.epsilon[run.t_star]:.4f}"}
+        # eps: the result's epsilon (at t*, the least so far), as the table reports it; now:
+        # the last iteration's
+        return {"eps": f"{run.epsilon[run.t_star]:.4f}", "t*": str(run.t_star),
+                "now": f"{run.epsilon[-1]:.4f}"}
 
     save = None if path is None else (lambda: strategy_file.write(path, _payload(wl, run, plan)))
     if driver.drive(run.step, finished, status, save, bar, request.time_budget,
