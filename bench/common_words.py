@@ -6,8 +6,9 @@ the load average around the run (the machine is shared).  Results: docs/common-w
 
 Run: ``python bench/common_words.py [OUT.json]``; ``JOTTO_COMMON_N=50,100,200``,
 ``JOTTO_COMMON_BUDGET=600`` (seconds per N), ``JOTTO_COMMON_THREADS=2`` and
-``JOTTO_COMMON_OPENERS=SECONDS`` (also each N's opener table, :func:`jotto.opener_values`)
-change the plan.
+``JOTTO_COMMON_OPENERS=SECONDS`` (also each N's opener table, :func:`jotto.opener_values`) and
+``JOTTO_COMMON_GAME=SECONDS`` (also the game's value by the double oracle, the hider hiding
+only those N words) change the plan.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ BUDGET = float(os.environ.get("JOTTO_COMMON_BUDGET", "600"))
 THREADS = int(os.environ.get("JOTTO_COMMON_THREADS", "2"))
 #: seconds for the opener table of each N (0: none)
 OPENERS = float(os.environ.get("JOTTO_COMMON_OPENERS", "0"))
+#: seconds for the double oracle's game value of each N (0: none)
+GAME = float(os.environ.get("JOTTO_COMMON_GAME", "0"))
 
 
 def main() -> None:
@@ -53,6 +56,15 @@ def main() -> None:
                                       for r in table.rows[:5]],
                               "cpu_seconds": round(time.process_time() - cpu, 1),
                               "wall_seconds": round(time.perf_counter() - wall, 1)}
+        if GAME > 0:
+            cpu, wall = time.process_time(), time.perf_counter()
+            sol = jotto.solve(words, method="double-oracle", hide_from=f"sgb:{n}",
+                              time_budget=GAME, threads=THREADS, progress=False)
+            lo, hi = sol.value_bounds
+            run["game"] = {"lower": float(lo), "upper": float(hi), "lower_exact": str(lo),
+                           "upper_exact": str(hi), "exact": sol.exact, "rounds": sol.rounds,
+                           "cpu_seconds": round(time.process_time() - cpu, 1),
+                           "wall_seconds": round(time.perf_counter() - wall, 1)}
         out["runs"].append(run)
         print(json.dumps(run), flush=True)
     if len(sys.argv) > 1:

@@ -245,3 +245,17 @@ def test_cli_solve_hide_from(small, tmp_path):
     one_line_error(cli("solve", "-w", path, "--rules", "norvig", "--method", "double-oracle",
                        "--hide-from", "sgb:99", "-o", tmp_path / "x.jotto"),
                    "--hide-from sgb:99", "only 12 of its words")
+
+
+def test_evaluate_hide_from_a_mixed_guesser(small):
+    """A mixture of trees (the restricted game's equilibrium guesser): its exact histogram over
+    the hidden words, from its own count distribution, agrees with its expected guesses."""
+    sol = jotto.solve(small, method="double-oracle", hide_from="sgb:4", progress=False)
+    mask = hide_from_mask(small, "sgb:4")
+    ev = jotto.evaluate(small, sol.guesser(seed=0), hide_from="sgb:4")
+    expected = [float(x) for x, m in zip(sol.guesser_expected(), mask) if m]
+    assert ev.mixed and ev.mean == pytest.approx(sum(expected) / 4)
+    assert ev.histogram.sum() == pytest.approx(4)
+    assert float(np.arange(len(ev.histogram)) @ ev.histogram) / 4 == pytest.approx(ev.mean)
+    assert ev.worst_expected == pytest.approx(max(expected)) == \
+        pytest.approx(float(sol.guesser_worst_case()))
