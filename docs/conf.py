@@ -58,7 +58,7 @@ autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
 #: Shown by name in signatures: the hider argument would otherwise be spelled out as a union
 #: holding NumPy's ArrayLike spelled out (see ``short_array_like``).
-autodoc_type_aliases = {"Hider": "Hider"}
+autodoc_type_aliases = {"Hider": "Hider", "HideFrom": "HideFrom"}
 napoleon_google_docstring = True
 napoleon_numpy_docstring = True
 napoleon_use_rtype = False

@@ -96,7 +96,7 @@ def test_dir_lists_the_public_names_only():
 
 def test_signatures_show_types_not_strings():
     """help() shows annotations as types; only the union aliases stay their names."""
-    aliases = {"Words", "Hider", "Source", "ArrayLike", "ObjectiveSpec"}
+    aliases = {"Words", "Hider", "HideFrom", "Source", "ArrayLike", "ObjectiveSpec"}
     for name in jotto.__all__:
         obj = getattr(jotto, name)
         if not callable(obj) or isinstance(obj, type) and issubclass(obj, BaseException):

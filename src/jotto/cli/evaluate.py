@@ -17,7 +17,8 @@ from ..players import make_guesser, make_hider
 from ..players.specs import default_guesser_spec
 from .main import BadInput
 from .options import (GUESSER_SPEC, HIDER_SPEC, SEED, SPECS_EPILOG, check_plot_output,
-                      bound_progress, echo_json, executor_options, interval_text, open_executor,
+                      bound_progress, echo_json, executor_options, hidden_weights,
+                      hide_from_option, interval_text, open_executor,
                       optional_seconds, threads_option,
                       word_list_options)
 from .players import resolve_words
@@ -34,7 +35,9 @@ MAX_GAMES = 10**6
               help="The guesser (specs below; default: the equilibrium guesser of the bundled "
                    "solve when the word list has one, else gbr:exact, as jotto play).")
 @click.option("-H", "--hider", "hider_spec", type=HIDER_SPEC, default="uniform",
-              show_default=True, metavar="SPEC", help="The hider it meets (specs below).")
+              show_default=True, metavar="SPEC", help="The hider it meets (specs below; with "
+                                                      "--hide-from, restricted to its words).")
+@hide_from_option
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None,
               help=f"Also play this many games (at most {MAX_GAMES:,}) against secrets drawn "
                    f"from the hider.")
@@ -60,7 +63,8 @@ MAX_GAMES = 10**6
 @threads_option
 @executor_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_spec, games,
+def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_spec, hide_from,
+                     games,
                      seed, rule, best_response, worst, plot, force, certificate, threads, workers,
                      scheduler, as_json):
     """Evaluate a guesser: one game against every target (mean ± sd, worst case, hardest
@@ -81,14 +85,27 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
         check_certificate_path(certificate)
     wl = resolve_words(words, letters, rules, skip_invalid, guesser_spec, hider_spec)
     guesser_spec = guesser_spec or default_guesser_spec(wl)
+    hidden = hidden_weights(wl, hide_from)
     guesser = make_guesser(guesser_spec, wl, threads)
-    ev = evaluate(wl, guesser)
-    hider = make_hider(hider_spec, wl, ev.expected, guesser_spec)
+    ev = evaluate(wl, guesser, hide_from=hide_from)
+    # a hider answering the guesser picks its worst targets among the words it may hide
+    expected = ev.expected if hidden is None else np.where(hidden > 0, ev.expected, 0.0)
+    hider = make_hider(hider_spec, wl, expected, guesser_spec)
     p = hider.distribution()
+    hider_name = hider.name
+    if hidden is not None:  # the hider restricted to the words of --hide-from
+        p = p * hidden
+        if not p.sum() > 0:
+            raise BadInput(f"--hide-from {hide_from}: hider {hider.name} puts no weight on "
+                           f"its words")
+        p = p / p.sum()
+        hider_name = f"{hider.name} over the {int(hidden.sum())} words of --hide-from " \
+                     f"{hide_from}"
     sampled = None
     if games is not None:
         rng = np.random.default_rng(seed)
-        secrets = np.array([hider.secret(rng) for _ in range(games)])
+        secrets = np.array([hider.secret(rng) for _ in range(games)]) if hidden is None \
+            else rng.choice(len(wl), size=games, p=p)
         counts = sample_games(wl, guesser, secrets)
         sampled = {"games": games, "seed": seed, "mean": float(counts.mean()),
                    "std": float(counts.std(ddof=1)) if games > 1 else 0.0,
@@ -97,7 +114,8 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
         ev.plot_histogram(plot)
     ex = exploitability(p, ev, rule=rule, threads=threads)
     if not as_json:  # what takes seconds first; then the search, which may take hours
-        _print_evaluation(wl, guesser_spec, ev, worst, hider, ex, rule)
+        _print_evaluation(wl, guesser_spec, ev, worst, hider_name, ex, rule,
+                          hidden, hide_from)
     if best_response is not None:
         here = workers is None and scheduler is None  # the search in this process
         with bound_progress("the guesser's true best response",
@@ -111,7 +129,8 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
         echo_json({"words": {"source": wl.source, "size": len(wl), "length": wl.length,
                              "rules": wl.rules.to_dict(), "rules_name": wl.rules.name,
                              "sha256": wl.sha256},
-                   "evaluation": ev.as_dict(worst), "hider": hider.name,
+                   "evaluation": ev.as_dict(worst), "hider": hider_name,
+                   "hide_from": hide_from,
                    "head_to_head": ex.value, "exploitability": ex.as_dict(),
                    "sampled_games": sampled})
         return
@@ -130,9 +149,13 @@ def evaluate_command(words, letters, rules, skip_invalid, guesser_spec, hider_sp
         click.echo(f"Histogram: {plot}")
 
 
-def _print_evaluation(wl, guesser_spec, ev, worst, hider, ex, rule) -> None:
-    """The evaluation and the greedy exploitability numbers, as lines."""
+def _print_evaluation(wl, guesser_spec, ev, worst, hider_name, ex, rule, hidden,
+                      hide_from) -> None:
+    """The evaluation and the greedy exploitability numbers, as lines (``hidden``: the 0/1
+    weights of ``--hide-from``, or None)."""
     exact = "exact" if ev.exact else "one game per target"
+    if hidden is not None:
+        exact += f", secrets the {int(hidden.sum())} words of --hide-from {hide_from}"
     click.echo(f"{guesser_spec} on {wl.source} ({len(wl)} words of {wl.length} letters, rules "
                f"{wl.rules.name}), {exact}:")
     click.echo(f"  {ev.summary()}")
@@ -141,7 +164,7 @@ def _print_evaluation(wl, guesser_spec, ev, worst, hider, ex, rule) -> None:
     click.echo("  hardest targets: " + ", ".join(f"{w} ({g:.3g})"
                                                   for w, g in ev.worst_targets(worst)))
     click.echo(ev.histogram_text())
-    click.echo(f"Against hider {hider.name}: {ex.value:.4f} expected guesses")
+    click.echo(f"Against hider {hider_name}: {ex.value:.4f} expected guesses")
     click.echo(f"  hider's best response (its worst targets): {ex.hider_br_value:.4f} "
                f"(gain {ex.hider_gain:.4f})")
     click.echo(f"  guesser's greedy best response (GuesserGBR, {rule} rule): "

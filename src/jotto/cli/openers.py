@@ -11,8 +11,9 @@ from ..util.files import check_new_output, check_writable, output_lock
 from ..util.strategy_file import StrategyFileError
 from ..game.trees import tree_format
 from .main import BadInput
-from .options import (POSITIVE_FINITE, echo_json, executor_options, interval_text, note,
-                      open_executor, threads_option, word_list, word_list_options)
+from .options import (POSITIVE_FINITE, echo_json, executor_options, hidden_weights,
+                      hide_from_option, interval_text, note, open_executor, threads_option,
+                      word_list, word_list_options)
 
 
 def default_out(letters: int) -> Path:
@@ -21,6 +22,7 @@ def default_out(letters: int) -> Path:
 
 @click.command("openers")
 @word_list_options
+@hide_from_option
 @click.option("--time-budget", type=POSITIVE_FINITE, default=None, metavar="SECONDS",
               help="Stop after this many seconds (default: when every opener's value is "
                    "exact, feasible for small lists only).  A resumed run gets this much more.")
@@ -48,11 +50,12 @@ def default_out(letters: int) -> Path:
                    "(.json, .dot or .txt).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the table as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def openers_command(words, letters, rules, skip_invalid, time_budget, focus, width, threads,
-                    workers,
+def openers_command(words, letters, rules, skip_invalid, hide_from, time_budget, focus, width,
+                    threads, workers,
                     scheduler, out, resume, force, checkpoint_every, progress, top, save_tree,
                     as_csv, as_json):
-    """The value of every first guess against the uniform hider: for each opener, the
+    """The value of every first guess against the uniform hider (over the words of
+    --hide-from, if given): for each opener, the
     certified interval of the expected guesses of the best trees that start with it (lower end
     proven by branch and bound, upper end the value of a tree kept in the table), sorted by
     upper end; the best opener named once proven.
@@ -64,6 +67,7 @@ def openers_command(words, letters, rules, skip_invalid, time_budget, focus, wid
     if as_csv and as_json:
         raise BadInput("--csv and --json: choose one")
     wl = word_list(words, letters, rules, skip_invalid)
+    hider = hidden_weights(wl, hide_from)
     tree_word = None
     if save_tree is not None:
         tree_word, tree_path = save_tree[0].lower(), Path(save_tree[1])
@@ -82,7 +86,7 @@ def openers_command(words, letters, rules, skip_invalid, time_budget, focus, wid
         if resume and not out.exists():
             note(f"jotto: {out} does not exist yet: starting a new table")
         with open_executor(workers, scheduler) as executor:
-            table = _run(wl, time_budget, focus, width, threads, executor, out, resume,
+            table = _run(wl, hider, time_budget, focus, width, threads, executor, out, resume,
                          checkpoint_every, sys.stderr.isatty() if progress is None else progress)
     if tree_word is not None:
         try:
@@ -100,11 +104,12 @@ def openers_command(words, letters, rules, skip_invalid, time_budget, focus, wid
         click.echo(f"Table file: {out}" + (f"; tree: {tree_path}" if tree_word else ""))
 
 
-def _run(wl, budget, focus, width, threads, executor, out, resume, checkpoint_every, progress):
+def _run(wl, hider, budget, focus, width, threads, executor, out, resume, checkpoint_every,
+         progress):
     from ..solvers.openers import OpenersInterrupted, opener_values
 
     try:
-        return opener_values(wl, budget=budget, executor=executor, focus=focus, width=width,
+        return opener_values(wl, hider, budget=budget, executor=executor, focus=focus, width=width,
                              out=out, resume=resume, progress=progress,
                              checkpoint_seconds=checkpoint_every, threads=threads)
     except OpenersInterrupted as stop:
@@ -113,6 +118,15 @@ def _run(wl, budget, focus, width, threads, executor, out, resume, checkpoint_ev
         sys.exit(130)
     except StrategyFileError as exc:
         raise BadInput(str(exc)) from None
+
+
+def _hider_text(weights) -> str:
+    """The table's hider in words: uniform, uniform over some words (--hide-from), or weighted."""
+    if weights.min() == weights.max():
+        return "uniform hider"
+    if weights.max() == 1:
+        return f"hider uniform over {int(weights.sum())} of the words"
+    return "weighted hider"
 
 
 def table_text(table, top: int) -> str:
@@ -127,7 +141,7 @@ def table_text(table, top: int) -> str:
         lines.append(f"      ... {len(table.rows) - top} more (--top, --csv or --json for all)")
     state = "complete" if table.complete else f"stopped ({table.stopped})"
     lines.append(f"{len(table.rows)} openers of {table.words.source} ({L} letters, rules "
-                 f"{table.words.rules.name}), uniform hider; {state} after "
+                 f"{table.words.rules.name}), {_hider_text(table.weights)}; {state} after "
                  f"{table.seconds:.1f} s, {table.tasks} tasks on {table.workers} "
                  f"worker{'s' if table.workers != 1 else ''}"
                  + (f", {table.lost} run again after a lost worker" if table.lost else ""))

@@ -14,17 +14,19 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import click
+import numpy as np
 
 from ..util.files import check_new_output, quote
 from ..util.plots import check_plot_path
 from ..players.specs import GUESSER_HELP, SPEC_HELP, check_guesser_spec, check_hider_spec
 from ..game.rules import ANAGRAMS, PRESETS, Rules, RulesError, anagram_rule, parse_rules
+from ..game.hiding import hide_from_weights
 from ..game.words import BUNDLED, DEFAULT_SOURCE, WordList, load_words
 from .main import BadInput
 
 __all__ = ["GUESSER_SPEC", "GUESSER_SPECS_EPILOG", "HIDER_SPEC", "POSITIVE_FINITE",
            "SEED", "SPECS_EPILOG", "bound_progress", "check_plot_output", "echo_json",
-           "executor_options", "note",
+           "executor_options", "hidden_weights", "hide_from_option", "note",
            "interval_text", "open_executor", "optional_seconds", "threads_option", "word_list",
            "word_list_options"]
 
@@ -136,6 +138,27 @@ def word_list(words: str | None, letters: int | None, rules: Rules,
               skip_invalid: bool) -> WordList:
     return load_words(words, length=letters or 5, rules=rules,
                       invalid="skip" if skip_invalid else "error")
+
+
+def hide_from_option(f: Callable) -> Callable:
+    """--hide-from SPEC: the secrets restricted to some words (the command gets ``hide_from``;
+    :func:`hidden_weights` reads it against the word list)."""
+    return click.option("--hide-from", "hide_from", metavar="SPEC", default=None,
+                        help="The hider hides only these words, each equally likely: sgb:N "
+                             "(the N most common words of the bundled Stanford GraphBase list "
+                             "among the list's), sgb, or a word FILE (FILE:N: its first N); "
+                             "guesses may be any word.")(f)
+
+
+def hidden_weights(wl: WordList, hide_from: str | None) -> np.ndarray | None:
+    """The hider weights ``--hide-from`` names (1 on its words, 0 elsewhere), None without
+    it; a bad spec is :class:`BadInput` naming the option."""
+    if hide_from is None:
+        return None
+    try:
+        return hide_from_weights(wl, hide_from, "--hide-from")
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def threads_option(f: Callable) -> Callable:

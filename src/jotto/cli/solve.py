@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import click
+import numpy as np
 
 from ..game.certificates import check_certificate_path
 from ..util.files import check_writable, output_lock
@@ -17,8 +18,9 @@ from ..util.strategy_file import StrategyFileError
 from ..solvers.fictitious_play.codec import MAX_ITERATIONS
 from .main import BadInput
 from .options import (POSITIVE_FINITE, bound_progress, check_plot_output, echo_json,
-                      executor_options, interval_text, note, open_executor, optional_seconds,
-                      threads_option, word_list, word_list_options)
+                      executor_options, hidden_weights, hide_from_option, interval_text, note,
+                      open_executor, optional_seconds, threads_option, word_list,
+                      word_list_options)
 
 #: Every solver's modes (``--mode``), in table order.
 MODES = tuple(dict.fromkeys(m for row in SOLVERS.values() for m in row.modes))
@@ -55,6 +57,7 @@ def default_out(letters: int, method: str, mode: str | None) -> Path:
               metavar="SECONDS", help="Stop after this many seconds (the double oracle "
               "also proves a lower bound on the value: with --oracle lookahead:K and two "
               "threads, beside its rounds all the time, else in the last quarter).")
+@hide_from_option
 @threads_option
 @executor_options
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -85,8 +88,9 @@ def default_out(letters: int, method: str, mode: str | None) -> Path:
                    "again for it).  Never overwrites a file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, iterations,
-                  target_epsilon, time_budget, threads, workers, scheduler, out, resume, force,
-                  checkpoint_every, progress, plot, certify, certificate, as_json):
+                  target_epsilon, time_budget, hide_from, threads, workers, scheduler, out,
+                  resume, force, checkpoint_every, progress, plot, certify, certificate,
+                  as_json):
     """Compute an equilibrium: by fictitious play (SolveJotto, Algorithm 13; prints Table 1's
     rows for the run) or by the double oracle (prints the certified value interval).
 
@@ -96,6 +100,9 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
     if method is not None or not resume:  # else the method is the file's: checked once read
         check_method_options(method or DEFAULT_SOLVER, mode=mode)
     check_plot_output(plot, force)
+    if hide_from is not None and method is not None and not SOLVERS[method].proves:
+        raise BadInput(f"--hide-from: only --method double-oracle solves the game whose "
+                       f"secrets are restricted, not {method}")
     if oracle is not None:
         try:
             parse_oracle(oracle)
@@ -119,7 +126,7 @@ def solve_command(words, letters, rules, skip_invalid, method, oracle, mode, ite
         solution = _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode,
                                iterations, target_epsilon, time_budget, threads, resume, force,
                                checkpoint_every, progress, plot, certify, certify_seconds,
-                               as_json, executor)
+                               as_json, executor, hide_from)
     if certificate is not None:
         if not SOLVERS[solution.solver].proves:
             raise BadInput(f"--certificate: {out} holds a {solution.solver} solve; only the "
@@ -138,7 +145,7 @@ def check_method_options(method: str, *, mode: str | None) -> None:
 
 def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, iterations,
                 target_epsilon, time_budget, threads, resume, force, checkpoint_every, progress,
-                plot, certify, certify_seconds, as_json, executor=None):
+                plot, certify, certify_seconds, as_json, executor=None, hide_from=None):
     """The solve command once --out is locked: resume, reuse or compute, then report; returns
     the solution."""
     resumed = False
@@ -161,10 +168,14 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
     letters = letters or 5
     if executor is not None:
         _check_proof(method, certify)
+    if hide_from is not None and not SOLVERS[method].proves:
+        raise BadInput(f"--hide-from: only --method double-oracle solves the game whose "
+                       f"secrets are restricted, not {method}")
     wl = None if (resumed and words is None) else \
         word_list(words, letters, rules, skip_invalid)
+    hidden = None if wl is None else hidden_weights(wl, hide_from)
     if out.exists() and not resume and not force:
-        done = _finished(out, wl, method, mode, iterations, oracle)
+        done = _finished(out, wl, method, mode, iterations, oracle, hidden)
         if done is None:
             raise BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
         note(f"jotto: {out} already holds this solve (--force recomputes it)")
@@ -179,7 +190,8 @@ def _solve_into(out, words, letters, rules, skip_invalid, method, oracle, mode, 
                          target_epsilon=target_epsilon, time_budget=time_budget,
                          threads=threads, out=out, resume=resume, progress=progress,
                          checkpoint_seconds=checkpoint_every,
-                         executor=executor if SOLVERS[method].proves else None)
+                         executor=executor if SOLVERS[method].proves else None,
+                         hide_from=hide_from)
     except SolveInterrupted as stop:
         note(f"jotto: stopped after {stop.unit} {stop.iteration}; the run is saved in "
              f"{stop.path}. Resume with:", f"jotto solve --out {stop.path} --resume")
@@ -198,13 +210,18 @@ def _check_proof(method, certify):
                        "--certify's; fictitious play alone proves nothing")
 
 
-def _finished(out, wl, method, mode, iterations, oracle):
-    """The solution in ``out`` if it is a finished solve of exactly this request, else None."""
+def _finished(out, wl, method, mode, iterations, oracle, hidden=None):
+    """The solution in ``out`` if it is a finished solve of exactly this request (``hidden``:
+    the weights of --hide-from, or None), else None."""
     try:
         done = Solution.load(out, words=wl)
     except StrategyFileError:
         return None
     if done.solver != method:
+        return None
+    stored = getattr(done, "hidden", None)
+    if stored is not None and not np.array_equal(
+            stored, np.ones(len(stored), dtype=bool) if hidden is None else hidden > 0):
         return None
     asked = None if oracle is None else parse_oracle(oracle)
     return done if done.answers(mode=mode, iterations=iterations, oracle=asked) else None

@@ -26,13 +26,13 @@ unchanged, and is bundled unchanged (``jotto/data/SOURCES.md``).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
-from importlib import resources
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..util.files import quote
-from ..game.words import WordList, WordListError, load_words
+from ..game.hiding import hide_from_mask
+from ..game.words import WordList
 
 __all__ = ["SOURCES", "ZIPF_COMMON", "HidingSet", "hiding_set"]
 
@@ -68,25 +68,14 @@ def _wordfreq_mask(words: WordList) -> np.ndarray:
 
 
 def _sgb_mask(words: WordList) -> np.ndarray:
-    if words.length != 5:
-        raise ValueError(f"--hide-from sgb: the Stanford GraphBase list has only 5-letter words, "
-                         f"not {words.length}")
-    sgb = set(resources.files("jotto").joinpath("data", "sgb-words.txt")
-              .read_text(encoding="ascii").split())
-    return np.array([w in sgb for w in words], dtype=bool)
+    return hide_from_mask(words, "sgb", "--hide-from")
 
 
 def _file_mask(words: WordList, path: str) -> np.ndarray:
-    # every word of the file's length, none dropped: only membership matters here
-    keep_all = replace(words.rules, repeats=True, anagrams="keep-all")
-    try:
-        listed = set(load_words(path, length=words.length, rules=keep_all, invalid="skip"))
-    except WordListError as exc:
-        if not os.path.exists(path):
-            raise ValueError(f"--hide-from: {quote(path)} is not one of {', '.join(SOURCES)} nor "
-                             f"a file") from None
-        raise ValueError(f"--hide-from: {exc}") from None
-    return np.array([w in listed for w in words], dtype=bool)
+    if not os.path.isfile(path):
+        raise ValueError(f"--hide-from: {quote(path)} is not one of {', '.join(SOURCES)} nor "
+                         f"a file")
+    return hide_from_mask(words, path, "--hide-from")
 
 
 def _wordfreq_installed() -> bool:

@@ -26,8 +26,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..game.turns import Guesser, Hider, play
+from ..game.hiding import hide_from_mask
 from ..util.text import bar
 from ..responses.gbr import as_word_list, comp_num_guesses
+from ..responses.result import HideFrom
 from .hiders import worst_targets
 from ..game.words import WordList
 
@@ -48,6 +50,10 @@ class Evaluation:
         mixed: whether the guesser mixes decision trees (an equilibrium guesser): then
             :attr:`worst` is the longest game of any tree in the mix, and the hardest target's
             expected guesses (:attr:`worst_expected`) say how bad the mix is at worst.
+        hidden: the targets evaluated, ``hidden[i]`` for word ``i`` (:func:`evaluate`'s
+            ``hide_from``); None: every word.  ``expected`` and ``second`` hold every word's
+            all the same; the mean, deviation, worst case, hardest targets and histogram are
+            over the hidden words only.
     """
 
     words: WordList
@@ -57,6 +63,11 @@ class Evaluation:
     histogram: np.ndarray = field(repr=False)
     exact: bool
     mixed: bool = False
+    hidden: np.ndarray | None = field(default=None, repr=False)
+
+    def _targets(self, per_word: np.ndarray) -> np.ndarray:
+        """``per_word`` at the evaluated targets only."""
+        return per_word if self.hidden is None else per_word[self.hidden]
 
     def __repr__(self) -> str:
         return (f"Evaluation(guesser={self.guesser!r}, words={self.words.describe()}, "
@@ -65,18 +76,21 @@ class Evaluation:
 
     @property
     def mean(self) -> float:
-        """Mean guesses over the targets (the payoff against the uniform hider)."""
-        return math.fsum(self.expected) / len(self.expected)
+        """Mean guesses over the targets (the payoff against the uniform hider, of the hidden
+        words if :attr:`hidden` is set)."""
+        expected = self._targets(self.expected)
+        return math.fsum(expected) / len(expected)
 
     @property
     def std(self) -> float:
         """The sample standard deviation of the D games' guesses, Norvig's measure (for a
         mixture, its expectation over the guesser's randomness)."""
-        D = len(self.expected)
+        expected, second = self._targets(self.expected), self._targets(self.second)
+        D = len(expected)
         if D < 2:
             return 0.0
-        var_each = self.second - self.expected**2          # variance of each target's game
-        e_sum_sq = math.fsum(self.second)                   # E[sum g_t^2]
+        var_each = second - expected**2                     # variance of each target's game
+        e_sum_sq = math.fsum(second)                        # E[sum g_t^2]
         e_mean_sq = self.mean**2 + math.fsum(var_each) / D**2  # E[mean^2]
         return math.sqrt(max(0.0, (e_sum_sq - D * e_mean_sq) / (D - 1)))
 
@@ -88,7 +102,7 @@ class Evaluation:
     @property
     def worst_expected(self) -> float:
         """The hardest target's expected guesses (for a deterministic guesser, :attr:`worst`)."""
-        return float(self.expected.max())
+        return float(self._targets(self.expected).max())
 
     def worst_note(self) -> str:
         """For a mixed guesser, what its worst case means, one line (else empty)."""
@@ -100,11 +114,14 @@ class Evaluation:
     def worst_targets(self, n: int | None = None) -> list[tuple[str, float]]:
         """Targets by expected guesses, most first (ties in list order); all of the worst if
         ``n`` is None."""
+        which = np.arange(len(self.expected)) if self.hidden is None else \
+            np.flatnonzero(self.hidden)
+        expected = self.expected[which]
         if n is None:
-            idx = worst_targets(self.expected)
+            idx = worst_targets(expected)
         else:
-            idx = np.argsort(-self.expected, kind="stable")[:n]
-        return [(self.words[int(i)], float(self.expected[i])) for i in idx]
+            idx = np.argsort(-expected, kind="stable")[:n]
+        return [(self.words[int(which[i])], float(expected[i])) for i in idx]
 
     def against(self, p: np.ndarray) -> float:
         """Expected guesses against a hider playing the distribution ``p``."""
@@ -130,6 +147,7 @@ class Evaluation:
 
     def as_dict(self, worst: int = 10) -> dict[str, Any]:
         return {"guesser": self.guesser, "exact": self.exact, "mixed": self.mixed,
+                "targets": len(self._targets(self.expected)),
                 "mean": self.mean, "std": self.std, "worst": self.worst,
                 "worst_expected": self.worst_expected,
                 "worst_targets": [{"word": w, "expected_guesses": g}
@@ -153,7 +171,7 @@ def _guesser(words: WordList, guesser: Guesser | str | None,
 
 
 def evaluate(words: WordList | Sequence[str], guesser: Guesser | str | None = None, *,
-             threads: int | None = None) -> Evaluation:
+             threads: int | None = None, hide_from: HideFrom = None) -> Evaluation:
     """A guesser against every target, as ``jotto evaluate`` does it: exact for deterministic
     guessers (their decision tree) and for mixtures that give their ``moments()`` (the
     equilibrium guessers), else one played game per target.
@@ -165,25 +183,36 @@ def evaluate(words: WordList | Sequence[str], guesser: Guesser | str | None = No
             :mod:`jotto.players.specs`); default, as the command: the equilibrium guesser of
             the list's bundled solve, else ``"gbr:exact"``.
         threads: threads for building a guesser's decision tree.
+        hide_from: only these targets (:mod:`jotto.game.hiding`: ``"sgb:500"``, a word file),
+            as :func:`jotto.best_response` takes them: the mean is then against a uniformly
+            random one of them (:attr:`Evaluation.hidden`).
 
     Returns:
         An :class:`Evaluation`: mean ± sd, worst case, the hardest targets, the histogram.
     """
     words = as_word_list(words)
+    hidden = None if hide_from is None else hide_from_mask(words, hide_from)
     guesser = _guesser(words, guesser, threads)
     name = getattr(guesser, "name", type(guesser).__name__)
     moments = getattr(guesser, "moments", None)
     if moments is not None:  # a mixture of deterministic guessers that knows its distribution
         expected, second, hist = moments()
-        return Evaluation(words, name, expected, second, hist, True, mixed=True)
+        if hidden is not None:  # the expected number of hidden targets per guess count
+            chance = guesser.count_distribution(hidden.astype(np.int64))
+            hist = np.zeros(max(chance) + 1)
+            for c, x in chance.items():
+                hist[c] = float(x * int(hidden.sum()))
+        return Evaluation(words, name, expected, second, hist, True, mixed=True, hidden=hidden)
     tree = getattr(guesser, "tree", None)
     if getattr(guesser, "deterministic", False) and tree is not None:
         counts = tree().guesses_needed()
-        return Evaluation(words, name, counts.astype(np.float64),
-                          counts.astype(np.float64) ** 2, _histogram(counts), True)
-    counts = sample_games(words, guesser, np.arange(len(words)))
+        exact = True
+    else:
+        counts = sample_games(words, guesser, np.arange(len(words)))
+        exact = False
     return Evaluation(words, name, counts.astype(np.float64), counts.astype(np.float64) ** 2,
-                      _histogram(counts), False)
+                      _histogram(counts if hidden is None else counts[hidden]), exact,
+                      hidden=hidden)
 
 
 def sample_games(words: WordList, guesser: Guesser, targets: np.ndarray) -> np.ndarray:
@@ -309,7 +338,7 @@ def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
         br = search(evaluation.words, p, budget=budget, threads=threads,
                     certificate=certificate, executor=executor, progress=progress)
         bounds = (br.lower, br.upper)
-    return Exploitability(evaluation.against(p), float(evaluation.expected.max()),
+    return Exploitability(evaluation.against(p), evaluation.worst_expected,
                           float(np.dot(p, gbr)), bounds)
 
 

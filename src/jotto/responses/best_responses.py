@@ -51,13 +51,14 @@ from .gbr import as_word_list
 from .mean_search import Progress, mean_best_response
 from .proof.distributed import check_executor
 from .proof.executors import best_response_on
-from .result import (DEFAULT_MEMORY, BestResponse, Hider, Words, expected_guesses,
-                     positive_number, weights_and_total)
+from .result import (DEFAULT_MEMORY, BestResponse, HideFrom, Hider, Words, expected_guesses,
+                     hider_of, positive_number, weights_and_total)
 
 __all__ = ["BestResponse", "best_response", "expected_guesses"]
 
 
-def best_response(words: Words, hider: Hider = None, *, budget: float | None = None,
+def best_response(words: Words, hider: Hider = None, *, hide_from: HideFrom = None,
+                  budget: float | None = None,
                   nodes: int | None = None, top_k: int | None = None,
                   upper_bound: Real | None = None, threads: int | None = None,
                   memory: int = DEFAULT_MEMORY, objective: ObjectiveSpec = None,
@@ -86,6 +87,10 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
             exactly to integers by their common denominator; :class:`ValueError` if that total
             reaches ``2**63 / D``).  Words of weight 0 cost nothing but the tree still guesses
             each of them somewhere (by the greedy rule once only such words remain).
+        hide_from: instead of ``hider``, the words the hider may hide, each equally likely
+            (:mod:`jotto.game.hiding`): ``"sgb:500"``, the 500 most common words of the
+            bundled Stanford GraphBase list among the list's, ``"sgb"``, or a word file
+            (``"PATH"``, ``"PATH:N"``); any word of the list may still be guessed.
         budget: seconds the search may take (``None``: no limit).  The greedy tree that starts
             the search is always built.
         nodes: states the search may visit (``None``: no limit).
@@ -141,6 +146,9 @@ def best_response(words: Words, hider: Hider = None, *, budget: float | None = N
         raise ValueError(f"progress must be a function of (lower, upper) or None, not "
                          f"{progress!r}")
     wanted = parse_objective(objective)
+    if hide_from is not None:
+        words = as_word_list(words)
+        hider = hider_of(words, hider, hide_from)
     if not wanted.is_mean:
         if certificate is not None:
             raise ValueError("certificates prove bounds on the mean's search; it takes no other "

@@ -10,6 +10,7 @@ among them.
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -23,16 +24,19 @@ from ..engine import core
 from ..engine.weights import exact_weights
 from ..game.bounds import counting_total
 from ..game.certificates import CertificateWriter
+from ..game.hiding import hide_from_weights
 from ..game.objectives import Objective
 from ..game.trees import DecisionTree
 from ..game.words import WordList
 
-__all__ = ["DEFAULT_MEMORY", "BestResponse", "Budget", "Hider", "Words", "core_search",
-           "end_of_passes", "expected_guesses", "greedy_start", "positive_number",
+__all__ = ["DEFAULT_MEMORY", "BestResponse", "Budget", "HideFrom", "Hider", "Words", "core_search",
+           "end_of_passes", "expected_guesses", "greedy_start", "hider_of", "positive_number",
            "weights_and_total"]
 
 Words = Union[WordList, Sequence[str]]
 Hider = Union[None, ArrayLike, Sequence[Fraction]]
+#: Secrets restricted to some words (:mod:`jotto.game.hiding`): ``"sgb:500"``, a word file.
+HideFrom = Union[None, str, os.PathLike]
 
 #: Memory the search's memos may take together by default (bytes).
 DEFAULT_MEMORY = 2**30
@@ -96,6 +100,18 @@ class BestResponse:
         return (f"BestResponse(lower={float(self.lower):.4f}, upper={float(self.upper):.4f}, "
                 f"gap={float(self.gap):.4g}, exact={self.exact}{stopped}{top_k}, "
                 f"nodes={self.nodes}, seconds={self.seconds:.3g})")
+
+
+def hider_of(words: WordList, hider: Hider, hide_from: HideFrom) -> Hider:
+    """The hider a search is given: ``hider``, or with ``hide_from`` weights 1 on the words it
+    names and 0 elsewhere (:func:`jotto.game.hiding.hide_from_weights`); :class:`ValueError`
+    for both (which words and what weight on each: one answer, one argument)."""
+    if hide_from is None:
+        return hider
+    if hider is not None:
+        raise ValueError("hider and hide_from: give one (hide_from is the hider with weight 1 "
+                         "on each of its words)")
+    return hide_from_weights(words, hide_from)
 
 
 def weights_and_total(hider: Hider, size: int) -> tuple[np.ndarray, int]:

@@ -28,6 +28,7 @@ class Request(NamedTuple):
     progress: bool
     checkpoint_seconds: float
     executor: Any
+    hide_from: Any = None
 
 
 class SolveInterrupted(KeyboardInterrupt):

@@ -37,7 +37,8 @@ import numpy as np
 
 from .._version import __version__
 from ..util import strategy_file
-from ..responses.result import DEFAULT_MEMORY, Hider, Words, weights_and_total
+from ..responses.result import (DEFAULT_MEMORY, HideFrom, Hider, Words, hider_of,
+                                weights_and_total)
 from ..responses.proof.distributed import TaskRunner, check_executor, drive
 from ..util.files import check_writable, output_lock
 from ..responses.gbr import as_word_list
@@ -230,7 +231,8 @@ def _check(name: str, value: Any, kind: str) -> None:
         raise ValueError(f"{name} must be {what} or None, not {value!r}")
 
 
-def opener_values(words: Words, hider: Hider = None, *, budget: float | None = None,
+def opener_values(words: Words, hider: Hider = None, *, hide_from: HideFrom = None,
+                  budget: float | None = None,
                   executor: Executor | None = None, focus: int = 10, width: float | None = None,
                   out: str | os.PathLike[str] | None = None, resume: bool = False,
                   progress: bool = False, checkpoint_seconds: float = 10.0,
@@ -242,6 +244,8 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
     Args:
         words: a :class:`~jotto.game.words.WordList` or a sequence of words.
         hider: the hider's weights, as :func:`jotto.best_response` takes them (None: uniform).
+        hide_from: instead of ``hider``, the words the hider may hide, each equally likely,
+            as :func:`jotto.best_response` takes them (``"sgb:500"``, a word file).
         budget: seconds (None: until every opener's value is exact, which is feasible for small
             lists only).  A resumed run gets this much more.
         executor: where the tasks run: any :class:`concurrent.futures.Executor` (a Dask
@@ -270,7 +274,7 @@ def opener_values(words: Words, hider: Hider = None, *, budget: float | None = N
         FileLockedError: another process is writing ``out``.
     """
     wl = as_word_list(words)
-    v, _ = weights_and_total(hider, len(wl))
+    v, _ = weights_and_total(hider_of(wl, hider, hide_from), len(wl))
     _check("budget", budget, "float")
     _check("focus", focus, "int")
     _check("width", width, "float")

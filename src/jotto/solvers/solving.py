@@ -64,7 +64,8 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
           out: str | os.PathLike[str] | None = None, resume: bool = False,
           progress: bool | None = None, checkpoint_seconds: float = 10.0,
           certificate: str | os.PathLike[str] | None = None,
-          executor: Any = None) -> Solution:
+          executor: Any = None, hide_from: str | os.PathLike[str] | None = None
+          ) -> Solution:
     """Compute an equilibrium of Jotto.
 
     ``jotto.solve(3)`` solves the bundled list's 3-letter game; ``jotto.solve(words)`` the game
@@ -117,6 +118,10 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
         executor: the double oracle's proofs (its best-response oracle and the lower bound
             its time budget proves) run as tasks on this :class:`concurrent.futures.Executor`
             (see :func:`jotto.best_response`); fictitious play proves nothing and refuses one.
+        hide_from: the double oracle only: the words the hider may hide
+            (:mod:`jotto.game.hiding`: ``"sgb:500"``, a word file), the game people play:
+            the value is of that game, every word remains a guess.  A resumed run must name
+            the same words.
 
     Raises:
         SolveInterrupted: on Ctrl-C or SIGTERM, which stop the run between iterations (after
@@ -137,7 +142,8 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
     _positive("checkpoint_seconds", checkpoint_seconds, float)
     solver = solver_run(method)
     request = solver.check(Request(mode, oracle, iterations, target_epsilon, time_budget, 0,
-                                   progress, checkpoint_seconds, executor), certificate)
+                                   progress, checkpoint_seconds, executor, hide_from),
+                           certificate)
     if resume and out is None:
         raise ValueError("resume needs the strategy file to continue (out)")
     if certificate is not None:

@@ -141,11 +141,19 @@ class DoubleOracle:
     #: Where the proofs run (the best-response oracle's and :meth:`prove`'s): a
     #: :class:`concurrent.futures.Executor` (see :func:`jotto.best_response`), or None: here.
     executor: Any = None
+    #: The words the hider may hide (``hide_from``, :mod:`jotto.game.hiding`), ``hidden[i]``
+    #: for word ``i``; None: every word.  The game's rows are these words only, every word
+    #: remains a guess.
+    hidden: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         D = len(self.words)
+        if self.hidden is None:
+            self.hidden = np.ones(D, dtype=bool)
+        self._rows = np.flatnonzero(self.hidden)
         self._counts = np.zeros((D, 0), dtype=np.int32)
-        self._game = GrowingGame(D)  # the restricted game's LP, warm-started round after round
+        # the restricted game's LP over the hidden words, warm-started round after round
+        self._game = GrowingGame(len(self._rows))
         self._seen: set[bytes] = set()
         self._smoothed: np.ndarray | None = None
         self._side: BoundSearch | None = None  # the proof beside the rounds (prove_beside)
@@ -157,11 +165,22 @@ class DoubleOracle:
             self._add(gbr_tree(self.words, None, rule="exact", threads=self.threads))
         if self.hedges and self.hedge_sum is None:
             self.hedge_sum = np.zeros(D, dtype=np.int64)
-            self.hedge_mean = np.full(D, 1.0 / D)
+            self.hedge_mean = self.hidden / len(self._rows)
         if self.hider_int is None:
             # the uniform hider's counting bound: a value bound before any search
-            self.hider_int = np.ones(D, dtype=object)
-            self.lower = max(self.lower, counting_bound(self.words))
+            self.hider_int = self.uniform.astype(object)
+            self.lower = max(self.lower, counting_bound(self.words, self.uniform))
+
+    @property
+    def uniform(self) -> np.ndarray:
+        """The uniform hider's integer weights: 1 on each word it may hide, 0 elsewhere."""
+        return self.hidden.astype(np.int64)
+
+    def _spread(self, p: np.ndarray) -> np.ndarray:
+        """A mixture over the game's rows (the hidden words) as one over every word."""
+        full = np.zeros(len(self.words))
+        full[self._rows] = p
+        return full
 
     # ---- columns -------------------------------------------------------------------------------
 
@@ -175,7 +194,7 @@ class DoubleOracle:
         self._seen.add(key)
         self.trees.append(tree)
         self._counts = np.column_stack([self._counts, g])
-        self._game.add_column(g)
+        self._game.add_column(g[self._rows])
         return True
 
     @property
@@ -210,17 +229,17 @@ class DoubleOracle:
         G = self._counts
         sol = self._game.solve()
         self._offer_lp_guesser(sol.q)
+        p = self._spread(sol.p)
         # The hider handed to the oracles is smoothed over rounds: the LP's answer jumps between
         # vertices, and trees that answer a steadier mix converge in fewer rounds.
         prev = self._smoothed
-        self._smoothed = sol.p if prev is None else \
-            SMOOTHING * prev + (1 - SMOOTHING) * sol.p
+        self._smoothed = p if prev is None else SMOOTHING * prev + (1 - SMOOTHING) * p
         w = integer_weights(self._smoothed)
         cut = sol.value - 1e-9 * sol.value
 
         def offer(tree: DecisionTree) -> bool:
             g = tree.guesses_needed()
-            return float(g @ sol.p) < cut and self._add(tree, g)
+            return float(g @ p) < cut and self._add(tree, g)
 
         added = offer(gbr_tree(self.words, w, rule="exact", threads=self.round_threads))
         scouts = _SCOUTS.get(self.oracle.kind, ())
@@ -261,8 +280,9 @@ class DoubleOracle:
         for k in range(HEDGE_STEPS):
             if k and self.deadline is not None and time.monotonic() >= self.deadline:
                 break
-            x = HEDGE_RATE * (self.hedge_sum - self.hedge_sum.max()).astype(np.float64)
-            mix = np.exp(x)
+            top = self.hedge_sum[self._rows].max()
+            x = HEDGE_RATE * (self.hedge_sum - top).astype(np.float64)
+            mix = np.exp(x) * self.hidden
             mix /= mix.sum()
             w = integer_weights(mix)
             found = self.oracle.respond(self.words, w, self.round_threads)
@@ -309,7 +329,7 @@ class DoubleOracle:
             return
         start = time.perf_counter()
         D = len(self.words)
-        mixes = [np.ones(D, dtype=np.int64), integer_weights(self._game.solve().p)]
+        mixes = [self.uniform, integer_weights(self._spread(self._game.solve().p))]
         if self._smoothed is not None:
             mixes.append(integer_weights(self._smoothed))
         if self.hedge_steps:  # the hedge's mean mixture: close to an equilibrium's hider
@@ -356,12 +376,13 @@ class DoubleOracle:
             from ...responses.proof.executors import BoundSearchOn
 
             self._side_threads = 0
-            self._side = BoundSearchOn(self.executor, self.words, None, seconds)
+            self._side = BoundSearchOn(self.executor, self.words, self.uniform, seconds)
             return
         threads = resolve_threads(self.threads)
         share = BESIDE_THREADS if BESIDE_THREADS > 0 else threads + BESIDE_THREADS
         self._side_threads = max(1, min(share, threads))
-        self._side = BoundSearch(self.words, None, seconds, threads=self._side_threads)
+        self._side = BoundSearch(self.words, self.uniform, seconds,
+                                 threads=self._side_threads)
 
     @property
     def round_threads(self) -> int | None:
@@ -401,7 +422,7 @@ class DoubleOracle:
     def _offer_guesser(self, q_int: np.ndarray) -> None:
         """Keep the guesser mixture ``q_int / sum(q_int)`` if its exact worst case is better."""
         den = int(q_int.sum())
-        worst = Fraction(int(_exact_dot(self._counts, q_int).max()), den)
+        worst = Fraction(int(_exact_dot(self._counts[self._rows], q_int).max()), den)
         if self.upper is None or worst < self.upper:
             self.upper, self.guesser_int, self.guesser_den = worst, q_int, den
 
@@ -413,16 +434,19 @@ class DoubleOracle:
         """No oracle improves on the LP's answer: recover the restricted game's exact
         equilibrium and check it against the exact best response.  Returns whether a tree was
         added (the LP was not exact after all)."""
-        eq = exact_equilibrium(G, sol)
+        eq = exact_equilibrium(G[self._rows], sol)
         if eq is None:
             return False
         self._offer_guesser(np.array(rational_weights(eq.q)[0], dtype=object))
+        p = [Fraction(0)] * len(self.words)
+        for i, x in zip(self._rows, eq.p):
+            p[i] = x
         try:
-            br = self.oracle.respond(self.words, eq.p, self.round_threads,
+            br = self.oracle.respond(self.words, p, self.round_threads,
                                      executor=self.executor)
         except ValueError:  # the exact mixture's weights outgrow the core's exact arithmetic
             return False
-        self._offer_hider(br.lower, np.array(rational_weights(eq.p)[0], dtype=object))
+        self._offer_hider(br.lower, np.array(rational_weights(p)[0], dtype=object))
         if br.upper < eq.value:
             return self._add(br.tree)
         return False
@@ -441,6 +465,7 @@ class DoubleOracle:
                 "hider": [int(x) for x in self.hider_int],
                 "lower": encode_fraction(self.lower), "upper": encode_fraction(self.upper),
                 "rounds": self.rounds, "done": self.done, "history": self.history,
+                "hidden": None if self.hidden.all() else [int(i) for i in self._rows],
                 "oracle": self.oracle.spec,
                 "smoothed": None if self._smoothed is None else self._smoothed.tolist(),
                 "hedge": None if self.hedge_sum is None else {
@@ -458,7 +483,7 @@ class DoubleOracle:
                   guesser_den=sol.guesser_denominator, rounds=sol.rounds,
                   done=bool(payload.get("done", False)),
                   history={k: list(map(float, v)) for k, v in sol.history.items()},
-                  executor=executor)
+                  executor=executor, hidden=sol.hidden)
         if len(run.trees) != len(sol.trees):
             raise StrategyFileError("two trees of the file are the same guesser")
         smoothed = payload.get("smoothed")

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
+
+import numpy as np
 from pathlib import Path
 from typing import Any
 
 from ..._version import __version__
+from ...game.hiding import hide_from_mask
 from ...game.words import WordList
 from ...responses.oracles import parse_oracle
 from ...util import strategy_file
@@ -41,9 +44,13 @@ def run(wl: WordList, request: Request, payload: dict[str, Any] | None,
     time_budget, threads, executor = request.time_budget, request.threads, request.executor
     plan = {"rounds": rounds, "target_width": target_width, "time_budget": time_budget,
             "oracle": oracle.spec}
+    hidden = None if request.hide_from is None else hide_from_mask(wl, request.hide_from)
     with strategy_file.naming(path):
-        run = (DoubleOracle(wl, oracle, threads, executor=executor) if payload is None
-               else DoubleOracle.restore(wl, payload, oracle, threads, executor))
+        run = (DoubleOracle(wl, oracle, threads, executor=executor, hidden=hidden)
+               if payload is None else DoubleOracle.restore(wl, payload, oracle, threads, executor))
+    if payload is not None and hidden is not None and not np.array_equal(run.hidden, hidden):
+        raise strategy_file.StrategyFileError(f"{path}: a game whose hider hides other words "
+                                              f"than hide_from {request.hide_from}")
     start_round = run.rounds
     bar = driver.progress_bar(request.progress, f"{wl.length} letters, double oracle", rounds,
                               start_round)

@@ -14,7 +14,10 @@ Payload (inside the strategy file container of :mod:`jotto.util.strategy_file`):
      # the run's state, for --resume (read by
      # jotto.solvers.double_oracle.algorithm.DoubleOracle.restore):
      "done": bool, "oracle": str, "smoothed": [float, ...] | null,
-     "hedge": {"sum": [int, ...], "mean": [float, ...], "steps": int} | null}
+     "hedge": {"sum": [int, ...], "mean": [float, ...], "steps": int} | null,
+     # the words the hider may hide (jotto.solve's hide_from), ascending indices; absent or
+     # null: every word
+     "hidden": [int, ...] | null}
 
 Every number that is a bound is stored exactly; the trees are checked node by node when read
 (:meth:`jotto.DecisionTree.from_nodes`), and the bounds are recomputed from the strategies where
@@ -58,6 +61,19 @@ def int_list(d: Any, what: str, size: int | None = None) -> list[int]:
     return d
 
 
+def _hidden(d: Any, size: int) -> np.ndarray:
+    """The stored words the hider may hide as a mask (None: every word), checked."""
+    mask = np.ones(size, dtype=bool)
+    if d is None:
+        return mask
+    rows = int_list(d, "hidden")
+    if not rows or rows != sorted(set(rows)) or rows[-1] >= size:
+        raise StrategyFileError("hidden is not a list of ascending word indices")
+    mask[:] = False
+    mask[rows] = True
+    return mask
+
+
 class DoubleOracleSolution(Solution):
     """An equilibrium found by the double oracle (:mod:`jotto.solvers.double_oracle.algorithm`).
 
@@ -70,6 +86,9 @@ class DoubleOracleSolution(Solution):
             guesser's mixture at most ``upper`` against every target (exact).  Equal when the
             game was solved exactly.
         rounds: double-oracle rounds run; ``history``: per-round bounds and timings.
+        hidden: the words the hider may hide (``hidden[i]`` for word ``i``; every word unless
+            the run was given ``hide_from``): the game's secrets, and the targets of the
+            guesser's worst case.
     """
 
     solver = "double-oracle"
@@ -106,9 +125,12 @@ class DoubleOracleSolution(Solution):
         if self.guesser_denominator != int(self.guesser_weights.sum()) or \
                 self.guesser_denominator <= 0:
             raise StrategyFileError("guesser.weights do not sum to guesser.denominator")
+        self.hidden = _hidden(payload.get("hidden"), D)
         self.hider_int = np.array(int_list(payload["hider"], "hider", D), dtype=object)
         if int(self.hider_int.sum()) <= 0:
             raise StrategyFileError("the hider's weights are all zero")
+        if self.hider_int[~self.hidden].any():
+            raise StrategyFileError("the hider puts weight on words it may not hide")
         lower = decode_fraction(payload["lower"], "lower")
         upper = decode_fraction(payload["upper"], "upper")
         #: Guesses each tree needs for each target, ``int32 [D, trees]``.
@@ -180,6 +202,12 @@ class DoubleOracleSolution(Solution):
             raise ValueError("a double-oracle solution keeps only its final strategies (no t)")
         return MixedTreeGuesser(self.trees, self.guesser_weights, seed, counts=self.counts)
 
+    def guesser_worst_case(self) -> Fraction:
+        """The guesser's guarantee: its exact expected guesses against its worst target among
+        the words the hider may hide."""
+        expected = self.guesser_expected()
+        return max(expected[int(i)] for i in np.flatnonzero(self.hidden))
+
     def guesser_expected(self) -> list[Fraction]:
         num = self.counts.astype(object) @ self.guesser_weights
         return [Fraction(int(x), self.guesser_denominator) for x in num]
@@ -196,7 +224,7 @@ class DoubleOracleSolution(Solution):
         lo, hi = self.value_bounds
         return {"value_bounds": [float(lo), float(hi)], "value_bounds_exact": [str(lo), str(hi)],
                 "rounds": self.rounds, "trees": len(self.trees),
-                "oracle": self.plan.get("oracle")}
+                "oracle": self.plan.get("oracle"), "hidden": int(self.hidden.sum())}
 
     def report_text(self) -> str:
         return self.summary()
@@ -209,9 +237,11 @@ class DoubleOracleSolution(Solution):
         what = (f"value {lo} = {float(lo):.4f} (exact)" if lo == hi else
                 f"value in [{float(lo):.4f}, {float(hi):.4f}] (width {float(hi - lo):.4f})")
         used = int(np.count_nonzero(self.guesser_weights))
+        hidden = int(self.hidden.sum())
+        among = "" if hidden == len(self.words) else f" (it may hide {hidden})"
         return (f"double oracle: {what}; {self.rounds} rounds, {len(self.trees)} trees "
                 f"({used} in the guesser's mix), hider support "
-                f"{int(np.count_nonzero(self.hider_int))} of {len(self.words)} words")
+                f"{int(np.count_nonzero(self.hider_int))} of {len(self.words)} words{among}")
 
 
 class MixedTreeGuesser:

@@ -38,6 +38,9 @@ def check(request: Request, certificate: Any) -> Request:
     if certificate is not None:
         raise ValueError("certificate: only the double oracle certifies a bound on the "
                          "game's value (method='double-oracle')")
+    if request.hide_from is not None:
+        raise ValueError("hide_from: only the double oracle solves the game whose secrets "
+                         "are restricted (method='double-oracle')")
     if request.executor is not None:
         raise ValueError("an executor runs the double oracle's proofs; fictitious play has none")
     return request._replace(mode=mode, oracle=oracle)
