@@ -127,9 +127,9 @@ def best_response(words: Words, hider: Hider = None, *, hide_from: HideFrom = No
             default, or ``"game value"`` when the hider's strategy proves the game's value.
         executor: run the proof as tasks on this :class:`concurrent.futures.Executor` (a Dask
             client's ``get_executor()``, a ``ProcessPoolExecutor``;
-            :mod:`jotto.responses.distributed`): each opener is a task
-            (:func:`jotto.responses.executors.best_response_on`), its passes on one thread of a
-            worker.  ``threads`` is then unused; ``memo_states`` sums the workers' memos.
+            :mod:`jotto.responses.proof.distributed`): each opener is a task
+            (:func:`jotto.responses.proof.executors.best_response_on`), its passes on one thread
+            of a worker.  ``threads`` is then unused; ``memo_states`` sums the workers' memos.
         progress: called as ``progress(lower, upper)`` (expected guesses: the bound proved and
             the best tree's value so far) before every search pass, on the search's threads:
             a long search shows its bounds rising, and a caller interrupted (Ctrl-C) knows what
