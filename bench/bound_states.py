@@ -33,8 +33,11 @@ TWL06 = Path(__file__).resolve().parents[2] / "shared" / "wordlists" / "TWL06.tx
 
 #: the optional bounds (core.BS_*), each compared on and off (the others at their defaults)
 SUBSETS, WEIGHTED, HARD = "subsets", "weighted families", "hard-mode families"
-BOUNDS = {SUBSETS: core.BS_SUBSETS, WEIGHTED: core.BS_WEIGHTED_FAMILIES,
-          HARD: core.BS_HARD_FAMILIES}
+BOUNDS = {
+    SUBSETS: core.BS_SUBSETS,
+    WEIGHTED: core.BS_WEIGHTED_FAMILIES,
+    HARD: core.BS_HARD_FAMILIES,
+}
 
 #: name: (rules, hider ("uniform" or a seed for weights 1-4), beta, the bounds that concern it)
 CASES = {
@@ -62,17 +65,28 @@ def prove(words, v: np.ndarray, beta: int, bounds: int) -> dict:
     cpu = time.process_time()
     value, exact, stop, *_, states = search.run(beta=beta, by_size=True, threads=1)
     cpu = time.process_time() - cpu
-    return {"value": value, "exact": exact, "stop": stop, "states": states, "cpu": cpu,
-            "subset_raised": search.subset_raised()}
+    return {
+        "value": value,
+        "exact": exact,
+        "stop": stop,
+        "states": states,
+        "cpu": cpu,
+        "subset_raised": search.subset_raised(),
+    }
 
 
 def main() -> None:
     if not TWL06.exists():
         sys.exit(f"TWL06 (not bundled) is not at {TWL06}")
     names = os.environ.get("JOTTO_BOUND_CASES", ",".join(CASES))
-    out = {"kernel": runtime.kernel_variant(), "cpu": platform.processor(), "threads": 1,
-           "date": time.strftime("%Y-%m-%d %H:%M"), "load_before": os.getloadavg()[0],
-           "cases": []}
+    out = {
+        "kernel": runtime.kernel_variant(),
+        "cpu": platform.processor(),
+        "threads": 1,
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "load_before": os.getloadavg()[0],
+        "cases": [],
+    }
     for name in names.split(","):
         rules, hider, beta, bounds = CASES[name]
         words = jotto.load_words(TWL06, length=3, rules=rules)
@@ -84,18 +98,29 @@ def main() -> None:
             for r in (on, off):  # the same proof either way
                 assert r["stop"] == "done" and (r["exact"] or r["value"] >= beta), r
             assert on["exact"] == off["exact"] and (not on["exact"] or on["value"] == off["value"])
-            row = {"case": name, "total": int(v.sum()), "beta": beta, "bound": bound,
-                   "states_on": on["states"], "states_off": off["states"],
-                   "cpu_on": on["cpu"], "cpu_off": off["cpu"],
-                   "raised": on["subset_raised"]}
+            row = {
+                "case": name,
+                "total": int(v.sum()),
+                "beta": beta,
+                "bound": bound,
+                "states_on": on["states"],
+                "states_off": off["states"],
+                "cpu_on": on["cpu"],
+                "cpu_off": off["cpu"],
+                "raised": on["subset_raised"],
+            }
             out["cases"].append(row)
-            print(f"{name:>14} beta {beta}/{row['total']}  {bound}: states {off['states']:,} -> "
-                  f"{on['states']:,} ({on['states'] / off['states']:.3f}x), CPU "
-                  f"{off['cpu']:.1f} -> {on['cpu']:.1f} s ({on['cpu'] / off['cpu']:.3f}x)",
-                  flush=True)
+            print(
+                f"{name:>14} beta {beta}/{row['total']}  {bound}: states {off['states']:,} -> "
+                f"{on['states']:,} ({on['states'] / off['states']:.3f}x), CPU "
+                f"{off['cpu']:.1f} -> {on['cpu']:.1f} s ({on['cpu'] / off['cpu']:.3f}x)",
+                flush=True,
+            )
     out["load_after"] = os.getloadavg()[0]
-    print(f"kernel {out['kernel']}, 1 thread, load average {out['load_before']:.2f} before, "
-          f"{out['load_after']:.2f} after, {out['date']}")
+    print(
+        f"kernel {out['kernel']}, 1 thread, load average {out['load_before']:.2f} before, "
+        f"{out['load_after']:.2f} after, {out['date']}"
+    )
     if len(sys.argv) > 1:
         Path(sys.argv[1]).write_text(json.dumps(out, indent=1))
 

@@ -33,8 +33,13 @@ def main() -> None:
     def measured(self, stream, D, records):
         t, c = time.perf_counter(), time.process_time()
         compaction(self, stream, D, records)
-        stats.update(raw=records, kept=self.kept, raw_bytes=stream.stat().st_size,
-                     wall=round(time.perf_counter() - t, 1), cpu=round(time.process_time() - c, 1))
+        stats.update(
+            raw=records,
+            kept=self.kept,
+            raw_bytes=stream.stat().st_size,
+            wall=round(time.perf_counter() - t, 1),
+            cpu=round(time.process_time() - c, 1),
+        )
 
     certificates._Compaction.__init__ = measured
     t0 = time.perf_counter()
@@ -43,8 +48,13 @@ def main() -> None:
     print("compaction", stats, "file", os.path.getsize(out), flush=True)
     t1, c1 = time.perf_counter(), time.process_time()
     result = check_certificate(out)
-    print("check", result.ok, result.records, f"{time.perf_counter() - t1:.1f} s wall",
-          f"{time.process_time() - c1:.1f} s CPU, load {os.getloadavg()[0]:.1f}")
+    print(
+        "check",
+        result.ok,
+        result.records,
+        f"{time.perf_counter() - t1:.1f} s wall",
+        f"{time.process_time() - c1:.1f} s CPU, load {os.getloadavg()[0]:.1f}",
+    )
     print("max RSS MiB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 
 

@@ -33,38 +33,69 @@ GAME = float(os.environ.get("JOTTO_COMMON_GAME", "0"))
 
 def main() -> None:
     words = jotto.load_words("sgb", rules="norvig")
-    out = {"words": len(words), "rules": "norvig", "kernel": runtime.kernel_variant(),
-           "threads": THREADS, "budget": BUDGET, "cpu": platform.processor(),
-           "date": time.strftime("%Y-%m-%d"), "runs": []}
+    out = {
+        "words": len(words),
+        "rules": "norvig",
+        "kernel": runtime.kernel_variant(),
+        "threads": THREADS,
+        "budget": BUDGET,
+        "cpu": platform.processor(),
+        "date": time.strftime("%Y-%m-%d"),
+        "runs": [],
+    }
     for n in SIZES:
         load = os.getloadavg()[0]
         cpu, wall = time.process_time(), time.perf_counter()
         br = jotto.best_response(words, hide_from=f"sgb:{n}", budget=BUDGET, threads=THREADS)
-        run = {"n": n, "lower": float(br.lower), "upper": float(br.upper),
-               "lower_exact": str(br.lower), "upper_exact": str(br.upper), "exact": br.exact,
-               "opener": words[int(br.tree.guess[0])], "nodes": br.nodes,
-               "cpu_seconds": round(time.process_time() - cpu, 1),
-               "wall_seconds": round(time.perf_counter() - wall, 1),
-               "load_before": load, "load_after": os.getloadavg()[0]}
+        run = {
+            "n": n,
+            "lower": float(br.lower),
+            "upper": float(br.upper),
+            "lower_exact": str(br.lower),
+            "upper_exact": str(br.upper),
+            "exact": br.exact,
+            "opener": words[int(br.tree.guess[0])],
+            "nodes": br.nodes,
+            "cpu_seconds": round(time.process_time() - cpu, 1),
+            "wall_seconds": round(time.perf_counter() - wall, 1),
+            "load_before": load,
+            "load_after": os.getloadavg()[0],
+        }
         if OPENERS > 0:
             cpu, wall = time.process_time(), time.perf_counter()
-            table = jotto.opener_values(words, hide_from=f"sgb:{n}", budget=OPENERS,
-                                        threads=THREADS)
-            run["openers"] = {"best": list(table.best), "complete": table.complete,
-                              "lower": str(table.lower), "upper": str(table.upper),
-                              "top": [[r.word, str(r.lower), str(r.upper)]
-                                      for r in table.rows[:5]],
-                              "cpu_seconds": round(time.process_time() - cpu, 1),
-                              "wall_seconds": round(time.perf_counter() - wall, 1)}
+            table = jotto.opener_values(
+                words, hide_from=f"sgb:{n}", budget=OPENERS, threads=THREADS
+            )
+            run["openers"] = {
+                "best": list(table.best),
+                "complete": table.complete,
+                "lower": str(table.lower),
+                "upper": str(table.upper),
+                "top": [[r.word, str(r.lower), str(r.upper)] for r in table.rows[:5]],
+                "cpu_seconds": round(time.process_time() - cpu, 1),
+                "wall_seconds": round(time.perf_counter() - wall, 1),
+            }
         if GAME > 0:
             cpu, wall = time.process_time(), time.perf_counter()
-            sol = jotto.solve(words, method="double-oracle", hide_from=f"sgb:{n}",
-                              time_budget=GAME, threads=THREADS, progress=False)
+            sol = jotto.solve(
+                words,
+                method="double-oracle",
+                hide_from=f"sgb:{n}",
+                time_budget=GAME,
+                threads=THREADS,
+                progress=False,
+            )
             lo, hi = sol.value_bounds
-            run["game"] = {"lower": float(lo), "upper": float(hi), "lower_exact": str(lo),
-                           "upper_exact": str(hi), "exact": sol.exact, "rounds": sol.rounds,
-                           "cpu_seconds": round(time.process_time() - cpu, 1),
-                           "wall_seconds": round(time.perf_counter() - wall, 1)}
+            run["game"] = {
+                "lower": float(lo),
+                "upper": float(hi),
+                "lower_exact": str(lo),
+                "upper_exact": str(hi),
+                "exact": sol.exact,
+                "rounds": sol.rounds,
+                "cpu_seconds": round(time.process_time() - cpu, 1),
+                "wall_seconds": round(time.perf_counter() - wall, 1),
+            }
         out["runs"].append(run)
         print(json.dumps(run), flush=True)
     if len(sys.argv) > 1:

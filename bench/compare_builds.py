@@ -82,8 +82,9 @@ def child(weights: Path, only: list[str]) -> dict[str, float]:
     from jotto import _core
 
     # builds before the word list carried hard mode chose the candidates by the rules
-    candidate_rule = getattr(module("jotto.responses.gbr", "jotto.gbr"), "candidate_rule",
-                             lambda words: _core.CAND_ALL)
+    candidate_rule = getattr(
+        module("jotto.responses.gbr", "jotto.gbr"), "candidate_rule", lambda words: _core.CAND_ALL
+    )
     decision_rules = getattr(jotto, "DECISION_RULES", None) or jotto.RULES
 
     sys.path.insert(0, str(HERE))
@@ -93,21 +94,30 @@ def child(weights: Path, only: list[str]) -> dict[str, float]:
     cases = {}
     for L in (5, 4, 3, 2):
         for rule in decision_rules:
-            cases[f"TWL06 {L} letters, {rule} rule"] = (
-                lambda w=twl[L], r=rule: jotto.comp_num_guesses(w, rule=r, threads=1))
+            cases[f"TWL06 {L} letters, {rule} rule"] = lambda w=twl[L], r=rule: (
+                jotto.comp_num_guesses(w, rule=r, threads=1)
+            )
     if wanted(FP_CASE, only):
         fp = np.load(weights / "exact.npy")
         cases[FP_CASE] = lambda: jotto.comp_num_guesses(twl[5], fp, rule="exact", threads=1)
     if wanted(PAPER_CASE, only):
         pp = np.load(weights / "paper.npz")
         words = twl[5]
-        cases[PAPER_CASE] = (
-            lambda: _core.build_tree(words.core, _core.RULE_PAPER, candidate_rule(words),
-                                     pp["v"], pp["s"], 0.0, float(pp["err_rel"]), 1))
+        cases[PAPER_CASE] = lambda: _core.build_tree(
+            words.core,
+            _core.RULE_PAPER,
+            candidate_rule(words),
+            pp["v"],
+            pp["s"],
+            0.0,
+            float(pp["err_rel"]),
+            1,
+        )
     for name, w in same_size_lists().items():
         for rule in decision_rules:
-            cases[f"ENABLE 5 {name}, {rule} rule"] = (
-                lambda w=w, r=rule: jotto.comp_num_guesses(w, rule=r, threads=1))
+            cases[f"ENABLE 5 {name}, {rule} rule"] = lambda w=w, r=rule: jotto.comp_num_guesses(
+                w, rule=r, threads=1
+            )
     cases = {name: fn for name, fn in cases.items() if wanted(name, only)}
     best = {}
     for name, fn in cases.items():
@@ -123,12 +133,19 @@ def child(weights: Path, only: list[str]) -> dict[str, float]:
 
 def run_child(python: str, variant: str, weights: Path, only: list[str]) -> dict[str, float]:
     env = dict(os.environ, JOTTO_KERNEL=variant, OMP_NUM_THREADS="1")
-    code = ("import sys, json; sys.path.insert(0, sys.argv[1]); import compare_builds as c; "
-            "r = c.module('jotto.engine.runtime', 'jotto.runtime'); "
-            "assert r.kernel_variant() == sys.argv[2], r.kernel_variant(); "
-            "print(json.dumps(c.child(c.Path(sys.argv[3]), sys.argv[4:])))")
-    out = subprocess.run([python, "-c", code, str(HERE), variant, str(weights), *only], env=env,
-                         check=True, capture_output=True, text=True)
+    code = (
+        "import sys, json; sys.path.insert(0, sys.argv[1]); import compare_builds as c; "
+        "r = c.module('jotto.engine.runtime', 'jotto.runtime'); "
+        "assert r.kernel_variant() == sys.argv[2], r.kernel_variant(); "
+        "print(json.dumps(c.child(c.Path(sys.argv[3]), sys.argv[4:])))"
+    )
+    out = subprocess.run(
+        [python, "-c", code, str(HERE), variant, str(weights), *only],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -138,8 +155,11 @@ def main() -> None:
     ap.add_argument("new")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--variants", default="base,v2,v3,v4")
-    ap.add_argument("--cases", default="",
-                    help="comma-separated pieces of case names: only the cases holding one")
+    ap.add_argument(
+        "--cases",
+        default="",
+        help="comma-separated pieces of case names: only the cases holding one",
+    )
     args = ap.parse_args()
     only = [p for p in args.cases.split(",") if p]
     if not TWL06.exists():
@@ -148,9 +168,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         weights = Path(tmp)
         if wanted(FP_CASE, only) or wanted(PAPER_CASE, only):
-            subprocess.run([args.new, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                            "import compare_builds as c; c.make_weights(c.Path(sys.argv[2]))",
-                            str(HERE), tmp], check=True)
+            subprocess.run(
+                [
+                    args.new,
+                    "-c",
+                    "import sys; sys.path.insert(0, sys.argv[1]); "
+                    "import compare_builds as c; c.make_weights(c.Path(sys.argv[2]))",
+                    str(HERE),
+                    tmp,
+                ],
+                check=True,
+            )
         best: dict[tuple[str, str], dict[str, float]] = {}
         for r in range(args.rounds):
             for variant in variants:
@@ -158,19 +186,24 @@ def main() -> None:
                 for build in order:
                     got = run_child(getattr(args, build), variant, weights, only)
                     key = (variant, build)
-                    best[key] = {k: min(v, best.get(key, {}).get(k, float("inf")))
-                                 for k, v in got.items()}
+                    best[key] = {
+                        k: min(v, best.get(key, {}).get(k, float("inf"))) for k, v in got.items()
+                    }
             print(f"round {r + 1} of {args.rounds} done", file=sys.stderr, flush=True)
     print("| variant | case | old ms | new ms | new / old |")
     print("|---|---|---:|---:|---:|")
     for variant in variants:
         old, new = best[(variant, "old")], best[(variant, "new")]
         for case in old:
-            print(f"| {variant} | {case} | {old[case] * 1e3:.2f} | {new[case] * 1e3:.2f} | "
-                  f"{new[case] / old[case]:.3f} |")
+            print(
+                f"| {variant} | {case} | {old[case] * 1e3:.2f} | {new[case] * 1e3:.2f} | "
+                f"{new[case] / old[case]:.3f} |"
+            )
         total_old, total_new = sum(old.values()), sum(new.values())
-        print(f"| {variant} | all cases (sum) | {total_old * 1e3:.1f} | {total_new * 1e3:.1f} | "
-              f"{total_new / total_old:.3f} |")
+        print(
+            f"| {variant} | all cases (sum) | {total_old * 1e3:.1f} | {total_new * 1e3:.1f} | "
+            f"{total_new / total_old:.3f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -30,20 +30,33 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args()
     words = jotto.load_words(args.words, length=args.length)
-    print(f"{len(words)} words of {args.length} letters, {args.seconds:g} s of fictitious play "
-          f"each (exact mode)\n")
-    print("| oracle | iterations | reported epsilon | hider guarantees | guesser's worst case "
-          "| true NashConv |")
+    print(
+        f"{len(words)} words of {args.length} letters, {args.seconds:g} s of fictitious play "
+        f"each (exact mode)\n"
+    )
+    print(
+        "| oracle | iterations | reported epsilon | hider guarantees | guesser's worst case "
+        "| true NashConv |"
+    )
     print("|---|---|---|---|---|---|")
     for spec in args.oracles:
-        sol = jotto.solve(args.length, words, oracle=spec, time_budget=args.seconds,
-                          iterations=10**9, threads=args.threads, progress=False)
+        sol = jotto.solve(
+            args.length,
+            words,
+            oracle=spec,
+            time_budget=args.seconds,
+            iterations=10**9,
+            threads=args.threads,
+            progress=False,
+        )
         st = sol.strength(args.certify, threads=args.threads)
         lo, hi = st.nash_conv
         guarantee = interval_text(st.hider_lower, st.hider_upper, digits=3)
         nash = interval_text(lo, hi, digits=3)
-        print(f"| {spec} | {sol.iterations} | {sol.epsilon:.3f} | {guarantee} | "
-              f"{float(st.guesser_worst):.3f} | {nash} |")
+        print(
+            f"| {spec} | {sol.iterations} | {sol.epsilon:.3f} | {guarantee} | "
+            f"{float(st.guesser_worst):.3f} | {nash} |"
+        )
 
 
 if __name__ == "__main__":

@@ -41,9 +41,9 @@ import sys
 import time
 
 import jotto
-from jotto.util.files import output_lock
 from jotto.players import CostGuesser, RaceGuesser, TreeGuesser, make_guesser
 from jotto.players.races import PairedRaces, paired_race
+from jotto.util.files import output_lock
 
 OPPONENTS = ("gbr:exact", "norvig:max:inconsistent", "random", "equilibrium", "greedy-cost")
 CHUNK = 500
@@ -58,8 +58,9 @@ def _opponent(spec: str, words, chunk: int, naive_tree):
 
 
 def _paired(d: dict) -> PairedRaces:
-    return PairedRaces(d["games"], (d["seed"],), 0.95, True,
-                       tuple(tuple(row) for row in d["table"]))
+    return PairedRaces(
+        d["games"], (d["seed"],), 0.95, True, tuple(tuple(row) for row in d["table"])
+    )
 
 
 def _done(path: str) -> set[tuple[str, int]]:
@@ -85,17 +86,28 @@ def run(args) -> None:
         if n % parts != k or (spec, chunk) in _done(args.out):
             continue
         cpu, wall = time.process_time(), time.perf_counter()
-        result = paired_race(words, _opponent(spec, words, chunk, naive_tree), racer, naive,
-                             games=args.chunk, seed=1000 + chunk)
-        line = {"opponent": spec, "chunk": chunk, "games": result.games, "seed": 1000 + chunk,
-                "table": [list(r) for r in result.table],
-                "cpu_seconds": time.process_time() - cpu,
-                "seconds": time.perf_counter() - wall, "load": os.getloadavg()[0]}
+        result = paired_race(
+            words,
+            _opponent(spec, words, chunk, naive_tree),
+            racer,
+            naive,
+            games=args.chunk,
+            seed=1000 + chunk,
+        )
+        line = {
+            "opponent": spec,
+            "chunk": chunk,
+            "games": result.games,
+            "seed": 1000 + chunk,
+            "table": [list(r) for r in result.table],
+            "cpu_seconds": time.process_time() - cpu,
+            "seconds": time.perf_counter() - wall,
+            "load": os.getloadavg()[0],
+        }
         with output_lock(args.out, wait=10):
             with open(args.out, "a") as fh:
                 fh.write(json.dumps(line) + "\n")
-        print(f"{spec} chunk {chunk}: {line['cpu_seconds']:.0f} s CPU", file=sys.stderr,
-              flush=True)
+        print(f"{spec} chunk {chunk}: {line['cpu_seconds']:.0f} s CPU", file=sys.stderr, flush=True)
 
 
 def summary(args) -> None:
@@ -112,9 +124,11 @@ def summary(args) -> None:
             runs.setdefault(d["opponent"], []).append(_paired(d))
             cpu += d["cpu_seconds"]
     naive = CostGuesser(words)
-    print("| opponent | races | race-aware: win / draw / loss | its advantage | race-naive's "
-          "advantage: simulated (exact) | paired difference [95% CI] | with the exact "
-          "race-naive advantage [95% CI] | target met |")
+    print(
+        "| opponent | races | race-aware: win / draw / loss | its advantage | race-naive's "
+        "advantage: simulated (exact) | paired difference [95% CI] | with the exact "
+        "race-naive advantage [95% CI] | target met |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for spec in OPPONENTS:
         if spec not in runs:
@@ -131,11 +145,13 @@ def summary(args) -> None:
             exact = f" ({100 * b:+.2f})"
             controlled = f"{100 * d:+.2f} [{100 * clo:+.2f}, {100 * chi:+.2f}]"
             met = clo > 0
-        print(f"| {spec} | {n:,} | {100 * wins / n:.2f}% / {100 * draws / n:.2f}% / "
-              f"{100 * losses / n:.2f}% | {100 * p.advantage('a'):+.2f} | "
-              f"{100 * p.advantage('b'):+.2f}{exact} | {100 * p.difference:+.2f} "
-              f"[{100 * lo:+.2f}, {100 * hi:+.2f}] | {controlled} | "
-              f"{'yes' if met else 'no'} |")
+        print(
+            f"| {spec} | {n:,} | {100 * wins / n:.2f}% / {100 * draws / n:.2f}% / "
+            f"{100 * losses / n:.2f}% | {100 * p.advantage('a'):+.2f} | "
+            f"{100 * p.advantage('b'):+.2f}{exact} | {100 * p.difference:+.2f} "
+            f"[{100 * lo:+.2f}, {100 * hi:+.2f}] | {controlled} | "
+            f"{'yes' if met else 'no'} |"
+        )
     print(f"CPU seconds of the simulations: {cpu:.0f}")
 
 
@@ -145,10 +161,16 @@ if __name__ == "__main__":
     p.add_argument("--out", default="race_win_rates.jsonl")
     p.add_argument("--part", default="0/1", help="K/N: this process plays every N-th chunk")
     p.add_argument("--chunk", type=int, default=CHUNK, help="races per chunk")
-    p.add_argument("--opponents", default=",".join(OPPONENTS),
-                   help="comma-separated opponent specs, taken in turn")
-    p.add_argument("--reverse", action="store_true",
-                   help="take the chunks from the last (to help a run already going)")
+    p.add_argument(
+        "--opponents",
+        default=",".join(OPPONENTS),
+        help="comma-separated opponent specs, taken in turn",
+    )
+    p.add_argument(
+        "--reverse",
+        action="store_true",
+        help="take the chunks from the last (to help a run already going)",
+    )
     p.add_argument("--summary", action="store_true")
     a = p.parse_args()
     summary(a) if a.summary else run(a)

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import heapq
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 #: Dask's scheduling cost per task, seconds.
 OVERHEAD = 0.001
@@ -87,9 +87,11 @@ def critical_path(log: Sequence[dict], overhead: float = OVERHEAD) -> float:
 
 
 def report(log: Sequence[dict], workers: Iterable[int] = (1, 2, 16, 64, 256)) -> str:
-    lines = [f"{len(log)} tasks, {sum(e['seconds'] for e in log):.1f} s of work, critical path "
-             f"{critical_path(log):.1f} s",
-             f"{'workers':>8} {'makespan':>10} {'work/workers':>13} {'efficiency':>11}"]
+    lines = [
+        f"{len(log)} tasks, {sum(e['seconds'] for e in log):.1f} s of work, critical path "
+        f"{critical_path(log):.1f} s",
+        f"{'workers':>8} {'makespan':>10} {'work/workers':>13} {'efficiency':>11}",
+    ]
     for p in workers:
         r = replay(log, p)
         lines.append(f"{p:>8} {r.makespan:>10.1f} {r.ideal:>13.1f} {r.efficiency:>10.1%}")

@@ -28,10 +28,14 @@ def main() -> None:
     ap.add_argument("--rules", nargs="*", default=list(jotto.PRESETS))
     args = ap.parse_args()
     threads = resolve_threads(args.threads)
-    print(f"{args.words}, {args.letters} letters, {args.mode} mode, kernel "
-          f"{kernel_variant()}, {threads} thread(s)\n")
-    print("| rules | words | benchmark self-play | benchmark epsilon | iterations | our epsilon "
-          "| our self-play value | solve time |")
+    print(
+        f"{args.words}, {args.letters} letters, {args.mode} mode, kernel "
+        f"{kernel_variant()}, {threads} thread(s)\n"
+    )
+    print(
+        "| rules | words | benchmark self-play | benchmark epsilon | iterations | our epsilon "
+        "| our self-play value | solve time |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name in args.rules:
         try:
@@ -40,14 +44,23 @@ def main() -> None:
             print(f"| {name} | {exc} | | | | | | |")
             continue
         start = time.perf_counter()
-        sol = jotto.solve(args.letters, words, mode=args.mode, iterations=args.iterations,
-                          threads=threads, progress=False)
+        sol = jotto.solve(
+            args.letters,
+            words,
+            mode=args.mode,
+            iterations=args.iterations,
+            threads=threads,
+            progress=False,
+        )
         seconds = time.perf_counter() - start
         t = sol.table()
-        print(f"| {name} | {len(words)} | {t['benchmark_self_play_hider_payoff']:.3f} | "
-              f"{t['benchmark_epsilon']:.3f} | {t['number_of_iterations']} | "
-              f"{t['our_final_epsilon']:.3f} | {t['our_self_play_hider_payoff']:.3f} | "
-              f"{seconds:.1f} s |", flush=True)
+        print(
+            f"| {name} | {len(words)} | {t['benchmark_self_play_hider_payoff']:.3f} | "
+            f"{t['benchmark_epsilon']:.3f} | {t['number_of_iterations']} | "
+            f"{t['our_final_epsilon']:.3f} | {t['our_self_play_hider_payoff']:.3f} | "
+            f"{seconds:.1f} s |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

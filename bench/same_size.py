@@ -13,6 +13,7 @@ def same_size_lists(length: int = 5) -> dict[str, jotto.WordList]:
     """Every preset's ENABLE list cut to the size of the smallest (the paper's)."""
     full = {name: jotto.load_words("enable", length=length, rules=name) for name in jotto.PRESETS}
     n = min(len(w) for w in full.values())
-    return {name: jotto.WordList.from_words(w.words[:n], source=f"{w.source}[:{n}]",
-                                            rules=w.rules)
-            for name, w in full.items()}
+    return {
+        name: jotto.WordList.from_words(w.words[:n], source=f"{w.source}[:{n}]", rules=w.rules)
+        for name, w in full.items()
+    }

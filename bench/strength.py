@@ -28,12 +28,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--words", default=str(TWL06))
     ap.add_argument("--lengths", type=int, nargs="+", default=[2, 3, 4, 5])
-    ap.add_argument("--certify", type=float, default=60.0,
-                    help="seconds for each best-response search of the certification")
-    ap.add_argument("--do-seconds", type=float, default=600.0,
-                    help="time budget of the double oracle at 3 letters and more")
-    ap.add_argument("--oracle", default="lookahead:2",
-                    help="the double oracle's oracle at 3 letters and more")
+    ap.add_argument(
+        "--certify",
+        type=float,
+        default=60.0,
+        help="seconds for each best-response search of the certification",
+    )
+    ap.add_argument(
+        "--do-seconds",
+        type=float,
+        default=600.0,
+        help="time budget of the double oracle at 3 letters and more",
+    )
+    ap.add_argument(
+        "--oracle", default="lookahead:2", help="the double oracle's oracle at 3 letters and more"
+    )
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args()
     rows: dict[str, list[str]] = {}
@@ -52,29 +61,47 @@ def main() -> None:
         cert_seconds = time.perf_counter() - start
         start = time.perf_counter()
         if L == 2:
-            do = jotto.solve(L, words, method="double-oracle", threads=args.threads,
-                             progress=False)
+            do = jotto.solve(L, words, method="double-oracle", threads=args.threads, progress=False)
         else:
-            do = jotto.solve(L, words, method="double-oracle", oracle=args.oracle,
-                             time_budget=args.do_seconds, threads=args.threads, progress=False)
+            do = jotto.solve(
+                L,
+                words,
+                method="double-oracle",
+                oracle=args.oracle,
+                time_budget=args.do_seconds,
+                threads=args.threads,
+                progress=False,
+            )
         do_seconds = time.perf_counter() - start
         lo, hi = do.value_bounds
         nc_lo, nc_hi = st.nash_conv
         put("Dictionary size", str(len(words)))
-        put("Paper: self-play value / epsilon", f"{TABLE1['our_self_play_hider_payoff'][L]:.3f}"
-            f" / {TABLE1['our_final_epsilon'][L]:.3f}")
-        put("Ours, paper mode: self-play value / epsilon",
-            f"{tb['our_self_play_hider_payoff']:.3f} / {tb['our_final_epsilon']:.3f}")
-        put("Paper-mode hider guarantees (true best response)",
-            interval_text(st.hider_lower, st.hider_upper, digits=3))
-        put("Paper-mode guesser guarantees (worst target, exact)",
-            f"{float(st.guesser_worst):.3f}")
-        put("Paper-mode true NashConv (reported epsilon: one side, greedy)",
-            interval_text(nc_lo, nc_hi, digits=3))
-        put("Double oracle: game value", interval_text(lo, hi, digits=3) + (" (exact)" if lo == hi else ""))
+        put(
+            "Paper: self-play value / epsilon",
+            f"{TABLE1['our_self_play_hider_payoff'][L]:.3f} / {TABLE1['our_final_epsilon'][L]:.3f}",
+        )
+        put(
+            "Ours, paper mode: self-play value / epsilon",
+            f"{tb['our_self_play_hider_payoff']:.3f} / {tb['our_final_epsilon']:.3f}",
+        )
+        put(
+            "Paper-mode hider guarantees (true best response)",
+            interval_text(st.hider_lower, st.hider_upper, digits=3),
+        )
+        put("Paper-mode guesser guarantees (worst target, exact)", f"{float(st.guesser_worst):.3f}")
+        put(
+            "Paper-mode true NashConv (reported epsilon: one side, greedy)",
+            interval_text(nc_lo, nc_hi, digits=3),
+        )
+        put(
+            "Double oracle: game value",
+            interval_text(lo, hi, digits=3) + (" (exact)" if lo == hi else ""),
+        )
         put("Double oracle: rounds, trees", f"{do.rounds}, {len(do.trees)}")
-        put("Time: paper mode / certification / double oracle",
-            f"{fp_seconds:.1f} s / {cert_seconds:.1f} s / {do_seconds:.1f} s")
+        put(
+            "Time: paper mode / certification / double oracle",
+            f"{fp_seconds:.1f} s / {cert_seconds:.1f} s / {do_seconds:.1f} s",
+        )
     print("| row | " + " | ".join(f"{L} letters" for L in args.lengths) + " |")
     print("|---" * (1 + len(args.lengths)) + "|")
     for label, cells in rows.items():

@@ -32,8 +32,13 @@ def main() -> None:
             sol = jotto.solve(L, words, mode=mode, threads=args.threads, progress=False)
             walls[L, mode] = time.perf_counter() - start
             cols[L, mode] = sol.table()
-    header = "| row | " + " | ".join(f"{L}: paper | {L}: ours, paper mode | {L}: ours, exact mode"
-                                        for L in (2, 3, 4, 5)) + " |"
+    header = (
+        "| row | "
+        + " | ".join(
+            f"{L}: paper | {L}: ours, paper mode | {L}: ours, exact mode" for L in (2, 3, 4, 5)
+        )
+        + " |"
+    )
     print(header)
     print("|---" * (1 + 12) + "|")
     for key, label, fmt in ROWS:
@@ -45,8 +50,9 @@ def main() -> None:
     cells = []
     for L in (2, 3, 4, 5):
         cells.append(f"{TABLE1['avg_minutes_per_iteration'][L]:.4g} min")
-        cells += [f"{cols[L, m]['avg_seconds_per_iteration'] * 1e3:.3f} ms"
-                  for m in ("paper", "exact")]
+        cells += [
+            f"{cols[L, m]['avg_seconds_per_iteration'] * 1e3:.3f} ms" for m in ("paper", "exact")
+        ]
     print("| Avg time per iteration | " + " | ".join(cells) + " |")
     cells = []
     for L in (2, 3, 4, 5):

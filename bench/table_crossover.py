@@ -45,8 +45,10 @@ def main() -> None:
         sys.exit(f"table_crossover: TWL06 (not bundled) is not at {TWL06}")
     words = jotto.load_words(TWL06, length=5)
     D = len(words)
-    weights = {"uniform": np.ones(D, np.int64),
-               "fp": fictitious_play_weights(words, args.fp_weights)}
+    weights = {
+        "uniform": np.ones(D, np.int64),
+        "fp": fictitious_play_weights(words, args.fp_weights),
+    }
     rng = np.random.default_rng(44)
     default = runtime.kernel_variant()
     print("| variant | weights | " + " | ".join(f"{m}" for m in args.sizes.split(",")) + " |")
@@ -63,7 +65,9 @@ def main() -> None:
                         for how in (SLICED, TABLES):
                             _core.set_thresholds(*how)
                             t0 = time.perf_counter()
-                            _core.decide(words.core, _core.RULE_EXACT, _core.CAND_ALL, v, None, 0.0, 0.0, S)
+                            _core.decide(
+                                words.core, _core.RULE_EXACT, _core.CAND_ALL, v, None, 0.0, 0.0, S
+                            )
                             times[how].append(time.perf_counter() - t0)
                     a, b = statistics.median(times[SLICED]), statistics.median(times[TABLES])
                     cells.append(f"{a * 1e6:.0f} / {b * 1e6:.0f}")

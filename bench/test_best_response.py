@@ -38,8 +38,10 @@ def test_two_letters_random_weights_exact(benchmark, twl06, seed):
 def test_five_letters_top_k(benchmark, twl06, k):
     benchmark.group = "best response 5 letters top-K"
     res = benchmark.pedantic(jotto.best_response, (twl06[5],), {"top_k": k}, rounds=1)
-    print(f"\n5 letters top-{k}: upper {res.upper.numerator}/{res.upper.denominator} "
-          f"= {float(res.upper):.4f}, lower {float(res.lower):.4f}, {res.seconds:.1f} s")
+    print(
+        f"\n5 letters top-{k}: upper {res.upper.numerator}/{res.upper.denominator} "
+        f"= {float(res.upper):.4f}, lower {float(res.lower):.4f}, {res.seconds:.1f} s"
+    )
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -48,20 +50,29 @@ def test_three_letters_uniform_interval(benchmark, twl06, threads):
     2 cores) is asserted for 2 threads and the full 600 s; 1 thread is printed to compare."""
     seconds = float(os.environ.get("JOTTO_BENCH_BR3_SECONDS", "600"))
     benchmark.group = "best response 3 letters"
-    res = benchmark.pedantic(jotto.best_response, (twl06[3],),
-                             {"budget": seconds, "threads": threads}, rounds=1)
-    benchmark.extra_info.update({"lower": float(res.lower), "upper": float(res.upper),
-                                 "width": float(res.gap), "nodes": res.nodes,
-                                 "load": os.getloadavg()[0]})
-    print(f"\n3 letters uniform, {seconds:.0f} s budget, {threads} thread(s): "
-          f"[{float(res.lower):.4f}, {float(res.upper):.4f}] width {float(res.gap):.4f}, "
-          f"{res.nodes} nodes, load average {os.getloadavg()[0]:.1f}")
+    res = benchmark.pedantic(
+        jotto.best_response, (twl06[3],), {"budget": seconds, "threads": threads}, rounds=1
+    )
+    benchmark.extra_info.update(
+        {
+            "lower": float(res.lower),
+            "upper": float(res.upper),
+            "width": float(res.gap),
+            "nodes": res.nodes,
+            "load": os.getloadavg()[0],
+        }
+    )
+    print(
+        f"\n3 letters uniform, {seconds:.0f} s budget, {threads} thread(s): "
+        f"[{float(res.lower):.4f}, {float(res.upper):.4f}] width {float(res.gap):.4f}, "
+        f"{res.nodes} nodes, load average {os.getloadavg()[0]:.1f}"
+    )
     assert res.lower <= res.upper
     if threads == 2 and seconds >= 600:
         assert res.gap <= Fraction(1, 2)
 
 
-def test_three_letters_default_threads_under_load(benchmark, twl06, busy_cores):
+def test_three_letters_default_threads_under_load(benchmark, twl06, busy_cores):  # noqa: F811
     """With one busy process per core the default thread count (the tree search beside the
     lower-bound search) still certifies an interval no wider than one thread's (the two
     searches one after the other) in the same time (JOTTO_BENCH_BR3_LOAD_SECONDS, 60 s)."""
@@ -77,8 +88,10 @@ def test_three_letters_default_threads_under_load(benchmark, twl06, busy_cores):
     benchmark.pedantic(both, rounds=1, iterations=1)
     for threads, r in res.items():
         benchmark.extra_info[f"width_{threads}"] = float(r.gap)
-        print(f"\n{threads} thread(s), {busy_cores} busy processes, {seconds:.0f} s: "
-              f"[{float(r.lower):.4f}, {float(r.upper):.4f}] width {float(r.gap):.4f}")
+        print(
+            f"\n{threads} thread(s), {busy_cores} busy processes, {seconds:.0f} s: "
+            f"[{float(r.lower):.4f}, {float(r.upper):.4f}] width {float(r.gap):.4f}"
+        )
     assert res[default].gap <= res[1].gap
 
 
@@ -93,6 +106,8 @@ def test_two_letters_uniform_exact_by_rules(benchmark, rules):
     wl = jotto.load_words(path, length=2, rules=rules)
     res = benchmark.pedantic(jotto.best_response, (wl,), rounds=1)
     assert res.exact
-    print(f"\n{rules}: {len(wl)} words, {wl.classes} reply codes, optimum "
-          f"{res.upper.numerator}/{res.upper.denominator} = {float(res.upper):.4f}, "
-          f"{res.nodes} nodes, {res.seconds:.2f} s")
+    print(
+        f"\n{rules}: {len(wl)} words, {wl.classes} reply codes, optimum "
+        f"{res.upper.numerator}/{res.upper.denominator} = {float(res.upper):.4f}, "
+        f"{res.nodes} nodes, {res.seconds:.2f} s"
+    )

@@ -50,23 +50,26 @@ def trimmed(path, info, name):
     """Trim the certificate at path; its records, bytes and time before and after in info."""
     out = path.with_name(f"trimmed-{path.name}")
     got, info[f"{name}_trim_s"], info[f"{name}_trim_cpu_s"] = timed(
-        lambda: jotto.trim_certificate(path, out))
+        lambda: jotto.trim_certificate(path, out)
+    )
     check, info[f"{name}_trimmed_check_s"], info[f"{name}_trimmed_check_cpu_s"] = timed(
-        lambda: jotto.check_certificate(out))
+        lambda: jotto.check_certificate(out)
+    )
     assert got.check.ok and check.ok and check.bound == got.check.bound
-    info[f"{name}_trimmed_records"], info[f"{name}_trimmed_bytes"] = got.kept, \
-        out.stat().st_size
-    return (f"trimmed to {got.kept} records, {out.stat().st_size} bytes in "
-            f"{info[f'{name}_trim_cpu_s']:.1f} s CPU, checked in "
-            f"{info[f'{name}_trimmed_check_cpu_s']:.1f} s CPU")
+    info[f"{name}_trimmed_records"], info[f"{name}_trimmed_bytes"] = got.kept, out.stat().st_size
+    return (
+        f"trimmed to {got.kept} records, {out.stat().st_size} bytes in "
+        f"{info[f'{name}_trim_cpu_s']:.1f} s CPU, checked in "
+        f"{info[f'{name}_trimmed_check_cpu_s']:.1f} s CPU"
+    )
 
 
 def reference_ratio(path, info, name, rounds=2):
     """CPU seconds of the compiled checker and of the reference on one file, alternating."""
     cpu = {False: [], True: []}
     for k in range(rounds):
-        for reference in ((False, True) if k % 2 == 0 else (True, False)):
-            check, _, c = timed(lambda: jotto.check_certificate(path, reference=reference))
+        for reference in (False, True) if k % 2 == 0 else (True, False):
+            check, _, c = timed(lambda: jotto.check_certificate(path, reference=reference))  # noqa: B023
             assert check.ok
             cpu[reference].append(c)
     info[f"{name}_compiled_cpu_s"], info[f"{name}_reference_cpu_s"] = cpu[False], cpu[True]
@@ -81,17 +84,19 @@ def test_two_letter_certificates(benchmark, twl06, tmp_path):
 
     def run():
         br_path, do_path = tmp_path / "br.cert", tmp_path / "do.cert"
-        br, info["br_search_s"], _ = timed(lambda: jotto.best_response(
-            words, certificate=br_path))
+        br, info["br_search_s"], _ = timed(lambda: jotto.best_response(words, certificate=br_path))
         check, info["br_check_s"], info["br_check_cpu_s"] = timed(
-            lambda: jotto.check_certificate(br_path))
+            lambda: jotto.check_certificate(br_path)
+        )
         assert check.ok and check.lower == br.lower and br.exact
         info["br_records"], info["br_bytes"] = check.records, br_path.stat().st_size
-        sol, info["do_solve_s"], _ = timed(lambda: jotto.solve(
-            words, method="double-oracle", progress=False))
+        sol, info["do_solve_s"], _ = timed(
+            lambda: jotto.solve(words, method="double-oracle", progress=False)
+        )
         lower, info["do_certificate_s"], _ = timed(lambda: sol.write_certificate(do_path))
         check, info["do_check_s"], info["do_check_cpu_s"] = timed(
-            lambda: jotto.check_certificate(do_path))
+            lambda: jotto.check_certificate(do_path)
+        )
         assert check.ok and check.lower == lower >= sol.value_bounds[0]
         info["do_records"], info["do_bytes"] = check.records, do_path.stat().st_size
         info["value"] = str(sol.value_bounds[0])
@@ -101,19 +106,22 @@ def test_two_letter_certificates(benchmark, twl06, tmp_path):
         info["do_trim"] = trimmed(do_path, info, "do")
 
     benchmark.pedantic(run, rounds=1, iterations=1)
-    info.update({"load_before": load, "load_after": os.getloadavg()[0],
-                 "kernel": runtime.kernel_variant()})
+    info.update(
+        {"load_before": load, "load_after": os.getloadavg()[0], "kernel": runtime.kernel_variant()}
+    )
     benchmark.extra_info.update(info)
-    print(f"\nTWL06 2 letters: best response {info['br_records']} records, "
-          f"{info['br_bytes']} bytes, searched in {info['br_search_s']:.2f} s, checked in "
-          f"{info['br_check_s']:.1f} s ({info['br_check_cpu_s']:.1f} s CPU); game value "
-          f"{info['value']}: double oracle "
-          f"{info['do_solve_s']:.1f} s, certificate (proved again) {info['do_certificate_s']:.1f} "
-          f"s, {info['do_records']} records, {info['do_bytes']} bytes, checked in "
-          f"{info['do_check_s']:.1f} s ({info['do_check_cpu_s']:.1f} s CPU); the reference "
-          f"checker takes {info['br_ratio']:.1f}x and {info['do_ratio']:.1f}x the CPU time; "
-          f"best response {info['br_trim']}; game value {info['do_trim']}; load average "
-          f"{load:.2f} before, {info['load_after']:.2f} after, kernel {info['kernel']}")
+    print(
+        f"\nTWL06 2 letters: best response {info['br_records']} records, "
+        f"{info['br_bytes']} bytes, searched in {info['br_search_s']:.2f} s, checked in "
+        f"{info['br_check_s']:.1f} s ({info['br_check_cpu_s']:.1f} s CPU); game value "
+        f"{info['value']}: double oracle "
+        f"{info['do_solve_s']:.1f} s, certificate (proved again) {info['do_certificate_s']:.1f} "
+        f"s, {info['do_records']} records, {info['do_bytes']} bytes, checked in "
+        f"{info['do_check_s']:.1f} s ({info['do_check_cpu_s']:.1f} s CPU); the reference "
+        f"checker takes {info['br_ratio']:.1f}x and {info['do_ratio']:.1f}x the CPU time; "
+        f"best response {info['br_trim']}; game value {info['do_trim']}; load average "
+        f"{load:.2f} before, {info['load_after']:.2f} after, kernel {info['kernel']}"
+    )
     if idle(load):
         assert info["br_check_s"] <= 10 and info["do_check_s"] <= 10
 
@@ -130,8 +138,12 @@ def test_three_letter_overhead(benchmark, twl06, tmp_path):
         for k in range(ROUNDS):
             for cert in (False, True):
                 path = tmp_path / f"r{k}.cert"
-                br, w, c = timed(lambda: jotto.best_response(
-                    words, upper_bound=GOAL, threads=1, certificate=path if cert else None))
+                target = path if cert else None
+                br, w, c = timed(
+                    lambda target=target: jotto.best_response(
+                        words, upper_bound=GOAL, threads=1, certificate=target
+                    )
+                )
                 assert br.lower >= GOAL
                 wall[cert].append(w)
                 cpu[cert].append(c)
@@ -142,16 +154,29 @@ def test_three_letter_overhead(benchmark, twl06, tmp_path):
     benchmark.pedantic(rounds, rounds=1, iterations=1)
     ratio = sum(wall[True]) / sum(wall[False])
     cpu_ratio = sum(cpu[True]) / sum(cpu[False])
-    benchmark.extra_info.update({
-        "goal": GOAL, "rounds": ROUNDS, "wall_without": wall[False], "wall_with": wall[True],
-        "cpu_without": cpu[False], "cpu_with": cpu[True], "wall_ratio": ratio,
-        "cpu_ratio": cpu_ratio, "bytes": sizes, "load_before": load,
-        "load_after": os.getloadavg()[0], "kernel": runtime.kernel_variant()})
-    print(f"\n3-letter proof of {GOAL} (one thread), {ROUNDS} rounds alternating: without a "
-          f"certificate {sum(wall[False]):.1f} s wall / {sum(cpu[False]):.1f} s CPU, with "
-          f"{sum(wall[True]):.1f} s / {sum(cpu[True]):.1f} s: wall {ratio:.3f}x, CPU "
-          f"{cpu_ratio:.3f}x; certificate {sizes[0]} bytes; load average {load:.2f} before, "
-          f"{os.getloadavg()[0]:.2f} after, kernel {runtime.kernel_variant()}")
+    benchmark.extra_info.update(
+        {
+            "goal": GOAL,
+            "rounds": ROUNDS,
+            "wall_without": wall[False],
+            "wall_with": wall[True],
+            "cpu_without": cpu[False],
+            "cpu_with": cpu[True],
+            "wall_ratio": ratio,
+            "cpu_ratio": cpu_ratio,
+            "bytes": sizes,
+            "load_before": load,
+            "load_after": os.getloadavg()[0],
+            "kernel": runtime.kernel_variant(),
+        }
+    )
+    print(
+        f"\n3-letter proof of {GOAL} (one thread), {ROUNDS} rounds alternating: without a "
+        f"certificate {sum(wall[False]):.1f} s wall / {sum(cpu[False]):.1f} s CPU, with "
+        f"{sum(wall[True]):.1f} s / {sum(cpu[True]):.1f} s: wall {ratio:.3f}x, CPU "
+        f"{cpu_ratio:.3f}x; certificate {sizes[0]} bytes; load average {load:.2f} before, "
+        f"{os.getloadavg()[0]:.2f} after, kernel {runtime.kernel_variant()}"
+    )
     if idle(load):
         assert ratio <= 1.25
 
@@ -164,28 +189,32 @@ def test_three_letter_certificate_of_640(benchmark, twl06, tmp_path):
     info = {}
 
     def run():
-        br, info["search_s"], info["search_cpu_s"] = timed(lambda: jotto.best_response(
-            words, upper_bound=BIG, threads=2, certificate=path))
+        br, info["search_s"], info["search_cpu_s"] = timed(
+            lambda: jotto.best_response(words, upper_bound=BIG, threads=2, certificate=path)
+        )
         assert br.lower >= BIG
-        info["lower"], info["lower_float"], info["nodes"] = str(br.lower), float(br.lower), \
-            br.nodes
+        info["lower"], info["lower_float"], info["nodes"] = str(br.lower), float(br.lower), br.nodes
         info["bytes"] = path.stat().st_size
         check, info["check_s"], info["check_cpu_s"] = timed(
-            lambda: jotto.check_certificate(path, workers=WORKERS))
+            lambda: jotto.check_certificate(path, workers=WORKERS)
+        )
         assert check.ok and check.lower == br.lower
         info["records"] = check.records
         info["trim"] = trimmed(path, info, "big")
 
     benchmark.pedantic(run, rounds=1, iterations=1)
-    info.update({"load_before": load, "load_after": os.getloadavg()[0],
-                 "kernel": runtime.kernel_variant()})
+    info.update(
+        {"load_before": load, "load_after": os.getloadavg()[0], "kernel": runtime.kernel_variant()}
+    )
     benchmark.extra_info.update(info)
-    print(f"\n3 letters: a certificate of {info['lower']} = {info['lower_float']:.4f} "
-          f"({info['nodes']} states, {info['search_s']:.0f} s on 2 threads): "
-          f"{info['records']} records, {info['bytes'] / 2**20:.1f} MiB, checked in "
-          f"{info['check_s']:.0f} s ({info['check_cpu_s']:.0f} s CPU in this process) on "
-          f"{WORKERS} processes; {info['trim']}; load average {load:.2f} before, "
-          f"{info['load_after']:.2f} after, kernel {info['kernel']}")
+    print(
+        f"\n3 letters: a certificate of {info['lower']} = {info['lower_float']:.4f} "
+        f"({info['nodes']} states, {info['search_s']:.0f} s on 2 threads): "
+        f"{info['records']} records, {info['bytes'] / 2**20:.1f} MiB, checked in "
+        f"{info['check_s']:.0f} s ({info['check_cpu_s']:.0f} s CPU in this process) on "
+        f"{WORKERS} processes; {info['trim']}; load average {load:.2f} before, "
+        f"{info['load_after']:.2f} after, kernel {info['kernel']}"
+    )
     assert info["bytes"] <= 2**30
     if idle(load):
         assert info["check_s"] <= 600

@@ -39,11 +39,13 @@ def test_comp_num_guesses(benchmark, twl06, kernel, length, rule, threads):
 
 
 @pytest.mark.parametrize("threads", sorted({1, ALL}), ids=lambda t: f"{t}threads")
-def test_comp_num_guesses_fictitious_play_weights(benchmark, twl06, kernel, threads,
-                                                  fictitious_play_weights):
+def test_comp_num_guesses_fictitious_play_weights(
+    benchmark, twl06, kernel, threads, fictitious_play_weights
+):
     benchmark.group = "CompNumGuesses 5 letters, exact rule, weights after 2000 iterations"
-    counts = benchmark(jotto.comp_num_guesses, twl06[5], fictitious_play_weights, rule="exact",
-                       threads=threads)
+    counts = benchmark(
+        jotto.comp_num_guesses, twl06[5], fictitious_play_weights, rule="exact", threads=threads
+    )
     assert counts.shape == (len(twl06[5]),)
 
 
@@ -59,8 +61,19 @@ def paper_play(twl06):
 
 @pytest.mark.parametrize("threads", sorted({1, ALL}), ids=lambda t: f"{t}threads")
 def test_comp_num_guesses_paper_play_weights(benchmark, twl06, kernel, threads, paper_play):
-    benchmark.group = "CompNumGuesses 5 letters, paper rule, paper-mode weights after 2000 iterations"
+    benchmark.group = (
+        "CompNumGuesses 5 letters, paper rule, paper-mode weights after 2000 iterations"
+    )
     words = twl06[5]
-    tree = benchmark(_core.build_tree, words.core, _core.RULE_PAPER, _core.CAND_ALL,
-                     paper_play.v, paper_play.s, 0.0, paper_play.err_rel, threads)
+    tree = benchmark(
+        _core.build_tree,
+        words.core,
+        _core.RULE_PAPER,
+        _core.CAND_ALL,
+        paper_play.v,
+        paper_play.s,
+        0.0,
+        paper_play.err_rel,
+        threads,
+    )
     assert tree.guess_counts().shape == (len(words),)

@@ -19,11 +19,8 @@ from __future__ import annotations
 import os
 import time
 
-import pytest
-
 import jotto
 from jotto.responses.proof.distributed import local_pool
-
 from replay import critical_path, replay  # bench/replay.py (bench/ is on the path)
 
 ROUNDS = 2
@@ -54,10 +51,18 @@ def test_two_local_workers_against_one(benchmark, twl06):
 
     benchmark.pedantic(both, rounds=1, iterations=1)
     ratio = times[1] / times[2]
-    benchmark.extra_info.update({"one_worker_s": times[1], "two_workers_s": times[2],
-                                 "speedup": ratio, "load": os.getloadavg()[0]})
-    print(f"\n1 worker {times[1]:.1f} s, 2 workers {times[2]:.1f} s: {ratio:.2f}x "
-          f"(load average {os.getloadavg()[0]:.1f})")
+    benchmark.extra_info.update(
+        {
+            "one_worker_s": times[1],
+            "two_workers_s": times[2],
+            "speedup": ratio,
+            "load": os.getloadavg()[0],
+        }
+    )
+    print(
+        f"\n1 worker {times[1]:.1f} s, 2 workers {times[2]:.1f} s: {ratio:.2f}x "
+        f"(load average {os.getloadavg()[0]:.1f})"
+    )
 
 
 def test_opener_table_three_letters(benchmark, twl06):
@@ -68,27 +73,39 @@ def test_opener_table_three_letters(benchmark, twl06):
 
     def run():
         with local_pool(2) as pool:
-            result["table"] = jotto.opener_values(twl06[3], budget=seconds, executor=pool,
-                                                  out=out, progress=True)
+            result["table"] = jotto.opener_values(
+                twl06[3], budget=seconds, executor=pool, out=out, progress=True
+            )
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     table = result["table"]
     best = table.rows[:10]
     widest = max(float(r.width) for r in best)
     certified = sum(r.upper is not None for r in table.rows)
-    benchmark.extra_info.update({"certified": certified, "best_ten_widest": widest,
-                                 "lower": float(table.lower), "upper": float(table.upper),
-                                 "tasks": table.tasks, "load": os.getloadavg()[0]})
-    print(f"\n{certified}/{len(table.rows)} openers certified in {table.seconds:.0f} s "
-          f"({table.tasks} tasks); best ten widest {widest:.3f}; best response "
-          f"[{float(table.lower):.4f}, {float(table.upper):.4f}]")
+    benchmark.extra_info.update(
+        {
+            "certified": certified,
+            "best_ten_widest": widest,
+            "lower": float(table.lower),
+            "upper": float(table.upper),
+            "tasks": table.tasks,
+            "load": os.getloadavg()[0],
+        }
+    )
+    print(
+        f"\n{certified}/{len(table.rows)} openers certified in {table.seconds:.0f} s "
+        f"({table.tasks} tasks); best ten widest {widest:.3f}; best response "
+        f"[{float(table.lower):.4f}, {float(table.upper):.4f}]"
+    )
     for r in best:
         print(f"  {r.word}  [{float(r.lower):.4f}, {float(r.upper):.4f}]")
     for p in (2, 16, 64, 256):
         rep = replay(table.log, p)
         benchmark.extra_info[f"efficiency_{p}"] = rep.efficiency
-        print(f"  replay on {p:>3} workers: makespan {rep.makespan:.1f} s, work/workers "
-              f"{rep.ideal:.1f} s, efficiency {rep.efficiency:.1%}")
+        print(
+            f"  replay on {p:>3} workers: makespan {rep.makespan:.1f} s, work/workers "
+            f"{rep.ideal:.1f} s, efficiency {rep.efficiency:.1%}"
+        )
     print(f"  critical path {critical_path(table.log):.1f} s")
     if seconds >= 1800:
         assert certified == len(table.rows)
@@ -107,15 +124,20 @@ def test_replay_of_a_64_worker_plan(benchmark, twl06):
 
     def run():
         with local_pool(2) as pool:
-            result["table"] = jotto.opener_values(twl06[3], budget=seconds, executor=pool,
-                                                  out=out, slots=64)
+            result["table"] = jotto.opener_values(
+                twl06[3], budget=seconds, executor=pool, out=out, slots=64
+            )
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     log = result["table"].log
-    print(f"\n{len(log)} tasks, {sum(e['seconds'] for e in log):.1f} s of work, critical path "
-          f"{critical_path(log):.1f} s")
+    print(
+        f"\n{len(log)} tasks, {sum(e['seconds'] for e in log):.1f} s of work, critical path "
+        f"{critical_path(log):.1f} s"
+    )
     for p in (16, 64, 256):
         rep = replay(log, p)
         benchmark.extra_info[f"efficiency_{p}"] = rep.efficiency
-        print(f"  replay on {p:>3} workers: makespan {rep.makespan:.1f} s, work/workers "
-              f"{rep.ideal:.1f} s, efficiency {rep.efficiency:.1%}")
+        print(
+            f"  replay on {p:>3} workers: makespan {rep.makespan:.1f} s, work/workers "
+            f"{rep.ideal:.1f} s, efficiency {rep.efficiency:.1%}"
+        )

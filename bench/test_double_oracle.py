@@ -15,9 +15,13 @@ VALUE_2 = Fraction(60882015, 10367053)
 
 def test_double_oracle_two_letters(benchmark, twl06):
     benchmark.group = "double oracle"
-    sol = benchmark.pedantic(jotto.solve, args=(2, twl06[2]),
-                             kwargs={"method": "double-oracle", "progress": False},
-                             rounds=1, iterations=1)
+    sol = benchmark.pedantic(
+        jotto.solve,
+        args=(2, twl06[2]),
+        kwargs={"method": "double-oracle", "progress": False},
+        rounds=1,
+        iterations=1,
+    )
     assert sol.value_bounds == (VALUE_2, VALUE_2)
     benchmark.extra_info.update(rounds=sol.rounds, trees=len(sol.trees))
 
@@ -25,13 +29,26 @@ def test_double_oracle_two_letters(benchmark, twl06):
 def test_double_oracle_three_letters_budget(benchmark, twl06):
     seconds = float(os.environ.get("JOTTO_BENCH_DO3_SECONDS", "600"))
     benchmark.group = "double oracle"
-    sol = benchmark.pedantic(jotto.solve, args=(3, twl06[3]),
-                             kwargs={"method": "double-oracle", "oracle": "lookahead:6",
-                                     "time_budget": seconds, "progress": False},
-                             rounds=1, iterations=1)
+    sol = benchmark.pedantic(
+        jotto.solve,
+        args=(3, twl06[3]),
+        kwargs={
+            "method": "double-oracle",
+            "oracle": "lookahead:6",
+            "time_budget": seconds,
+            "progress": False,
+        },
+        rounds=1,
+        iterations=1,
+    )
     lo, hi = sol.value_bounds
-    benchmark.extra_info.update(lower=float(lo), upper=float(hi), width=float(hi - lo),
-                                rounds=sol.rounds, trees=len(sol.trees))
+    benchmark.extra_info.update(
+        lower=float(lo),
+        upper=float(hi),
+        width=float(hi - lo),
+        rounds=sol.rounds,
+        trees=len(sol.trees),
+    )
     print(f"\n{seconds:.0f} s: [{float(lo):.4f}, {float(hi):.4f}] width {float(hi - lo):.4f}")
     assert lo <= hi
     if seconds >= 600 and jotto.resolve_threads() >= 2:

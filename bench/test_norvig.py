@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 import jotto
-from jotto.players.evaluation import evaluate
 from jotto.players import NorvigGuesser
+from jotto.players.evaluation import evaluate
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,6 @@ import time
 import numpy as np
 
 from jotto import _core
-
 from jotto.engine import runtime
 
 BETA = int(os.environ.get("JOTTO_BENCH_PROOF_BETA", "2680"))
@@ -66,17 +65,31 @@ def test_proof_on_two_threads(benchmark, twl06):
     rate = {t: sum(states[t]) / sum(times[t]) for t in (1, 2)}
     ratio = rate[2] / rate[1]
     cpu_ratio = sum(cpu[2]) / sum(cpu[1])
-    benchmark.extra_info.update({
-        "beta": BETA, "rounds": ROUNDS, "seconds_1": times[1], "seconds_2": times[2],
-        "cpu_1": cpu[1], "cpu_2": cpu[2], "states_1": states[1], "states_2": states[2],
-        "speedup": speedup, "states_per_second_ratio": ratio, "cpu_ratio": cpu_ratio,
-        "load_before": load, "load_after": os.getloadavg()[0],
-        "kernel": runtime.kernel_variant()})
-    print(f"\n3-letter proof of {BETA}/421, {ROUNDS} rounds alternating: 1 thread "
-          f"{sum(times[1]):.1f} s ({rate[1]:.0f} states/s), 2 threads {sum(times[2]):.1f} s "
-          f"({rate[2]:.0f} states/s): wall-time speedup {speedup:.2f}, states per second "
-          f"{ratio:.2f}x, CPU time {cpu_ratio:.2f}x one thread's; states {states[1][0]} "
-          f"(1 thread) vs {min(states[2])}-{max(states[2])}; load average {load:.2f} before, "
-          f"{os.getloadavg()[0]:.2f} after, kernel {runtime.kernel_variant()}")
+    benchmark.extra_info.update(
+        {
+            "beta": BETA,
+            "rounds": ROUNDS,
+            "seconds_1": times[1],
+            "seconds_2": times[2],
+            "cpu_1": cpu[1],
+            "cpu_2": cpu[2],
+            "states_1": states[1],
+            "states_2": states[2],
+            "speedup": speedup,
+            "states_per_second_ratio": ratio,
+            "cpu_ratio": cpu_ratio,
+            "load_before": load,
+            "load_after": os.getloadavg()[0],
+            "kernel": runtime.kernel_variant(),
+        }
+    )
+    print(
+        f"\n3-letter proof of {BETA}/421, {ROUNDS} rounds alternating: 1 thread "
+        f"{sum(times[1]):.1f} s ({rate[1]:.0f} states/s), 2 threads {sum(times[2]):.1f} s "
+        f"({rate[2]:.0f} states/s): wall-time speedup {speedup:.2f}, states per second "
+        f"{ratio:.2f}x, CPU time {cpu_ratio:.2f}x one thread's; states {states[1][0]} "
+        f"(1 thread) vs {min(states[2])}-{max(states[2])}; load average {load:.2f} before, "
+        f"{os.getloadavg()[0]:.2f} after, kernel {runtime.kernel_variant()}"
+    )
     if runtime.usable_cpus() >= 2 and load < 0.5:
         assert ratio >= TARGET

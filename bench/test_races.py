@@ -18,9 +18,9 @@ import pytest
 
 import jotto
 from jotto.game.objectives import parse_objective
+from jotto.game.trees import tree_from_policy
 from jotto.players import make_guesser
 from jotto.players.cost_guesser import CostGuesser
-from jotto.game.trees import tree_from_policy
 
 
 @pytest.fixture(scope="module")
@@ -55,29 +55,40 @@ def test_cost_guesser_every_decision_of_a_tree(benchmark, enable, objective):
     tree = benchmark.pedantic(tree_from_policy, (enable, decide), rounds=1)
     later = sorted(t for t, made in times if made > 0)
     counts = tree.guesses_needed()
-    benchmark.extra_info.update({"slowest_later": later[-1], "decisions": len(times),
-                                 "load": os.getloadavg()[0]})
-    print(f"\n{objective}: {len(times)} decisions, slowest after the first {later[-1]:.3f} s, "
-          f"99% under {later[int(0.99 * len(later))]:.4f} s; mean guesses "
-          f"{counts.mean():.4f}, found within 6 {(counts <= 6).mean():.4f}; load "
-          f"{os.getloadavg()[0]:.1f}")
+    benchmark.extra_info.update(
+        {"slowest_later": later[-1], "decisions": len(times), "load": os.getloadavg()[0]}
+    )
+    print(
+        f"\n{objective}: {len(times)} decisions, slowest after the first {later[-1]:.3f} s, "
+        f"99% under {later[int(0.99 * len(later))]:.4f} s; mean guesses "
+        f"{counts.mean():.4f}, found within 6 {(counts <= 6).mean():.4f}; load "
+        f"{os.getloadavg()[0]:.1f}"
+    )
     value = parse_objective(objective).value(counts, np.ones(len(enable), dtype=np.int64))
     assert value > 0
 
 
-@pytest.mark.parametrize("first, second", [
-    ("gbr:exact", "norvig:max:inconsistent"), ("gbr:exact", "norvig:entropy:inconsistent"),
-    ("greedy-cost", "gbr:exact"), ("greedy-cost:within=6", "gbr:exact"),
-    ("greedy-cost:within=6", "greedy-cost"), ("equilibrium", "gbr:exact"),
-])
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("gbr:exact", "norvig:max:inconsistent"),
+        ("gbr:exact", "norvig:entropy:inconsistent"),
+        ("greedy-cost", "gbr:exact"),
+        ("greedy-cost:within=6", "gbr:exact"),
+        ("greedy-cost:within=6", "greedy-cost"),
+        ("equilibrium", "gbr:exact"),
+    ],
+)
 def test_exact_race(benchmark, enable, first, second):
     benchmark.group = "exact race"
     a, b = make_guesser(first, enable), make_guesser(second, enable)
     res = benchmark.pedantic(jotto.race, (enable, a, b), rounds=1)
     assert res.exact
-    print(f"\n{first} vs {second}: win {float(res.win):.4f} draw {float(res.draw):.4f} loss "
-          f"{float(res.loss):.4f} (advantage {float(res.advantage):+.4f}); expected guesses "
-          f"{float(res.expected_guesses()[0]):.4f} vs {float(res.expected_guesses()[1]):.4f}")
+    print(
+        f"\n{first} vs {second}: win {float(res.win):.4f} draw {float(res.draw):.4f} loss "
+        f"{float(res.loss):.4f} (advantage {float(res.advantage):+.4f}); expected guesses "
+        f"{float(res.expected_guesses()[0]):.4f} vs {float(res.expected_guesses()[1]):.4f}"
+    )
 
 
 def test_race_guesser_answers(benchmark, enable):
@@ -104,12 +115,20 @@ def test_race_guesser_answers(benchmark, enable):
     benchmark.pedantic(jotto.race, (enable, gbr, racer), {"games": 40, "seed": 5}, rounds=1)
     times.sort()
     cpu.sort()
-    benchmark.extra_info.update({"slowest": times[-1], "slowest_cpu": cpu[-1],
-                                 "decisions": len(times), "load": os.getloadavg()[0]})
-    print(f"\nrace guesser: {len(times)} decisions, slowest {times[-1]:.3f} s "
-          f"({cpu[-1]:.3f} s CPU), 99% under {times[int(0.99 * len(times))]:.4f} s "
-          f"({cpu[int(0.99 * len(cpu))]:.4f} s CPU), median {times[len(times) // 2]:.4f} s; "
-          f"load {os.getloadavg()[0]:.1f}")
+    benchmark.extra_info.update(
+        {
+            "slowest": times[-1],
+            "slowest_cpu": cpu[-1],
+            "decisions": len(times),
+            "load": os.getloadavg()[0],
+        }
+    )
+    print(
+        f"\nrace guesser: {len(times)} decisions, slowest {times[-1]:.3f} s "
+        f"({cpu[-1]:.3f} s CPU), 99% under {times[int(0.99 * len(times))]:.4f} s "
+        f"({cpu[int(0.99 * len(cpu))]:.4f} s CPU), median {times[len(times) // 2]:.4f} s; "
+        f"load {os.getloadavg()[0]:.1f}"
+    )
     assert times[-1] < 1.0 or os.getloadavg()[0] > 2
 
 
@@ -121,12 +140,12 @@ def test_review_of_a_five_letter_race(benchmark, enable):
     benchmark.group = "review"
 
     def moves(secret, guesses):
-        return [(g, enable.win_code if g == secret else enable.rules.reply(g, secret))
-                for g in guesses]
+        return [
+            (g, enable.win_code if g == secret else enable.rules.reply(g, secret)) for g in guesses
+        ]
 
     yours = moves("clout", ["raise", "pound", "cloth", "clout"])
     mine = moves("plumb", ["stale", "crimp", "bumph", "plumb"])
     review = benchmark.pedantic(review_game, (enable, "race", "won", yours, mine), rounds=3)
-    print(f"\nreview: {review.seconds:.2f} s, load {os.getloadavg()[0]:.1f}; "
-          f"{review.share()}")
+    print(f"\nreview: {review.seconds:.2f} s, load {os.getloadavg()[0]:.1f}; {review.share()}")
     assert benchmark.stats["max"] <= 2.0 or os.getloadavg()[0] > 2

@@ -44,8 +44,10 @@ def main(rounds: int = 5) -> None:
 
     lists = same_size_lists()
     n = len(lists["paper"])
-    print(f"CompNumGuesses, ENABLE 5 letters, first {n} words of each preset's list, uniform "
-          f"hider, 1 thread; ms (minimum of {rounds}) and ratio to the paper's variant\n")
+    print(
+        f"CompNumGuesses, ENABLE 5 letters, first {n} words of each preset's list, uniform "
+        f"hider, 1 thread; ms (minimum of {rounds}) and ratio to the paper's variant\n"
+    )
     print("| kernel | rule | " + " | ".join(PRESETS) + " |")
     print("|---|---|" + "---:|" * len(PRESETS))
     for variant in runtime.available_kernel_variants():
@@ -57,8 +59,9 @@ def main(rounds: int = 5) -> None:
                     t0 = time.process_time()
                     jotto.comp_num_guesses(lists[name], rule=rule, threads=1)
                     best[name] = min(best[name], time.process_time() - t0)
-            cells = [f"{best[name] * 1e3:.1f} ({best[name] / best['paper']:.1f}x)"
-                     for name in PRESETS]
+            cells = [
+                f"{best[name] * 1e3:.1f} ({best[name] / best['paper']:.1f}x)" for name in PRESETS
+            ]
             print(f"| {variant} | {rule} | " + " | ".join(cells) + " |")
             sys.stdout.flush()
 

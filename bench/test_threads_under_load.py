@@ -15,9 +15,8 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 import numpy as np
+import pytest
 
 import jotto
 from jotto import _core
@@ -52,8 +51,9 @@ def solve_seconds(words, threads: int) -> float:
     return time.perf_counter() - start
 
 
-def one_against_default(benchmark, group: str, seconds, rounds: int, busy_cores: int,
-                        what: str) -> float:
+def one_against_default(
+    benchmark, group: str, seconds, rounds: int, busy_cores: int, what: str
+) -> float:
     """``seconds(threads)`` on one thread and on the default threads, alternating over
     ``rounds``; the ratio of the totals (default / one), recorded and printed."""
     default = jotto.resolve_threads()
@@ -67,20 +67,34 @@ def one_against_default(benchmark, group: str, seconds, rounds: int, busy_cores:
 
     benchmark.pedantic(both, rounds=1, iterations=1)
     ratio = times[default] / times[1]
-    benchmark.extra_info.update({"one_thread_s": times[1], "default_threads": default,
-                                 "default_s": times[default], "ratio": ratio,
-                                 "busy_processes": busy_cores,
-                                 "kernel": runtime.kernel_variant()})
-    print(f"\n{rounds} rounds{what}: -j 1 {times[1]:.2f} s; default ({default} threads) "
-          f"{times[default]:.2f} s; ratio {ratio:.2f} with {busy_cores} busy processes, kernel "
-          f"{runtime.kernel_variant()}")
+    benchmark.extra_info.update(
+        {
+            "one_thread_s": times[1],
+            "default_threads": default,
+            "default_s": times[default],
+            "ratio": ratio,
+            "busy_processes": busy_cores,
+            "kernel": runtime.kernel_variant(),
+        }
+    )
+    print(
+        f"\n{rounds} rounds{what}: -j 1 {times[1]:.2f} s; default ({default} threads) "
+        f"{times[default]:.2f} s; ratio {ratio:.2f} with {busy_cores} busy processes, kernel "
+        f"{runtime.kernel_variant()}"
+    )
     return ratio
 
 
 def test_default_threads_not_slower_under_load(benchmark, twl06, busy_cores):
     words = twl06[3]
-    one_against_default(benchmark, "3-letter solve, one busy process per core",
-                        lambda threads: solve_seconds(words, threads), ROUNDS, busy_cores, "")
+    one_against_default(
+        benchmark,
+        "3-letter solve, one busy process per core",
+        lambda threads: solve_seconds(words, threads),
+        ROUNDS,
+        busy_cores,
+        "",
+    )
 
 
 def prove_seconds(words, threads: int) -> float:
@@ -96,7 +110,12 @@ def test_default_threads_not_slower_under_load_proof(benchmark, twl06, busy_core
     none waiting for another) against one thread, with a busy process per core: at most 1.1x
     slower (the ratio of the totals over PROOF_ROUNDS alternating rounds)."""
     words = twl06[3]
-    ratio = one_against_default(benchmark, "3-letter proof, one busy process per core",
-                                lambda threads: prove_seconds(words, threads), PROOF_ROUNDS,
-                                busy_cores, f" of the proof to {PROOF_BETA}/421")
+    ratio = one_against_default(
+        benchmark,
+        "3-letter proof, one busy process per core",
+        lambda threads: prove_seconds(words, threads),
+        PROOF_ROUNDS,
+        busy_cores,
+        f" of the proof to {PROOF_BETA}/421",
+    )
     assert ratio <= 1.1

@@ -24,19 +24,29 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--words", default=str(TWL06))
     args = ap.parse_args()
-    print(f"{'letters':>7} {'mode':>6} {'iterations':>10} {'wall s':>8} {'ours/iter':>12} "
-          f"{'paper/iter':>12} {'speed-up':>10}")
+    print(
+        f"{'letters':>7} {'mode':>6} {'iterations':>10} {'wall s':>8} {'ours/iter':>12} "
+        f"{'paper/iter':>12} {'speed-up':>10}"
+    )
     for L in (2, 3, 4, 5):
         words = jotto.load_words(args.words, length=L)
         for mode in ("exact", "paper"):
             start = time.perf_counter()
-            sol = jotto.solve(L, words, mode=mode, iterations=args.iterations,
-                              threads=args.threads, progress=False)
+            sol = jotto.solve(
+                L,
+                words,
+                mode=mode,
+                iterations=args.iterations,
+                threads=args.threads,
+                progress=False,
+            )
             wall = time.perf_counter() - start
             ours = sol.table()["avg_seconds_per_iteration"]
             paper = TABLE1["avg_minutes_per_iteration"][L] * 60
-            print(f"{L:>7} {mode:>6} {sol.iterations:>10} {wall:>8.2f} {ours * 1e3:>9.3f} ms "
-                  f"{paper:>10.4g} s {paper / ours:>10.3g}")
+            print(
+                f"{L:>7} {mode:>6} {sol.iterations:>10} {wall:>8.2f} {ours * 1e3:>9.3f} ms "
+                f"{paper:>10.4g} s {paper / ours:>10.3g}"
+            )
 
 
 if __name__ == "__main__":

@@ -39,8 +39,14 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
-async def play(client: httpx.AsyncClient, words, rng: random.Random, rounds: int,
-               guess_ms: list[float], answer_ms: list[float]) -> None:
+async def play(
+    client: httpx.AsyncClient,
+    words,
+    rng: random.Random,
+    rounds: int,
+    guess_ms: list[float],
+    answer_ms: list[float],
+) -> None:
     """One person's race: up to ``rounds`` guesses (or to the end)."""
     hidden = words[rng.randrange(len(words))]
     r = await client.post("/api/games", json={"mode": "race", "level": "hard", "length": 5})
@@ -53,8 +59,9 @@ async def play(client: httpx.AsyncClient, words, rng: random.Random, rounds: int
         if state["asks"] == "guess":
             rows = state["yours"]["rows"]
             for row in rows[-1:]:
-                candidates = [w for w in candidates
-                              if words.rules.reply(row["guess"], w) == row["reply"]]
+                candidates = [
+                    w for w in candidates if words.rules.reply(row["guess"], w) == row["reply"]
+                ]
             guessed = {row["guess"] for row in rows}
             if len(rows) >= rounds:
                 break
@@ -66,8 +73,9 @@ async def play(client: httpx.AsyncClient, words, rng: random.Random, rounds: int
             g = state["my_guess"]
             reply = "yes" if g == hidden else str(words.rules.reply(g, hidden))
             t0 = time.perf_counter()
-            r = await client.post(f"/api/games/{gid}/moves", json={"move": "answer",
-                                                                   "reply": reply})
+            r = await client.post(
+                f"/api/games/{gid}/moves", json={"move": "answer", "reply": reply}
+            )
             answer_ms.append(1000 * (time.perf_counter() - t0))
         else:
             break
@@ -92,18 +100,30 @@ async def phase(client, words, games: int, rounds: int, rng: random.Random) -> d
     stop = asyncio.Event()
     prober = asyncio.create_task(probe(client, stop, probe_ms))
     t0 = time.perf_counter()
-    await asyncio.gather(*(play(client, words, random.Random(rng.random()), rounds,
-                                guess_ms, answer_ms) for _ in range(games)))
+    await asyncio.gather(
+        *(
+            play(client, words, random.Random(rng.random()), rounds, guess_ms, answer_ms)
+            for _ in range(games)
+        )
+    )
     wall = time.perf_counter() - t0
     stop.set()
     await prober
 
     def summary(xs: list[float]) -> dict:
-        return {"n": len(xs), "median_ms": round(statistics.median(xs), 1),
-                "p95_ms": round(percentile(xs, 0.95), 1), "max_ms": round(max(xs), 1)}
+        return {
+            "n": len(xs),
+            "median_ms": round(statistics.median(xs), 1),
+            "p95_ms": round(percentile(xs, 0.95), 1),
+            "max_ms": round(max(xs), 1),
+        }
 
-    return {"wall_s": round(wall, 2), "guess": summary(guess_ms),
-            "answer": summary(answer_ms), "probe": summary(probe_ms)}
+    return {
+        "wall_s": round(wall, 2),
+        "guess": summary(guess_ms),
+        "answer": summary(answer_ms),
+        "probe": summary(probe_ms),
+    }
 
 
 async def run(url: str, games: int, rounds: int, seed: int, passes: int) -> dict:
@@ -115,9 +135,11 @@ async def run(url: str, games: int, rounds: int, seed: int, passes: int) -> dict
         await play(client, words, random.Random(-1), 1, [], [])
         # then the passes: the first meets the race guesser's caches cold, the later ones
         # find the decisions of the earlier games' states (shared by all games of a server)
-        return {"games": games, "rounds": rounds,
-                "passes": [await phase(client, words, games, rounds, rng)
-                           for _ in range(passes)]}
+        return {
+            "games": games,
+            "rounds": rounds,
+            "passes": [await phase(client, words, games, rounds, rng) for _ in range(passes)],
+        }
 
 
 def main() -> None:
@@ -125,19 +147,22 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20, help="races played at once")
     ap.add_argument("--rounds", type=int, default=4, help="guesses per person (at most)")
     ap.add_argument("--seed", type=int, default=41)
-    ap.add_argument("--passes", type=int, default=3,
-                    help="rounds of --games races at once, one after the other")
+    ap.add_argument(
+        "--passes", type=int, default=3, help="rounds of --games races at once, one after the other"
+    )
     args = ap.parse_args()
     load = os.getloadavg()
-    server = subprocess.Popen([sys.executable, "-m", "jotto", "serve", "--port", "0",
-                               "--no-save"], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jotto", "serve", "--port", "0", "--no-save"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = server.stdout.readline()  # type: ignore[union-attr]
         match = re.search(r"http://\S+/", line)
         if not match:
             sys.exit(f"the server did not start: {line!r}")
-        result = asyncio.run(run(match.group(0), args.games, args.rounds, args.seed,
-                                   args.passes))
+        result = asyncio.run(run(match.group(0), args.games, args.rounds, args.seed, args.passes))
     finally:
         server.terminate()
         server.wait(10)

@@ -52,8 +52,21 @@ class Yardstick:
 
     def __init__(self, source: Path, tmp: Path, masks: np.ndarray):
         lib = tmp / "libyardstick.so"
-        subprocess.run(["gcc", "-O3", "-march=x86-64-v3", "-fopenmp", "-pthread", "-shared",
-                        "-fPIC", "-o", str(lib), str(source / "proto.c")], check=True)
+        subprocess.run(
+            [
+                "gcc",
+                "-O3",
+                "-march=x86-64-v3",
+                "-fopenmp",
+                "-pthread",
+                "-shared",
+                "-fPIC",
+                "-o",
+                str(lib),
+                str(source / "proto.c"),
+            ],
+            check=True,
+        )
         self.lib = ctypes.CDLL(str(lib))
         self.lib.proto_init.argtypes = [ctypes.c_void_p, ctypes.c_int]
         self.lib.proto_set_weights.argtypes = [ctypes.c_void_p]
@@ -109,8 +122,12 @@ def main() -> None:
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--weights", default="uniform,fp")
     ap.add_argument("--rounds", type=int, default=21)
-    ap.add_argument("--fp-weights", type=Path, default=None,
-                    help="a .npy file keeping the fictitious-play weights between runs")
+    ap.add_argument(
+        "--fp-weights",
+        type=Path,
+        default=None,
+        help="a .npy file keeping the fictitious-play weights between runs",
+    )
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     ap.add_argument("--yardstick", type=Path, default=YARDSTICK)
     ap.add_argument("--json", type=Path, default=None)
@@ -130,8 +147,11 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         ys = Yardstick(args.yardstick, Path(tmp), np.asarray(words.masks))
-        print("| weights | threads | variant | package ms | yardstick ms | package / yardstick "
-              "| load |\n|---|---:|---|---:|---:|---:|---|", flush=True)
+        print(
+            "| weights | threads | variant | package ms | yardstick ms | package / yardstick "
+            "| load |\n|---|---:|---|---:|---:|---:|---|",
+            flush=True,
+        )
         for wname, v in weights.items():
             ys.set_weights(v)
             for threads in [int(t) for t in args.threads.split(",")]:
@@ -144,20 +164,38 @@ def main() -> None:
                     want = package()
                     got = ys.counts(threads)
                     if not np.array_equal(want, got):
-                        sys.exit(f"yardstick: {wname} weights, {threads} threads: the counts "
-                                 f"differ for {int((want != got).sum())} targets")
+                        sys.exit(
+                            f"yardstick: {wname} weights, {threads} threads: the counts "
+                            f"differ for {int((want != got).sum())} targets"
+                        )
                     load0 = os.getloadavg()[0]
-                    tp, ty = interleaved(package, lambda t=threads: ys.counts(t), args.rounds,
-                                         time.perf_counter if args.clock == "wall"
-                                         else time.process_time)
+                    tp, ty = interleaved(
+                        package,
+                        lambda t=threads: ys.counts(t),
+                        args.rounds,
+                        time.perf_counter if args.clock == "wall" else time.process_time,
+                    )
                     load1 = os.getloadavg()[0]
                     mp, my = statistics.median(tp), statistics.median(ty)
-                    rows.append({"weights": wname, "threads": threads, "variant": variant,
-                                 "package_ms": mp * 1e3, "yardstick_ms": my * 1e3,
-                                 "ratio": mp / my, "load": [load0, load1], "package_all": tp,
-                                 "yardstick_all": ty, "clock": args.clock})
-                    print(f"| {wname} | {threads} | {variant} | {mp * 1e3:.2f} | {my * 1e3:.2f} "
-                          f"| {mp / my:.2f}x | {load0:.1f}-{load1:.1f} |", flush=True)
+                    rows.append(
+                        {
+                            "weights": wname,
+                            "threads": threads,
+                            "variant": variant,
+                            "package_ms": mp * 1e3,
+                            "yardstick_ms": my * 1e3,
+                            "ratio": mp / my,
+                            "load": [load0, load1],
+                            "package_all": tp,
+                            "yardstick_all": ty,
+                            "clock": args.clock,
+                        }
+                    )
+                    print(
+                        f"| {wname} | {threads} | {variant} | {mp * 1e3:.2f} | {my * 1e3:.2f} "
+                        f"| {mp / my:.2f}x | {load0:.1f}-{load1:.1f} |",
+                        flush=True,
+                    )
     runtime.select_kernel_variant(default)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))

@@ -1,7 +1,7 @@
 """Sphinx configuration of jotto's manual (``docs/``).
 
 Build it, with the package installed and ``pip install --group docs`` (the test group includes
-it), by ``python -m sphinx -W --keep-going -n docs docs/_build/html``; ``tests/test_docs.py``
+it), by ``python -m sphinx -W --keep-going -n docs docs/_build/html``; ``tests/house/test_docs.py``
 runs this build and every example in the pages.
 
 Pages are MyST Markdown; the API reference is autodoc (Google- and NumPy-style docstrings through
@@ -68,14 +68,35 @@ html_title = f"jotto {release}"
 pygments_style = "sphinx"
 
 #: Modules whose objects references may name though no inventory of them is loaded.
-EXTERNAL_ROOTS = {"builtins", "collections", "concurrent", "dataclasses", "fractions", "numbers",
-                  "numpy", "os", "pathlib", "random", "typing", "typing_extensions", "click"}
+EXTERNAL_ROOTS = {
+    "builtins",
+    "collections",
+    "concurrent",
+    "dataclasses",
+    "fractions",
+    "numbers",
+    "numpy",
+    "os",
+    "pathlib",
+    "random",
+    "typing",
+    "typing_extensions",
+    "click",
+}
 #: Short spellings docstrings and annotations use for them.
-ALIASES = {"np": "numpy", "Path": "pathlib.Path", "Fraction": "fractions.Fraction",
-           "ArrayLike": "numpy.typing.ArrayLike", "Real": "numbers.Real",
-           "Mapping": "collections.abc.Mapping", "Sequence": "collections.abc.Sequence",
-           "Iterable": "collections.abc.Iterable", "Iterator": "collections.abc.Iterator",
-           "Callable": "collections.abc.Callable", "Executor": "concurrent.futures.Executor"}
+ALIASES = {
+    "np": "numpy",
+    "Path": "pathlib.Path",
+    "Fraction": "fractions.Fraction",
+    "ArrayLike": "numpy.typing.ArrayLike",
+    "Real": "numbers.Real",
+    "Mapping": "collections.abc.Mapping",
+    "Sequence": "collections.abc.Sequence",
+    "Iterable": "collections.abc.Iterable",
+    "Iterator": "collections.abc.Iterator",
+    "Callable": "collections.abc.Callable",
+    "Executor": "concurrent.futures.Executor",
+}
 
 
 def _lookup(dotted: str) -> object | None:
@@ -115,8 +136,9 @@ def resolve_without_inventory(app, env, node, contnode):
     domain = env.get_domain("py")
     public = _public_spelling(target)
     if public is not None and public != target:
-        found = domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], public,
-                                    node, contnode)
+        found = domain.resolve_xref(
+            env, node["refdoc"], app.builder, node["reftype"], public, node, contnode
+        )
         if found is not None:
             return found
     first, _, rest = target.partition(".")
@@ -138,8 +160,11 @@ def _internal_names() -> set[str]:
     if not _NAMES:
         for info in pkgutil.walk_packages(jotto.__path__, "jotto."):
             module = importlib.import_module(info.name)
-            _NAMES.update(name for name, value in vars(module).items()
-                          if not isinstance(value, types.ModuleType))
+            _NAMES.update(
+                name
+                for name, value in vars(module).items()
+                if not isinstance(value, types.ModuleType)
+            )
     return _NAMES
 
 
@@ -162,4 +187,3 @@ def setup(app):
     app.connect("missing-reference", resolve_without_inventory)
     app.connect("autodoc-process-signature", short_array_like)
     return {"parallel_read_safe": True}
-

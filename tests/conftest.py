@@ -9,10 +9,14 @@ from hypothesis import HealthCheck, settings
 
 import jotto
 from jotto import _core
+from jotto.util import strategy_file
 
-settings.register_profile("default", deadline=None, max_examples=40,
-                          suppress_health_check=[HealthCheck.too_slow,
-                                                 HealthCheck.function_scoped_fixture])
+settings.register_profile(
+    "default",
+    deadline=None,
+    max_examples=40,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 settings.load_profile("default")
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -63,3 +67,15 @@ def private_data_dir(tmp_path_factory, monkeypatch) -> Path:
     path = tmp_path_factory.mktemp("jotto-data")
     monkeypatch.setenv("JOTTO_DATA_DIR", str(path))
     return path
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Small finished solves (3 letters, 12 iterations) in both modes, and their payloads."""
+    d = tmp_path_factory.mktemp("runs")
+    out = {}
+    for mode in ("exact", "paper"):
+        path = d / f"{mode}.jotto"
+        jotto.solve(3, iterations=12, mode=mode, out=path, progress=False)
+        out[mode] = (path, strategy_file.read(path))
+    return out

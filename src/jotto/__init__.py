@@ -23,56 +23,71 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 #: command starts handling Ctrl-C before NumPy and the core load, and a name is imported on
 #: first use (``jotto.solve``, ``from jotto import solve``).
 _EXPORTS = {
-    "comp_num_guesses": "responses.gbr", "gbr_tree": "responses.gbr",
+    "comp_num_guesses": "responses.gbr",
+    "gbr_tree": "responses.gbr",
     "guesser_gbr": "responses.gbr",
     "reply": "game.turns",
-    "PRESETS": "game.rules", "Rules": "game.rules", "RulesError": "game.rules",
+    "PRESETS": "game.rules",
+    "Rules": "game.rules",
+    "RulesError": "game.rules",
     "parse_rules": "game.rules",
-    "openmp_enabled": "engine.runtime", "resolve_threads": "engine.runtime",
-    "BestResponse": "responses.result", "best_response": "responses.best_responses",
+    "openmp_enabled": "engine.runtime",
+    "resolve_threads": "engine.runtime",
+    "BestResponse": "responses.result",
+    "best_response": "responses.best_responses",
     "expected_guesses": "responses.result",
-    "CertificateError": "game.certificates", "check_certificate": "game.proof_check",
-    "CheckResult": "game.proof_check", "TrimResult": "game.proof_check",
+    "CertificateError": "game.certificates",
+    "check_certificate": "game.proof_check",
+    "CheckResult": "game.proof_check",
+    "TrimResult": "game.proof_check",
     "trim_certificate": "game.proof_check",
     "DoubleOracleSolution": "solvers.double_oracle.solution",
-    "OpenerTable": "solvers.openers", "OpenerValue": "solvers.openers",
+    "OpenerTable": "solvers.openers",
+    "OpenerValue": "solvers.openers",
     "opener_values": "solvers.openers",
     "EquilibriumGuesser": "solvers.fictitious_play.solution",
     "FictitiousPlaySolution": "solvers.fictitious_play.solution",
-    "Solution": "solvers.solution", "Strength": "solvers.solution",
-    "SolveInterrupted": "solvers.driver", "solve": "solvers.solving",
+    "Solution": "solvers.solution",
+    "Strength": "solvers.solution",
+    "SolveInterrupted": "solvers.driver",
+    "solve": "solvers.solving",
     "StrategyFileError": "util.strategy_file",
     "DecisionTree": "game.trees",
-    "Evaluation": "players.evaluation", "evaluate": "players.evaluation",
+    "Evaluation": "players.evaluation",
+    "evaluate": "players.evaluation",
     "head_to_head": "players.evaluation",
-    "Objective": "game.objectives", "within": "game.objectives",
+    "Objective": "game.objectives",
+    "within": "game.objectives",
     "race": "players.races",
-    "DECISION_RULES": "engine.weights", "integer_weights": "engine.weights",
-    "WordList": "game.words", "WordListError": "game.words", "load_words": "game.words",
+    "DECISION_RULES": "engine.weights",
+    "integer_weights": "engine.weights",
+    "WordList": "game.words",
+    "WordListError": "game.words",
+    "load_words": "game.words",
 }
 
 if TYPE_CHECKING:
-    from .game.turns import reply
-    from .game.rules import PRESETS, Rules, RulesError, parse_rules
-    from .responses.gbr import comp_num_guesses, gbr_tree, guesser_gbr
     from .engine.runtime import openmp_enabled, resolve_threads
-    from .responses.best_responses import best_response
-    from .responses.result import BestResponse, expected_guesses
+    from .engine.weights import DECISION_RULES, integer_weights
     from .game.certificates import CertificateError
+    from .game.objectives import Objective, within
     from .game.proof_check import CheckResult, TrimResult, check_certificate, trim_certificate
+    from .game.rules import PRESETS, Rules, RulesError, parse_rules
+    from .game.trees import DecisionTree
+    from .game.turns import reply
+    from .game.words import WordList, WordListError, load_words
+    from .players.evaluation import Evaluation, evaluate, head_to_head
+    from .players.races import race
+    from .responses.best_responses import best_response
+    from .responses.gbr import comp_num_guesses, gbr_tree, guesser_gbr
+    from .responses.result import BestResponse, expected_guesses
     from .solvers.double_oracle.solution import DoubleOracleSolution
-    from .solvers.openers import OpenerTable, OpenerValue, opener_values
-    from .solvers.fictitious_play.solution import EquilibriumGuesser, FictitiousPlaySolution
-    from .solvers.solution import Solution, Strength
     from .solvers.driver import SolveInterrupted
+    from .solvers.fictitious_play.solution import EquilibriumGuesser, FictitiousPlaySolution
+    from .solvers.openers import OpenerTable, OpenerValue, opener_values
+    from .solvers.solution import Solution, Strength
     from .solvers.solving import solve
     from .util.strategy_file import StrategyFileError
-    from .game.trees import DecisionTree
-    from .players.evaluation import Evaluation, evaluate, head_to_head
-    from .game.objectives import Objective, within
-    from .players.races import race
-    from .engine.weights import DECISION_RULES, integer_weights
-    from .game.words import WordList, WordListError, load_words
 
 
 def __getattr__(name: str) -> object:

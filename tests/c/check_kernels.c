@@ -1,5 +1,5 @@
 /* check_kernels.c -- a standalone test of the C engine, without Python, for any architecture
- * (tests/test_cross_aarch64.py builds it for aarch64 and runs it under qemu-user; on the build
+ * (tests/house/test_cross_aarch64.py builds it for aarch64 and runs it under qemu-user; on the build
  * machine's own CPU the Python tests check the same kernels through _core, against the
  * pure-Python reference).  On random word lists it checks, for every kernel variant
  * the build has and the CPU runs:

@@ -1,5 +1,5 @@
 /* tsan_search.c -- the best-response search on several threads under ThreadSanitizer
- * (tests/test_proof_threads.py builds and runs it).
+ * (tests/responses/test_proof_threads.py builds and runs it).
  *
  * The pass's OpenMP team (search_parallel.c, bs_run_threads) is replaced here by POSIX threads:
  * libgomp is not instrumented, so TSan would not see its fork and join and would report every

@@ -5,8 +5,14 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from ..play.analysis import (METRICS, best_first_guesses, neighbourhood, neighbourhood_sizes,
-                        partition_of, partition_vectors)
+from ..play.analysis import (
+    METRICS,
+    best_first_guesses,
+    neighbourhood,
+    neighbourhood_sizes,
+    partition_of,
+    partition_vectors,
+)
 from .options import echo_json, word_list, word_list_options
 
 
@@ -17,12 +23,22 @@ def analyze() -> None:
 
 @analyze.command("first-guesses")
 @word_list_options
-@click.option("--metric", type=click.Choice(list(METRICS)), default="entropy",
-              show_default=True,
-              help="Norvig's partition metric: the largest branch and the expected branch size "
-                   "are minimised, the entropy (bits) maximised.")
-@click.option("-k", "--top", type=click.IntRange(min=1), default=10, show_default=True,
-              help="How many of the best first guesses to list.")
+@click.option(
+    "--metric",
+    type=click.Choice(list(METRICS)),
+    default="entropy",
+    show_default=True,
+    help="Norvig's partition metric: the largest branch and the expected branch size "
+    "are minimised, the entropy (bits) maximised.",
+)
+@click.option(
+    "-k",
+    "--top",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="How many of the best first guesses to list.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def first_guesses(words, letters, rules, skip_invalid, metric, top, as_json):
     """The best first guesses by a metric, with their partition vectors."""
@@ -30,8 +46,12 @@ def first_guesses(words, letters, rules, skip_invalid, metric, top, as_json):
     best = best_first_guesses(wl, metric, top)
     vectors = partition_vectors(wl, [wl.index(w) for w, _ in best])
     if as_json:
-        echo_json([{"word": w, "metric": v, "partition": vec.tolist()}
-                   for (w, v), vec in zip(best, vectors)])
+        echo_json(
+            [
+                {"word": w, "metric": v, "partition": vec.tolist()}
+                for (w, v), vec in zip(best, vectors)
+            ]
+        )
         return
     for (w, v), vec in zip(best, vectors):
         value = f"{v:.6g}" + (" bits" if metric == "entropy" else "")
@@ -58,10 +78,20 @@ def partition(words, letters, rules, skip_invalid, guesses, as_json):
 @analyze.command("neighbours")
 @word_list_options
 @click.argument("word", required=False)
-@click.option("--shared", type=int, default=None,
-              help="Letters in common that make a neighbour (default L-1).")
-@click.option("-k", "--top", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Without WORD: list the most and least crowded words.")
+@click.option(
+    "--shared",
+    type=int,
+    default=None,
+    help="Letters in common that make a neighbour (default L-1).",
+)
+@click.option(
+    "-k",
+    "--top",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Without WORD: list the most and least crowded words.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def neighbours(words, letters, rules, skip_invalid, word, shared, top, as_json):
     """WORD's neighbours (words sharing at least L-1 letters with it), or, without WORD, the

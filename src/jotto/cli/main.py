@@ -8,15 +8,16 @@ import os
 import re
 import sys
 import warnings
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import click
 
 from .._version import __version__
-from ..util.files import input_limit, quote
-from ..util.strategy_file import StrategyFileError
 from ..game.trees import TreeFileError
 from ..game.words import WordListError
+from ..util.files import input_limit, quote
+from ..util.strategy_file import StrategyFileError
 
 __all__ = ["BadInput", "main", "warnings_as_lines"]
 
@@ -28,8 +29,15 @@ class BadInput(click.ClickException):
 
 
 #: What counts as the user's mistake rather than jotto's.
-USER_ERRORS = (WordListError, StrategyFileError, TreeFileError, ValueError, KeyError, OSError,
-               ImportError)
+USER_ERRORS = (
+    WordListError,
+    StrategyFileError,
+    TreeFileError,
+    ValueError,
+    KeyError,
+    OSError,
+    ImportError,
+)
 
 
 def _message(exc: BaseException) -> str:
@@ -46,8 +54,7 @@ _QUOTED = re.compile(r"'([^']*)'")
 
 
 def _cut_long_quotes(message: str) -> str:
-    return _QUOTED.sub(lambda m: quote(m.group(1)) if len(m.group(1)) > 40 else m.group(0),
-                       message)
+    return _QUOTED.sub(lambda m: quote(m.group(1)) if len(m.group(1)) > 40 else m.group(0), message)
 
 
 def _standard_streams() -> None:
@@ -93,9 +100,14 @@ INTERRUPTED = 130
 
 
 class JottoGroup(click.Group):
-    def main(self, args: Any = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         """click's ``main``, run with ``standalone_mode=False`` so that a Ctrl-C anywhere in it
         ends the command quietly with exit status 130: in standalone mode a SIGINT landing in
         click's own code, outside :meth:`invoke` (parsing the command line, say), printed

@@ -7,13 +7,23 @@ from pathlib import Path
 
 import click
 
+from ..game.trees import tree_format
 from ..util.files import check_new_output, check_writable, output_lock
 from ..util.strategy_file import StrategyFileError
-from ..game.trees import tree_format
 from .main import BadInput
-from .options import (POSITIVE_FINITE, echo_json, executor_options, hidden_weights,
-                      hide_from_option, interval_text, note, open_executor, threads_option,
-                      word_list, word_list_options)
+from .options import (
+    POSITIVE_FINITE,
+    echo_json,
+    executor_options,
+    hidden_weights,
+    hide_from_option,
+    interval_text,
+    note,
+    open_executor,
+    threads_option,
+    word_list,
+    word_list_options,
+)
 
 
 def default_out(letters: int) -> Path:
@@ -23,37 +33,94 @@ def default_out(letters: int) -> Path:
 @click.command("openers")
 @word_list_options
 @hide_from_option
-@click.option("--time-budget", type=POSITIVE_FINITE, default=None, metavar="SECONDS",
-              help="Stop after this many seconds (default: when every opener's value is "
-                   "exact, feasible for small lists only).  A resumed run gets this much more.")
-@click.option("--focus", type=click.IntRange(min=1), default=10, show_default=True,
-              help="How many of the openers with the best trees to narrow first.")
-@click.option("--width", type=POSITIVE_FINITE, default=None,
-              help="Narrow the focus openers until each interval is at most this wide "
-                   "(default: until exact), beside raising the lowest lower ends.")
+@click.option(
+    "--time-budget",
+    type=POSITIVE_FINITE,
+    default=None,
+    metavar="SECONDS",
+    help="Stop after this many seconds (default: when every opener's value is "
+    "exact, feasible for small lists only).  A resumed run gets this much more.",
+)
+@click.option(
+    "--focus",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="How many of the openers with the best trees to narrow first.",
+)
+@click.option(
+    "--width",
+    type=POSITIVE_FINITE,
+    default=None,
+    help="Narrow the focus openers until each interval is at most this wide "
+    "(default: until exact), beside raising the lowest lower ends.",
+)
 @threads_option
 @executor_options
-@click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Table file, checkpointed while running (default "
-                   "jotto-<letters>-letters-openers.jotto).")
-@click.option("--resume", is_flag=True,
-              help="Continue the table saved in --out (default: its default file).")
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Table file, checkpointed while running (default jotto-<letters>-letters-openers.jotto).",
+)
+@click.option(
+    "--resume", is_flag=True, help="Continue the table saved in --out (default: its default file)."
+)
 @click.option("--force", is_flag=True, help="Overwrite --out (and --save-tree) if they exist.")
-@click.option("--checkpoint-every", type=POSITIVE_FINITE, default=10.0, show_default=True,
-              metavar="SECONDS", help="Seconds between checkpoints.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on standard error (default: when it is a terminal).")
-@click.option("-k", "--top", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Rows to print (--csv and --json print them all).")
-@click.option("--save-tree", nargs=2, metavar="WORD FILE", default=None,
-              help="Also save the tree starting with WORD whose value is its upper end "
-                   "(.json, .dot or .txt).")
+@click.option(
+    "--checkpoint-every",
+    type=POSITIVE_FINITE,
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds between checkpoints.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on standard error (default: when it is a terminal).",
+)
+@click.option(
+    "-k",
+    "--top",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Rows to print (--csv and --json print them all).",
+)
+@click.option(
+    "--save-tree",
+    nargs=2,
+    metavar="WORD FILE",
+    default=None,
+    help="Also save the tree starting with WORD whose value is its upper end "
+    "(.json, .dot or .txt).",
+)
 @click.option("--csv", "as_csv", is_flag=True, help="Print the table as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def openers_command(words, letters, rules, skip_invalid, hide_from, time_budget, focus, width,
-                    threads, workers,
-                    scheduler, out, resume, force, checkpoint_every, progress, top, save_tree,
-                    as_csv, as_json):
+def openers_command(
+    words,
+    letters,
+    rules,
+    skip_invalid,
+    hide_from,
+    time_budget,
+    focus,
+    width,
+    threads,
+    workers,
+    scheduler,
+    out,
+    resume,
+    force,
+    checkpoint_every,
+    progress,
+    top,
+    save_tree,
+    as_csv,
+    as_json,
+):
     """The value of every first guess against the uniform hider (over the words of
     --hide-from, if given): for each opener, the
     certified interval of the expected guesses of the best trees that start with it (lower end
@@ -86,8 +153,19 @@ def openers_command(words, letters, rules, skip_invalid, hide_from, time_budget,
         if resume and not out.exists():
             note(f"jotto: {out} does not exist yet: starting a new table")
         with open_executor(workers, scheduler) as executor:
-            table = _run(wl, hider, time_budget, focus, width, threads, executor, out, resume,
-                         checkpoint_every, sys.stderr.isatty() if progress is None else progress)
+            table = _run(
+                wl,
+                hider,
+                time_budget,
+                focus,
+                width,
+                threads,
+                executor,
+                out,
+                resume,
+                checkpoint_every,
+                sys.stderr.isatty() if progress is None else progress,
+            )
     if tree_word is not None:
         try:
             table.tree(tree_word).save(tree_path)
@@ -104,17 +182,30 @@ def openers_command(words, letters, rules, skip_invalid, hide_from, time_budget,
         click.echo(f"Table file: {out}" + (f"; tree: {tree_path}" if tree_word else ""))
 
 
-def _run(wl, hider, budget, focus, width, threads, executor, out, resume, checkpoint_every,
-         progress):
+def _run(
+    wl, hider, budget, focus, width, threads, executor, out, resume, checkpoint_every, progress
+):
     from ..solvers.openers import OpenersInterrupted, opener_values
 
     try:
-        return opener_values(wl, hider, budget=budget, executor=executor, focus=focus, width=width,
-                             out=out, resume=resume, progress=progress,
-                             checkpoint_seconds=checkpoint_every, threads=threads)
+        return opener_values(
+            wl,
+            hider,
+            budget=budget,
+            executor=executor,
+            focus=focus,
+            width=width,
+            out=out,
+            resume=resume,
+            progress=progress,
+            checkpoint_seconds=checkpoint_every,
+            threads=threads,
+        )
     except OpenersInterrupted as stop:
-        note(f"jotto: stopped; the table is saved in {stop.path}. Resume with:",
-             f"jotto openers --out {stop.path} --resume")
+        note(
+            f"jotto: stopped; the table is saved in {stop.path}. Resume with:",
+            f"jotto openers --out {stop.path} --resume",
+        )
         sys.exit(130)
     except StrategyFileError as exc:
         raise BadInput(str(exc)) from None
@@ -140,23 +231,26 @@ def table_text(table, top: int) -> str:
     if len(table.rows) > top:
         lines.append(f"      ... {len(table.rows) - top} more (--top, --csv or --json for all)")
     state = "complete" if table.complete else f"stopped ({table.stopped})"
-    lines.append(f"{len(table.rows)} openers of {table.words.source} ({L} letters, rules "
-                 f"{table.words.rules.name}), {_hider_text(table.weights)}; {state} after "
-                 f"{table.seconds:.1f} s, {table.tasks} tasks on {table.workers} "
-                 f"worker{'s' if table.workers != 1 else ''}"
-                 + (f", {table.lost} run again after a lost worker" if table.lost else ""))
-    lines.append(f"Best response: {interval_text(table.lower, table.upper)} "
-                 f"expected guesses")
+    lines.append(
+        f"{len(table.rows)} openers of {table.words.source} ({L} letters, rules "
+        f"{table.words.rules.name}), {_hider_text(table.weights)}; {state} after "
+        f"{table.seconds:.1f} s, {table.tasks} tasks on {table.workers} "
+        f"worker{'s' if table.workers != 1 else ''}"
+        + (f", {table.lost} run again after a lost worker" if table.lost else "")
+    )
+    lines.append(f"Best response: {interval_text(table.lower, table.upper)} expected guesses")
     best = table.best
     if len(best) == 1:
-        lines.append(f"Best opener: {best[0]} (proven: its tree needs at most what any other "
-                     f"opener needs at least)")
+        lines.append(
+            f"Best opener: {best[0]} (proven: its tree needs at most what any other "
+            f"opener needs at least)"
+        )
     elif best:
         lines.append(f"Best openers, tied: {', '.join(best)}")
     else:
         first = table.rows[0]
-        ahead = sum(1 for r in table.rows[1:] if first.upper is not None and
-                    r.lower < first.upper)
-        lines.append(f"No opener is proven best yet: {ahead} others may still beat "
-                     f"{first.word}'s tree")
+        ahead = sum(1 for r in table.rows[1:] if first.upper is not None and r.lower < first.upper)
+        lines.append(
+            f"No opener is proven best yet: {ahead} others may still beat {first.word}'s tree"
+        )
     return "\n".join(lines)

@@ -10,25 +10,42 @@ import shutil
 import sys
 import textwrap
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import click
 import numpy as np
 
+from ..game.hiding import hide_from_weights
+from ..game.rules import ANAGRAMS, PRESETS, Rules, RulesError, anagram_rule, parse_rules
+from ..game.words import BUNDLED, DEFAULT_SOURCE, WordList, load_words
+from ..players.specs import GUESSER_HELP, SPEC_HELP, check_guesser_spec, check_hider_spec
 from ..util.files import check_new_output, quote
 from ..util.plots import check_plot_path
-from ..players.specs import GUESSER_HELP, SPEC_HELP, check_guesser_spec, check_hider_spec
-from ..game.rules import ANAGRAMS, PRESETS, Rules, RulesError, anagram_rule, parse_rules
-from ..game.hiding import hide_from_weights
-from ..game.words import BUNDLED, DEFAULT_SOURCE, WordList, load_words
 from .main import BadInput
 
-__all__ = ["GUESSER_SPEC", "GUESSER_SPECS_EPILOG", "HIDER_SPEC", "POSITIVE_FINITE",
-           "SEED", "SPECS_EPILOG", "bound_progress", "check_plot_output", "echo_json",
-           "executor_options", "hidden_weights", "hide_from_option", "note",
-           "interval_text", "open_executor", "optional_seconds", "threads_option", "word_list",
-           "word_list_options"]
+__all__ = [
+    "GUESSER_SPEC",
+    "GUESSER_SPECS_EPILOG",
+    "HIDER_SPEC",
+    "POSITIVE_FINITE",
+    "SEED",
+    "SPECS_EPILOG",
+    "bound_progress",
+    "check_plot_output",
+    "echo_json",
+    "executor_options",
+    "hidden_weights",
+    "hide_from_option",
+    "note",
+    "interval_text",
+    "open_executor",
+    "optional_seconds",
+    "threads_option",
+    "word_list",
+    "word_list_options",
+]
 
 #: The player specs for --help, kept as written (click's \b marks a paragraph not to rewrap).
 SPECS_EPILOG = "\b\n" + SPEC_HELP.replace("\n\n", "\n\n\b\n")
@@ -42,8 +59,9 @@ class PositiveFinite(click.ParamType):
 
     name = "number"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> float:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
         x = click.FLOAT.convert(value, param, ctx)
         if not (math.isfinite(x) and x > 0):
             self.fail(f"{quote(value)} is not a positive finite number", param, ctx)
@@ -63,8 +81,7 @@ class PlayerSpec(click.ParamType):
     def __init__(self, check: Callable[[str], None]) -> None:
         self.check = check
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         try:
             self.check(value)
         except ValueError as exc:
@@ -85,69 +102,117 @@ class RulesType(click.ParamType):
 
     name = "rules"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> Rules:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Rules:
         try:
             return parse_rules(value)
         except RulesError as exc:
             self.fail(str(exc), param, ctx)
 
 
-RULES_HELP = ("Rule set: a preset (" + ", ".join(PRESETS) + "; default paper) with fine options "
-              "after commas, e.g. eckler,hard or paper,repeats,anagrams=keep-all.  paper: "
-              "distinct letters, words sharing their letters dropped (Ganzfried 2011); norvig: "
-              "one of them kept; perl: repeated letters counted as often as they occur, every "
-              "word kept; eckler: anagrams kept, only the exact word wins; positional: replies "
-              "also give letters in place; hard: every guess must fit all replies so far.")
+RULES_HELP = (
+    "Rule set: a preset (" + ", ".join(PRESETS) + "; default paper) with fine options "
+    "after commas, e.g. eckler,hard or paper,repeats,anagrams=keep-all.  paper: "
+    "distinct letters, words sharing their letters dropped (Ganzfried 2011); norvig: "
+    "one of them kept; perl: repeated letters counted as often as they occur, every "
+    "word kept; eckler: anagrams kept, only the exact word wins; positional: replies "
+    "also give letters in place; hard: every guess must fit all replies so far."
+)
 
 
 def word_list_options(f: Callable) -> Callable:
     """--words, --letters, --rules (with --anagrams, --repeats, --positional, --hard) and
     --skip-invalid; the command gets ``rules`` (a :class:`Rules`) for all of the rule options."""
-    @click.option("-w", "--words", "words", metavar="LIST", default=None,
-                  help=f"Word list: a bundled name ({', '.join(BUNDLED)}; default "
-                       f"{DEFAULT_SOURCE}) or a file, one word per line.")
-    @click.option("-n", "--letters", type=click.IntRange(1, 26), default=None,
-                  help="Letters per word (default 5).")
-    @click.option("-r", "--rules", "rules", type=RulesType(), default=None, metavar="NAME",
-                  help=RULES_HELP)
-    @click.option("--anagrams", type=click.Choice([*ANAGRAMS, "paper", "norvig"]), default=None,
-                  help="Replace the rules' anagram rule (paper = drop, norvig = keep-one).")
-    @click.option("--repeats/--no-repeats", default=None,
-                  help="Allow words with repeated letters (multiset counting), or not.")
-    @click.option("--positional/--no-positional", default=None,
-                  help="Replies also give the letters in the right place, or not.")
-    @click.option("--hard/--no-hard", default=None,
-                  help="Every guess must fit all replies so far (hard mode), or not.")
-    @click.option("--skip-invalid", is_flag=True,
-                  help="Skip (and count) tokens that are not ASCII letters instead of failing.")
+
+    @click.option(
+        "-w",
+        "--words",
+        "words",
+        metavar="LIST",
+        default=None,
+        help=f"Word list: a bundled name ({', '.join(BUNDLED)}; default "
+        f"{DEFAULT_SOURCE}) or a file, one word per line.",
+    )
+    @click.option(
+        "-n",
+        "--letters",
+        type=click.IntRange(1, 26),
+        default=None,
+        help="Letters per word (default 5).",
+    )
+    @click.option(
+        "-r", "--rules", "rules", type=RulesType(), default=None, metavar="NAME", help=RULES_HELP
+    )
+    @click.option(
+        "--anagrams",
+        type=click.Choice([*ANAGRAMS, "paper", "norvig"]),
+        default=None,
+        help="Replace the rules' anagram rule (paper = drop, norvig = keep-one).",
+    )
+    @click.option(
+        "--repeats/--no-repeats",
+        default=None,
+        help="Allow words with repeated letters (multiset counting), or not.",
+    )
+    @click.option(
+        "--positional/--no-positional",
+        default=None,
+        help="Replies also give the letters in the right place, or not.",
+    )
+    @click.option(
+        "--hard/--no-hard",
+        default=None,
+        help="Every guess must fit all replies so far (hard mode), or not.",
+    )
+    @click.option(
+        "--skip-invalid",
+        is_flag=True,
+        help="Skip (and count) tokens that are not ASCII letters instead of failing.",
+    )
     @functools.wraps(f)
-    def wrapper(*args: Any, anagrams: str | None, repeats: bool | None,
-                positional: bool | None, hard: bool | None, **kwargs: Any) -> Any:
+    def wrapper(
+        *args: Any,
+        anagrams: str | None,
+        repeats: bool | None,
+        positional: bool | None,
+        hard: bool | None,
+        **kwargs: Any,
+    ) -> Any:
         fields = parse_rules(kwargs["rules"]).to_dict()
-        for name, value in (("repeats", repeats), ("positional", positional), ("hard", hard),
-                            ("anagrams", anagrams and anagram_rule(anagrams))):
+        for name, value in (
+            ("repeats", repeats),
+            ("positional", positional),
+            ("hard", hard),
+            ("anagrams", anagrams and anagram_rule(anagrams)),
+        ):
             if value is not None:
                 fields[name] = value
         kwargs["rules"] = Rules.from_dict(fields)
         return f(*args, **kwargs)
+
     return wrapper
 
 
-def word_list(words: str | None, letters: int | None, rules: Rules,
-              skip_invalid: bool) -> WordList:
-    return load_words(words, length=letters or 5, rules=rules,
-                      invalid="skip" if skip_invalid else "error")
+def word_list(words: str | None, letters: int | None, rules: Rules, skip_invalid: bool) -> WordList:
+    return load_words(
+        words, length=letters or 5, rules=rules, invalid="skip" if skip_invalid else "error"
+    )
 
 
 def hide_from_option(f: Callable) -> Callable:
     """--hide-from SPEC: the secrets restricted to some words (the command gets ``hide_from``;
     :func:`hidden_weights` reads it against the word list)."""
-    return click.option("--hide-from", "hide_from", metavar="SPEC", default=None,
-                        help="The hider hides only these words, each equally likely: sgb:N "
-                             "(the N most common words of the bundled Stanford GraphBase list "
-                             "among the list's), sgb, or a word FILE (FILE:N: its first N); "
-                             "guesses may be any word.")(f)
+    return click.option(
+        "--hide-from",
+        "hide_from",
+        metavar="SPEC",
+        default=None,
+        help="The hider hides only these words, each equally likely: sgb:N "
+        "(the N most common words of the bundled Stanford GraphBase list "
+        "among the list's), sgb, or a word FILE (FILE:N: its first N); "
+        "guesses may be any word.",
+    )(f)
 
 
 def hidden_weights(wl: WordList, hide_from: str | None) -> np.ndarray | None:
@@ -162,19 +227,31 @@ def hidden_weights(wl: WordList, hide_from: str | None) -> np.ndarray | None:
 
 
 def threads_option(f: Callable) -> Callable:
-    return click.option("-j", "--threads", type=click.IntRange(min=1), default=None,
-                        help="Threads (default: OMP_NUM_THREADS, else all cores).")(f)
+    return click.option(
+        "-j",
+        "--threads",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Threads (default: OMP_NUM_THREADS, else all cores).",
+    )(f)
 
 
 def executor_options(f: Callable) -> Callable:
     """--workers N and --scheduler ADDRESS: where the proof's tasks run (the command gets
     ``workers`` and ``scheduler``; :func:`open_executor` makes the executor)."""
-    f = click.option("--scheduler", metavar="ADDRESS", default=None,
-                     help="Run the proof's tasks on the Dask cluster of the scheduler at "
-                          "ADDRESS (tcp://host:8786; needs pip install 'jotto[distributed]').")(f)
-    return click.option("--workers", type=click.IntRange(min=1), default=None,
-                        help="Run the proof's tasks on N local worker processes (default: in "
-                             "this process).")(f)
+    f = click.option(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="Run the proof's tasks on the Dask cluster of the scheduler at "
+        "ADDRESS (tcp://host:8786; needs pip install 'jotto[distributed]').",
+    )(f)
+    return click.option(
+        "--workers",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Run the proof's tasks on N local worker processes (default: in this process).",
+    )(f)
 
 
 @contextlib.contextmanager
@@ -235,8 +312,11 @@ def note(message: str, command: str | None = None) -> None:
     is a terminal (which would otherwise break lines mid-word); ``command``, a command to run,
     follows on a line of its own, indented and never broken, so that it can be copied."""
     width = shutil.get_terminal_size().columns if sys.stderr.isatty() else 0
-    lines = textwrap.wrap(message, width - 1, break_long_words=False, break_on_hyphens=False) \
-        if width > 20 else [message]
+    lines = (
+        textwrap.wrap(message, width - 1, break_long_words=False, break_on_hyphens=False)
+        if width > 20
+        else [message]
+    )
     if command is not None:
         lines.append(f"  {command}")
     click.echo("\n".join(lines), err=True)
@@ -256,8 +336,12 @@ def bound_progress(what: str, show: bool) -> Iterator[Callable[[Any, Any], None]
         now = time.perf_counter()
         if show and now - shown[0] >= 0.2:
             shown[0] = now
-            click.echo(f"\r{what}: {interval_text(lower, upper)} expected guesses after "
-                       f"{now - t0:.0f} s (Ctrl-C stops)\x1b[K", nl=False, err=True)
+            click.echo(
+                f"\r{what}: {interval_text(lower, upper)} expected guesses after "
+                f"{now - t0:.0f} s (Ctrl-C stops)\x1b[K",
+                nl=False,
+                err=True,
+            )
 
     try:
         yield report
@@ -266,9 +350,12 @@ def bound_progress(what: str, show: bool) -> Iterator[Callable[[Any, Any], None]
             click.echo("\r\x1b[K", nl=False, err=True)
         if last:
             lower, upper = last[0]
-            click.echo(f"jotto: interrupted after {time.perf_counter() - t0:.0f} s; {what} "
-                       f"proved so far: at least {float(lower):.4f} expected guesses (best tree "
-                       f"found {float(upper):.4f})", err=True)
+            click.echo(
+                f"jotto: interrupted after {time.perf_counter() - t0:.0f} s; {what} "
+                f"proved so far: at least {float(lower):.4f} expected guesses (best tree "
+                f"found {float(upper):.4f})",
+                err=True,
+            )
         else:
             click.echo(f"jotto: interrupted before {what} proved a bound", err=True)
         sys.exit(130)

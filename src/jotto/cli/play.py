@@ -14,17 +14,17 @@ import re
 import shutil
 import sys
 import textwrap
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import click
 import numpy as np
 
-from ..players.evaluation import evaluate
 from ..play.commonness import hiding_set
+from ..play.history import GameLog, Stats, outcome_text, summary_of
+from ..play.review import game_record, review_game, review_record
 from ..play.sessions import HIDE_FROM, LEVELS, Assist, level_players, new_session, strategy_for
 from ..play.sheet import Style
-from ..play.review import game_record, review_game, review_record
-from ..play.history import GameLog, Stats, outcome_text, summary_of
+from ..players.evaluation import evaluate
 from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, SEED, word_list_options
 from .players import resolve_words
 
@@ -67,9 +67,8 @@ def say(line: str) -> None:
     if width < 20 or len(line) <= width or _SGR.search(line):
         click.echo(line)
         return
-    indent = line[:len(line) - len(line.lstrip())]
-    click.echo(textwrap.fill(line, width, subsequent_indent=indent + "  ",
-                             break_on_hyphens=False))
+    indent = line[: len(line) - len(line.lstrip())]
+    click.echo(textwrap.fill(line, width, subsequent_indent=indent + "  ", break_on_hyphens=False))
 
 
 def repl(session) -> bool:
@@ -91,8 +90,12 @@ def repl(session) -> bool:
             return True
 
 
-def play_games(new_session: Callable[[int], object], stats: Stats | None,
-               about: dict[str, object], log: GameLog | None = None) -> None:
+def play_games(
+    new_session: Callable[[int], object],
+    stats: Stats | None,
+    about: dict[str, object],
+    log: GameLog | None = None,
+) -> None:
     """Game after game: each finished game is recorded with ``about`` (level, word list) unless
     ``stats`` is None, and kept in the game ``log`` if given; at a terminal it is followed by
     "Play again?", where ``review`` reviews it.  Through a pipe a line ``review`` after the
@@ -132,8 +135,15 @@ def play_games(new_session: Callable[[int], object], stats: Stats | None,
 def _game_record(session, result: dict, about: dict) -> dict:
     """A finished game as the game log keeps it (:func:`jotto.play.review.game_record`)."""
     moves = session.game_moves()
-    return game_record(session.words, result["mode"], result["outcome"], moves["yours"],
-                       moves["mine"], str(about.get("level")), moves["my_word"])
+    return game_record(
+        session.words,
+        result["mode"],
+        result["outcome"],
+        moves["yours"],
+        moves["mine"],
+        str(about.get("level")),
+        moves["my_word"],
+    )
 
 
 def show_review(record: dict, words=None) -> None:
@@ -141,8 +151,9 @@ def show_review(record: dict, words=None) -> None:
     if words is None:
         review = review_record(record)
     else:
-        review = review_game(words, record["mode"], record["outcome"], record["yours"],
-                             record["mine"])
+        review = review_game(
+            words, record["mode"], record["outcome"], record["yours"], record["mine"]
+        )
     for line in review.lines():
         say(line)
 
@@ -151,9 +162,11 @@ def _record_line(stats: Stats, game: dict) -> str:
     """The tally after a game: the games of its mode, list, length and level, the outcomes in
     the words ``jotto stats`` uses."""
     s = summary_of(stats.games(), game)
-    return (f"Your {s['mode']} games so far ({s['words']}, {s['length']} letters, {s['level']}): "
-            f"{s['games']} ({outcome_text(s['mode'], s['outcomes'])}). 'jotto stats' shows "
-            f"more.")
+    return (
+        f"Your {s['mode']} games so far ({s['words']}, {s['length']} letters, {s['level']}): "
+        f"{s['games']} ({outcome_text(s['mode'], s['outcomes'])}). 'jotto stats' shows "
+        f"more."
+    )
 
 
 @contextlib.contextmanager
@@ -168,15 +181,29 @@ def ctrl_c_says_bye() -> Iterator[None]:
 
 
 def _common(f):
-    f = click.option("--strategy", metavar="FILE", default=None,
-                     help="Strategy file from jotto solve (default: the bundled solve for the "
-                          "default word list).")(f)
-    f = click.option("-g", "--guesser", "guesser_spec", type=GUESSER_SPEC, metavar="SPEC",
-                     default=None,
-                     help="The computer's guesser (default: the level's).")(f)
-    f = click.option("--seed", type=SEED, default=None,
-                     help="Seed for the computer's choices (default: fresh each game; game k "
-                          "of a session uses SEED+k-1).")(f)
+    f = click.option(
+        "--strategy",
+        metavar="FILE",
+        default=None,
+        help="Strategy file from jotto solve (default: the bundled solve for the "
+        "default word list).",
+    )(f)
+    f = click.option(
+        "-g",
+        "--guesser",
+        "guesser_spec",
+        type=GUESSER_SPEC,
+        metavar="SPEC",
+        default=None,
+        help="The computer's guesser (default: the level's).",
+    )(f)
+    f = click.option(
+        "--seed",
+        type=SEED,
+        default=None,
+        help="Seed for the computer's choices (default: fresh each game; game k "
+        "of a session uses SEED+k-1).",
+    )(f)
     return word_list_options(f)
 
 
@@ -185,29 +212,60 @@ LEVEL_HELP = "The computer's strength. " + " ".join(f"{k}: {v}." for k, v in LEV
 
 @click.command("play", epilog=GUESSER_SPECS_EPILOG)
 @_common
-@click.option("--you", type=click.Choice(["race", "guess", "hide"]), default="race",
-              show_default=True,
-              help="race: both hide a word and take turns guessing, first to find the other's "
-                   "wins; guess: the computer hides a word and you guess it; hide: you think of "
-                   "a word and the computer guesses it.")
-@click.option("--level", type=click.Choice(list(LEVELS)), default="hard", show_default=True,
-              help=LEVEL_HELP)
+@click.option(
+    "--you",
+    type=click.Choice(["race", "guess", "hide"]),
+    default="race",
+    show_default=True,
+    help="race: both hide a word and take turns guessing, first to find the other's "
+    "wins; guess: the computer hides a word and you guess it; hide: you think of "
+    "a word and the computer guesses it.",
+)
+@click.option(
+    "--level", type=click.Choice(list(LEVELS)), default="hard", show_default=True, help=LEVEL_HELP
+)
 @click.option("--hints", is_flag=True, help="Also say how many words still fit your replies.")
-@click.option("--hide-from", "hide_from", metavar="WORDS", default=None,
-              help="The words the computer hides: common (default at easy and medium: by "
-                   "wordfreq when installed, else the bundled Stanford GraphBase list at 5 "
-                   "letters, else any), wordfreq, sgb, all (default at hard, whose equilibrium "
-                   "hider may hide any word), or a FILE of words.  Your guesses may be any word "
-                   "of the list.")
-@click.option("--sheet/--no-sheet", default=True, show_default=True,
-              help="Show the Jotto sheet (guesses, replies, letters proved in or out) after "
-                   "each turn.")
-@click.option("--save/--no-save", "--save-stats/--no-save-stats", "save", default=None,
-              help="Record finished games in the statistics (jotto stats), kept in the user "
-                   "data directory (JOTTO_DATA_DIR overrides it).  Default: when standard "
-                   "input is a terminal (a script's games are not recorded unless asked).")
-def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, seed, you,
-                 level, hide_from, hints, sheet, save):
+@click.option(
+    "--hide-from",
+    "hide_from",
+    metavar="WORDS",
+    default=None,
+    help="The words the computer hides: common (default at easy and medium: by "
+    "wordfreq when installed, else the bundled Stanford GraphBase list at 5 "
+    "letters, else any), wordfreq, sgb, all (default at hard, whose equilibrium "
+    "hider may hide any word), or a FILE of words.  Your guesses may be any word "
+    "of the list.",
+)
+@click.option(
+    "--sheet/--no-sheet",
+    default=True,
+    show_default=True,
+    help="Show the Jotto sheet (guesses, replies, letters proved in or out) after each turn.",
+)
+@click.option(
+    "--save/--no-save",
+    "--save-stats/--no-save-stats",
+    "save",
+    default=None,
+    help="Record finished games in the statistics (jotto stats), kept in the user "
+    "data directory (JOTTO_DATA_DIR overrides it).  Default: when standard "
+    "input is a terminal (a script's games are not recorded unless asked).",
+)
+def play_command(
+    words,
+    letters,
+    rules,
+    skip_invalid,
+    strategy,
+    guesser_spec,
+    seed,
+    you,
+    level,
+    hide_from,
+    hints,
+    sheet,
+    save,
+):
     """Play Jotto against the computer.
 
     By default the race: you and the computer each hide a word and take turns guessing the
@@ -217,8 +275,9 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
     every guess; jotto review shows it again later.
     """
     with ctrl_c_says_bye():
-        wl = resolve_words(words, letters, rules, skip_invalid,
-                           f"equilibrium:{strategy}" if strategy else None)
+        wl = resolve_words(
+            words, letters, rules, skip_invalid, f"equilibrium:{strategy}" if strategy else None
+        )
         solution = strategy_for(wl, strategy)
         hiding = hiding_set(wl, hide_from or HIDE_FROM[level])  # checked before the game
         style = Style.for_stream(sys.stdout)
@@ -226,6 +285,7 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
             enable_line_editing()
         if save is None:
             save = sys.stdin.isatty()
+
         def warn(message: str) -> None:
             click.echo(f"jotto: {message}", err=True)
 
@@ -242,29 +302,54 @@ def play_command(words, letters, rules, skip_invalid, strategy, guesser_spec, se
             return expected["exp"]  # type: ignore[return-value]
 
         def make(game: int):
-            return new_session(you, wl, level, hiding, solution, guesser_spec,
-                               None if seed is None else seed + game, hints, style, sheet,
-                               expected_of)
+            return new_session(
+                you,
+                wl,
+                level,
+                hiding,
+                solution,
+                guesser_spec,
+                None if seed is None else seed + game,
+                hints,
+                style,
+                sheet,
+                expected_of,
+            )
 
-        play_games(make, stats, {"level": level, "words": {
-            "source": wl.source, "size": len(wl), "length": wl.length}}, log)
+        play_games(
+            make,
+            stats,
+            {"level": level, "words": {"source": wl.source, "size": len(wl), "length": wl.length}},
+            log,
+        )
 
 
 @click.command("assist", epilog=GUESSER_SPECS_EPILOG)
 @_common
-@click.option("--sheet/--no-sheet", default=True, show_default=True,
-              help="Show the Jotto sheet (the guesses, their replies, letters proved in or "
-                   "out) after each guess entered.")
+@click.option(
+    "--sheet/--no-sheet",
+    default=True,
+    show_default=True,
+    help="Show the Jotto sheet (the guesses, their replies, letters proved in or "
+    "out) after each guess entered.",
+)
 def assist_command(words, letters, rules, skip_invalid, strategy, guesser_spec, seed, sheet):
     """Help with a game played elsewhere: enter guesses and replies, get the sheet, the
     candidates left and the next guess to make."""
     with ctrl_c_says_bye():
-        wl = resolve_words(words, letters, rules, skip_invalid,
-                           f"equilibrium:{strategy}" if strategy else None)
-        guesser, name, _ = level_players(wl, strategy_for(wl, strategy), guesser_spec, seed,
-                                         "hard")
+        wl = resolve_words(
+            words, letters, rules, skip_invalid, f"equilibrium:{strategy}" if strategy else None
+        )
+        guesser, name, _ = level_players(wl, strategy_for(wl, strategy), guesser_spec, seed, "hard")
         if sys.stdin.isatty():
             enable_line_editing()
-        repl(Assist(wl, guesser, name, style=Style.for_stream(sys.stdout), sheet=sheet,
-                    drawn=seed is None and getattr(guesser, "moments", None) is not None))
-
+        repl(
+            Assist(
+                wl,
+                guesser,
+                name,
+                style=Style.for_stream(sys.stdout),
+                sheet=sheet,
+                drawn=seed is None and getattr(guesser, "moments", None) is not None,
+            )
+        )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..players.specs import spec_word_list
 from ..game.words import WordList
+from ..players.specs import spec_word_list
 from .options import word_list
 
 

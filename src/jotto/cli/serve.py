@@ -11,16 +11,34 @@ import click
 
 from .play import ctrl_c_says_bye
 
+
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="The address to serve on.  Another than this computer's own (127.0.0.1) lets "
-                   "anyone who can reach it play.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="The port (0: any free one).")
-@click.option("--open", "open_browser", is_flag=True,
-              help="Open the game in the web browser once the server runs.")
-@click.option("--save/--no-save", default=True, show_default=True,
-              help="Record finished games in the statistics (jotto stats).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to serve on.  Another than this computer's own (127.0.0.1) lets "
+    "anyone who can reach it play.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="The port (0: any free one).",
+)
+@click.option(
+    "--open",
+    "open_browser",
+    is_flag=True,
+    help="Open the game in the web browser once the server runs.",
+)
+@click.option(
+    "--save/--no-save",
+    default=True,
+    show_default=True,
+    help="Record finished games in the statistics (jotto stats).",
+)
 def serve_command(host: str, port: int, open_browser: bool, save: bool) -> None:
     """Play Jotto in a web browser: a local server for the game's page.
 
@@ -31,17 +49,20 @@ def serve_command(host: str, port: int, open_browser: bool, save: bool) -> None:
     try:
         from ..web.server import bind, make_server, open_when_started, url_of
     except ImportError as exc:
-        raise click.UsageError(f"jotto serve needs the web extra ({exc.name} is missing): "
-                               f"pip install 'jotto[web]'") from None
+        raise click.UsageError(
+            f"jotto serve needs the web extra ({exc.name} is missing): pip install 'jotto[web]'"
+        ) from None
     try:
         sock = bind(host, port)
     except OSError as exc:
-        raise click.UsageError(f"--host {host} --port {port}: cannot serve there: "
-                               f"{exc.strerror or exc}") from None
+        raise click.UsageError(
+            f"--host {host} --port {port}: cannot serve there: {exc.strerror or exc}"
+        ) from None
     url = url_of(sock)
     with ctrl_c_says_bye():
-        server = make_server(sock, save=save,
-                             warn=lambda message: click.echo(f"jotto: {message}", err=True))
+        server = make_server(
+            sock, save=save, warn=lambda message: click.echo(f"jotto: {message}", err=True)
+        )
         click.echo(f"Jotto is served at {url} (Ctrl-C stops it; games in progress are dropped).")
         if host not in ("127.0.0.1", "localhost", "::1"):
             click.echo(f"Served on {host}: anyone who can reach this computer there can play.")

@@ -8,8 +8,11 @@ from ..play.history import Stats, outcome_text, summarise
 from ..util.text import bar
 from .options import echo_json
 
-TITLES = {"race": "Race games", "guess": "Games where you guessed my word",
-          "hide": "Games where I guessed your word"}
+TITLES = {
+    "race": "Race games",
+    "guess": "Games where you guessed my word",
+    "hide": "Games where I guessed your word",
+}
 
 
 def group_title(s: dict) -> str:
@@ -37,8 +40,10 @@ def stats_command(as_json):
         g = s["guesses"]
         if g["games"]:
             who = "I needed" if s["mode"] == "hide" else "you needed"
-            click.echo(f"  guesses {who} when the word was found: mean {g['mean']:.2f} over "
-                       f"{g['games']} game{'s' if g['games'] != 1 else ''}")
+            click.echo(
+                f"  guesses {who} when the word was found: mean {g['mean']:.2f} over "
+                f"{g['games']} game{'s' if g['games'] != 1 else ''}"
+            )
             top = max(g["histogram"].values())
             for k, n in g["histogram"].items():
                 click.echo(f"  {k:>3} {bar(n / top, 30):<30} {n}")

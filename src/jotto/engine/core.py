@@ -10,18 +10,13 @@ positional signatures are easy to get wrong, and name what a search pass returns
 A rule set reaches the engine one way: :attr:`jotto.game.words.WordList.core` makes the
 core's :class:`Words`, which carries the rules (anagrams kept, positional replies, hard mode),
 the reply codes, the win's code and the branching; the trees, decisions and searches read them
-from it and take no rule flags of their own (tests/test_architecture.py keeps it so).
+from it and take no rule flags of their own (tests/house/test_architecture.py keeps it so).
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .._core import BestResponseSearch as _BestResponseSearch
-from .._core import CostSearch as _CostSearch
-from .._core import build_tree as _build_tree
-from .._core import cost_decide as _cost_decide
-from .._core import decide as _decide
 from .._core import (  # the core's names, re-exported for the wings above
     BS_ALL_BOUNDS,
     BS_DEFAULT_BOUNDS,
@@ -53,19 +48,62 @@ from .._core import (  # the core's names, re-exported for the wings above
     seq_dot,
     set_thresholds,
 )
+from .._core import BestResponseSearch as _BestResponseSearch
+from .._core import CostSearch as _CostSearch
+from .._core import build_tree as _build_tree
+from .._core import cost_decide as _cost_decide
+from .._core import decide as _decide
 
-__all__ = ["BS_ALL_BOUNDS", "BS_DEFAULT_BOUNDS", "BS_HARD_FAMILIES", "BS_INF",
-           "BS_STOPS", "BS_SUBSETS", "BS_WEIGHTED_FAMILIES",
-           "CAND_ALL", "CAND_CONSISTENT", "CAND_NORVIG", "CS_INF", "MAX_LENGTH", "MAX_WORDS",
-           "RULE_EXACT", "RULE_NORVIG_ENTROPY", "RULE_NORVIG_EXPECTATION", "RULE_NORVIG_MAX",
-           "RULE_PAPER",
-           "BestResponseSearch", "CostSearch", "PassOutcome", "Tree", "Words", "build_tree", "class_sizes",
-           "cost_decide", "decide", "integer_weights", "isa", "isa_available", "max_threads",
-           "openmp_enabled", "select_isa", "seq_dot", "set_thresholds"]
+__all__ = [
+    "BS_ALL_BOUNDS",
+    "BS_DEFAULT_BOUNDS",
+    "BS_HARD_FAMILIES",
+    "BS_INF",
+    "BS_STOPS",
+    "BS_SUBSETS",
+    "BS_WEIGHTED_FAMILIES",
+    "CAND_ALL",
+    "CAND_CONSISTENT",
+    "CAND_NORVIG",
+    "CS_INF",
+    "MAX_LENGTH",
+    "MAX_WORDS",
+    "RULE_EXACT",
+    "RULE_NORVIG_ENTROPY",
+    "RULE_NORVIG_EXPECTATION",
+    "RULE_NORVIG_MAX",
+    "RULE_PAPER",
+    "BestResponseSearch",
+    "CostSearch",
+    "PassOutcome",
+    "Tree",
+    "Words",
+    "build_tree",
+    "class_sizes",
+    "cost_decide",
+    "decide",
+    "integer_weights",
+    "isa",
+    "isa_available",
+    "max_threads",
+    "openmp_enabled",
+    "select_isa",
+    "seq_dot",
+    "set_thresholds",
+]
 
 
-def build_tree(*, words: Words, rule: int, candidates: int, v: Any = None, h: Any = None,
-               err_abs: float = 0.0, err_rel: float = 0.0, threads: int) -> Tree:
+def build_tree(
+    *,
+    words: Words,
+    rule: int,
+    candidates: int,
+    v: Any = None,
+    h: Any = None,
+    err_abs: float = 0.0,
+    err_rel: float = 0.0,
+    threads: int,
+) -> Tree:
     """The decision tree a guesser builds over every target of ``words``: at each state it
     guesses by decision rule ``rule`` (``RULE_*``) among the ``candidates`` (``CAND_*``),
     with integer weights ``v`` of the targets and, for the paper's rule, float weights ``h``
@@ -73,8 +111,17 @@ def build_tree(*, words: Words, rule: int, candidates: int, v: Any = None, h: An
     return _build_tree(words, rule, candidates, v, h, err_abs, err_rel, threads)
 
 
-def decide(*, words: Words, rule: int, candidates: int, v: Any = None, h: Any = None,
-           err_abs: float = 0.0, err_rel: float = 0.0, state: Any) -> int:
+def decide(
+    *,
+    words: Words,
+    rule: int,
+    candidates: int,
+    v: Any = None,
+    h: Any = None,
+    err_abs: float = 0.0,
+    err_rel: float = 0.0,
+    state: Any,
+) -> int:
     """The word :func:`build_tree`'s guesser guesses at ``state`` (increasing word indices)."""
     return _decide(words, rule, candidates, v, h, err_abs, err_rel, state)
 
@@ -101,15 +148,38 @@ class BestResponseSearch(_BestResponseSearch):
     against integer weights ``v``, its memo within ``memo_bytes``: ``BestResponseSearch(words,
     v, memo_bytes)``.  Passes take keywords and return a :class:`PassOutcome`."""
 
-    def run(self, *, beta: int = BS_INF, top_k: int = 0, seconds: float = 0.0, nodes: int = 0,
-            by_size: bool = False, cancel: list | None = None, full_below: int = 0,
-            threads: int = 1, parallel_from: int = 0, targets: Any = None,
-            first_guesses: Any = None) -> PassOutcome:
+    def run(
+        self,
+        *,
+        beta: int = BS_INF,
+        top_k: int = 0,
+        seconds: float = 0.0,
+        nodes: int = 0,
+        by_size: bool = False,
+        cancel: list | None = None,
+        full_below: int = 0,
+        threads: int = 1,
+        parallel_from: int = 0,
+        targets: Any = None,
+        first_guesses: Any = None,
+    ) -> PassOutcome:
         """One pass (``_core.BestResponseSearch.run`` documents the arguments; 0 seconds or
         nodes: no limit)."""
-        return PassOutcome(*super().run(top_k, beta, seconds, nodes, by_size, cancel,
-                                        full_below, threads, parallel_from, targets,
-                                        first_guesses))
+        return PassOutcome(
+            *super().run(
+                top_k,
+                beta,
+                seconds,
+                nodes,
+                by_size,
+                cancel,
+                full_below,
+                threads,
+                parallel_from,
+                targets,
+                first_guesses,
+            )
+        )
 
     def greedy(self) -> PassOutcome:
         """The greedy tree: the top-1 pass over every target, the first upper bound of every
@@ -122,15 +192,33 @@ class CostSearch(_CostSearch):
     ``CostSearch(words, v, costs, tail, memo_bytes)``.  Passes take keywords and return a
     :class:`PassOutcome`."""
 
-    def run(self, *, beta: int, seconds: float = 0.0, nodes: int = 0,
-            cancel: list | None = None, targets: Any = None, depth: int = 0) -> PassOutcome:
+    def run(
+        self,
+        *,
+        beta: int,
+        seconds: float = 0.0,
+        nodes: int = 0,
+        cancel: list | None = None,
+        targets: Any = None,
+        depth: int = 0,
+    ) -> PassOutcome:
         """One pass at the root or at the state ``targets`` after ``depth`` guesses
         (``_core.CostSearch.run``)."""
         return PassOutcome(*super().run(beta, seconds, nodes, cancel, targets, depth))
 
 
-def cost_decide(*, words: Words, v: Any, costs: Any, tail: float, depth: int, targets: Any,
-                levels: int, width: int, seconds: float) -> tuple[int, float, bool, int]:
+def cost_decide(
+    *,
+    words: Words,
+    v: Any,
+    costs: Any,
+    tail: float,
+    depth: int,
+    targets: Any,
+    levels: int,
+    width: int,
+    seconds: float,
+) -> tuple[int, float, bool, int]:
     """The cost guesser's heuristic guess at ``targets`` after ``depth`` guesses, under the
     rules of ``words`` (``_core.cost_decide``): (guess, score, finished, replies computed)."""
     return _cost_decide(words, v, costs, tail, depth, targets, levels, width, seconds)

@@ -23,14 +23,21 @@ __all__ = [
 ]
 
 if not core.openmp_enabled():
-    warnings.warn("jotto was built without OpenMP (the compiler had none, or JOTTO_OPENMP was "
-                  "off): the core runs on one thread", RuntimeWarning, stacklevel=2)
+    warnings.warn(
+        "jotto was built without OpenMP (the compiler had none, or JOTTO_OPENMP was "
+        "off): the core runs on one thread",
+        RuntimeWarning,
+        stacklevel=2,
+    )
 
 _forced = os.environ.get("JOTTO_KERNEL", "").strip()
 if _forced and _forced != core.isa():
-    warnings.warn(f"JOTTO_KERNEL={_forced!r} is not a kernel variant this CPU runs (available: "
-                  f"{', '.join(core.isa_available())}); using {core.isa()!r}", RuntimeWarning,
-                  stacklevel=2)
+    warnings.warn(
+        f"JOTTO_KERNEL={_forced!r} is not a kernel variant this CPU runs (available: "
+        f"{', '.join(core.isa_available())}); using {core.isa()!r}",
+        RuntimeWarning,
+        stacklevel=2,
+    )
 
 
 def openmp_enabled() -> bool:
@@ -69,8 +76,11 @@ def resolve_threads(threads: int | None = None) -> int:
         return 1
     cap = usable_cpus()
     if threads > cap:
-        warnings.warn(f"{threads} threads asked for, but this process can use {cap} CPUs; "
-                      f"using {cap}", RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            f"{threads} threads asked for, but this process can use {cap} CPUs; using {cap}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         threads = cap
     return threads
 

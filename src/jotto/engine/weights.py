@@ -16,16 +16,23 @@ In both rules, a state whose words all weigh zero is played as if its words were
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import core
 
-__all__ = ["DECISION_RULES", "CoreWeights", "core_weights", "exact_weights", "integer_weights",
-           "rational_weights"]
+__all__ = [
+    "DECISION_RULES",
+    "CoreWeights",
+    "core_weights",
+    "exact_weights",
+    "integer_weights",
+    "rational_weights",
+]
 
 #: The GuesserGBR decision rules (see the package documentation's glossary).
 DECISION_RULES = ("paper", "exact")
@@ -62,17 +69,21 @@ def _as_vector(weights: ArrayLike, size: int) -> np.ndarray:
     if np.issubdtype(arr.dtype, np.complexfloating):
         raise ValueError("weights must be real numbers")
     if arr.ndim != 1 or arr.shape[0] != size:
-        raise ValueError(f"weights must be a vector of {size} numbers (one per word), "
-                         f"not shape {arr.shape}")
+        raise ValueError(
+            f"weights must be a vector of {size} numbers (one per word), not shape {arr.shape}"
+        )
     if np.issubdtype(arr.dtype, np.floating):
         if np.isnan(arr).any():
             raise ValueError(f"weights contain NaN (first at word {int(np.argmax(np.isnan(arr)))})")
         if np.isinf(arr).any():
-            raise ValueError(f"weights contain infinity (first at word "
-                             f"{int(np.argmax(np.isinf(arr)))})")
+            raise ValueError(
+                f"weights contain infinity (first at word {int(np.argmax(np.isinf(arr)))})"
+            )
     if (arr < 0).any():
-        raise ValueError(f"weights must not be negative (word {int(np.argmax(arr < 0))} "
-                         f"weighs {arr[arr < 0][0]})")
+        raise ValueError(
+            f"weights must not be negative (word {int(np.argmax(arr < 0))} "
+            f"weighs {arr[arr < 0][0]})"
+        )
     return arr
 
 
@@ -112,11 +123,15 @@ def core_weights(weights: ArrayLike | None, size: int, rule: str) -> CoreWeights
     if rule == "paper":
         h = np.ascontiguousarray(arr, dtype=np.float64)
         if np.issubdtype(arr.dtype, np.integer) and (arr > 2**53).any():
-            raise ValueError("integer weights above 2**53 are not exact in double; the paper "
-                             "rule computes in double")
+            raise ValueError(
+                "integer weights above 2**53 are not exact in double; the paper "
+                "rule computes in double"
+            )
         if h.max() > _MAX_TOTAL or math.fsum(h) > _MAX_TOTAL:  # max first: fsum could overflow
-            raise ValueError("weights too large: their sum must stay below 2**1000 so that the "
-                             "paper's sums cannot overflow double")
+            raise ValueError(
+                "weights too large: their sum must stay below 2**1000 so that the "
+                "paper's sums cannot overflow double"
+            )
         v, err = core.integer_weights(h)
         return CoreWeights(v, h, float(err))
     return CoreWeights(exact_weights(arr, size), None, 0.0)
@@ -149,8 +164,9 @@ def exact_weights(hider, size: int) -> np.ndarray:
 def _fraction_weights(items: list, size: int) -> np.ndarray:
     """Fractions (or integers) scaled by their common denominator, exactly."""
     if len(items) != size:
-        raise ValueError(f"weights must be a vector of {size} numbers (one per word), not "
-                         f"{len(items)}")
+        raise ValueError(
+            f"weights must be a vector of {size} numbers (one per word), not {len(items)}"
+        )
     fr = []
     for i, x in enumerate(items):
         if isinstance(x, bool) or not isinstance(x, (Fraction, int, np.integer)):
@@ -160,9 +176,11 @@ def _fraction_weights(items: list, size: int) -> np.ndarray:
         fr.append(Fraction(x))
     ints, den = rational_weights(fr)
     if sum(ints) >= _LIMIT // size:
-        raise ValueError(f"the fractions scaled to their common denominator {den} total "
-                         f"{sum(ints)}, too large for exact arithmetic (must be below "
-                         f"2**63 / {size}); round them or pass floats")
+        raise ValueError(
+            f"the fractions scaled to their common denominator {den} total "
+            f"{sum(ints)}, too large for exact arithmetic (must be below "
+            f"2**63 / {size}); round them or pass floats"
+        )
     return np.array(ints, dtype=np.int64)
 
 
@@ -177,5 +195,6 @@ def _checked_total(v: np.ndarray, size: int) -> np.ndarray:
 
 
 def _too_heavy(size: int) -> ValueError:
-    return ValueError(f"integer weights must total less than 2**63 / {size}; scale them down or "
-                      f"pass floats")
+    return ValueError(
+        f"integer weights must total less than 2**63 / {size}; scale them down or pass floats"
+    )

@@ -11,8 +11,8 @@ the game's value that no search has to prove.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
-from typing import Iterable
 
 from .words import WordList
 
@@ -36,7 +36,7 @@ def counting_total(weights: Iterable[int], branches: int) -> int:
     total, found, heaviest, width, guesses = sum(w), 0, 0, 1, 0
     while heaviest < total:
         guesses += total - heaviest  # the weight not yet found after this many guesses
-        heaviest += sum(w[found:found + width])
+        heaviest += sum(w[found : found + width])
         found += width
         width *= branches
     return guesses

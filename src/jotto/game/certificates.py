@@ -25,10 +25,11 @@ import json
 import os
 import tempfile
 import zlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, Any, Iterator, Sequence
+from typing import IO, Any
 
 import numpy as np
 
@@ -40,9 +41,19 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["CertificateError", "CertificateHeader", "CertificateWriter", "FORMAT", "MAX_BOUND",
-           "VERSION", "check_certificate_args", "check_certificate_path", "check_integrity",
-           "read_certificate", "remove_stale_streams"]
+__all__ = [
+    "CertificateError",
+    "CertificateHeader",
+    "CertificateWriter",
+    "FORMAT",
+    "MAX_BOUND",
+    "VERSION",
+    "check_certificate_args",
+    "check_certificate_path",
+    "check_integrity",
+    "read_certificate",
+    "remove_stale_streams",
+]
 
 #: The header's ``format`` and the version this package writes and reads.
 FORMAT = "jotto-certificate"
@@ -93,23 +104,40 @@ class CertificateHeader:
         return Fraction(self.bound, self.total)
 
 
-def _header_record(words: WordList, weights: Sequence[int], bound: int, records: int,
-                   about: str, first_guess: str | None) -> dict[str, Any]:
+def _header_record(
+    words: WordList,
+    weights: Sequence[int],
+    bound: int,
+    records: int,
+    about: str,
+    first_guess: str | None,
+) -> dict[str, Any]:
     total = sum(int(x) for x in weights)
-    return {"format": FORMAT, "version": VERSION, "about": about,
-            "claim": {"bound": int(bound), "total": total,
-                      "expected_guesses": f"{Fraction(int(bound), total)}",
-                      "first_guess": first_guess},
-            "weights": [int(x) for x in weights], "words": words.to_record(),
-            "records": int(records)}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "about": about,
+        "claim": {
+            "bound": int(bound),
+            "total": total,
+            "expected_guesses": f"{Fraction(int(bound), total)}",
+            "first_guess": first_guess,
+        },
+        "weights": [int(x) for x in weights],
+        "words": words.to_record(),
+        "records": int(records),
+    }
 
 
 def check_certificate_path(path: str | os.PathLike[str]) -> None:
     """:class:`OSError` naming ``path`` unless a new certificate can be written there: a
     certificate is never written over an existing file (:class:`FileExistsError`)."""
     if os.path.lexists(path):
-        raise FileExistsError(errno.EEXIST, "exists; a certificate never replaces a file: "
-                              "remove it or name another", os.fspath(path))
+        raise FileExistsError(
+            errno.EEXIST,
+            "exists; a certificate never replaces a file: remove it or name another",
+            os.fspath(path),
+        )
     check_writable(path)
 
 
@@ -120,8 +148,9 @@ def check_certificate_args(path: object, about: object) -> None:
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
         raise ValueError(f"certificate must be a file name (str or path), not {path!r}")
     if not isinstance(about, str) or not about.strip() or "\n" in about:
-        raise ValueError(f"about must be a line of text (e.g. 'best response', 'game value'), "
-                         f"not {about!r}")
+        raise ValueError(
+            f"about must be a line of text (e.g. 'best response', 'game value'), not {about!r}"
+        )
 
 
 def _lock(fd: int) -> bool:
@@ -177,13 +206,12 @@ class CertificateWriter:
         check_certificate_path(self.path)
         remove_stale_streams(self.path)
         directory = self.path.parent if str(self.path.parent) else Path(".")
-        fd, raw = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".records",
-                                   dir=directory)
+        fd, raw = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".records", dir=directory)
         self._fd: int | None = fd
         _lock(fd)
         self.stream = Path(raw)
 
-    def __enter__(self) -> "CertificateWriter":
+    def __enter__(self) -> CertificateWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -198,15 +226,26 @@ class CertificateWriter:
             os.close(self._fd)
             self._fd = None
 
-    def finish(self, words: WordList, weights: Sequence[int], bound: int, records: int,
-               about: str, first_guess: str | None = None) -> None:
+    def finish(
+        self,
+        words: WordList,
+        weights: Sequence[int],
+        bound: int,
+        records: int,
+        about: str,
+        first_guess: str | None = None,
+    ) -> None:
         """Write the certificate: the header, the stream's ``records`` records compressed (each
         state once, at its highest bound, smaller states first: :class:`_Compaction`), the end
         marker; then remove the stream."""
         compact = _Compaction(self.stream, len(words), records)
-        header = json.dumps(_header_record(words, weights, bound, compact.kept, about,
-                                           first_guess),
-                            separators=(",", ":")).encode() + b"\n"
+        header = (
+            json.dumps(
+                _header_record(words, weights, bound, compact.kept, about, first_guess),
+                separators=(",", ":"),
+            ).encode()
+            + b"\n"
+        )
         with writing_atomic(self.path) as fh:
             with gzip.GzipFile(fileobj=fh, mode="wb", compresslevel=6, mtime=0) as gz:
                 gz.write(header)
@@ -241,14 +280,16 @@ class _Compaction:
     """
 
     def __init__(self, stream: Path, D: int, records: int) -> None:
-        self.raw = np.memmap(stream, dtype=np.uint8, mode="r") if stream.stat().st_size \
+        self.raw = (
+            np.memmap(stream, dtype=np.uint8, mode="r")
+            if stream.stat().st_size
             else np.zeros(0, dtype=np.uint8)
-        z = np.random.default_rng().integers(0, 2**64, size=(2, D), dtype=np.uint64,
-                                             endpoint=False)
+        )
+        z = np.random.default_rng().integers(0, 2**64, size=(2, D), dtype=np.uint64, endpoint=False)
         keys, keys1, sizes, bounds, starts = [], [], [], [], []
         at, n = 0, len(self.raw)
         while at < n:
-            buf = np.asarray(self.raw[at:at + _CHUNK * 16])
+            buf = np.asarray(self.raw[at : at + _CHUNK * 16])
             vals, ends, _ = _varints(buf)
             # the records complete in this chunk: m, the bound, m index gaps
             first, i, vl = [], 0, vals.tolist()
@@ -271,7 +312,7 @@ class _Compaction:
             keys1.append(np.add.reduceat(z[1, idx], at_record))
             sizes.append(m.astype(np.int32))
             bounds.append(vals[first + 1])
-            byte_start = np.concatenate(([0], ends[:i - 1] + 1))[first]
+            byte_start = np.concatenate(([0], ends[: i - 1] + 1))[first]
             starts.append(byte_start + at)
             at += int(ends[i - 1]) + 1
         self.starts = np.concatenate(starts + [np.zeros(0, dtype=np.int64)]).astype(np.int64)
@@ -295,7 +336,7 @@ class _Compaction:
     def write(self, out: IO[bytes]) -> None:
         """Write the records kept, in their order, to ``out``."""
         for b in range(0, self.kept, _BATCH):
-            sel = self.order[b:b + _BATCH]
+            sel = self.order[b : b + _BATCH]
             s, e = self.starts[sel], self.ends[sel]
             lengths = e - s
             offsets = np.cumsum(lengths) - lengths
@@ -313,18 +354,19 @@ def _fail(path: Path, problem: str) -> CertificateError:
 def _read_header(path: Path, gz: IO[bytes]) -> CertificateHeader:
     line = gz.readline(_MAX_HEADER + 1)
     if not line.endswith(b"\n"):
-        raise _fail(path, "no certificate header (the file is empty, truncated or not a "
-                          "certificate)")
+        raise _fail(
+            path, "no certificate header (the file is empty, truncated or not a certificate)"
+        )
     try:
         doc = json.loads(line)
     except (ValueError, UnicodeDecodeError):
         raise _fail(path, "the header is not JSON: not a jotto certificate") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise _fail(path, "not a jotto certificate (its header has no format "
-                          f"{FORMAT!r})")
+        raise _fail(path, f"not a jotto certificate (its header has no format {FORMAT!r})")
     if doc.get("version") != VERSION:
-        raise _fail(path, f"certificate version {doc.get('version')!r}; this jotto reads "
-                          f"version {VERSION}")
+        raise _fail(
+            path, f"certificate version {doc.get('version')!r}; this jotto reads version {VERSION}"
+        )
     from .words import WordListError
 
     try:
@@ -332,9 +374,13 @@ def _read_header(path: Path, gz: IO[bytes]) -> CertificateHeader:
     except WordListError as exc:
         raise _fail(path, f"header: {exc}") from None
     weights = doc.get("weights")
-    if not isinstance(weights, list) or len(weights) != len(words) or not all(
-            isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**63
-            for x in weights):
+    if (
+        not isinstance(weights, list)
+        or len(weights) != len(words)
+        or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**63 for x in weights
+        )
+    ):
         raise _fail(path, f"header.weights: not {len(words)} integers >= 0")
     total = sum(weights)
     if total == 0 or total * len(words) >= 2**63:
@@ -346,8 +392,9 @@ def _read_header(path: Path, gz: IO[bytes]) -> CertificateHeader:
     if not isinstance(bound, int) or isinstance(bound, bool) or not 0 <= bound < MAX_BOUND:
         raise _fail(path, "header.claim.bound: not an integer from 0 to 2**63 - 1")
     if claim.get("total") != total:
-        raise _fail(path, f"header.claim.total is {claim.get('total')!r} but the weights sum "
-                          f"to {total}")
+        raise _fail(
+            path, f"header.claim.total is {claim.get('total')!r} but the weights sum to {total}"
+        )
     first = claim.get("first_guess")
     if first is not None and (not isinstance(first, str) or first not in words):
         raise _fail(path, f"header.claim.first_guess: {first!r} is not a word of the list")
@@ -355,8 +402,14 @@ def _read_header(path: Path, gz: IO[bytes]) -> CertificateHeader:
     if not isinstance(records, int) or isinstance(records, bool) or records < 0:
         raise _fail(path, "header.records: not an integer >= 0")
     about = doc.get("about")
-    return CertificateHeader(words, np.array(weights, dtype=np.int64), bound, first,
-                             about if isinstance(about, str) else "", records)
+    return CertificateHeader(
+        words,
+        np.array(weights, dtype=np.int64),
+        bound,
+        first,
+        about if isinstance(about, str) else "",
+        records,
+    )
 
 
 def _varints(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -367,7 +420,7 @@ def _varints(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     size = ends - starts + 1
     bad = np.flatnonzero(size > 10)
     if len(bad):
-        ends, starts, size = ends[:bad[0]], starts[:bad[0]], size[:bad[0]]
+        ends, starts, size = ends[: bad[0]], starts[: bad[0]], size[: bad[0]]
     used = int(ends[-1]) + 1 if len(ends) else 0
     overlong = bool(len(bad)) or len(buf) - used > 10
     if not used:
@@ -378,8 +431,9 @@ def _varints(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     return np.add.reduceat(bits, starts), ends, overlong
 
 
-def _records(path: Path, gz: IO[bytes], header: CertificateHeader
-             ) -> Iterator[tuple[np.ndarray, int]]:
+def _records(
+    path: Path, gz: IO[bytes], header: CertificateHeader
+) -> Iterator[tuple[np.ndarray, int]]:
     D = len(header.words)
     pending = b""
     vals = np.zeros(0, dtype=np.uint64)
@@ -397,41 +451,52 @@ def _records(path: Path, gz: IO[bytes], header: CertificateHeader
                 break
             buf = np.frombuffer(pending + chunk, dtype=np.uint8)
             more, ends, overlong = _varints(buf)
-            pending = bytes(buf[int(ends[-1]) + 1 if len(ends) else 0:])
+            pending = bytes(buf[int(ends[-1]) + 1 if len(ends) else 0 :])
             vals = np.concatenate([vals[at:], more])
             at = 0
         if len(vals) - at < 1:
-            raise _fail(path, f"truncated: it ends after {seen} of {header.records} records, "
-                              f"without the end marker")
+            raise _fail(
+                path,
+                f"truncated: it ends after {seen} of {header.records} records, "
+                f"without the end marker",
+            )
         m = int(vals[at])
         if m == 0:
             if seen != header.records:
-                raise _fail(path, f"the end marker comes after {seen} records; the header says "
-                                  f"{header.records}")
+                raise _fail(
+                    path,
+                    f"the end marker comes after {seen} records; the header says {header.records}",
+                )
             if len(vals) - at > 1 or pending or gz.read(1):
                 raise _fail(path, "data after the end marker")
             return
         if seen == header.records:
             raise _fail(path, f"more records than the header's {header.records}")
         if m > D or len(vals) - at < 2 + m:
-            raise _fail(path, f"record {seen + 1}: truncated or malformed ({m} targets of "
-                              f"{D} words)")
+            raise _fail(
+                path, f"record {seen + 1}: truncated or malformed ({m} targets of {D} words)"
+            )
         bound = int(vals[at + 1])
         if bound >= MAX_BOUND:
-            raise _fail(path, f"record {seen + 1}: the bound {bound} is 2**63 or more (no "
-                              f"state's value reaches it)")
-        idx = np.cumsum(vals[at + 2: at + 2 + m] + np.uint64(1)).astype(np.int64) - 1
+            raise _fail(
+                path,
+                f"record {seen + 1}: the bound {bound} is 2**63 or more (no "
+                f"state's value reaches it)",
+            )
+        idx = np.cumsum(vals[at + 2 : at + 2 + m] + np.uint64(1)).astype(np.int64) - 1
         if idx[-1] >= D:
-            raise _fail(path, f"record {seen + 1}: word index {int(idx[-1])} outside the "
-                              f"list's {D} words")
+            raise _fail(
+                path, f"record {seen + 1}: word index {int(idx[-1])} outside the list's {D} words"
+            )
         at += 2 + m
         seen += 1
         yield idx, bound
 
 
 @contextlib.contextmanager
-def read_certificate(path: str | os.PathLike[str]
-                     ) -> Iterator[tuple[CertificateHeader, Iterator[tuple[np.ndarray, int]]]]:
+def read_certificate(
+    path: str | os.PathLike[str],
+) -> Iterator[tuple[CertificateHeader, Iterator[tuple[np.ndarray, int]]]]:
     """Open a certificate: its header and an iterator over its records ``(targets, bound)``
     (targets: increasing word indices), read in chunks (bounded memory).
     :class:`CertificateError` (one line) if it cannot be read, also midway through the
@@ -461,8 +526,10 @@ def _damage(exc: BaseException) -> str:
     if isinstance(exc, EOFError):
         return "truncated: the compressed stream ends early"
     if isinstance(exc, gzip.BadGzipFile) and "CRC" in str(exc):
-        return ("damaged: its checksum (CRC-32) does not match its contents, which were "
-                "changed after it was written")
+        return (
+            "damaged: its checksum (CRC-32) does not match its contents, which were "
+            "changed after it was written"
+        )
     if isinstance(exc, zlib.error):
         return f"damaged: its compressed data is corrupt ({exc})"
     if isinstance(exc, gzip.BadGzipFile):
@@ -487,4 +554,3 @@ def check_integrity(path: str | os.PathLike[str]) -> None:
         raise _fail(p, f"cannot read it: {exc.strerror or exc}") from None
     except (EOFError, zlib.error) as exc:
         raise _fail(p, _damage(exc)) from None
-

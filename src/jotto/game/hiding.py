@@ -28,8 +28,7 @@ import numpy as np
 from ..util.files import quote
 from .words import BUNDLED, WordList, WordListError, load_words
 
-__all__ = ["FREQUENCY_LISTS", "hidden_words", "hide_from_mask",
-           "hide_from_weights"]
+__all__ = ["FREQUENCY_LISTS", "hidden_words", "hide_from_mask", "hide_from_weights"]
 
 #: The bundled lists sorted by frequency of use, most common first (so ``NAME:N`` means the N
 #: most common words).
@@ -43,13 +42,17 @@ def _split(spec: str) -> tuple[str, int | None, str | None]:
     if not colon or not (head in BUNDLED or os.path.isfile(head)):
         return spec, None, None
     if not tail.isdigit() or int(tail) == 0:
-        return head, None, f"the count after {head}: must be a positive whole number, not " \
-                           f"{quote(tail)}"
+        return (
+            head,
+            None,
+            f"the count after {head}: must be a positive whole number, not {quote(tail)}",
+        )
     return head, int(tail), None
 
 
-def hidden_words(words: WordList, spec: "str | os.PathLike[str]",
-                 option: str = "hide_from") -> np.ndarray:
+def hidden_words(
+    words: WordList, spec: str | os.PathLike[str], option: str = "hide_from"
+) -> np.ndarray:
     """The indices in ``words`` of the secrets ``spec`` names (see the module docstring), in
     the source's order (most common first for ``sgb``).
 
@@ -65,11 +68,15 @@ def hidden_words(words: WordList, spec: "str | os.PathLike[str]",
     if wrong:
         raise ValueError(f"{option} {spec}: {wrong}")
     if source in BUNDLED and source not in FREQUENCY_LISTS:
-        raise ValueError(f"{option} {spec}: the bundled {source} list is not sorted by "
-                         f"frequency: use {' or '.join(FREQUENCY_LISTS)}, or a word file")
+        raise ValueError(
+            f"{option} {spec}: the bundled {source} list is not sorted by "
+            f"frequency: use {' or '.join(FREQUENCY_LISTS)}, or a word file"
+        )
     if source in FREQUENCY_LISTS and words.length != 5:
-        raise ValueError(f"{option} {spec}: the Stanford GraphBase list has only 5-letter "
-                         f"words, not {words.length}")
+        raise ValueError(
+            f"{option} {spec}: the Stanford GraphBase list has only 5-letter "
+            f"words, not {words.length}"
+        )
     if source not in FREQUENCY_LISTS and not os.path.isfile(source):
         raise ValueError(f"{option}: {quote(spec)} is not sgb, sgb:N nor a word file")
     # every word of the source's length in its own order, none dropped: membership is the list's
@@ -80,26 +87,31 @@ def hidden_words(words: WordList, spec: "str | os.PathLike[str]",
         raise ValueError(f"{option} {spec}: {exc}") from None
     found = [words.index(w) for w in listed if w in words]
     if not found:
-        raise ValueError(f"{option} {spec}: none of the {len(words)} secrets of this game is "
-                         f"among them")
+        raise ValueError(
+            f"{option} {spec}: none of the {len(words)} secrets of this game is among them"
+        )
     if count is not None:
         if count > len(found):
-            raise ValueError(f"{option} {spec}: only {len(found)} of its words are words of "
-                             f"the list, not {count}")
+            raise ValueError(
+                f"{option} {spec}: only {len(found)} of its words are words of "
+                f"the list, not {count}"
+            )
         found = found[:count]
     return np.array(found, dtype=np.int64)
 
 
-def hide_from_mask(words: WordList, spec: "str | os.PathLike[str]",
-                   option: str = "hide_from") -> np.ndarray:
+def hide_from_mask(
+    words: WordList, spec: str | os.PathLike[str], option: str = "hide_from"
+) -> np.ndarray:
     """``mask[i]``: whether the hider may hide word ``i`` (:func:`hidden_words`)."""
     mask = np.zeros(len(words), dtype=bool)
     mask[hidden_words(words, spec, option)] = True
     return mask
 
 
-def hide_from_weights(words: WordList, spec: "str | os.PathLike[str]",
-                      option: str = "hide_from") -> np.ndarray:
+def hide_from_weights(
+    words: WordList, spec: str | os.PathLike[str], option: str = "hide_from"
+) -> np.ndarray:
     """The hider's integer weights: 1 on the words ``spec`` names, 0 elsewhere
     (:func:`hidden_words`), as :func:`jotto.best_response` takes them exactly."""
     return hide_from_mask(words, spec, option).astype(np.int64)

@@ -22,10 +22,11 @@ when that is too large for exact sums.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Rational, Real
-from typing import Iterable, Sequence, Union
+from typing import Union
 
 import numpy as np
 
@@ -68,8 +69,10 @@ class Objective:
             raise ValueError("an objective needs at least one cost, c(1)")
         for d in range(1, len(costs)):
             if costs[d] < costs[d - 1]:
-                raise ValueError(f"costs must not decrease: c({d + 1}) = {costs[d]} is below "
-                                 f"c({d}) = {costs[d - 1]}")
+                raise ValueError(
+                    f"costs must not decrease: c({d + 1}) = {costs[d]} is below "
+                    f"c({d}) = {costs[d - 1]}"
+                )
         object.__setattr__(self, "costs", costs)
         object.__setattr__(self, "tail", _exact(self.tail, "tail"))
         if not self.name:
@@ -84,7 +87,7 @@ class Objective:
         return text + (f":tail={self.tail}" if self.tail else "")
 
     @classmethod
-    def mean(cls) -> "Objective":
+    def mean(cls) -> Objective:
         """Expected guesses: ``c(d) = d``."""
         return cls((Fraction(1),), Fraction(1), "mean")
 
@@ -97,8 +100,12 @@ class Objective:
     def within(self) -> int | None:
         """``k`` if this is :func:`within` ``(k)``'s vector (``[d > k]``), else None."""
         k = len(self.costs) - 1
-        if self.tail == 0 and self.costs[-1] == 1 and all(c == 0 for c in self.costs[:-1]) \
-                and k >= 1:
+        if (
+            self.tail == 0
+            and self.costs[-1] == 1
+            and all(c == 0 for c in self.costs[:-1])
+            and k >= 1
+        ):
             return k
         return None
 
@@ -109,7 +116,7 @@ class Objective:
         K = len(self.costs)
         return self.costs[d - 1] if d <= K else self.costs[-1] + self.tail * (d - K)
 
-    def shifted(self, t: int) -> "Objective":
+    def shifted(self, t: int) -> Objective:
         """The objective after ``t`` guesses were made: ``c'(d) = c(t + d)``."""
         if t < 0:
             raise ValueError(f"guesses made must be >= 0, not {t}")
@@ -144,7 +151,7 @@ class Objective:
         tail = ints[-1] if K == len(self.costs) else 0
         return ints[:-1], tail, den
 
-    def rounded(self, denominator: int = 2**20) -> "Objective":
+    def rounded(self, denominator: int = 2**20) -> Objective:
         """A nearby objective whose costs are multiples of ``1/denominator`` (each rounded to
         the nearest, ties up: still non-decreasing), for searches whose exact sums the original
         denominators would overflow; the name says so."""
@@ -154,8 +161,9 @@ class Objective:
         def near(x: Fraction) -> Fraction:
             return Fraction(math.floor(x * denominator + Fraction(1, 2)), denominator)
 
-        return Objective(tuple(near(c) for c in self.costs), near(self.tail),
-                         f"{self.name}~1/{denominator}")
+        return Objective(
+            tuple(near(c) for c in self.costs), near(self.tail), f"{self.name}~1/{denominator}"
+        )
 
     def describe(self) -> str:
         """One line for people."""
@@ -184,8 +192,9 @@ def _fraction_text(text: str, what: str) -> Fraction:
     try:
         value = Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{what}: {text.strip()!r} is not a number (write 3, 0.25 or 1/4)") \
-            from None
+        raise ValueError(
+            f"{what}: {text.strip()!r} is not a number (write 3, 0.25 or 1/4)"
+        ) from None
     if value < 0:
         raise ValueError(f"{what}: {text.strip()!r} is negative")
     return value
@@ -201,8 +210,10 @@ def parse_objective(spec: ObjectiveSpec) -> Objective:
     if isinstance(spec, Objective):
         return spec
     if not isinstance(spec, str):
-        raise ValueError(f"an objective is 'mean', 'within:K', 'costs:C1,C2,...' or an "
-                         f"Objective, not {type(spec).__name__}")
+        raise ValueError(
+            f"an objective is 'mean', 'within:K', 'costs:C1,C2,...' or an "
+            f"Objective, not {type(spec).__name__}"
+        )
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind == "mean" and not rest:
@@ -210,8 +221,9 @@ def parse_objective(spec: ObjectiveSpec) -> Objective:
     if kind == "within":
         text = rest.strip()
         if not (text.isascii() and text.isdigit()) or len(text) > 6 or int(text) < 1:
-            raise ValueError(f"objective {spec!r}: within takes a number of guesses K >= 1, "
-                             f"like within:6")
+            raise ValueError(
+                f"objective {spec!r}: within takes a number of guesses K >= 1, like within:6"
+            )
         return within(int(text))
     if kind == "costs" and rest:
         values, _, tail_part = rest.partition(":")

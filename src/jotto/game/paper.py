@@ -80,20 +80,26 @@ class Table1(dict):
         L = self.length
         out = []
         for key, label, fmt in ROWS:
-            out.append((label, fmt.format(self[key]),
-                        fmt.format(TABLE1[key][L]) if self.paper else None))
+            out.append(
+                (label, fmt.format(self[key]), fmt.format(TABLE1[key][L]) if self.paper else None)
+            )
         # one unit in both columns: the paper's minutes and our seconds as milliseconds
-        out.append((TIME_LABEL, milliseconds(self["avg_seconds_per_iteration"] * 1e3),
-                    milliseconds(TABLE1["avg_minutes_per_iteration"][L] * 6e4)
-                    if self.paper else None))
+        out.append(
+            (
+                TIME_LABEL,
+                milliseconds(self["avg_seconds_per_iteration"] * 1e3),
+                milliseconds(TABLE1["avg_minutes_per_iteration"][L] * 6e4) if self.paper else None,
+            )
+        )
         return out
 
     def __str__(self) -> str:
         head = f"{'':38}{'paper':>12}{'ours':>12}" if self.paper else f"{'':38}{'ours':>12}"
         lines = [head]
         for label, ours, paper in self._rows():
-            lines.append(f"{label:38}" + (f"{paper:>12}" if paper is not None else "")
-                         + f"{ours:>12}")
+            lines.append(
+                f"{label:38}" + (f"{paper:>12}" if paper is not None else "") + f"{ours:>12}"
+            )
         if self.note:
             lines.append(self.note)
         return "\n".join(lines)
@@ -105,7 +111,9 @@ class Table1(dict):
         rows = [f"<tr><th></th>{cells}</tr>"]
         for label, ours, paper in self._rows():
             theirs = f"<td>{paper}</td>" if paper is not None else ""
-            rows.append(f"<tr><th style='text-align:left'>{html.escape(label)}</th>{theirs}"
-                        f"<td>{ours}</td></tr>")
+            rows.append(
+                f"<tr><th style='text-align:left'>{html.escape(label)}</th>{theirs}"
+                f"<td>{ours}</td></tr>"
+            )
         caption = f"<caption>{html.escape(self.note)}</caption>" if self.note else ""
         return f"<table>{caption}{''.join(rows)}</table>"

@@ -45,15 +45,20 @@ import os
 import secrets
 import time
 from array import array
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Sequence
 
 import numpy as np
 
 from ._proof_kernel import Kernel, encode_record
-from .certificates import (CertificateError, CertificateHeader, CertificateWriter,
-                           check_integrity, read_certificate)
+from .certificates import (
+    CertificateError,
+    CertificateHeader,
+    CertificateWriter,
+    check_integrity,
+    read_certificate,
+)
 from .words import WordList
 
 __all__ = ["CheckResult", "TrimResult", "check_certificate", "trim_certificate"]
@@ -154,9 +159,11 @@ class CheckResult:
 
     def __repr__(self) -> str:
         failure = "" if self.failure is None else f", failure={self.failure[:60]!r}…"
-        return (f"CheckResult(ok={self.ok}, about={self.about!r}, lower={self.lower} = "
-                f"{float(self.lower):.4f}, records={self.records}, "
-                f"seconds={self.seconds:.3g}{failure})")
+        return (
+            f"CheckResult(ok={self.ok}, about={self.about!r}, lower={self.lower} = "
+            f"{float(self.lower):.4f}, records={self.records}, "
+            f"seconds={self.seconds:.3g}{failure})"
+        )
 
 
 class _Game:
@@ -186,22 +193,28 @@ class _Game:
         self.reply = code.astype(np.uint8)
         self.win = self.R - 1
         # families: distinct-letter words outside hard mode (and equal weights, per state)
-        self.masks = np.array([sum(1 << (ord(c) - 97) for c in set(w)) for w in words.words],
-                              dtype=np.int64)
+        self.masks = np.array(
+            [sum(1 << (ord(c) - 97) for c in set(w)) for w in words.words], dtype=np.int64
+        )
         # each word's letters, one bit each (words of distinct letters only: see families)
-        self.letter_bits = np.array([[1 << (ord(c) - 97) for c in w] for w in words.words],
-                                    dtype=np.int64).reshape(D, L)
-        self.families = (not rules.hard and not rules.positional and
-                         rules.anagrams != "keep-all" and
-                         all(len(set(w)) == L for w in words.words))
+        self.letter_bits = np.array(
+            [[1 << (ord(c) - 97) for c in w] for w in words.words], dtype=np.int64
+        ).reshape(D, L)
+        self.families = (
+            not rules.hard
+            and not rules.positional
+            and rules.anagrams != "keep-all"
+            and all(len(set(w)) == L for w in words.words)
+        )
         self.N = [0]  # N_k = 1 + B + ... + B^(k-1), grown up to D
         while self.N[-1] < D:
             self.N.append(self.N[-1] * self.B + 1)
         self.cb = self._unit_counting(D)
         self.cb_array = np.array(self.cb, dtype=np.int64)
         # depth[r]: the guesses the r-th heaviest target of a class adds to its counting bound
-        self.depth = np.array([sum(1 for Nk in self.N if Nk < r) for r in range(D + 1)],
-                              dtype=np.int64)
+        self.depth = np.array(
+            [sum(1 for Nk in self.N if Nk < r) for r in range(D + 1)], dtype=np.int64
+        )
         self._phi: list[list[int]] = []
         self._psi: list[list[int]] = []
         self._alone: list[int] = []
@@ -215,12 +228,13 @@ class _Game:
             s_max = 27 - L  # a family's own letters are distinct letters not in P
             self._tables(s_max, 0)
             k = 0
-            while self.cap(k) < D or self._phi[k][:s_max + 1] != list(range(s_max + 1)):
+            while self.cap(k) < D or self._phi[k][: s_max + 1] != list(range(s_max + 1)):
                 k += 1
                 self._tables(s_max, k)
-            self.phi_array = np.array([row[:s_max + 1] for row in self._phi[:k + 1]],
-                                      dtype=np.int64)
-            self.alone_array = np.array(self._alone[:s_max + 1], dtype=np.int64)
+            self.phi_array = np.array(
+                [row[: s_max + 1] for row in self._phi[: k + 1]], dtype=np.int64
+            )
+            self.alone_array = np.array(self._alone[: s_max + 1], dtype=np.int64)
             self.N_array = np.array([self.cap(j) for j in range(k + 1)], dtype=np.int64)
 
     def kernel_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -234,13 +248,18 @@ class _Game:
         k = 0
         while True:
             self._tables(s_max, k)
-            if all(row[:s_max + 1] == list(range(s_max + 1))
-                   for row in (self._phi[k], self._psi[k])):
+            if all(
+                row[: s_max + 1] == list(range(s_max + 1)) for row in (self._phi[k], self._psi[k])
+            ):
                 break
             k += 1
-        cut = [[row[:s_max + 1] for row in rows[:k + 1]] for rows in (self._phi, self._psi)]
-        return (N, np.array(cut[0], dtype=np.int64), np.array(cut[1], dtype=np.int64),
-                np.array(self._alone[:s_max + 1], dtype=np.int64))
+        cut = [[row[: s_max + 1] for row in rows[: k + 1]] for rows in (self._phi, self._psi)]
+        return (
+            N,
+            np.array(cut[0], dtype=np.int64),
+            np.array(cut[1], dtype=np.int64),
+            np.array(self._alone[: s_max + 1], dtype=np.int64),
+        )
 
     # ---- keys ---------------------------------------------------------------------------------
 
@@ -289,14 +308,15 @@ class _Game:
             out[:, r] = np.where(in_class, self.depth[rank], 0) @ ws
         return out
 
-    def splits(self, guesses: np.ndarray | None, idx: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def splits(
+        self, guesses: np.ndarray | None, idx: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The guesses (None: every word that narrows idx down), the replies of the targets idx
         to each, and the sizes of the classes (rows: guesses; columns: the replies 0..win-1)."""
         codes = self.reply[:, idx] if guesses is None else self.reply[np.ix_(guesses, idx)]
         G = len(codes)
         flat = codes.astype(np.int64) + self.R * np.arange(G)[:, None]
-        cnt = np.bincount(flat.ravel(), minlength=G * self.R).reshape(G, self.R)[:, :self.win]
+        cnt = np.bincount(flat.ravel(), minlength=G * self.R).reshape(G, self.R)[:, : self.win]
         if guesses is None:  # a word narrows idx down unless all reply alike (not a win: m >= 2)
             guesses = np.flatnonzero(cnt.max(axis=1) < len(idx))
             codes, cnt = codes[guesses], cnt[guesses]
@@ -378,8 +398,7 @@ class _Game:
         key = (n, tuple(sorted(sizes)))
         got = self._fb_cache.get(key)
         if got is None:
-            got = max(self._sizes_bound(n, sizes, covered, True),
-                      self._apart(n, sizes, covered))
+            got = max(self._sizes_bound(n, sizes, covered, True), self._apart(n, sizes, covered))
             self._fb_cache[key] = got
         return got
 
@@ -401,7 +420,7 @@ class _Game:
         taken = np.zeros(len(idx), dtype=bool)
         out = []
         for f in big.tolist():
-            mem = members[start[f]:start[f] + size[f]]
+            mem = members[start[f] : start[f] + size[f]]
             free = mem[~taken[mem]]
             if len(free) < 3:
                 continue
@@ -423,8 +442,9 @@ class _Game:
                 parts.setdefault(r + 1, []).append((p, moved))
         return parts
 
-    def family_bounds(self, fams: list[tuple[int, int]], gmasks: np.ndarray,
-                      cnt: np.ndarray) -> np.ndarray:
+    def family_bounds(
+        self, fams: list[tuple[int, int]], gmasks: np.ndarray, cnt: np.ndarray
+    ) -> np.ndarray:
         """The family bound (unit weights) of every class of every guess at once: rows, the
         guesses of masks ``gmasks``; columns, the replies; ``cnt`` the classes' sizes; 0 for a
         class no family part of 3 or more falls in.
@@ -451,8 +471,11 @@ class _Game:
         K = len(self.N_array)
         covered = np.bincount(cls, weights=size, minlength=G * V).astype(np.int64)
         alone = np.bincount(cls, weights=self.alone_array[size], minlength=G * V)
-        phi = np.bincount((cls[:, None] * K + np.arange(K)).ravel(),
-                          weights=self.phi_array[:, size].T.ravel(), minlength=G * V * K)
+        phi = np.bincount(
+            (cls[:, None] * K + np.arange(K)).ravel(),
+            weights=self.phi_array[:, size].T.ravel(),
+            minlength=G * V * K,
+        )
         where = np.flatnonzero(covered)
         covered, alone = covered[where], alone[where].astype(np.int64)
         phi = phi.reshape(G * V, K)[where].astype(np.int64)
@@ -548,8 +571,9 @@ class _Game:
         u = int(w[0])
         fams = self.pack_families(idx) if self.families and uniform else []
         if fams:
-            raise_to(rows, u * self.family_bounds(fams, self.masks[guesses[rows]], cnt[rows]),
-                     _FAMILY)
+            raise_to(
+                rows, u * self.family_bounds(fams, self.masks[guesses[rows]], cnt[rows]), _FAMILY
+            )
             short = bound[rows].sum(axis=1) + W < claim
             rows, k0, k1 = rows[short], k0[short], k1[short]
         # the member bounds of small classes, one guess at a time (in the list's order)
@@ -581,21 +605,35 @@ class _Game:
                     total += got - int(bound[gi, r])
                     bound[gi, r], how[gi, r] = got, _MEMBER
             if total < claim:
-                return self.short(idx, claim, g, total, cnt[gi].tolist(), bound[gi].tolist(),
-                                  how[gi].tolist())
+                return self.short(
+                    idx, claim, g, total, cnt[gi].tolist(), bound[gi].tolist(), how[gi].tolist()
+                )
         return None
 
-    def short(self, idx: np.ndarray, claim: int, g: int, total: int, cnt: list[int],
-              bound: list[int], how: list[int]) -> str:
+    def short(
+        self,
+        idx: np.ndarray,
+        claim: int,
+        g: int,
+        total: int,
+        cnt: list[int],
+        bound: list[int],
+        how: list[int],
+    ) -> str:
         """The report of a guess g whose classes fall short of the claim: per reply, the
         class's size, first words, bound and where the bound came from."""
         row = self.reply[g, idx]
-        detail = [f"reply {r}: {n} targets {self.words_of(idx[row == r], 3)} bound {b} "
-                  f"({_KINDS[h]})" for r, (n, b, h) in enumerate(zip(cnt, bound, how)) if n]
-        return (f"the state {self.words_of(idx)} ({len(idx)} targets, weight "
-                f"{int(self.v[idx].sum())}) claims {claim}, but the guess "
-                f"{self.words.words[g]!r} gives only {total} = {int(self.v[idx].sum())} + the "
-                f"bounds of its classes: " + "; ".join(detail))
+        detail = [
+            f"reply {r}: {n} targets {self.words_of(idx[row == r], 3)} bound {b} ({_KINDS[h]})"
+            for r, (n, b, h) in enumerate(zip(cnt, bound, how))
+            if n
+        ]
+        return (
+            f"the state {self.words_of(idx)} ({len(idx)} targets, weight "
+            f"{int(self.v[idx].sum())}) claims {claim}, but the guess "
+            f"{self.words.words[g]!r} gives only {total} = {int(self.v[idx].sum())} + the "
+            f"bounds of its classes: " + "; ".join(detail)
+        )
 
     def small_short(self, idx: np.ndarray, claim: int, exact: int) -> str:
         return f"the state {self.words_of(idx)} has value {exact}, below the claimed {claim}"
@@ -614,9 +652,13 @@ class _Game:
         return self.short(idx, claim, g, total, cnt, bound, how)
 
 
-def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[str] | None = None,
-                      progress: Callable[[int, int], None] | None = None,
-                      workers: int = 1, reference: bool = False) -> CheckResult:
+def check_certificate(
+    path: str | os.PathLike[str],
+    words: WordList | Sequence[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+    reference: bool = False,
+) -> CheckResult:
     """Verify the certificate at ``path`` (docs/certificates.md) from the definitions.
 
     Args:
@@ -646,12 +688,17 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
     with read_certificate(path) as (header, _):
         pass
     if words is not None:
-        given = words if isinstance(words, WordList) else WordList.from_words(
-            list(words), rules=header.words.rules)
+        given = (
+            words
+            if isinstance(words, WordList)
+            else WordList.from_words(list(words), rules=header.words.rules)
+        )
         if tuple(given.words) != tuple(header.words.words) or given.rules != header.words.rules:
-            raise ValueError(f"{path}: the certificate is about another word list "
-                             f"({len(header.words)} words, rules {header.words.rules}, "
-                             f"sha256 {header.words.sha256[:12]}…)")
+            raise ValueError(
+                f"{path}: the certificate is about another word list "
+                f"({len(header.words)} words, rules {header.words.rules}, "
+                f"sha256 {header.words.sha256[:12]}…)"
+            )
     if workers == 1:
         shares = [_check_share(path, 0, 1, progress, reference)]
     else:
@@ -659,14 +706,28 @@ def check_certificate(path: str | os.PathLike[str], words: WordList | Sequence[s
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as ex:
-            shares = list(ex.map(_check_share, [path] * workers, range(workers),
-                                 [workers] * workers, [None] * workers,
-                                 [reference] * workers))
+            shares = list(
+                ex.map(
+                    _check_share,
+                    [path] * workers,
+                    range(workers),
+                    [workers] * workers,
+                    [None] * workers,
+                    [reference] * workers,
+                )
+            )
     failures = [(at, why) for at, why, _ in shares if why is not None]
     failure = min(failures)[1] if failures else None
-    return CheckResult(ok=failure is None, bound=header.bound, total=header.total,
-                       about=header.about, records=shares[0][2],
-                       seconds=time.perf_counter() - t0, failure=failure, header=header)
+    return CheckResult(
+        ok=failure is None,
+        bound=header.bound,
+        total=header.total,
+        about=header.about,
+        records=shares[0][2],
+        seconds=time.perf_counter() - t0,
+        failure=failure,
+        header=header,
+    )
 
 
 class _Uses:
@@ -679,17 +740,23 @@ class _Uses:
         self.root: list[int] = []
 
 
-def _check_share(path: str | os.PathLike[str], share: int, shares: int,
-                 progress: Callable[[int, int], None] | None = None, reference: bool = False,
-                 uses: _Uses | None = None) -> tuple[int, str | None, int]:
+def _check_share(
+    path: str | os.PathLike[str],
+    share: int,
+    shares: int,
+    progress: Callable[[int, int], None] | None = None,
+    reference: bool = False,
+    uses: _Uses | None = None,
+) -> tuple[int, str | None, int]:
     """Verify the records ``share``, ``share + shares``, ... of the certificate (and the claim,
     share 0), taking the records before each as their claims say: (where the first failure is
     -- its record, or the records' count + 1 for the claim --, what fails or None, records).
     With ``uses`` (one share, compiled), note in it the records each check used."""
     with read_certificate(path) as (header, records):
         if uses is not None and header.records >= 2**31:
-            raise CertificateError(f"{path}: {header.records} records: trimming handles fewer "
-                                   f"than 2**31")
+            raise CertificateError(
+                f"{path}: {header.records} records: trimming handles fewer than 2**31"
+            )
         game = _Game(header.words, header.weights)
         kernel = None if reference else Kernel(game, game.kernel_tables(), uses is not None)
         n = 0
@@ -699,8 +766,14 @@ def _check_share(path: str | os.PathLike[str], share: int, shares: int,
             if progress is not None and n % 4096 == 0:
                 progress(n, header.records)
             if not game.hard and not positive[idx].all():
-                return n, (f"record {n}: the state {game.words_of(idx)} holds a target of "
-                           f"weight 0 (only hard mode keeps them)"), n
+                return (
+                    n,
+                    (
+                        f"record {n}: the state {game.words_of(idx)} holds a target of "
+                        f"weight 0 (only hard mode keeps them)"
+                    ),
+                    n,
+                )
             if kernel is not None:
                 failed = kernel.record(idx, bound, (n - 1) % shares == share, n)
                 if not isinstance(failed, bool):
@@ -722,8 +795,9 @@ def _check_share(path: str | os.PathLike[str], share: int, shares: int,
             return n + 1, None, n
         root = np.arange(game.D) if game.hard else np.flatnonzero(positive)
         only = None if header.first_guess is None else header.words.index(header.first_guess)
-        known, rec = (game.known.get1(*game.key(root)), -1) if kernel is None else \
-            kernel.known(root)
+        known, rec = (
+            (game.known.get1(*game.key(root)), -1) if kernel is None else kernel.known(root)
+        )
         if only is None and known >= header.bound:
             if uses is not None:
                 uses.root = [rec]
@@ -753,8 +827,11 @@ class TrimResult:
     seconds: float
 
 
-def trim_certificate(path: str | os.PathLike[str], out: str | os.PathLike[str],
-                     progress: Callable[[int, int], None] | None = None) -> TrimResult:
+def trim_certificate(
+    path: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    progress: Callable[[int, int], None] | None = None,
+) -> TrimResult:
     """Verify the certificate at ``path`` and write to ``out`` the certificate of the same claim
     that holds only the records its proof uses (docs/certificates.md).
 
@@ -773,9 +850,16 @@ def trim_certificate(path: str | os.PathLike[str], out: str | os.PathLike[str],
         _, why, n = _check_share(path, 0, 1, progress, uses=uses)
         with read_certificate(path) as (header, _):
             pass
-        check = CheckResult(ok=why is None, bound=header.bound, total=header.total,
-                            about=header.about, records=n,
-                            seconds=time.perf_counter() - t0, failure=why, header=header)
+        check = CheckResult(
+            ok=why is None,
+            bound=header.bound,
+            total=header.total,
+            about=header.about,
+            records=n,
+            seconds=time.perf_counter() - t0,
+            failure=why,
+            header=header,
+        )
         if why is not None:
             return TrimResult(check, 0, time.perf_counter() - t0)
         needed = bytearray(n + 1)
@@ -784,7 +868,7 @@ def trim_certificate(path: str | os.PathLike[str], out: str | os.PathLike[str],
         numbers, starts = uses.numbers, uses.starts
         for i in range(n, 0, -1):
             if needed[i]:
-                for r in numbers[starts[i - 1]:starts[i]]:
+                for r in numbers[starts[i - 1] : starts[i]]:
                     needed[r] = 1
         del uses, numbers, starts
         kept = 0
@@ -798,7 +882,7 @@ def trim_certificate(path: str | os.PathLike[str], out: str | os.PathLike[str],
                         raw.write(buf)
                         buf.clear()
             raw.write(buf)
-        writer.finish(header.words, header.weights, header.bound, kept, header.about,
-                      header.first_guess)
+        writer.finish(
+            header.words, header.weights, header.bound, kept, header.about, header.first_guess
+        )
         return TrimResult(check, kept, time.perf_counter() - t0)
-

@@ -9,7 +9,7 @@
  * counting bound, then (if still short of b) by the records of the classes, then by the family
  * bound, then (classes of 3..CK_SMALL targets) by the member bound; the first guess left short
  * is reported with its classes' bounds.  The values are the same as the Python checker's, and
- * the report names the same guess (tests/test_certificates_compiled.py compares them).
+ * the report names the same guess (tests/game/test_certificates_compiled.py compares them).
  *
  * The records verified so far are an open-addressing table of 128-bit keys (sums of per-word
  * random keys) to their bounds, a key's bound only rising. */

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -74,11 +75,13 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("repeats", "positional", "hard"):
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"rules: {name} must be true or false, not "
-                                 f"{getattr(self, name)!r}")
+                raise RulesError(
+                    f"rules: {name} must be true or false, not {getattr(self, name)!r}"
+                )
         if self.anagrams not in ANAGRAMS:
-            raise RulesError(f"rules: anagrams must be one of {', '.join(ANAGRAMS)}, not "
-                             f"{self.anagrams!r}")
+            raise RulesError(
+                f"rules: anagrams must be one of {', '.join(ANAGRAMS)}, not {self.anagrams!r}"
+            )
 
     # ---- names ---------------------------------------------------------------------------------
 
@@ -97,24 +100,35 @@ class Rules:
 
     def describe(self) -> str:
         """One sentence for people: what may be a secret, what a reply says, what wins."""
-        letters = ("words may repeat letters (counted as often as they occur in both words)"
-                   if self.repeats else "words have distinct letters")
-        anagrams = {"drop": "words whose letters another word has are dropped",
-                    "keep-one": "one word is kept of words with the same letters",
-                    "keep-all": "words with the same letters are all kept; only the exact word "
-                                "wins"}[self.anagrams]
-        reply = ("replies give letters in common and letters in the right place"
-                 if self.positional else "replies give letters in common")
+        letters = (
+            "words may repeat letters (counted as often as they occur in both words)"
+            if self.repeats
+            else "words have distinct letters"
+        )
+        anagrams = {
+            "drop": "words whose letters another word has are dropped",
+            "keep-one": "one word is kept of words with the same letters",
+            "keep-all": "words with the same letters are all kept; only the exact word wins",
+        }[self.anagrams]
+        reply = (
+            "replies give letters in common and letters in the right place"
+            if self.positional
+            else "replies give letters in common"
+        )
         hard = "; every guess must fit all replies so far" if self.hard else ""
         return f"{self.name}: {letters}; {anagrams}; {reply}{hard}"
 
     def to_dict(self) -> dict[str, object]:
         """The fine options, for files (:meth:`from_dict` reads them back)."""
-        return {"repeats": self.repeats, "anagrams": self.anagrams,
-                "positional": self.positional, "hard": self.hard}
+        return {
+            "repeats": self.repeats,
+            "anagrams": self.anagrams,
+            "positional": self.positional,
+            "hard": self.hard,
+        }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, object], where: str = "rules") -> "Rules":
+    def from_dict(cls, d: Mapping[str, object], where: str = "rules") -> Rules:
         """Rules from :meth:`to_dict`'s form; :class:`RulesError` naming ``where`` and the field
         otherwise."""
         if not isinstance(d, Mapping):
@@ -160,8 +174,10 @@ class Rules:
         anagram rules no two words of a list share all their letters, so the code stays L)."""
         L = len(guess)
         if len(target) != L:
-            raise ValueError(f"the guess {guess!r} has {L} letters and the secret {target!r} "
-                             f"{len(target)}: a reply compares words of one length")
+            raise ValueError(
+                f"the guess {guess!r} has {L} letters and the secret {target!r} "
+                f"{len(target)}: a reply compares words of one length"
+            )
         if self.repeats:
             a, b = Counter(guess), Counter(target)
             common = sum(min(n, b[ch]) for ch, n in a.items())
@@ -178,8 +194,7 @@ class Rules:
         if self.positional:
             return common + (length + 1) * in_place
         if self.anagrams == "keep-all":  # an anagram that is not the secret: code L + 1
-            return np.where((common == length) & ~np.asarray(same, dtype=bool), length + 1,
-                            common)
+            return np.where((common == length) & ~np.asarray(same, dtype=bool), length + 1, common)
         return common
 
     def split(self, code: int, length: int) -> tuple[int, int]:
@@ -203,20 +218,28 @@ class Rules:
         """The reply code a person typed: ``3``, or with positional feedback ``3/1`` (also
         ``3 1``); :class:`ValueError` with a one-line reason otherwise."""
         parts = text.replace("/", " ").replace(",", " ").split()
-        if not parts or len(parts) > (2 if self.positional else 1) or \
-                not all(p.isdigit() for p in parts):
-            form = "two numbers like 3/1 (letters in common / in place)" if self.positional \
+        if (
+            not parts
+            or len(parts) > (2 if self.positional else 1)
+            or not all(p.isdigit() for p in parts)
+        ):
+            form = (
+                "two numbers like 3/1 (letters in common / in place)"
+                if self.positional
                 else f"a number from 0 to {length}"
+            )
             raise ValueError(f"{text.strip()!r} is not a reply: type {form}")
         common = int(parts[0])
         in_place = int(parts[1]) if len(parts) > 1 else 0
         if self.positional and len(parts) == 1:
-            raise ValueError(f"{text.strip()!r}: also say how many letters are in place, "
-                             f"like {common}/0")
+            raise ValueError(
+                f"{text.strip()!r}: also say how many letters are in place, like {common}/0"
+            )
         if not 0 <= in_place <= common <= length:
             place = ", and no more are in place than in common" if self.positional else ""
-            raise ValueError(f"{text.strip()!r} is not a reply: letters in common go from 0 to "
-                             f"{length}{place}")
+            raise ValueError(
+                f"{text.strip()!r} is not a reply: letters in common go from 0 to {length}{place}"
+            )
         return self.code(common, in_place, length)
 
     # ---- which words -------------------------------------------------------------------------
@@ -239,8 +262,10 @@ class Rules:
             return list(words), []
         if self.anagrams == "drop":
             sets = Counter(self.letter_key(w) for w in words)
-            return ([w for w in words if sets[self.letter_key(w)] == 1],
-                    [w for w in words if sets[self.letter_key(w)] > 1])
+            return (
+                [w for w in words if sets[self.letter_key(w)] == 1],
+                [w for w in words if sets[self.letter_key(w)] > 1],
+            )
         by_key = {self.letter_key(w): w for w in words}
         survivors = set(by_key.values())
         return list(by_key.values()), [w for w in words if w not in survivors]
@@ -256,15 +281,20 @@ class Rules:
         (a word's reply to itself is the win, never counted); :class:`RulesError` if more than
         :data:`MAX_TOKENS` tokens remain."""
         if not self.repeats:
-            return np.fromiter((sum(1 << (ord(c) - 97) for c in set(w)) for w in words),
-                               dtype=np.uint64, count=len(words))
+            return np.fromiter(
+                (sum(1 << (ord(c) - 97) for c in set(w)) for w in words),
+                dtype=np.uint64,
+                count=len(words),
+            )
         counts = [Counter(w) for w in words]
         holders = Counter((ch, k) for c in counts for ch, n in c.items() for k in range(2, n + 1))
         extra = sorted(t for t, n in holders.items() if n >= 2)
         if 26 + len(extra) > MAX_TOKENS:
-            raise RulesError(f"{len(extra)} repeated-letter tokens (a letter's second, third... "
-                             f"occurrence shared by two words or more) with 26 letters exceed "
-                             f"the core's {MAX_TOKENS}-bit masks")
+            raise RulesError(
+                f"{len(extra)} repeated-letter tokens (a letter's second, third... "
+                f"occurrence shared by two words or more) with 26 letters exceed "
+                f"the core's {MAX_TOKENS}-bit masks"
+            )
         bit = {t: 26 + i for i, t in enumerate(extra)}
         out = np.empty(len(words), dtype=np.uint64)
         for i, c in enumerate(counts):
@@ -284,10 +314,15 @@ class Rules:
         if not self.positional:
             return None
         if words and len(words[0]) > MAX_POSITIONAL_LENGTH:
-            raise RulesError(f"positional replies are counted for words of up to "
-                             f"{MAX_POSITIONAL_LENGTH} letters, not {len(words[0])}")
-        return np.fromiter((sum((ord(c) - 96) << (8 * p) for p, c in enumerate(w))
-                            for w in words), dtype=np.uint64, count=len(words))
+            raise RulesError(
+                f"positional replies are counted for words of up to "
+                f"{MAX_POSITIONAL_LENGTH} letters, not {len(words[0])}"
+            )
+        return np.fromiter(
+            (sum((ord(c) - 96) << (8 * p) for p, c in enumerate(w)) for w in words),
+            dtype=np.uint64,
+            count=len(words),
+        )
 
 
 #: The named rule sets (see the module's docstring for their sources).
@@ -303,7 +338,7 @@ PRESETS: Mapping[str, Rules] = {
 _FLAGS = ("repeats", "positional", "hard")
 
 
-def parse_rules(text: "str | Rules | None") -> Rules:
+def parse_rules(text: str | Rules | None) -> Rules:
     """Rules from a preset name and fine options, comma separated: ``perl``,
     ``eckler,hard``, ``paper,anagrams=keep-one,positional``, ``norvig,no-hard``.  None gives
     the paper's rules; a :class:`Rules` is returned as it is."""
@@ -326,9 +361,11 @@ def parse_rules(text: "str | Rules | None") -> Rules:
         elif key.startswith("no-") and key[3:] in _FLAGS and not eq:
             fields[key[3:]] = False
         else:
-            raise RulesError(f"rules {text!r}: unknown option {part!r}; options: "
-                             f"anagrams={'|'.join(ANAGRAMS)}, "
-                             f"{', '.join(_FLAGS)} (or no-{_FLAGS[0]}...)")
+            raise RulesError(
+                f"rules {text!r}: unknown option {part!r}; options: "
+                f"anagrams={'|'.join(ANAGRAMS)}, "
+                f"{', '.join(_FLAGS)} (or no-{_FLAGS[0]}...)"
+            )
     return Rules.from_dict(fields, f"rules {text!r}")
 
 
@@ -336,6 +373,7 @@ def anagram_rule(value: str) -> str:
     """An anagram rule from :data:`ANAGRAMS` or an older spelling (``paper``, ``norvig``)."""
     rule = _ANAGRAM_ALIASES.get(value, value)
     if rule not in ANAGRAMS:
-        raise RulesError(f"unknown anagram rule {value!r}; use one of "
-                         f"{', '.join(map(repr, ANAGRAMS))}")
+        raise RulesError(
+            f"unknown anagram rule {value!r}; use one of {', '.join(map(repr, ANAGRAMS))}"
+        )
     return rule

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -32,8 +33,14 @@ from ..util.files import JSONInputError, parse_json, quote, read_bytes, write_at
 from .turns import replies
 from .words import WordList, WordListError
 
-__all__ = ["DecisionTree", "TreeFileError", "policy_guesses", "tree_format", "tree_from_policy",
-           "weight_by_guesses"]
+__all__ = [
+    "DecisionTree",
+    "TreeFileError",
+    "policy_guesses",
+    "tree_format",
+    "tree_from_policy",
+    "weight_by_guesses",
+]
 
 _FORMAT = "jotto-tree"
 _VERSION = 1
@@ -46,8 +53,10 @@ def tree_format(path: str | os.PathLike[str]) -> str:
     outputs before the work."""
     suffix = Path(path).suffix.lower()
     if suffix not in (".json", ".dot", ".gv", ".txt"):
-        raise ValueError(f"{os.fspath(path)}: cannot tell a tree format from the suffix "
-                         f"{quote(suffix)}; use {_SUFFIXES}")
+        raise ValueError(
+            f"{os.fspath(path)}: cannot tell a tree format from the suffix "
+            f"{quote(suffix)}; use {_SUFFIXES}"
+        )
     return suffix
 
 
@@ -86,9 +95,11 @@ class DecisionTree:
 
     def __repr__(self) -> str:
         counts = self.guesses_needed()
-        return (f"DecisionTree({self.words.describe()}, {len(self)} nodes, first guess "
-                f"{self.words[int(self.guess[0])]!r}, mean {counts.mean():.4f} guesses, worst "
-                f"{int(counts.max())})")
+        return (
+            f"DecisionTree({self.words.describe()}, {len(self)} nodes, first guess "
+            f"{self.words[int(self.guess[0])]!r}, mean {counts.mean():.4f} guesses, worst "
+            f"{int(counts.max())})"
+        )
 
     def guesses_needed(self) -> np.ndarray:
         """Guesses the tree needs for each target (``int32 [D]``)."""
@@ -156,17 +167,23 @@ class DecisionTree:
         list it was made for so that :meth:`from_json` can check it; ``guesser`` names the
         guesser whose tree this is."""
         words = self.words
-        doc = {"format": _FORMAT, "version": _VERSION, "guesser": guesser,
-               "words": words.to_record(),
-               "tree": self.to_nodes()}
+        doc = {
+            "format": _FORMAT,
+            "version": _VERSION,
+            "guesser": guesser,
+            "words": words.to_record(),
+            "tree": self.to_nodes(),
+        }
         return json.dumps(doc, separators=(",", ":")) + "\n"
 
     def to_nodes(self) -> dict[str, Any]:
         """The root node as the JSON document nests it (``guess``, ``size``, ``branches``),
         for files that hold trees of a known word list."""
         words = self.words
-        nodes: list[dict[str, Any]] = [{"guess": words[g], "size": int(s)}
-                                       for g, s in zip(self.guess.tolist(), self.size.tolist())]
+        nodes: list[dict[str, Any]] = [
+            {"guess": words[g], "size": int(s)}
+            for g, s in zip(self.guess.tolist(), self.size.tolist())
+        ]
         for p, r, c in zip(*(a.tolist() for a in self._edges())):
             nodes[p].setdefault("branches", {})[str(r)] = nodes[c]
         return nodes[0]
@@ -199,8 +216,9 @@ class DecisionTree:
         _, r, c = self._edges()
         reply[c] = r
         lines = []
-        for n, (g, d, s) in enumerate(zip(self.guess.tolist(), self.depth.tolist(),
-                                          self.size.tolist())):
+        for n, (g, d, s) in enumerate(
+            zip(self.guess.tolist(), self.depth.tolist(), self.size.tolist())
+        ):
             via = f"{reply[n]} → " if n else ""
             lines.append(f"{'  ' * d}{via}{self.words[g]} ({s})")
         return "\n".join(lines) + "\n"
@@ -219,8 +237,9 @@ class DecisionTree:
         write_atomic(path, text.encode("utf-8"))
 
     @classmethod
-    def from_json(cls, text_or_path: str | os.PathLike[str],
-                  words: WordList | None = None) -> DecisionTree:
+    def from_json(
+        cls, text_or_path: str | os.PathLike[str], words: WordList | None = None
+    ) -> DecisionTree:
         """The tree a ``jotto-tree`` JSON document holds, checked node by node.
 
         ``text_or_path`` is JSON text if it is a string starting (after white space) with ``{``
@@ -282,8 +301,9 @@ class _TreeReader:
         doc = self.parse(text)
         stored = self.word_list(doc["words"])
         if words is not None and words.sha256 != stored.sha256:
-            raise self.fail(f"made for another word list ({_describe(stored)}; given "
-                            f"{_describe(words)})")
+            raise self.fail(
+                f"made for another word list ({_describe(stored)}; given {_describe(words)})"
+            )
         self.words = stored if words is None else words
         return self.tree(doc["tree"])
 
@@ -294,18 +314,20 @@ class _TreeReader:
         except JSONInputError as exc:
             raise self.fail(str(exc)) from None
         if not isinstance(doc, dict) or doc.get("format") != _FORMAT:
-            raise self.fail(f"not a jotto tree (no \"format\": \"{_FORMAT}\")")
+            raise self.fail(f'not a jotto tree (no "format": "{_FORMAT}")')
         version = doc.get("version")
         if not _is_int(version) or version != _VERSION:
-            raise self.fail(f"unknown jotto tree version {quote(version)} (this jotto reads "
-                            f"version {_VERSION})")
+            raise self.fail(
+                f"unknown jotto tree version {quote(version)} (this jotto reads version {_VERSION})"
+            )
         self.keys(doc, {"format", "version", "words", "tree"}, {"guesser"}, "the document")
         if not isinstance(doc.get("guesser"), (str, type(None))):
             raise self.fail(f"guesser {quote(doc['guesser'])} is neither a name nor null")
         return doc
 
-    def keys(self, obj: object, required: set[str], optional: set[str], what: str,
-             trail: str = "") -> dict[str, Any]:
+    def keys(
+        self, obj: object, required: set[str], optional: set[str], what: str, trail: str = ""
+    ) -> dict[str, Any]:
         """``obj``, checked to be an object with the ``required`` keys and no others but
         ``optional``."""
         if not isinstance(obj, dict):
@@ -314,15 +336,15 @@ class _TreeReader:
         if missing:
             raise self.fail(f"{what} has no {', '.join(map(repr, sorted(missing)))}", trail)
         if unknown:
-            raise self.fail(f"{what} has unknown keys {', '.join(map(quote, sorted(unknown)[:5]))}",
-                            trail)
+            raise self.fail(
+                f"{what} has unknown keys {', '.join(map(quote, sorted(unknown)[:5]))}", trail
+            )
         return obj
 
     def word_list(self, d: object) -> WordList:
         """The stored word list and its rules (:meth:`WordList.from_record`), checked against
         its length and SHA-256."""
-        d = self.keys(d, {"words", "length", "source", "sha256"}, {"rules", "anagrams"},
-                      "words")
+        d = self.keys(d, {"words", "length", "source", "sha256"}, {"rules", "anagrams"}, "words")
         try:
             wl = WordList.from_record(d, "words")
         except WordListError as exc:
@@ -347,10 +369,16 @@ class _TreeReader:
             # (no int() of a long key: Python refuses to convert more than 4300 digits)
             if len(key) > 9 or int(key) >= words.classes or int(key) == words.win_code:
                 last = words.classes - 1
-                codes = f"0..{last - 1}" if words.win_code == last else \
-                    f"0..{last} except the win, {words.win_code}"
-                raise self.fail(f"reply {quote(key, 20) if len(key) > 9 else key} at depth {d} "
-                                f"is out of range {codes}", trail)
+                codes = (
+                    f"0..{last - 1}"
+                    if words.win_code == last
+                    else f"0..{last} except the win, {words.win_code}"
+                )
+                raise self.fail(
+                    f"reply {quote(key, 20) if len(key) > 9 else key} at depth {d} "
+                    f"is out of range {codes}",
+                    trail,
+                )
             by_reply[int(key)] = child
         return words.index(guess), size, by_reply
 
@@ -376,35 +404,54 @@ class _TreeReader:
             size.append(s)
             step = f"{trail}, " if trail else ""
             for r in sorted(branches, reverse=True):
-                stack.append((branches[r], targets[codes == r], d + 1, n, r,
-                              f"{step}{words[g]}→{r}"))
+                stack.append(
+                    (branches[r], targets[codes == r], d + 1, n, r, f"{step}{words[g]}→{r}")
+                )
         children = np.full((len(guess), words.classes), -1, dtype=np.int32)
         for p, r, c in edges:
             children[p, r] = c
         return DecisionTree(words, np.array(guess), np.array(depth), np.array(size), children)
 
-    def check_split(self, g: int, size: int, branches: dict[int, Any], targets: np.ndarray,
-                    replies: np.ndarray, d: int, trail: str) -> None:
+    def check_split(
+        self,
+        g: int,
+        size: int,
+        branches: dict[int, Any],
+        targets: np.ndarray,
+        replies: np.ndarray,
+        d: int,
+        trail: str,
+    ) -> None:
         """Check a node guessing word ``g`` against its consistent ``targets`` and their
         ``replies`` to ``g``: its size, that it narrows them down, and its branches."""
         win, n = self.words.win_code, targets.size
         counts = np.bincount(replies, minlength=self.words.classes)
         if size != n:
-            raise self.fail(f"size {size} at depth {d} does not match the {n} targets consistent "
-                            f"with the path to it", trail)
+            raise self.fail(
+                f"size {size} at depth {d} does not match the {n} targets consistent "
+                f"with the path to it",
+                trail,
+            )
         if counts[win] == 0 and counts.max() == n:
-            raise self.fail(f"guess {self.words[g]!r} at depth {d} does not narrow down the {n} "
-                            f"targets", trail)
+            raise self.fail(
+                f"guess {self.words[g]!r} at depth {d} does not narrow down the {n} targets", trail
+            )
         for r in range(self.words.classes):
             if r == win:
                 continue
             if counts[r] and r not in branches:
                 lost = _some(self.words.words, targets[replies == r])
-                raise self.fail(f"no branch for reply {r} at depth {d}, so the targets that "
-                                f"give it ({lost}) are never guessed", trail)
+                raise self.fail(
+                    f"no branch for reply {r} at depth {d}, so the targets that "
+                    f"give it ({lost}) are never guessed",
+                    trail,
+                )
             if not counts[r] and r in branches:
-                raise self.fail(f"branch for reply {r} at depth {d}, but no target consistent "
-                                f"with the path to it gives that reply", trail)
+                raise self.fail(
+                    f"branch for reply {r} at depth {d}, but no target consistent "
+                    f"with the path to it gives that reply",
+                    trail,
+                )
 
 
 def _some(names: tuple[str, ...], idx: np.ndarray, shown: int = 3) -> str:
@@ -418,8 +465,9 @@ def _describe(words: WordList) -> str:
     return f"{words.source}, {len(words)} words, sha256 {words.sha256[:12]}…"
 
 
-def _policy_nodes(words: WordList, decide: Callable[[np.ndarray, int], int], state: np.ndarray,
-                  made: int) -> Iterator[tuple[int, np.ndarray, int, int, int, int, list[int]]]:
+def _policy_nodes(
+    words: WordList, decide: Callable[[np.ndarray, int], int], state: np.ndarray, made: int
+) -> Iterator[tuple[int, np.ndarray, int, int, int, int, list[int]]]:
     """The nodes of a deterministic guesser's tree from ``state`` after ``made`` guesses,
     depth-first, children by increasing reply: (node, its targets, guesses made before it, its
     guess, parent node or -1, the reply leading to it, its children's replies), each guess
@@ -436,8 +484,10 @@ def _policy_nodes(words: WordList, decide: Callable[[np.ndarray, int], int], sta
         r = replies(words, g, others)
         codes = np.unique(r).tolist()
         if len(others) == len(S) and len(codes) < 2:
-            raise ValueError(f"the guesser chose {words[g]!r}, which does not narrow down the "
-                             f"{len(S)} words left")
+            raise ValueError(
+                f"the guesser chose {words[g]!r}, which does not narrow down the "
+                f"{len(S)} words left"
+            )
         yield node, S, d, g, parent, code, codes
         node += 1
         for c in reversed(codes):
@@ -455,20 +505,25 @@ def tree_from_policy(words: WordList, decide: Callable[[np.ndarray, int], int]) 
     depth: list[int] = []
     size: list[int] = []
     children: list[list[int]] = []
-    for node, S, made, g, parent, code, _ in _policy_nodes(words, decide,
-                                                           np.arange(len(words)), 0):
+    for node, S, made, g, parent, code, _ in _policy_nodes(words, decide, np.arange(len(words)), 0):
         if parent >= 0:
             children[parent][code] = node
         guess.append(g)
         depth.append(made)
         size.append(len(S))
         children.append([-1] * R)
-    return DecisionTree(words, np.array(guess), np.array(depth), np.array(size),
-                        np.array(children, dtype=np.int32).reshape(len(guess), R))
+    return DecisionTree(
+        words,
+        np.array(guess),
+        np.array(depth),
+        np.array(size),
+        np.array(children, dtype=np.int32).reshape(len(guess), R),
+    )
 
 
-def policy_guesses(words: WordList, decide: Callable[[np.ndarray, int], int],
-                   state: np.ndarray, made: int = 0) -> np.ndarray:
+def policy_guesses(
+    words: WordList, decide: Callable[[np.ndarray, int], int], state: np.ndarray, made: int = 0
+) -> np.ndarray:
     """On which guess (counting the ``made`` already made) a deterministic guesser, given by
     its decision as for :func:`tree_from_policy`, finds each target of ``state`` (increasing
     indices), in the state's order: its tree from a state a game reached."""

@@ -9,7 +9,8 @@ when the guess is the secret word.
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol, Sequence, runtime_checkable
+from collections.abc import Iterable, Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -17,8 +18,7 @@ from numpy.typing import ArrayLike
 from .rules import Rules, parse_rules
 from .words import WordList
 
-__all__ = ["Guesser", "Hider", "consistent", "play", "player_repr", "popcount", "replies",
-           "reply"]
+__all__ = ["Guesser", "Hider", "consistent", "play", "player_repr", "popcount", "replies", "reply"]
 
 #: A game so far: (guess index, reply code) pairs in order.
 History = Sequence[tuple[int, int]]
@@ -36,14 +36,15 @@ def popcount(x: ArrayLike) -> np.ndarray:
     return bits.reshape(a.shape)
 
 
-def reply(guess: str, target: str, rules: "Rules | str | None" = None) -> int:
+def reply(guess: str, target: str, rules: Rules | str | None = None) -> int:
     """The reply code to ``guess`` when the secret is ``target`` under ``rules`` (default the
     paper's: the letters the two words share); see :meth:`Rules.reply`."""
     return parse_rules(rules).reply(guess.lower(), target.lower())
 
 
-def replies(words: WordList, guess: int | ArrayLike, targets: ArrayLike | None = None
-            ) -> np.ndarray:
+def replies(
+    words: WordList, guess: int | ArrayLike, targets: ArrayLike | None = None
+) -> np.ndarray:
     """Reply code to word index ``guess`` of every target index (all words if ``targets`` is
     None), under the list's rules: the same codes as :meth:`Rules.reply`, computed from the
     token masks and spellings the core uses.  ``guess`` may also be an array of word indices,
@@ -54,15 +55,17 @@ def replies(words: WordList, guess: int | ArrayLike, targets: ArrayLike | None =
     in_place = 0
     if words.spell is not None:
         diff = words.spell[T] ^ words.spell[guess]
-        in_place = sum(((diff >> np.uint64(8 * p)) & np.uint64(0xFF)) == 0
-                       for p in range(L)).astype(np.int32)
+        in_place = sum(
+            ((diff >> np.uint64(8 * p)) & np.uint64(0xFF)) == 0 for p in range(L)
+        ).astype(np.int32)
     codes = np.asarray(words.rules.reply_code(common, in_place, L, T == guess), dtype=np.int32)
     codes[T == guess] = words.win_code
     return codes
 
 
-def consistent(words: WordList, history: Iterable[tuple[int, int]],
-               state: ArrayLike | None = None) -> np.ndarray:
+def consistent(
+    words: WordList, history: Iterable[tuple[int, int]], state: ArrayLike | None = None
+) -> np.ndarray:
     """Indices of the targets consistent with ``history``, (guess index, reply code) pairs,
     starting from ``state`` (all words if None); increasing."""
     S = np.arange(len(words)) if state is None else np.asarray(state, dtype=np.intp)
@@ -76,8 +79,11 @@ def player_repr(player: object) -> str:
     ``GBRGuesser('gbr:exact', 2780 words of 5 letters from enable)``."""
     name = getattr(player, "name", None)
     words = player.words.describe()  # type: ignore[attr-defined]
-    return f"{type(player).__name__}({name!r}, {words})" if name else \
-        f"{type(player).__name__}({words})"
+    return (
+        f"{type(player).__name__}({name!r}, {words})"
+        if name
+        else f"{type(player).__name__}({words})"
+    )
 
 
 @runtime_checkable
@@ -101,8 +107,9 @@ class Hider(Protocol):
     def secret(self, rng: np.random.Generator) -> int: ...
 
 
-def play(words: WordList, guesser: Guesser, target: int,
-         max_guesses: int | None = None) -> list[tuple[int, int]]:
+def play(
+    words: WordList, guesser: Guesser, target: int, max_guesses: int | None = None
+) -> list[tuple[int, int]]:
     """One game of ``guesser`` against the secret word ``target`` (index): the (guess, reply
     code) pairs, the last one being the target itself (reply ``words.win_code``) if it was found
     within ``max_guesses`` (default: D)."""

@@ -15,10 +15,11 @@ import hashlib
 import io
 import os
 import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
-from typing import IO, Iterable, Iterator, Mapping, Sequence, Union
+from typing import IO, Union
 
 import numpy as np
 
@@ -45,10 +46,11 @@ DEFAULT_SOURCE = "enable"
 #: Why words were dropped, in the order the rules apply.
 DROP_REASONS = ("invalid", "other_length", "duplicate", "repeated_letter", "anagram")
 
-_WHY_DROPPED = {"repeated_letter": "it repeats a letter, and these rules play words with "
-                                   "distinct letters",
-                "anagram": "another word has the same letters, and these rules keep {kept}",
-                "invalid": "it is not a word of ASCII letters"}
+_WHY_DROPPED = {
+    "repeated_letter": "it repeats a letter, and these rules play words with distinct letters",
+    "anagram": "another word has the same letters, and these rules keep {kept}",
+    "invalid": "it is not a word of ASCII letters",
+}
 _ANAGRAMS_KEPT = {"drop": "no such word", "keep-one": "one of them"}
 
 Source = Union[None, str, "os.PathLike[str]", IO[str], IO[bytes], Iterable[str]]
@@ -115,11 +117,18 @@ class WordList:
             return self._index[word.lower()]
         except KeyError:
             kept = _ANAGRAMS_KEPT.get(self.rules.anagrams, "")
-            why = next((f"; {_WHY_DROPPED[reason].format(kept=kept)}" for reason, dropped
-                        in self._dropped_words.items()
-                        if reason in _WHY_DROPPED and word.lower() in dropped), "")
-            raise KeyError(f"{quote(word)} is not in this word list ({self.source}, "
-                           f"{self.length} letters{why})") from None
+            why = next(
+                (
+                    f"; {_WHY_DROPPED[reason].format(kept=kept)}"
+                    for reason, dropped in self._dropped_words.items()
+                    if reason in _WHY_DROPPED and word.lower() in dropped
+                ),
+                "",
+            )
+            raise KeyError(
+                f"{quote(word)} is not in this word list ({self.source}, "
+                f"{self.length} letters{why})"
+            ) from None
 
     def dropped_words(self, reason: str) -> tuple[str, ...]:
         """The tokens dropped for ``reason`` (one of :data:`DROP_REASONS`), in source order.
@@ -166,19 +175,30 @@ class WordList:
         by the spellings, hard mode); the engine's trees, decisions and searches read them, its
         reply codes, win code and branching from here."""
         if len(self.words) > core.MAX_WORDS:
-            raise WordListError(f"{self.source}: {len(self.words)} words; the core takes at most "
-                                f"{core.MAX_WORDS}")
-        return core.Words(np.ascontiguousarray(self.tokens), self.length, self.spell,
-                          keep_all=self.rules.anagrams == "keep-all", hard=self.rules.hard)
+            raise WordListError(
+                f"{self.source}: {len(self.words)} words; the core takes at most {core.MAX_WORDS}"
+            )
+        return core.Words(
+            np.ascontiguousarray(self.tokens),
+            self.length,
+            self.spell,
+            keep_all=self.rules.anagrams == "keep-all",
+            hard=self.rules.hard,
+        )
 
     def to_record(self) -> dict[str, object]:
         """The list as strategy and tree files record it: words, length, rules, source, SHA-256
         (:meth:`from_record` reads it back)."""
-        return {"words": list(self.words), "length": self.length, "rules": self.rules.to_dict(),
-                "source": self.source, "sha256": self.sha256}
+        return {
+            "words": list(self.words),
+            "length": self.length,
+            "rules": self.rules.to_dict(),
+            "source": self.source,
+            "sha256": self.sha256,
+        }
 
     @classmethod
-    def from_record(cls, d: Mapping[str, object], where: str) -> "WordList":
+    def from_record(cls, d: Mapping[str, object], where: str) -> WordList:
         """The list a file records (:meth:`to_record`), checked against its own SHA-256.  Files
         written before rule sets existed carry ``anagrams`` (``paper``, ``norvig`` or ``given``)
         instead of ``rules``: the paper's rules, or Norvig's.  :class:`WordListError` naming
@@ -205,16 +225,20 @@ class WordList:
         except WordListError as exc:
             raise WordListError(f"{where}.words: {exc}") from None
         if wl.length != d["length"]:
-            raise WordListError(f"{where}.length is {quote(d['length'])} but the words have "
-                                f"{wl.length} letters")
+            raise WordListError(
+                f"{where}.length is {quote(d['length'])} but the words have {wl.length} letters"
+            )
         if wl.sha256 != d["sha256"]:
-            raise WordListError(f"{where}: the word list does not match its sha256 (the file is "
-                                f"corrupt or was edited)")
+            raise WordListError(
+                f"{where}: the word list does not match its sha256 (the file is "
+                f"corrupt or was edited)"
+            )
         return wl
 
     @classmethod
-    def from_words(cls, words: Sequence[str], *, source: str = "<words>",
-                   rules: "Rules | str | None" = None) -> "WordList":
+    def from_words(
+        cls, words: Sequence[str], *, source: str = "<words>", rules: Rules | str | None = None
+    ) -> WordList:
         """A list taken as given: every word must already be playable under ``rules`` (same
         length, ASCII letters, repeated letters only if the rules allow them, words sharing
         their letters only under ``keep-all``); nothing is dropped."""
@@ -226,16 +250,18 @@ class WordList:
         seen: dict[str, str] = {}
         for w in words:
             if len(w) != length or not _is_ascii_word(w):
-                raise WordListError(f"{source}: {quote(w)} is not a word of {length} ASCII "
-                                    f"letters")
+                raise WordListError(f"{source}: {quote(w)} is not a word of {length} ASCII letters")
             why = the_rules.why_not_secret(w)
             if why:
-                raise WordListError(f"{source}: {quote(w)} {why.removeprefix('it ')} (rules "
-                                    f"{the_rules.name})")
+                raise WordListError(
+                    f"{source}: {quote(w)} {why.removeprefix('it ')} (rules {the_rules.name})"
+                )
             key = the_rules.letter_key(w)
             if key in seen and (w == seen[key] or the_rules.anagrams != "keep-all"):
-                raise WordListError(f"{source}: {quote(w)} and {quote(seen[key])} share their "
-                                    f"letters (rules {the_rules.name})")
+                raise WordListError(
+                    f"{source}: {quote(w)} and {quote(seen[key])} share their "
+                    f"letters (rules {the_rules.name})"
+                )
             seen[key] = w
         return _make(words, length, the_rules, source, dict.fromkeys(DROP_REASONS, 0), {})
 
@@ -244,7 +270,7 @@ def _is_ascii_word(token: str) -> bool:
     return token.isascii() and token.isalpha()
 
 
-def _rules_of(rules: "Rules | str | None", anagrams: str | None) -> Rules:
+def _rules_of(rules: Rules | str | None, anagrams: str | None) -> Rules:
     """The rules named by ``rules`` (a preset, fine options, or Rules), with ``anagrams`` (if
     given) replacing their anagram rule; :class:`ValueError` naming a bad one."""
     the_rules = parse_rules(rules)
@@ -253,14 +279,28 @@ def _rules_of(rules: "Rules | str | None", anagrams: str | None) -> Rules:
     return the_rules
 
 
-def _make(words: tuple[str, ...], length: int, rules: Rules, source: str,
-          dropped: dict[str, int], dropped_words: dict[str, tuple[str, ...]]) -> WordList:
+def _make(
+    words: tuple[str, ...],
+    length: int,
+    rules: Rules,
+    source: str,
+    dropped: dict[str, int],
+    dropped_words: dict[str, tuple[str, ...]],
+) -> WordList:
     masks = np.fromiter((letter_mask(w) for w in words), dtype=np.uint32, count=len(words))
     masks.flags.writeable = False
     digest = hashlib.sha256(("\n".join(words) + "\n").encode("ascii")).hexdigest()
-    wl = WordList(words=words, masks=masks, length=length, rules=rules, source=source,
-                  dropped=dict(dropped), sha256=digest, _dropped_words=dropped_words,
-                  _index={w: i for i, w in enumerate(words)})
+    wl = WordList(
+        words=words,
+        masks=masks,
+        length=length,
+        rules=rules,
+        source=source,
+        dropped=dict(dropped),
+        sha256=digest,
+        _dropped_words=dropped_words,
+        _index={w: i for i, w in enumerate(words)},
+    )
     try:
         wl.tokens, wl.spell  # noqa: B018 -- the core's limits, checked while the source is known
     except RulesError as exc:
@@ -280,8 +320,7 @@ def _lines(source: Source) -> tuple[str, Iterable[tuple[int, str]]]:
         return source, enumerate(data.decode("ascii").splitlines(), 1)
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
-        what = f"file (bundled lists: {', '.join(BUNDLED)})" if isinstance(source, str) \
-            else "file"
+        what = f"file (bundled lists: {', '.join(BUNDLED)})" if isinstance(source, str) else "file"
         raw = read_bytes(path, what, WordListError)
         other = _other_jotto_file(raw)
         if other:
@@ -297,19 +336,23 @@ def _lines(source: Source) -> tuple[str, Iterable[tuple[int, str]]]:
         limit = input_limit()
         text = source.read(limit + 1)  # type: ignore[union-attr]
         if len(text) > limit:
-            raise WordListError(f"{name}: more than {limit >> 20} MiB, the input limit (set "
-                                f"JOTTO_MAX_INPUT_MB to raise it)")
+            raise WordListError(
+                f"{name}: more than {limit >> 20} MiB, the input limit (set "
+                f"JOTTO_MAX_INPUT_MB to raise it)"
+            )
         if isinstance(text, bytes):
             text = _decode(text, name)
         return name, enumerate(text.splitlines(), 1)
     if isinstance(source, (bytes, bytearray)):
-        raise WordListError("a word list source may be a path, a file, or an iterable of words, "
-                            "not bytes")
+        raise WordListError(
+            "a word list source may be a path, a file, or an iterable of words, not bytes"
+        )
     try:
         items = list(source)  # type: ignore[arg-type]
     except TypeError:
-        raise WordListError(f"cannot read words from {quote(source)} (a "
-                           f"{type(source).__name__})") from None
+        raise WordListError(
+            f"cannot read words from {quote(source)} (a {type(source).__name__})"
+        ) from None
     for i, item in enumerate(items, 1):
         if not isinstance(item, str):
             raise WordListError(f"<words>, item {i}: {quote(item)} is not a string")
@@ -329,8 +372,10 @@ def _other_jotto_file(raw: bytes) -> str | None:
     if not head.lstrip().startswith(b"{"):
         return None
     if b'"jotto-strategy"' in head:
-        return ("a strategy file (jotto solve -o): pass it with --strategy FILE (play, assist) "
-                "or as a player, -g equilibrium:FILE or -H equilibrium:FILE (evaluate)")
+        return (
+            "a strategy file (jotto solve -o): pass it with --strategy FILE (play, assist) "
+            "or as a player, -g equilibrium:FILE or -H equilibrium:FILE (evaluate)"
+        )
     if b'"jotto-tree"' in head:
         return "a decision tree file (jotto tree -o): pass it as a guesser, -g tree:FILE"
     return None
@@ -349,8 +394,14 @@ def _load_bundled(name: str, length: int, rules: Rules, invalid: str) -> WordLis
     return _load(name, length, rules, invalid)
 
 
-def load_words(source: Source = None, *, length: int = 5, rules: "Rules | str | None" = None,
-               anagrams: str | None = None, invalid: str = "error") -> WordList:
+def load_words(
+    source: Source = None,
+    *,
+    length: int = 5,
+    rules: Rules | str | None = None,
+    anagrams: str | None = None,
+    invalid: str = "error",
+) -> WordList:
     """Read a Jotto word list.
 
     Args:
@@ -402,8 +453,9 @@ def _load(source: Source, length: int, rules: Rules, invalid: str) -> WordList:
         for token in text.split():
             if not _is_ascii_word(token):
                 if invalid == "error":
-                    raise WordListError(f"{name}, line {lineno}: {quote(token)} is not a word "
-                                        f"of ASCII letters")
+                    raise WordListError(
+                        f"{name}, line {lineno}: {quote(token)} is not a word of ASCII letters"
+                    )
                 dropped["invalid"] += 1
                 dropped_words["invalid"].append(token)
                 continue
@@ -425,7 +477,9 @@ def _load(source: Source, length: int, rules: Rules, invalid: str) -> WordList:
     dropped["anagram"] = len(removed)
     dropped_words["anagram"] = removed
     if not kept:
-        raise WordListError(f"{name}: no playable {length}-letter words under the rules "
-                            f"{rules.name}")
-    return _make(tuple(kept), length, rules, name, dropped,
-                 {r: tuple(ws) for r, ws in dropped_words.items()})
+        raise WordListError(
+            f"{name}: no playable {length}-letter words under the rules {rules.name}"
+        )
+    return _make(
+        tuple(kept), length, rules, name, dropped, {r: tuple(ws) for r, ws in dropped_words.items()}
+    )

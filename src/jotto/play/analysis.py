@@ -9,17 +9,24 @@ Partitions are over the reply codes of the list's rules (``words.classes`` of th
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..engine import core
-from .vocabulary import Vocabulary
 from ..game.words import WordList
+from .vocabulary import Vocabulary
 
-__all__ = ["METRICS", "best_first_guesses", "guess_replies", "neighbourhood",
-           "neighbourhood_sizes", "partition_of", "partition_vectors"]
+__all__ = [
+    "METRICS",
+    "best_first_guesses",
+    "guess_replies",
+    "neighbourhood",
+    "neighbourhood_sizes",
+    "partition_of",
+    "partition_vectors",
+]
 
 
 def _expectation(counts: Sequence[int]) -> float:
@@ -41,12 +48,16 @@ METRICS: dict[str, Callable[[Sequence[int]], float]] = {
 }
 
 
-def partition_vectors(words: WordList, guesses: ArrayLike | None = None,
-                      targets: ArrayLike | None = None) -> np.ndarray:
+def partition_vectors(
+    words: WordList, guesses: ArrayLike | None = None, targets: ArrayLike | None = None
+) -> np.ndarray:
     """``[g, j]``: how many of ``targets`` (indices; all words if None) reply code ``j`` to
     guess ``g`` (indices; all words if None); ``words.classes`` columns."""
-    S = np.arange(len(words), dtype=np.int32) if targets is None else \
-        np.ascontiguousarray(targets, dtype=np.int32)
+    S = (
+        np.arange(len(words), dtype=np.int32)
+        if targets is None
+        else np.ascontiguousarray(targets, dtype=np.int32)
+    )
     cand = None if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
     return core.class_sizes(words.core, S, cand).T.astype(np.int64)
 
@@ -75,8 +86,9 @@ def _common_letters(words: WordList) -> np.ndarray:
     return np.array([words.rules.split(c, words.length)[0] for c in range(words.classes)])
 
 
-def best_first_guesses(words: WordList, metric: str = "entropy",
-                       n: int = 10) -> list[tuple[str, float]]:
+def best_first_guesses(
+    words: WordList, metric: str = "entropy", n: int = 10
+) -> list[tuple[str, float]]:
     """The ``n`` best first guesses by Norvig's ``metric`` over all targets, ties in list order
     (his ``top``), each with its value as people read it: the largest branch, the expected
     branch size, or the entropy in bits (Norvig minimises minus the entropy; shown positive)."""

@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..util.files import quote
 from ..game.hiding import hide_from_mask
 from ..game.words import WordList
+from ..util.files import quote
 
 __all__ = ["SOURCES", "ZIPF_COMMON", "HidingSet", "hiding_set"]
 
@@ -61,9 +61,10 @@ def _wordfreq_mask(words: WordList) -> np.ndarray:
     try:
         from wordfreq import zipf_frequency
     except ImportError:
-        raise ImportError("--hide-from wordfreq needs the optional wordfreq package: pip install "
-                          "'jotto[common]' (from a source checkout: pip install '.[common]')"
-                          ) from None
+        raise ImportError(
+            "--hide-from wordfreq needs the optional wordfreq package: pip install "
+            "'jotto[common]' (from a source checkout: pip install '.[common]')"
+        ) from None
     return np.array([zipf_frequency(w, "en") >= ZIPF_COMMON for w in words], dtype=bool)
 
 
@@ -73,8 +74,9 @@ def _sgb_mask(words: WordList) -> np.ndarray:
 
 def _file_mask(words: WordList, path: str) -> np.ndarray:
     if not os.path.isfile(path):
-        raise ValueError(f"--hide-from: {quote(path)} is not one of {', '.join(SOURCES)} nor "
-                         f"a file")
+        raise ValueError(
+            f"--hide-from: {quote(path)} is not one of {', '.join(SOURCES)} nor a file"
+        )
     return hide_from_mask(words, path, "--hide-from")
 
 
@@ -103,9 +105,11 @@ def hiding_set(words: WordList, source: str = "common") -> HidingSet:
         elif words.length == 5:
             source = "sgb"
         else:
-            return HidingSet(np.ones(D, dtype=bool),
-                             f"any of them (no list of common {words.length}-letter words here: "
-                             f"pip install 'jotto[common]' adds one)")
+            return HidingSet(
+                np.ones(D, dtype=bool),
+                f"any of them (no list of common {words.length}-letter words here: "
+                f"pip install 'jotto[common]' adds one)",
+            )
     if source == "wordfreq":
         mask, what = _wordfreq_mask(words), "common ones (by wordfreq)"
     elif source == "sgb":
@@ -116,6 +120,7 @@ def hiding_set(words: WordList, source: str = "common") -> HidingSet:
     if n == 0 and auto:
         return HidingSet(np.ones(D, dtype=bool), "any of them (none is common by wordfreq)")
     if n == 0:
-        raise ValueError(f"--hide-from {source}: none of the {D} secrets of this game is among "
-                         f"them")
+        raise ValueError(
+            f"--hide-from {source}: none of the {D} secrets of this game is among them"
+        )
     return HidingSet(mask, f"one of the {n} {what}")

@@ -15,13 +15,22 @@ import json
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..util.files import output_lock, write_atomic
 
-__all__ = ["OUTCOME_WORDS", "GameLog", "Stats", "data_dir", "group_of", "outcome_text",
-           "summarise", "summary_of"]
+__all__ = [
+    "OUTCOME_WORDS",
+    "GameLog",
+    "Stats",
+    "data_dir",
+    "group_of",
+    "outcome_text",
+    "summarise",
+    "summary_of",
+]
 
 FILE = "games.json"
 VERSION = 1
@@ -51,8 +60,12 @@ class Stats:
     #: The most games kept (None: all), the oldest dropped first.
     KEEP: int | None = None
 
-    def __init__(self, directory: Path | None = None,
-                 warn: Callable[[str], None] = lambda message: None, path: Path | None = None):
+    def __init__(
+        self,
+        directory: Path | None = None,
+        warn: Callable[[str], None] = lambda message: None,
+        path: Path | None = None,
+    ):
         self.path = Path(path) if path is not None else (directory or data_dir()) / self.NAME
         self.warn = warn
         self.given = path is not None
@@ -71,28 +84,33 @@ class Stats:
         try:
             data = json.loads(raw.decode("utf-8"))
             games = data["games"]
-            if data.get("version") != VERSION or not isinstance(games, list) or \
-                    not all(isinstance(g, dict) for g in games):
+            if (
+                data.get("version") != VERSION
+                or not isinstance(games, list)
+                or not all(isinstance(g, dict) for g in games)
+            ):
                 raise ValueError(f"not a jotto {self.WHAT}")
             return games
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
             if self.given:
-                raise ValueError(f"{self.path}: not a jotto {self.WHAT} ({_short(exc)})") \
-                    from None
+                raise ValueError(f"{self.path}: not a jotto {self.WHAT} ({_short(exc)})") from None
             self._set_aside(exc)
             return []
 
     def _set_aside(self, exc: Exception) -> None:
-        aside = self.path.with_name(f"{self.path.name}.broken-"
-                                    f"{time.strftime('%Y%m%d-%H%M%S')}")
+        aside = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
         try:
             os.replace(self.path, aside)
         except OSError as err:
-            self.warn(f"the {self.WHAT} {self.path} is unreadable ({_short(exc)}) and could "
-                      f"not be set aside ({err.strerror or err})")
+            self.warn(
+                f"the {self.WHAT} {self.path} is unreadable ({_short(exc)}) and could "
+                f"not be set aside ({err.strerror or err})"
+            )
             return
-        self.warn(f"the {self.WHAT} {self.path} was unreadable ({_short(exc)}); set it "
-                  f"aside as {aside.name} and started a new one")
+        self.warn(
+            f"the {self.WHAT} {self.path} was unreadable ({_short(exc)}); set it "
+            f"aside as {aside.name} and started a new one"
+        )
 
     def record(self, game: dict[str, Any]) -> bool:
         """Add one finished game; False (with a warning) if the file cannot be written.  The
@@ -105,12 +123,14 @@ class Stats:
                 games = self.games()
                 games.append({"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **game})
                 if self.KEEP is not None:
-                    games = games[-self.KEEP:]
+                    games = games[-self.KEEP :]
                 data = json.dumps({"version": VERSION, "games": games}, indent=1)
                 write_atomic(self.path, data.encode("utf-8") + b"\n")
         except OSError as exc:
-            self.warn(f"cannot save the {'statistics' if self.NAME == FILE else self.WHAT} in "
-                      f"{self.path}: {exc.strerror or exc}")
+            self.warn(
+                f"cannot save the {'statistics' if self.NAME == FILE else self.WHAT} in "
+                f"{self.path}: {exc.strerror or exc}"
+            )
             return False
         return True
 
@@ -153,8 +173,12 @@ def group_of(game: dict[str, Any]) -> tuple[str, str, int | None, str]:
     """What a game's statistics are kept apart by: mode, word list, word length, level."""
     words = game.get("words") if isinstance(game.get("words"), dict) else {}
     length = words.get("length")
-    return (str(game.get("mode")), str(words.get("source", "an unknown list")),
-            length if isinstance(length, int) else None, str(game.get("level", "unknown")))
+    return (
+        str(game.get("mode")),
+        str(words.get("source", "an unknown list")),
+        length if isinstance(length, int) else None,
+        str(game.get("level", "unknown")),
+    )
 
 
 def summarise(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -172,18 +196,34 @@ def summarise(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
         mine = groups[key]
         outcomes = Counter(str(g.get("outcome")) for g in mine)
         counted = "my_guesses" if mode == "hide" else "your_guesses"
-        found = [int(g[counted]) for g in mine if isinstance(g.get(counted), int) and
-                 g.get("outcome") in (("found",) if mode == "hide" else ("won", "draw"))]
-        out.append({"mode": mode, "words": source, "length": length, "level": level,
-                    "games": len(mine), "outcomes": dict(sorted(outcomes.items())),
-                    "guesses": {"counted": counted, "games": len(found),
-                                "mean": sum(found) / len(found) if found else None,
-                                "histogram": dict(sorted(Counter(found).items()))}})
+        found = [
+            int(g[counted])
+            for g in mine
+            if isinstance(g.get(counted), int)
+            and g.get("outcome") in (("found",) if mode == "hide" else ("won", "draw"))
+        ]
+        out.append(
+            {
+                "mode": mode,
+                "words": source,
+                "length": length,
+                "level": level,
+                "games": len(mine),
+                "outcomes": dict(sorted(outcomes.items())),
+                "guesses": {
+                    "counted": counted,
+                    "games": len(found),
+                    "mean": sum(found) / len(found) if found else None,
+                    "histogram": dict(sorted(Counter(found).items())),
+                },
+            }
+        )
     return out
 
 
 def summary_of(games: list[dict[str, Any]], game: dict[str, Any]) -> dict[str, Any]:
     """The summary of the group ``game`` belongs to (:func:`group_of`)."""
     key = group_of(game)
-    return next(s for s in summarise(games)
-                if (s["mode"], s["words"], s["length"], s["level"]) == key)
+    return next(
+        s for s in summarise(games) if (s["mode"], s["words"], s["length"], s["level"]) == key
+    )

@@ -31,21 +31,32 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..game.bounds import counting_total
+from ..game.rules import Rules, RulesError
+from ..game.words import BUNDLED, WordList, WordListError, load_words
 from ..responses.cost_search import StateSearch
 from ..responses.mean_search import StateProof
-from ..game.rules import Rules, RulesError
 from .vocabulary import Vocabulary
-from ..game.words import BUNDLED, WordList, WordListError, load_words
 
-__all__ = ["DEFAULT_NODES", "GuessReview", "Review", "SideReview", "StateValues",
-           "game_record", "logged_words", "review_game", "review_guesses", "review_record"]
+__all__ = [
+    "DEFAULT_NODES",
+    "GuessReview",
+    "Review",
+    "SideReview",
+    "StateValues",
+    "game_record",
+    "logged_words",
+    "review_game",
+    "review_guesses",
+    "review_record",
+]
 
 #: The work a review's searches may do beyond the bounds every state needs, in states visited
 #: times the words of the state searched times the words that may be guessed (what a state of
@@ -135,8 +146,9 @@ class StateValues:
 
     @staticmethod
     def _value(proof: StateProof, n: int) -> Value:
-        return Value(Fraction(min(proof.lower, proof.upper), n), Fraction(proof.upper, n),
-                     int(proof.guess))
+        return Value(
+            Fraction(min(proof.lower, proof.upper), n), Fraction(proof.upper, n), int(proof.guess)
+        )
 
     def _search(self, key: bytes, work: int) -> int:
         """Search state ``key`` further within about ``work`` (states visited times its words
@@ -148,10 +160,12 @@ class StateValues:
         if proof is None:  # hard mode
             v = self._hard.value(S, made, nodes=nodes)  # type: ignore[union-attr]
             used = nodes
-            counting = Fraction(counting_total([1] * n, self.words.rules.branches(
-                self.words.length)), n)  # what the cost search does not start from
-            value = Value(min(max(v.lower - made, counting), v.upper - made), v.upper - made,
-                          v.guess)
+            counting = Fraction(
+                counting_total([1] * n, self.words.rules.branches(self.words.length)), n
+            )  # what the cost search does not start from
+            value = Value(
+                min(max(v.lower - made, counting), v.upper - made), v.upper - made, v.guess
+            )
         else:
             used = proof.refine(nodes, STEPS)
             value = self._value(proof, n)
@@ -190,8 +204,10 @@ class GuessReview:
     @property
     def lost(self) -> tuple[Fraction, Fraction]:
         """The guesses lost, E(g) - (V(S) - 1), proven to lie in this interval."""
-        return (max(Fraction(0), self.expected[0] - self.best[1]),
-                max(Fraction(0), self.expected[1] - self.best[0]))
+        return (
+            max(Fraction(0), self.expected[0] - self.best[1]),
+            max(Fraction(0), self.expected[1] - self.best[0]),
+        )
 
     @property
     def luck(self) -> tuple[Fraction, Fraction]:
@@ -214,12 +230,22 @@ class GuessReview:
         def pair(x: tuple[Fraction, Fraction]) -> list[float]:
             return [float(x[0]), float(x[1])]
 
-        return {"guess": self.guess, "reply": self.reply, "found": self.found,
-                "candidates": self.candidates, "left": self.left, "exact": self.exact,
-                "expected": pair(self.expected), "best": pair(self.best),
-                "best_guess": self.best_guess, "after": pair(self.after),
-                "lost": pair(self.lost), "lost_estimate": float(self.lost_estimate),
-                "luck": pair(self.luck), "luck_estimate": float(self.luck_estimate)}
+        return {
+            "guess": self.guess,
+            "reply": self.reply,
+            "found": self.found,
+            "candidates": self.candidates,
+            "left": self.left,
+            "exact": self.exact,
+            "expected": pair(self.expected),
+            "best": pair(self.best),
+            "best_guess": self.best_guess,
+            "after": pair(self.after),
+            "lost": pair(self.lost),
+            "lost_estimate": float(self.lost_estimate),
+            "luck": pair(self.luck),
+            "luck_estimate": float(self.luck_estimate),
+        }
 
 
 @dataclass(frozen=True)
@@ -261,14 +287,25 @@ class SideReview:
         return "".join(out)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"who": self.who, "found": self.found, "stopped": self.stopped,
-                "skill": self.skill, "luck_score": self.luck_score,
-                "lost": float(self.lost), "luck": float(self.luck),
-                "guesses": [g.as_dict() for g in self.guesses]}
+        return {
+            "who": self.who,
+            "found": self.found,
+            "stopped": self.stopped,
+            "skill": self.skill,
+            "luck_score": self.luck_score,
+            "lost": float(self.lost),
+            "luck": float(self.luck),
+            "guesses": [g.as_dict() for g in self.guesses],
+        }
 
 
-def review_guesses(words: WordList, moves: Sequence[tuple[str, int]], who: str = "you",
-                   values: StateValues | None = None, nodes: int = 0) -> SideReview:
+def review_guesses(
+    words: WordList,
+    moves: Sequence[tuple[str, int]],
+    who: str = "you",
+    values: StateValues | None = None,
+    nodes: int = 0,
+) -> SideReview:
     """Review the guesses ``moves`` ((word, reply code) in order; the word's own reply is
     ``words.win_code`` when it found the word) of one player looking for a word of ``words``,
     the states searched ``nodes`` states beyond their bounds."""
@@ -298,15 +335,30 @@ def review_guesses(words: WordList, moves: Sequence[tuple[str, int]], who: str =
         if found:
             after, left = (Fraction(0), Fraction(0)), 0
         elif code not in parts:
-            return SideReview(who, out, False, f"no word of the list fits the reply "
-                                               f"{vocab.show(code)} to {word} (guess "
-                                               f"{made + 1})")
+            return SideReview(
+                who,
+                out,
+                False,
+                f"no word of the list fits the reply "
+                f"{vocab.show(code)} to {word} (guess "
+                f"{made + 1})",
+            )
         else:
             v = values.value(parts[code], made + 1)
             after, left = (v.lower, v.upper), len(parts[code])
-        out.append(GuessReview(word, int(code), found, len(S), left, (lo, hi), best,
-                               word if best[1] == hi < before.upper - 1
-                               else words[before.guess], after))
+        out.append(
+            GuessReview(
+                word,
+                int(code),
+                found,
+                len(S),
+                left,
+                (lo, hi),
+                best,
+                word if best[1] == hi < before.upper - 1 else words[before.guess],
+                after,
+            )
+        )
         if found:
             break
         S = parts[code]
@@ -326,13 +378,14 @@ class Review:
     def share(self) -> str:
         """One line to share that gives nothing away: the mode, the list, the outcome, each
         side's guesses, skill, luck and squares."""
-        head = (f"Jotto {self.mode}, {self.words.source} {self.words.length} letters: "
-                f"{self.outcome}")
+        head = f"Jotto {self.mode}, {self.words.source} {self.words.length} letters: {self.outcome}"
         parts = [head]
         for s in self.sides:
             n = len(s.guesses)
-            parts.append(f"{s.who} {n} guess{'es' if n != 1 else ''} {s.squares()} skill "
-                         f"{s.skill} luck {s.luck_score}")
+            parts.append(
+                f"{s.who} {n} guess{'es' if n != 1 else ''} {s.squares()} skill "
+                f"{s.skill} luck {s.luck_score}"
+            )
         return " · ".join(parts)
 
     def lines(self) -> list[str]:
@@ -344,28 +397,47 @@ class Review:
         out = []
         for s in self.sides:
             title = "Your guesses" if s.who == "you" else "My guesses"
-            out.append(f"{title} (expected guesses still needed after each; a..b: proven "
-                       f"bounds):")
-            rows = [("#", "guess", "reply", "candidates", "after it", "after the best", "lost",
-                     "luck")]
+            out.append(f"{title} (expected guesses still needed after each; a..b: proven bounds):")
+            rows = [
+                ("#", "guess", "reply", "candidates", "after it", "after the best", "lost", "luck")
+            ]
             for k, g in enumerate(s.guesses, 1):
-                rows.append((str(k), g.guess, "found" if g.found else vocab.show(g.reply),
-                             f"{g.candidates} -> {g.left}", _num(g.expected),
-                             f"{_num(g.best)} {g.best_guess}", f"{float(g.lost_estimate):.2f}",
-                             f"{float(g.luck_estimate):+.2f}"))
+                rows.append(
+                    (
+                        str(k),
+                        g.guess,
+                        "found" if g.found else vocab.show(g.reply),
+                        f"{g.candidates} -> {g.left}",
+                        _num(g.expected),
+                        f"{_num(g.best)} {g.best_guess}",
+                        f"{float(g.lost_estimate):.2f}",
+                        f"{float(g.luck_estimate):+.2f}",
+                    )
+                )
             out.extend("  " + line for line in _table(rows, right={0, 2, 6, 7}))
             if s.stopped:
                 out.append(f"  (review stopped: {s.stopped})")
-            out.append(f"  skill {s.skill}/99 ({float(s.lost):.2f} guesses lost), luck "
-                       f"{s.luck_score}/99 ({float(s.luck):+.2f} guesses)")
+            out.append(
+                f"  skill {s.skill}/99 ({float(s.lost):.2f} guesses lost), luck "
+                f"{s.luck_score}/99 ({float(s.luck):+.2f} guesses)"
+            )
         out.append("Share: " + self.share())
         return out
 
     def as_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode, "outcome": self.outcome, "seconds": self.seconds,
-                "words": {"source": self.words.source, "length": self.words.length,
-                          "size": len(self.words), "rules": self.words.rules.name},
-                "sides": [s.as_dict() for s in self.sides], "share": self.share()}
+        return {
+            "mode": self.mode,
+            "outcome": self.outcome,
+            "seconds": self.seconds,
+            "words": {
+                "source": self.words.source,
+                "length": self.words.length,
+                "size": len(self.words),
+                "rules": self.words.rules.name,
+            },
+            "sides": [s.as_dict() for s in self.sides],
+            "share": self.share(),
+        }
 
 
 def _num(x: tuple[Fraction, Fraction]) -> str:
@@ -378,13 +450,22 @@ def _table(rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
     """Rows as lines of columns two spaces apart, each as wide as its longest entry; the
     columns in ``right`` aligned right."""
     widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
-    return ["  ".join(x.rjust(w) if j in right else x.ljust(w)
-                      for j, (x, w) in enumerate(zip(r, widths))).rstrip() for r in rows]
+    return [
+        "  ".join(
+            x.rjust(w) if j in right else x.ljust(w) for j, (x, w) in enumerate(zip(r, widths))
+        ).rstrip()
+        for r in rows
+    ]
 
 
-def review_game(words: WordList, mode: str, outcome: str,
-                yours: Sequence[tuple[str, int]] | None, mine: Sequence[tuple[str, int]] | None,
-                nodes: int = DEFAULT_NODES) -> Review:
+def review_game(
+    words: WordList,
+    mode: str,
+    outcome: str,
+    yours: Sequence[tuple[str, int]] | None,
+    mine: Sequence[tuple[str, int]] | None,
+    nodes: int = DEFAULT_NODES,
+) -> Review:
     """Review a game on ``words``: the person's guesses ``yours`` and the computer's ``mine``
     ((word, reply code) pairs; None for a side that did not guess), with ``nodes`` states for
     the searches beyond the bounds (shared by both sides).  The same game reads the same every
@@ -401,21 +482,36 @@ def review_game(words: WordList, mode: str, outcome: str,
     return Review(words, mode, outcome, sides, time.perf_counter() - t0)
 
 
-def game_record(words: WordList, mode: str, outcome: str,
-                yours: Sequence[tuple[str, int]] | None, mine: Sequence[tuple[str, int]] | None,
-                level: str | None = None, my_word: str | None = None) -> dict[str, Any]:
+def game_record(
+    words: WordList,
+    mode: str,
+    outcome: str,
+    yours: Sequence[tuple[str, int]] | None,
+    mine: Sequence[tuple[str, int]] | None,
+    level: str | None = None,
+    my_word: str | None = None,
+) -> dict[str, Any]:
     """A finished game as the game log keeps it (:class:`jotto.play.history.GameLog`): enough to
     review it again later.  The word list is named with its rules and SHA-256; the words
     themselves are kept unless the list is bundled with jotto."""
-    listed: dict[str, Any] = {"source": words.source, "size": len(words),
-                              "length": words.length, "rules": words.rules.to_dict(),
-                              "sha256": words.sha256}
+    listed: dict[str, Any] = {
+        "source": words.source,
+        "size": len(words),
+        "length": words.length,
+        "rules": words.rules.to_dict(),
+        "sha256": words.sha256,
+    }
     if words.source not in BUNDLED:
         listed["list"] = words.to_record()
-    return {"mode": mode, "outcome": outcome, "level": level, "words": listed,
-            "my_word": my_word,
-            "yours": None if yours is None else [[w, int(c)] for w, c in yours],
-            "mine": None if mine is None else [[w, int(c)] for w, c in mine]}
+    return {
+        "mode": mode,
+        "outcome": outcome,
+        "level": level,
+        "words": listed,
+        "my_word": my_word,
+        "yours": None if yours is None else [[w, int(c)] for w, c in yours],
+        "mine": None if mine is None else [[w, int(c)] for w, c in mine],
+    }
 
 
 def _moves(record: dict[str, Any], key: str, where: str) -> list[tuple[str, int]] | None:
@@ -423,8 +519,13 @@ def _moves(record: dict[str, Any], key: str, where: str) -> list[tuple[str, int]
     if moves is None:
         return None
     if not isinstance(moves, list) or not all(
-            isinstance(m, list) and len(m) == 2 and isinstance(m[0], str) and
-            isinstance(m[1], int) and not isinstance(m[1], bool) for m in moves):
+        isinstance(m, list)
+        and len(m) == 2
+        and isinstance(m[0], str)
+        and isinstance(m[1], int)
+        and not isinstance(m[1], bool)
+        for m in moves
+    ):
         raise ValueError(f"{where}: {key} is not a list of [guess, reply] pairs")
     return [(w, c) for w, c in moves]
 
@@ -446,13 +547,16 @@ def logged_words(record: dict[str, Any], where: str = "the game") -> WordList:
     except (WordListError, RulesError) as exc:
         raise ValueError(str(exc)) from None
     if wl.sha256 != d.get("sha256"):
-        raise ValueError(f"{where}: the bundled list {source} ({length} letters) is not the one "
-                         f"the game was played on (its SHA-256 differs: another jotto version)")
+        raise ValueError(
+            f"{where}: the bundled list {source} ({length} letters) is not the one "
+            f"the game was played on (its SHA-256 differs: another jotto version)"
+        )
     return wl
 
 
-def review_record(record: dict[str, Any], where: str = "the game",
-                  nodes: int = DEFAULT_NODES) -> Review:
+def review_record(
+    record: dict[str, Any], where: str = "the game", nodes: int = DEFAULT_NODES
+) -> Review:
     """Review a logged game again (:func:`game_record`)."""
     words = logged_words(record, where)
     yours, mine = _moves(record, "yours", where), _moves(record, "mine", where)
@@ -461,12 +565,16 @@ def review_record(record: dict[str, Any], where: str = "the game",
     vocab = Vocabulary(words)
     for key, moves in (("yours", yours), ("mine", mine)):
         for w, c in moves or ():
-            if not (w.isascii() and w.isalpha() and len(w) == words.length) or \
-                    not 0 <= c < words.classes:
-                raise ValueError(f"{where}: {key}: {w!r} with reply {c} is not a guess and a "
-                                 f"reply of this game")
+            if (
+                not (w.isascii() and w.isalpha() and len(w) == words.length)
+                or not 0 <= c < words.classes
+            ):
+                raise ValueError(
+                    f"{where}: {key}: {w!r} with reply {c} is not a guess and a reply of this game"
+                )
             problem = vocab.why_not_guess(w)
             if problem is not None:  # a record that does not fit its list: wrong numbers
                 raise ValueError(f"{where}: {key}: {problem}")
-    return review_game(words, str(record.get("mode", "game")), str(record.get("outcome", "")),
-                       yours, mine, nodes)
+    return review_game(
+        words, str(record.get("mode", "game")), str(record.get("outcome", "")), yours, mine, nodes
+    )

@@ -25,14 +25,21 @@ from __future__ import annotations
 
 import os
 import string
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Mapping, Sequence
+from functools import cache
 
 from ..game.rules import Rules
 
-__all__ = ["LetterSheet", "SheetState", "Style", "deduce_letters", "render_sheet", "sheet_lines",
-           "sheet_state"]
+__all__ = [
+    "LetterSheet",
+    "SheetState",
+    "Style",
+    "deduce_letters",
+    "render_sheet",
+    "sheet_lines",
+    "sheet_state",
+]
 
 ALPHABET = string.ascii_lowercase
 
@@ -66,8 +73,9 @@ def _spreads(size: int, length: int, repeats: bool) -> list[tuple[int, ...]]:
     return out
 
 
-def deduce_letters(guesses: Sequence[str], replies: Sequence[int], length: int,
-                   repeats: bool = False) -> LetterSheet | None:
+def deduce_letters(
+    guesses: Sequence[str], replies: Sequence[int], length: int, repeats: bool = False
+) -> LetterSheet | None:
     """The letters proved present and absent by ``replies`` (letters in common) to ``guesses``,
     over every secret of ``length`` letters (different letters, or with ``repeats`` any letters
     scored by multiset counting); None if no secret agrees with them all."""
@@ -98,7 +106,7 @@ def deduce_letters(guesses: Sequence[str], replies: Sequence[int], length: int,
             if min(rest) >= 0:
                 yield used, rest
 
-    @lru_cache(maxsize=None)
+    @cache
     def completes(k: int, need: tuple[int, ...]) -> bool:
         if k == len(classes):
             return not any(need)
@@ -136,14 +144,17 @@ class Style:
         self.colour = colour
 
     @classmethod
-    def for_stream(cls, stream) -> "Style":
+    def for_stream(cls, stream) -> Style:
         isatty = getattr(stream, "isatty", lambda: False)
         try:
             tty = bool(isatty())
         except (OSError, ValueError):
             tty = False
-        return cls(tty and not os.environ.get("NO_COLOR")
-                   and os.environ.get("TERM", "") not in ("", "dumb"))
+        return cls(
+            tty
+            and not os.environ.get("NO_COLOR")
+            and os.environ.get("TERM", "") not in ("", "dumb")
+        )
 
     def _sgr(self, text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.colour else text
@@ -186,25 +197,40 @@ class SheetState:
     fitting: int | None = None
 
     def as_dict(self) -> dict:
-        return {"title": self.title,
-                "rows": [{"guess": g, "reply": r, "shown": s}
-                         for g, r, s in zip(self.guesses, self.replies, self.shown)],
-                "present": None if self.letters is None else sorted(self.letters.present),
-                "absent": None if self.letters is None else sorted(self.letters.absent),
-                "marks": {c: "in" if inside else "out" for c, inside in self.marks},
-                "fitting": self.fitting}
+        return {
+            "title": self.title,
+            "rows": [
+                {"guess": g, "reply": r, "shown": s}
+                for g, r, s in zip(self.guesses, self.replies, self.shown)
+            ],
+            "present": None if self.letters is None else sorted(self.letters.present),
+            "absent": None if self.letters is None else sorted(self.letters.absent),
+            "marks": {c: "in" if inside else "out" for c, inside in self.marks},
+            "fitting": self.fitting,
+        }
 
 
-def sheet_state(title: str, guesses: Sequence[str], replies: Sequence[int], rules: Rules,
-                length: int, fitting: int | None = None,
-                marks: Mapping[str, bool] | None = None) -> SheetState:
+def sheet_state(
+    title: str,
+    guesses: Sequence[str],
+    replies: Sequence[int],
+    rules: Rules,
+    length: int,
+    fitting: int | None = None,
+    marks: Mapping[str, bool] | None = None,
+) -> SheetState:
     """The sheet of ``guesses`` and their ``replies`` (codes of ``rules``): what they prove
     (:func:`deduce_letters`, from the letters in common) and the person's ``marks``."""
     common = [rules.split(r, length)[0] for r in replies]
-    return SheetState(title, tuple(guesses), tuple(int(r) for r in replies),
-                      tuple(rules.format_reply(r, length) for r in replies),
-                      deduce_letters(guesses, common, length, rules.repeats),
-                      tuple(sorted((marks or {}).items())), fitting)
+    return SheetState(
+        title,
+        tuple(guesses),
+        tuple(int(r) for r in replies),
+        tuple(rules.format_reply(r, length) for r in replies),
+        deduce_letters(guesses, common, length, rules.repeats),
+        tuple(sorted((marks or {}).items())),
+        fitting,
+    )
 
 
 def render_sheet(state: SheetState, style: Style) -> list[str]:
@@ -224,23 +250,31 @@ def render_sheet(state: SheetState, style: Style) -> list[str]:
     elif style.colour:
         lines.append("      " + " ".join(style.letter(c, sheet) for c in ALPHABET))
     else:
-        lines.append(f"      in: {_letters(sheet.present, str.upper)}  "
-                     f"out: {_letters(sheet.absent)}")
+        lines.append(
+            f"      in: {_letters(sheet.present, str.upper)}  out: {_letters(sheet.absent)}"
+        )
     if state.marks:
         marked_in = [c for c, inside in state.marks if inside]
         marked_out = [c for c, inside in state.marks if not inside]
-        lines.append(f"      your marks: in: {_letters(marked_in, str.upper)}  "
-                     f"out: {_letters(marked_out)}")
+        lines.append(
+            f"      your marks: in: {_letters(marked_in, str.upper)}  out: {_letters(marked_out)}"
+        )
     if state.fitting is not None:
         n = state.fitting
         lines.append(f"      {n} word{'s' if n != 1 else ''} fit{'' if n != 1 else 's'}")
     return lines
 
 
-def sheet_lines(title: str, guesses: Sequence[str], replies: Sequence[int], rules: Rules,
-                length: int, style: Style, fitting: int | None = None,
-                marks: Mapping[str, bool] | None = None) -> list[str]:
+def sheet_lines(
+    title: str,
+    guesses: Sequence[str],
+    replies: Sequence[int],
+    rules: Rules,
+    length: int,
+    style: Style,
+    fitting: int | None = None,
+    marks: Mapping[str, bool] | None = None,
+) -> list[str]:
     """The sheet of ``guesses`` and ``replies`` as lines (:func:`sheet_state` drawn by
     :func:`render_sheet`)."""
-    return render_sheet(sheet_state(title, guesses, replies, rules, length, fitting, marks),
-                        style)
+    return render_sheet(sheet_state(title, guesses, replies, rules, length, fitting, marks), style)

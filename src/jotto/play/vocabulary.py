@@ -17,15 +17,15 @@ secret, which rule dropped it and which rules would keep it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 import numpy as np
 
-from ..util.files import quote
-from ..game.turns import replies as list_replies
 from ..game.rules import Rules
+from ..game.turns import replies as list_replies
 from ..game.words import WordList
+from ..util.files import quote
 
 __all__ = ["Vocabulary"]
 
@@ -72,8 +72,10 @@ class Vocabulary:
         if text in self._guessable:
             return None
         if text in self.repeat_dropped or self.rules.why_not_secret(text):
-            return (f"{shown} repeats a letter, and under these rules words have "
-                    f"{self.length} different letters ({self._hint('repeats')})")
+            return (
+                f"{shown} repeats a letter, and under these rules words have "
+                f"{self.length} different letters ({self._hint('repeats')})"
+            )
         return f"{shown} is not in my word list ({self.words.source})"
 
     def why_not_secret(self, text: str) -> str | None:
@@ -110,22 +112,30 @@ class Vocabulary:
         example word is not one, and which words may be guessed."""
         r, L = self.rules, self.length
         letters = "with repeated letters allowed" if r.repeats else "with distinct letters"
-        anagrams = {"drop": ", no two sharing their letters",
-                    "keep-one": ", one kept of words sharing their letters",
-                    "keep-all": ", anagrams included (only the exact word wins)"}[r.anagrams]
+        anagrams = {
+            "drop": ", no two sharing their letters",
+            "keep-one": ", one kept of words sharing their letters",
+            "keep-all": ", anagrams included (only the exact word wins)",
+        }[r.anagrams]
         n = len(self.words)
-        lines = [f"Secrets: {n} word{'s' if n != 1 else ''} of {L} letters {letters}"
-                 f"{anagrams} (rules {r.name})."]
+        lines = [
+            f"Secrets: {n} word{'s' if n != 1 else ''} of {L} letters {letters}"
+            f"{anagrams} (rules {r.name})."
+        ]
         if self.anagram_dropped:
             w = self._example(self.anagram_dropped)
-            lines.append(f"{w} is not one: {self._anagram_reason(w)} -- "
-                         f"{self._hint('anagrams')}; it may still be guessed.")
+            lines.append(
+                f"{w} is not one: {self._anagram_reason(w)} -- "
+                f"{self._hint('anagrams')}; it may still be guessed."
+            )
         if self.repeat_dropped:
             w = self._example(self.repeat_dropped)
             lines.append(f"{w} is not one: it repeats a letter -- {self._hint('repeats')}.")
         if r.positional:
-            lines.append(f"Replies are letters in common/letters in place, like "
-                         f"{r.format_reply(r.code(3, 1, L) if L >= 3 else 0, L)}.")
+            lines.append(
+                f"Replies are letters in common/letters in place, like "
+                f"{r.format_reply(r.code(3, 1, L) if L >= 3 else 0, L)}."
+            )
         if r.hard:
             lines.append("Hard mode: every guess must fit all replies so far.")
         return lines
@@ -138,8 +148,9 @@ class Vocabulary:
         T = np.arange(len(self.words)) if targets is None else np.asarray(targets, np.intp)
         if guess in self.words:
             return list_replies(self.words, self.words.index(guess), T)
-        return np.fromiter((self.rules.reply(guess, self.words[int(t)]) for t in T),
-                           dtype=np.int64, count=len(T))
+        return np.fromiter(
+            (self.rules.reply(guess, self.words[int(t)]) for t in T), dtype=np.int64, count=len(T)
+        )
 
     def consistent(self, history: WordHistory) -> np.ndarray:
         """Indices of the secrets that fit every (guess word, reply code) of ``history``."""
@@ -154,8 +165,12 @@ class Vocabulary:
         that has an anagram is the anagram's reply (L + 1), not the win (under the other anagram
         rules the code stays L, see :meth:`Rules.reply`)."""
         L = self.length
-        if self.rules.anagrams == "keep-all" and not self.rules.positional and code == L \
-                and self.has_anagram(guess):
+        if (
+            self.rules.anagrams == "keep-all"
+            and not self.rules.positional
+            and code == L
+            and self.has_anagram(guess)
+        ):
             return L + 1
         return code
 
@@ -171,9 +186,11 @@ class Vocabulary:
         for g, code in history:
             actual = self.rules.reply(g, guess)
             if actual != code:
-                return (f"hard mode: every guess must fit the replies so far, and {guess} does "
-                        f"not: {g} got {self.show(code)}, but if {guess} were the word it would "
-                        f"get {self.show(actual)}")
+                return (
+                    f"hard mode: every guess must fit the replies so far, and {guess} does "
+                    f"not: {g} got {self.show(code)}, but if {guess} were the word it would "
+                    f"get {self.show(actual)}"
+                )
         return None
 
     def dropped_fitting(self, history: WordHistory) -> list[str]:
@@ -183,10 +200,8 @@ class Vocabulary:
         multiset counting, as a person would count them."""
         multiset = replace(self.rules, repeats=True, anagrams="keep-all")
         out = []
-        for rules, dropped in ((self.rules, self.anagram_dropped),
-                               (multiset, self.repeat_dropped)):
-            out.extend(w for w in dropped
-                       if all(rules.reply(g, w) == code for g, code in history))
+        for rules, dropped in ((self.rules, self.anagram_dropped), (multiset, self.repeat_dropped)):
+            out.extend(w for w in dropped if all(rules.reply(g, w) == code for g, code in history))
         return out
 
     def dropped_reason(self, word: str) -> str:
@@ -195,4 +210,3 @@ class Vocabulary:
         if word in self.anagram_dropped:
             return f"{self._anagram_reason(word)} ({self._hint('anagrams')})"
         return f"it repeats a letter ({self._hint('repeats')})"
-

@@ -6,19 +6,32 @@ from __future__ import annotations
 
 from ..solvers.fictitious_play.solution import EquilibriumGuesser
 from ..solvers.solution import EquilibriumHider
+from ..util.annotations import resolve
 from .cost_guesser import CostGuesser
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
-from .race_guesser import RaceGuesser, RoundsModel
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
+from .race_guesser import RaceGuesser, RoundsModel
 from .specs import SPEC_HELP, make_guesser, make_hider
 
-from ..util.annotations import resolve
-
-__all__ = ["NORVIG_METRICS", "SPEC_HELP", "BestResponseHider", "CostGuesser",
-           "DistributionHider", "EquilibriumGuesser", "EquilibriumHider", "FixedHider",
-           "GBRGuesser", "NorvigGuesser", "RaceGuesser", "RandomGuesser", "RoundsModel", "TreeGuesser",
-           "UniformHider",
-           "make_guesser", "make_hider"]
+__all__ = [
+    "NORVIG_METRICS",
+    "SPEC_HELP",
+    "BestResponseHider",
+    "CostGuesser",
+    "DistributionHider",
+    "EquilibriumGuesser",
+    "EquilibriumHider",
+    "FixedHider",
+    "GBRGuesser",
+    "NorvigGuesser",
+    "RaceGuesser",
+    "RandomGuesser",
+    "RoundsModel",
+    "TreeGuesser",
+    "UniformHider",
+    "make_guesser",
+    "make_hider",
+]
 
 for _name in __all__:  # help() shows their signatures' types, not quoted strings
     if callable(globals()[_name]):

@@ -20,10 +20,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..engine import core
-from ..game.turns import History
+from ..engine.weights import exact_weights
 from ..game.objectives import Objective, ObjectiveSpec, parse_objective
 from ..game.trees import DecisionTree, tree_from_policy
-from ..engine.weights import exact_weights
+from ..game.turns import History
 from ..game.words import WordList
 from .guessers import TreeGuesser
 
@@ -50,17 +50,28 @@ class CostGuesser(TreeGuesser):
     None: exactly ``levels`` levels, always the same decision.
     """
 
-    def __init__(self, words: WordList, objective: ObjectiveSpec = None,
-                 weights: ArrayLike | None = None, *, levels: int = LEVELS, width: int = WIDTH,
-                 seconds: float | None = None, name: str | None = None):
+    def __init__(
+        self,
+        words: WordList,
+        objective: ObjectiveSpec = None,
+        weights: ArrayLike | None = None,
+        *,
+        levels: int = LEVELS,
+        width: int = WIDTH,
+        seconds: float | None = None,
+        name: str | None = None,
+    ):
         self.words = words
         self.objective = parse_objective(objective)
         self.weights = exact_weights(weights, len(words))
         for label, x in (("levels", levels), ("width", width)):
             if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
                 raise ValueError(f"{label} must be a positive integer, not {x!r}")
-        if seconds is not None and not (isinstance(seconds, (int, float)) and
-                                        not isinstance(seconds, bool) and 0 < seconds < 1e9):
+        if seconds is not None and not (
+            isinstance(seconds, (int, float))
+            and not isinstance(seconds, bool)
+            and 0 < seconds < 1e9
+        ):
             raise ValueError(f"seconds must be a positive number or None, not {seconds!r}")
         self.levels = int(levels)
         self.width = int(width)
@@ -93,8 +104,9 @@ class CostGuesser(TreeGuesser):
                 self._cache.popitem(last=False)
         return g
 
-    def choose(self, state: np.ndarray, made: int, objective: Objective,
-               deadline: bool = True) -> int:
+    def choose(
+        self, state: np.ndarray, made: int, objective: Objective, deadline: bool = True
+    ) -> int:
         """The guess at ``state`` after ``made`` guesses for any ``objective`` (a race-aware
         guesser changes it every turn), with this guesser's weights, width and deadline (unless
         not ``deadline``: then exactly ``levels`` levels)."""
@@ -102,10 +114,16 @@ class CostGuesser(TreeGuesser):
         levels = self.levels if seconds is None else max(self.levels, DEADLINE_LEVELS)
         t0 = time.perf_counter()
         g, score, complete, _ = core.cost_decide(
-            words=self.words.core, v=self.weights, costs=[float(c) for c in objective.costs],
-            tail=float(objective.tail), depth=int(made),
-            targets=np.ascontiguousarray(state, dtype=np.int32), levels=levels,
-            width=self.width, seconds=0.0 if seconds is None else float(seconds))
+            words=self.words.core,
+            v=self.weights,
+            costs=[float(c) for c in objective.costs],
+            tail=float(objective.tail),
+            depth=int(made),
+            targets=np.ascontiguousarray(state, dtype=np.int32),
+            levels=levels,
+            width=self.width,
+            seconds=0.0 if seconds is None else float(seconds),
+        )
         self.last = (score, complete, time.perf_counter() - t0)
         return g
 
@@ -113,10 +131,19 @@ class CostGuesser(TreeGuesser):
         """Its decision tree over every target, deciding at each node without the deadline."""
         if self._tree is None:
             self._tree = tree_from_policy(
-                self.words, lambda S, made: self.choose(S, made, self.objective, False)
-                if self.seconds is not None else self.decide(S, made))
+                self.words,
+                lambda S, made: (
+                    self.choose(S, made, self.objective, False)
+                    if self.seconds is not None
+                    else self.decide(S, made)
+                ),
+            )
         return self._tree
 
     def describe(self) -> dict[str, Any]:
-        return {"objective": self.objective.name, "levels": self.levels, "width": self.width,
-                "seconds": self.seconds}
+        return {
+            "objective": self.objective.name,
+            "levels": self.levels,
+            "width": self.width,
+            "seconds": self.seconds,
+        }

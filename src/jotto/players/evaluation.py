@@ -18,23 +18,30 @@ from __future__ import annotations
 
 import math
 import os
-from fractions import Fraction
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..game.turns import Guesser, Hider, play
 from ..game.hiding import hide_from_mask
-from ..util.text import bar
+from ..game.turns import Guesser, Hider, play
+from ..game.words import WordList
 from ..responses.gbr import as_word_list, comp_num_guesses
 from ..responses.result import HideFrom
+from ..util.text import bar
 from .hiders import worst_targets
-from ..game.words import WordList
 
-__all__ = ["Evaluation", "Exploitability", "evaluate", "exploitability", "head_to_head",
-           "sample_games"]
+__all__ = [
+    "Evaluation",
+    "Exploitability",
+    "evaluate",
+    "exploitability",
+    "head_to_head",
+    "sample_games",
+]
 
 
 @dataclass(frozen=True)
@@ -70,9 +77,11 @@ class Evaluation:
         return per_word if self.hidden is None else per_word[self.hidden]
 
     def __repr__(self) -> str:
-        return (f"Evaluation(guesser={self.guesser!r}, words={self.words.describe()}, "
-                f"mean={self.mean:.4f}, std={self.std:.4f}, worst={self.worst}, "
-                f"exact={self.exact})")
+        return (
+            f"Evaluation(guesser={self.guesser!r}, words={self.words.describe()}, "
+            f"mean={self.mean:.4f}, std={self.std:.4f}, worst={self.worst}, "
+            f"exact={self.exact})"
+        )
 
     @property
     def mean(self) -> float:
@@ -89,8 +98,8 @@ class Evaluation:
         D = len(expected)
         if D < 2:
             return 0.0
-        var_each = second - expected**2                     # variance of each target's game
-        e_sum_sq = math.fsum(second)                        # E[sum g_t^2]
+        var_each = second - expected**2  # variance of each target's game
+        e_sum_sq = math.fsum(second)  # E[sum g_t^2]
         e_mean_sq = self.mean**2 + math.fsum(var_each) / D**2  # E[mean^2]
         return math.sqrt(max(0.0, (e_sum_sq - D * e_mean_sq) / (D - 1)))
 
@@ -108,14 +117,17 @@ class Evaluation:
         """For a mixed guesser, what its worst case means, one line (else empty)."""
         if not self.mixed:
             return ""
-        return (f"worst = {self.worst} is the longest game of any tree in the mix; against its "
-                f"hardest target the mix expects {self.worst_expected:.2f} guesses")
+        return (
+            f"worst = {self.worst} is the longest game of any tree in the mix; against its "
+            f"hardest target the mix expects {self.worst_expected:.2f} guesses"
+        )
 
     def worst_targets(self, n: int | None = None) -> list[tuple[str, float]]:
         """Targets by expected guesses, most first (ties in list order); all of the worst if
         ``n`` is None."""
-        which = np.arange(len(self.expected)) if self.hidden is None else \
-            np.flatnonzero(self.hidden)
+        which = (
+            np.arange(len(self.expected)) if self.hidden is None else np.flatnonzero(self.hidden)
+        )
         expected = self.expected[which]
         if n is None:
             idx = worst_targets(expected)
@@ -146,21 +158,27 @@ class Evaluation:
         return histogram_plot(self, path)
 
     def as_dict(self, worst: int = 10) -> dict[str, Any]:
-        return {"guesser": self.guesser, "exact": self.exact, "mixed": self.mixed,
-                "targets": len(self._targets(self.expected)),
-                "mean": self.mean, "std": self.std, "worst": self.worst,
-                "worst_expected": self.worst_expected,
-                "worst_targets": [{"word": w, "expected_guesses": g}
-                                  for w, g in self.worst_targets(worst)],
-                "histogram": {str(k): float(v) for k, v in enumerate(self.histogram) if v}}
+        return {
+            "guesser": self.guesser,
+            "exact": self.exact,
+            "mixed": self.mixed,
+            "targets": len(self._targets(self.expected)),
+            "mean": self.mean,
+            "std": self.std,
+            "worst": self.worst,
+            "worst_expected": self.worst_expected,
+            "worst_targets": [
+                {"word": w, "expected_guesses": g} for w, g in self.worst_targets(worst)
+            ],
+            "histogram": {str(k): float(v) for k, v in enumerate(self.histogram) if v},
+        }
 
 
 def _histogram(counts: np.ndarray) -> np.ndarray:
     return np.bincount(counts.astype(np.int64)).astype(np.float64)
 
 
-def _guesser(words: WordList, guesser: Guesser | str | None,
-             threads: int | None) -> Guesser:
+def _guesser(words: WordList, guesser: Guesser | str | None, threads: int | None) -> Guesser:
     """The guesser a caller named: a player as it is, a spec made into one, None the default
     spec of ``jotto evaluate`` (:func:`jotto.players.specs.default_guesser_spec`)."""
     if guesser is not None and not isinstance(guesser, str):
@@ -170,8 +188,13 @@ def _guesser(words: WordList, guesser: Guesser | str | None,
     return make_guesser(guesser or default_guesser_spec(words), words, threads)
 
 
-def evaluate(words: WordList | Sequence[str], guesser: Guesser | str | None = None, *,
-             threads: int | None = None, hide_from: HideFrom = None) -> Evaluation:
+def evaluate(
+    words: WordList | Sequence[str],
+    guesser: Guesser | str | None = None,
+    *,
+    threads: int | None = None,
+    hide_from: HideFrom = None,
+) -> Evaluation:
     """A guesser against every target, as ``jotto evaluate`` does it: exact for deterministic
     guessers (their decision tree) and for mixtures that give their ``moments()`` (the
     equilibrium guessers), else one played game per target.
@@ -210,9 +233,15 @@ def evaluate(words: WordList | Sequence[str], guesser: Guesser | str | None = No
     else:
         counts = sample_games(words, guesser, np.arange(len(words)))
         exact = False
-    return Evaluation(words, name, counts.astype(np.float64), counts.astype(np.float64) ** 2,
-                      _histogram(counts if hidden is None else counts[hidden]), exact,
-                      hidden=hidden)
+    return Evaluation(
+        words,
+        name,
+        counts.astype(np.float64),
+        counts.astype(np.float64) ** 2,
+        _histogram(counts if hidden is None else counts[hidden]),
+        exact,
+        hidden=hidden,
+    )
 
 
 def sample_games(words: WordList, guesser: Guesser, targets: np.ndarray) -> np.ndarray:
@@ -220,9 +249,13 @@ def sample_games(words: WordList, guesser: Guesser, targets: np.ndarray) -> np.n
     return np.array([len(play(words, guesser, int(t))) for t in targets], dtype=np.int32)
 
 
-def head_to_head(words: WordList | Sequence[str], guesser: Guesser | str | None = None,
-                 hider: Hider | str | ArrayLike = "uniform", *,
-                 threads: int | None = None) -> float:
+def head_to_head(
+    words: WordList | Sequence[str],
+    guesser: Guesser | str | None = None,
+    hider: Hider | str | ArrayLike = "uniform",
+    *,
+    threads: int | None = None,
+) -> float:
     """The hider's payoff, the expected number of guesses, when ``hider`` meets ``guesser``, as
     ``jotto evaluate`` reports it ("Against hider ..."): ``p . E``, with ``E`` the guesser's
     expected guesses per target (:func:`evaluate`; exact unless the guesser is played) and ``p``
@@ -300,10 +333,14 @@ class Exploitability:
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
-            "value": self.value, "hider_best_response_value": self.hider_br_value,
+            "value": self.value,
+            "hider_best_response_value": self.hider_br_value,
             "guesser_greedy_best_response_value": self.guesser_br_value,
-            "hider_gain": self.hider_gain, "guesser_gain": self.guesser_gain,
-            "nash_conv": self.nash_conv, "exploitability": self.exploitability}
+            "hider_gain": self.hider_gain,
+            "guesser_gain": self.guesser_gain,
+            "nash_conv": self.nash_conv,
+            "exploitability": self.exploitability,
+        }
         if self.best_response is not None:
             lo, hi = self.best_response
             nc = self.true_nash_conv
@@ -314,11 +351,17 @@ class Exploitability:
         return d
 
 
-def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
-                   threads: int | None = None, best_response: bool = False,
-                   budget: float | None = None,
-                   certificate: str | os.PathLike[str] | None = None,
-                   executor=None, progress=None) -> Exploitability:
+def exploitability(
+    p: np.ndarray,
+    evaluation: Evaluation,
+    rule: str = "exact",
+    threads: int | None = None,
+    best_response: bool = False,
+    budget: float | None = None,
+    certificate: str | os.PathLike[str] | None = None,
+    executor=None,
+    progress=None,
+) -> Exploitability:
     """The profile (hider ``p``, evaluated guesser): see :class:`Exploitability`.  The guesser's
     greedy best response is GuesserGBR against ``p`` under ``rule``; with ``best_response`` the
     true best response is searched for too (for at most ``budget`` seconds; exact when None,
@@ -327,19 +370,29 @@ def exploitability(p: np.ndarray, evaluation: Evaluation, rule: str = "exact",
     ``certificate`` if given (docs/certificates.md); ``progress`` is the search's
     (:func:`jotto.best_response`)."""
     if certificate is not None and not best_response:
-        raise ValueError("certificate: a certificate is of the true best response's lower "
-                         "bound (best_response=True)")
+        raise ValueError(
+            "certificate: a certificate is of the true best response's lower "
+            "bound (best_response=True)"
+        )
     p = np.asarray(p, dtype=np.float64)
     gbr = comp_num_guesses(evaluation.words, p, rule=rule, threads=threads)
     bounds = None
     if best_response:
         from ..responses.best_responses import best_response as search
 
-        br = search(evaluation.words, p, budget=budget, threads=threads,
-                    certificate=certificate, executor=executor, progress=progress)
+        br = search(
+            evaluation.words,
+            p,
+            budget=budget,
+            threads=threads,
+            certificate=certificate,
+            executor=executor,
+            progress=progress,
+        )
         bounds = (br.lower, br.upper)
-    return Exploitability(evaluation.against(p), evaluation.worst_expected,
-                          float(np.dot(p, gbr)), bounds)
+    return Exploitability(
+        evaluation.against(p), evaluation.worst_expected, float(np.dot(p, gbr)), bounds
+    )
 
 
 def histogram_plot(evaluation: Evaluation, path: str | os.PathLike[str] | None = None):
@@ -358,8 +411,10 @@ def histogram_plot(evaluation: Evaluation, path: str | os.PathLike[str] | None =
     ax.set_xticks(ks[shown])
     ax.set_xlabel("Number of guesses to find target")
     ax.set_ylabel("% of targets")
-    ax.set_title(f"{evaluation.guesser} on {evaluation.words.describe()}\n"
-                 f"{evaluation.summary()}", fontsize=10)
+    ax.set_title(
+        f"{evaluation.guesser} on {evaluation.words.describe()}\n{evaluation.summary()}",
+        fontsize=10,
+    )
     if path is not None:
         save(fig, path)
     return fig

@@ -13,23 +13,33 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..engine import core
-from ..game.turns import History, player_repr
-from ..responses.gbr import gbr_tree, guesser_gbr
 from ..engine.runtime import resolve_threads
 from ..game.trees import DecisionTree
+from ..game.turns import History, player_repr
 from ..game.words import WordList
+from ..responses.gbr import gbr_tree, guesser_gbr
 
-__all__ = ["GBRGuesser", "NORVIG_METRICS", "NorvigGuesser", "OffTree", "RandomGuesser",
-           "TreeGuesser"]
+__all__ = [
+    "GBRGuesser",
+    "NORVIG_METRICS",
+    "NorvigGuesser",
+    "OffTree",
+    "RandomGuesser",
+    "TreeGuesser",
+]
 
 
 class OffTree(ValueError):
     """A tree read from a file was asked for a guess in a game that left it."""
 
+
 #: Norvig's metrics of a partition (the targets per reply), all minimised: the largest branch,
 #: the expected branch size, and minus the entropy.
-NORVIG_METRICS = {"max": core.RULE_NORVIG_MAX, "expectation": core.RULE_NORVIG_EXPECTATION,
-                  "entropy": core.RULE_NORVIG_ENTROPY}
+NORVIG_METRICS = {
+    "max": core.RULE_NORVIG_MAX,
+    "expectation": core.RULE_NORVIG_EXPECTATION,
+    "entropy": core.RULE_NORVIG_ENTROPY,
+}
 
 
 class RandomGuesser:
@@ -41,8 +51,11 @@ class RandomGuesser:
     def __init__(self, words: WordList, seed: int | np.random.Generator | None = None):
         self.words = words
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self.name = "random" if seed is None or isinstance(seed, np.random.Generator) \
+        self.name = (
+            "random"
+            if seed is None or isinstance(seed, np.random.Generator)
             else f"random:seed={seed}"
+        )
 
     __repr__ = player_repr
 
@@ -78,8 +91,10 @@ class TreeGuesser:
         return int(tree.guess[node]) if node >= 0 else self.decide(state)
 
     def decide(self, state: np.ndarray) -> int:
-        raise OffTree("this game left the decision tree (its guesses were not the tree's), "
-                      "and a tree read from a file has no answer there")
+        raise OffTree(
+            "this game left the decision tree (its guesses were not the tree's), "
+            "and a tree read from a file has no answer there"
+        )
 
     def expected_guesses(self) -> np.ndarray:
         return self.tree().guesses_needed().astype(np.float64)
@@ -93,11 +108,17 @@ class NorvigGuesser(TreeGuesser):
     every guess must be consistent.  The metrics are computed as his Python computes them, so
     his trees are reproduced exactly."""
 
-    def __init__(self, words: WordList, metric: str = "entropy", inconsistent: bool = False,
-                 threads: int | None = None):
+    def __init__(
+        self,
+        words: WordList,
+        metric: str = "entropy",
+        inconsistent: bool = False,
+        threads: int | None = None,
+    ):
         if metric not in NORVIG_METRICS:
-            raise ValueError(f"unknown Norvig metric {metric!r}; one of "
-                             f"{', '.join(NORVIG_METRICS)}")
+            raise ValueError(
+                f"unknown Norvig metric {metric!r}; one of {', '.join(NORVIG_METRICS)}"
+            )
         self.words = words
         self.metric = metric
         # hard mode: every guess consistent
@@ -108,14 +129,20 @@ class NorvigGuesser(TreeGuesser):
 
     @property
     def _args(self) -> tuple[int, int]:
-        return (NORVIG_METRICS[self.metric],
-                core.CAND_NORVIG if self.inconsistent else core.CAND_CONSISTENT)
+        return (
+            NORVIG_METRICS[self.metric],
+            core.CAND_NORVIG if self.inconsistent else core.CAND_CONSISTENT,
+        )
 
     def tree(self) -> DecisionTree:
         if self._tree is None:
             rule, cand = self._args
-            built = core.build_tree(words=self.words.core, rule=rule, candidates=cand,
-                                     threads=resolve_threads(self.threads))
+            built = core.build_tree(
+                words=self.words.core,
+                rule=rule,
+                candidates=cand,
+                threads=resolve_threads(self.threads),
+            )
             self._tree = DecisionTree(self.words, *built.export())
         return self._tree
 
@@ -129,8 +156,14 @@ class GBRGuesser(TreeGuesser):
     """GuesserGBR against a hider strategy (``weights``; None is the uniform hider), under the
     ``paper`` or ``exact`` rule."""
 
-    def __init__(self, words: WordList, weights: ArrayLike | None = None, rule: str = "paper",
-                 threads: int | None = None, name: str | None = None):
+    def __init__(
+        self,
+        words: WordList,
+        weights: ArrayLike | None = None,
+        rule: str = "paper",
+        threads: int | None = None,
+        name: str | None = None,
+    ):
         self.words = words
         self.weights = None if weights is None else np.asarray(weights)
         self.rule = rule

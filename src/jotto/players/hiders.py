@@ -14,8 +14,7 @@ from numpy.typing import ArrayLike
 from ..game.turns import player_repr
 from ..game.words import WordList
 
-__all__ = ["BestResponseHider", "DistributionHider", "FixedHider", "UniformHider",
-           "worst_targets"]
+__all__ = ["BestResponseHider", "DistributionHider", "FixedHider", "UniformHider", "worst_targets"]
 
 
 class DistributionHider:
@@ -24,8 +23,9 @@ class DistributionHider:
     def __init__(self, words: WordList, p: ArrayLike, name: str = "weights"):
         arr = np.asarray(p, dtype=np.float64)
         if arr.shape != (len(words),):
-            raise ValueError(f"a hider needs one probability per word ({len(words)}), not shape "
-                             f"{arr.shape}")
+            raise ValueError(
+                f"a hider needs one probability per word ({len(words)}), not shape {arr.shape}"
+            )
         if not np.isfinite(arr).all() or (arr < 0).any() or not (arr > 0).any():
             raise ValueError("hider probabilities must be finite, non-negative and not all zero")
         with np.errstate(over="ignore"):
@@ -75,5 +75,6 @@ class BestResponseHider(DistributionHider):
         expected = np.asarray(expected_guesses, dtype=np.float64)
         p = np.zeros(len(words))
         p[worst_targets(expected)] = 1.0
-        super().__init__(words, p, f"best-response:{guesser_name}" if guesser_name
-                         else "best-response")
+        super().__init__(
+            words, p, f"best-response:{guesser_name}" if guesser_name else "best-response"
+        )

@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..game.turns import History, replies
 from ..game.objectives import Objective
-from .races import race_objective
 from ..game.trees import DecisionTree
+from ..game.turns import History
 from ..game.words import WordList
 from .cost_guesser import LEVELS, WIDTH, CostGuesser
+from .races import race_objective
 
 __all__ = ["RaceGuesser", "RoundsModel"]
 
@@ -43,10 +43,10 @@ RATIO = 1.25
 #: lookahead, shared by the guessers of a process: the first guesses of races repeat, and
 #: every game of a session of jotto play makes a new guesser.
 CACHE = 4096
-_DECISIONS: dict[tuple, "OrderedDict[tuple, int]"] = {}
+_DECISIONS: dict[tuple, OrderedDict[tuple, int]] = {}
 #: The default model of each word list and rules, made once per process (every game of a
 #: session of jotto play makes a new guesser).
-_MODELS: dict[tuple, "RoundsModel"] = {}
+_MODELS: dict[tuple, RoundsModel] = {}
 
 
 def _bucket(n: int) -> int:
@@ -106,19 +106,34 @@ class RaceGuesser(CostGuesser):
     exact rule, uniform hider).
     """
 
-    def __init__(self, words: WordList, weights: ArrayLike | None = None, *,
-                 model: RoundsModel | None = None, draw: Fraction = Fraction(1, 2),
-                 levels: int = LEVELS, width: int = WIDTH, seconds: float | None = None,
-                 name: str | None = None):
-        super().__init__(words, None, weights, levels=levels, width=width, seconds=seconds,
-                         name=name or "race")
+    def __init__(
+        self,
+        words: WordList,
+        weights: ArrayLike | None = None,
+        *,
+        model: RoundsModel | None = None,
+        draw: Fraction = Fraction(1, 2),
+        levels: int = LEVELS,
+        width: int = WIDTH,
+        seconds: float | None = None,
+        name: str | None = None,
+    ):
+        super().__init__(
+            words, None, weights, levels=levels, width=width, seconds=seconds, name=name or "race"
+        )
         race_objective({1: 1}, draw)  # checks draw
         self.draw = draw
         self._model = model
         self._race_cache = _DECISIONS.setdefault(
-            (words.sha256, tuple(sorted(words.rules.to_dict().items())),
-             hashlib.sha256(self.weights.tobytes()).hexdigest(), self.levels, self.width),
-            OrderedDict())
+            (
+                words.sha256,
+                tuple(sorted(words.rules.to_dict().items())),
+                hashlib.sha256(self.weights.tobytes()).hexdigest(),
+                self.levels,
+                self.width,
+            ),
+            OrderedDict(),
+        )
         self.view: Any = None
 
     @property
@@ -130,8 +145,7 @@ class RaceGuesser(CostGuesser):
             if key not in _MODELS:
                 from ..responses.gbr import gbr_tree
 
-                _MODELS[key] = RoundsModel(gbr_tree(self.words, None, rule="exact"),
-                                           "gbr:exact")
+                _MODELS[key] = RoundsModel(gbr_tree(self.words, None, rule="exact"), "gbr:exact")
             self._model = _MODELS[key]
         return self._model
 
@@ -172,5 +186,9 @@ class RaceGuesser(CostGuesser):
         return g
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "objective": "race", "draw": str(self.draw),
-                "model": self.model.name}
+        return {
+            **super().describe(),
+            "objective": "race",
+            "draw": str(self.draw),
+            "model": self.model.name,
+        }

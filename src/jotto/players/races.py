@@ -27,23 +27,33 @@ player's progress into an objective (:mod:`jotto.game.objectives`) for a best re
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..game.turns import Guesser, History, replies
-from ..responses.gbr import as_word_list
+from ..engine.weights import exact_weights
 from ..game.objectives import Objective
 from ..game.race_rules import DRAW, FIRST, OUTCOMES, SECOND, race_result, round_result
 from ..game.trees import weight_by_guesses
-from ..engine.weights import exact_weights
+from ..game.turns import Guesser, History, replies
 from ..game.words import WordList
+from ..responses.gbr import as_word_list
 
-__all__ = ["DEFAULT_GAMES", "PairedRaces", "RaceEstimate", "RaceResult", "RaceView",
-           "guess_distribution", "paired_race", "race", "race_objective"]
+__all__ = [
+    "DEFAULT_GAMES",
+    "PairedRaces",
+    "RaceEstimate",
+    "RaceResult",
+    "RaceView",
+    "guess_distribution",
+    "paired_race",
+    "race",
+    "race_objective",
+]
 
 #: Races simulated when a guesser's chances cannot be computed exactly and no number is given.
 DEFAULT_GAMES = 10_000
@@ -75,13 +85,16 @@ def guess_distribution(guesser: Guesser, weights: np.ndarray) -> dict[int, Fract
     tree = getattr(guesser, "tree", None)
     if getattr(guesser, "deterministic", False) and tree is not None:
         total = sum(int(w) for w in weights)
-        return {n: Fraction(x, total)
-                for n, x in weight_by_guesses(tree().guesses_needed(), weights).items()}
+        return {
+            n: Fraction(x, total)
+            for n, x in weight_by_guesses(tree().guesses_needed(), weights).items()
+        }
     return None
 
 
-def race_objective(rounds: Mapping[int, int | Fraction], draw: Fraction = Fraction(1, 2)
-                   ) -> Objective:
+def race_objective(
+    rounds: Mapping[int, int | Fraction], draw: Fraction = Fraction(1, 2)
+) -> Objective:
     """The objective of a player racing another who finds its word in round e with chance (or
     weight) ``rounds[e]`` (e >= 1, counted from the round of the player's next guess, which is
     round 1; an opponent who has just found the word in this round is e = 1): finding the word
@@ -96,8 +109,9 @@ def race_objective(rounds: Mapping[int, int | Fraction], draw: Fraction = Fracti
         if isinstance(e, bool) or not isinstance(e, (int, np.integer)) or e < 1:
             raise ValueError(f"rounds are numbered from 1, not {e!r}")
         if isinstance(x, bool) or not isinstance(x, (int, Fraction, np.integer)) or x < 0:
-            raise ValueError(f"the chance of round {e} must be a non-negative int or Fraction, "
-                             f"not {x!r}")
+            raise ValueError(
+                f"the chance of round {e} must be a non-negative int or Fraction, not {x!r}"
+            )
         if x:
             weights[int(e)] = Fraction(x)
     total = sum(weights.values())
@@ -159,10 +173,15 @@ class RaceEstimate:
 
     def as_dict(self) -> dict[str, Any]:
         names = {FIRST: "win", DRAW: "draw", SECOND: "loss"}
-        return {"games": self.games, "seed": self.seed, "confidence": self.confidence,
-                **{names[o]: self.share(o) for o in OUTCOMES},
-                "intervals": {names[o]: list(self.interval(o)) for o in OUTCOMES},
-                "advantage": self.advantage, "advantage_interval": list(self.advantage_interval())}
+        return {
+            "games": self.games,
+            "seed": self.seed,
+            "confidence": self.confidence,
+            **{names[o]: self.share(o) for o in OUTCOMES},
+            "intervals": {names[o]: list(self.interval(o)) for o in OUTCOMES},
+            "advantage": self.advantage,
+            "advantage_interval": list(self.advantage_interval()),
+        }
 
 
 @dataclass(frozen=True)
@@ -199,24 +218,34 @@ class RaceResult:
         """Each player's expected guesses against the other's hider (exact results only)."""
         if self.first_guesses is None or self.second_guesses is None:
             return None
-        return (sum(n * p for n, p in self.first_guesses.items()),
-                sum(n * p for n, p in self.second_guesses.items()))
+        return (
+            sum(n * p for n, p in self.first_guesses.items()),
+            sum(n * p for n, p in self.second_guesses.items()),
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The result for JSON: chances as floats, and exactly as strings when exact."""
         d: dict[str, Any] = {
             "first": {"guesser": self.first, "hider": self.first_hider},
             "second": {"guesser": self.second, "hider": self.second_hider},
-            "exact": self.exact, "win": float(self.win), "draw": float(self.draw),
-            "loss": float(self.loss), "advantage": float(self.advantage)}
+            "exact": self.exact,
+            "win": float(self.win),
+            "draw": float(self.draw),
+            "loss": float(self.loss),
+            "advantage": float(self.advantage),
+        }
         if self.exact:
-            d["exact_chances"] = {"win": str(self.win), "draw": str(self.draw),
-                                  "loss": str(self.loss)}
+            d["exact_chances"] = {
+                "win": str(self.win),
+                "draw": str(self.draw),
+                "loss": str(self.loss),
+            }
             first, second = self.expected_guesses()  # type: ignore[misc]
             d["expected_guesses"] = {"first": float(first), "second": float(second)}
             d["guesses"] = {
                 "first": {str(n): str(p) for n, p in self.first_guesses.items()},  # type: ignore
-                "second": {str(n): str(p) for n, p in self.second_guesses.items()}}  # type: ignore
+                "second": {str(n): str(p) for n, p in self.second_guesses.items()},
+            }  # type: ignore
         d["simulated"] = None if self.estimate is None else self.estimate.as_dict()
         return d
 
@@ -268,10 +297,17 @@ class PairedRaces:
         """The normal-approximation interval of :attr:`difference` from the per-race
         differences (each -2 to +2): races that both end alike add nothing to its width."""
         n, d = self.games, self.difference
-        square = sum(c * (_SCORES[i] - _SCORES[j]) ** 2
-                     for i, row in enumerate(self.table) for j, c in enumerate(row)) / n
-        half = NormalDist().inv_cdf(0.5 + self.confidence / 2) * \
-            math.sqrt(max(square - d * d, 0.0) / n)
+        square = (
+            sum(
+                c * (_SCORES[i] - _SCORES[j]) ** 2
+                for i, row in enumerate(self.table)
+                for j, c in enumerate(row)
+            )
+            / n
+        )
+        half = NormalDist().inv_cdf(0.5 + self.confidence / 2) * math.sqrt(
+            max(square - d * d, 0.0) / n
+        )
         return d - half, d + half
 
     def controlled_difference(self, b_advantage: float) -> tuple[float, float, float]:
@@ -282,39 +318,54 @@ class PairedRaces:
         a's own interval (beta 0) nor :meth:`difference_interval` (beta 1): beta minimises the
         spread of the residuals.  Returns (estimate, low, high)."""
         n = self.games
-        cells = [(_SCORES[i], _SCORES[j], c) for i, row in enumerate(self.table)
-                 for j, c in enumerate(row)]
+        cells = [
+            (_SCORES[i], _SCORES[j], c)
+            for i, row in enumerate(self.table)
+            for j, c in enumerate(row)
+        ]
         xm, ym = self.advantage("a"), self.advantage("b")
         sxy = sum(c * (x - xm) * (y - ym) for x, y, c in cells) / n
         sxx = sum(c * (x - xm) ** 2 for x, _, c in cells) / n
         syy = sum(c * (y - ym) ** 2 for _, y, c in cells) / n
         beta = sxy / syy if syy > 0 else 0.0
         estimate = xm - beta * (ym - b_advantage) - b_advantage
-        half = NormalDist().inv_cdf(0.5 + self.confidence / 2) * \
-            math.sqrt(max(sxx - beta * sxy, 0.0) / n)
+        half = NormalDist().inv_cdf(0.5 + self.confidence / 2) * math.sqrt(
+            max(sxx - beta * sxy, 0.0) / n
+        )
         return estimate, estimate - half, estimate + half
 
     @staticmethod
-    def combine(runs: "Sequence[PairedRaces]") -> "PairedRaces":
+    def combine(runs: Sequence[PairedRaces]) -> PairedRaces:
         """Several runs (of different seeds) as one: their races together."""
         if not runs:
             raise ValueError("no paired races to combine")
         first = runs[0]
-        if any((r.confidence, r.opponent_first) != (first.confidence, first.opponent_first)
-               for r in runs):
+        if any(
+            (r.confidence, r.opponent_first) != (first.confidence, first.opponent_first)
+            for r in runs
+        ):
             raise ValueError("paired races combine only at one confidence and one seating")
-        table = tuple(tuple(sum(r.table[i][j] for r in runs) for j in range(3))
-                      for i in range(3))
-        return PairedRaces(sum(r.games for r in runs), tuple(x for r in runs for x in r.seeds),
-                           first.confidence, first.opponent_first, table)  # type: ignore
+        table = tuple(tuple(sum(r.table[i][j] for r in runs) for j in range(3)) for i in range(3))
+        return PairedRaces(
+            sum(r.games for r in runs),
+            tuple(x for r in runs for x in r.seeds),
+            first.confidence,
+            first.opponent_first,
+            table,
+        )  # type: ignore
 
     def as_dict(self) -> dict[str, Any]:
         names = ("wins", "draws", "losses")
-        return {"games": self.games, "seeds": list(self.seeds), "confidence": self.confidence,
-                "opponent_first": self.opponent_first, "table": [list(r) for r in self.table],
-                **{side: dict(zip(names, self.results(side))) for side in ("a", "b")},
-                "difference": self.difference,
-                "difference_interval": list(self.difference_interval())}
+        return {
+            "games": self.games,
+            "seeds": list(self.seeds),
+            "confidence": self.confidence,
+            "opponent_first": self.opponent_first,
+            "table": [list(r) for r in self.table],
+            **{side: dict(zip(names, self.results(side))) for side in ("a", "b")},
+            "difference": self.difference,
+            "difference_interval": list(self.difference_interval()),
+        }
 
 
 def _hider(words: WordList, hider: Any) -> tuple[np.ndarray, str]:
@@ -344,13 +395,15 @@ def _hider_spec(hider: Any, words: WordList, opponent: Guesser, opponent_spec: A
     expected = None
     if hider.split(":")[0].lower() in ("best-response", "best_response", "br"):
         expected = evaluate(words, opponent).expected
-    name = opponent_spec if isinstance(opponent_spec, str) else \
-        getattr(opponent, "name", type(opponent).__name__)
+    name = (
+        opponent_spec
+        if isinstance(opponent_spec, str)
+        else getattr(opponent, "name", type(opponent).__name__)
+    )
     return make_hider(hider, words, expected, name)
 
 
-def _convolve(first: dict[int, Fraction], second: dict[int, Fraction]
-              ) -> dict[str, Fraction]:
+def _convolve(first: dict[int, Fraction], second: dict[int, Fraction]) -> dict[str, Fraction]:
     """The chance of each result of the race from the two players' chances of needing n
     guesses (independent)."""
     out = dict.fromkeys(OUTCOMES, Fraction(0))
@@ -362,23 +415,38 @@ def _convolve(first: dict[int, Fraction], second: dict[int, Fraction]
 
 def _check_simulation(games: Any, seed: Any, confidence: Any, **guessers: Any) -> None:
     """Refuse a bad number of races (None allowed), seed, confidence level or guesser."""
-    if games is not None and (isinstance(games, bool) or not isinstance(games, (int, np.integer))
-                              or not 1 <= games <= 10**7):
+    if games is not None and (
+        isinstance(games, bool)
+        or not isinstance(games, (int, np.integer))
+        or not 1 <= games <= 10**7
+    ):
         raise ValueError(f"games must be a number of races from 1 to 10**7, not {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or \
-            not 0 < confidence < 1:
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, (int, float))
+        or not 0 < confidence < 1
+    ):
         raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
     for label, g in guessers.items():
         if not isinstance(g, Guesser):
             raise ValueError(f"the {label} player is not a guesser (new_game, next_guess)")
 
 
-def race(words, first: Guesser | str, second: Guesser | str, *, first_hider: Any = None,
-         second_hider: Any = None, games: int | None = None, seed: int = 0,
-         confidence: float = 0.95, threads: int | None = None,
-         progress: Callable[[RaceEstimate, int], None] | None = None) -> RaceResult:
+def race(
+    words,
+    first: Guesser | str,
+    second: Guesser | str,
+    *,
+    first_hider: Any = None,
+    second_hider: Any = None,
+    games: int | None = None,
+    seed: int = 0,
+    confidence: float = 0.95,
+    threads: int | None = None,
+    progress: Callable[[RaceEstimate, int], None] | None = None,
+) -> RaceResult:
     """The chances that ``first`` (who guesses first in each round) wins, draws or loses a
     race against ``second`` (:mod:`jotto.game.race_rules`).
 
@@ -417,23 +485,43 @@ def race(words, first: Guesser | str, second: Guesser | str, *, first_hider: Any
     second_hider = _hider_spec(second_hider, wl, first, first_spec)
     v_first, first_hider_name = _hider(wl, first_hider)
     v_second, second_hider_name = _hider(wl, second_hider)
-    names = (getattr(first, "name", type(first).__name__),
-             getattr(second, "name", type(second).__name__), first_hider_name,
-             second_hider_name)
+    names = (
+        getattr(first, "name", type(first).__name__),
+        getattr(second, "name", type(second).__name__),
+        first_hider_name,
+        second_hider_name,
+    )
     a = guess_distribution(first, v_second)
     b = guess_distribution(second, v_first) if a is not None else None
     estimate = None
     if games is not None or b is None:
-        estimate = _simulate(wl, first, second, v_first, v_second,
-                             DEFAULT_GAMES if games is None else int(games), int(seed),
-                             float(confidence), progress)
+        estimate = _simulate(
+            wl,
+            first,
+            second,
+            v_first,
+            v_second,
+            DEFAULT_GAMES if games is None else int(games),
+            int(seed),
+            float(confidence),
+            progress,
+        )
     if b is not None:
         chances = _convolve(a, b)  # type: ignore[arg-type]
-        return RaceResult(*names, chances[FIRST], chances[DRAW], chances[SECOND], True, a, b,
-                          estimate)
+        return RaceResult(
+            *names, chances[FIRST], chances[DRAW], chances[SECOND], True, a, b, estimate
+        )
     assert estimate is not None
-    return RaceResult(*names, estimate.share(FIRST), estimate.share(DRAW),
-                      estimate.share(SECOND), False, None, None, estimate)
+    return RaceResult(
+        *names,
+        estimate.share(FIRST),
+        estimate.share(DRAW),
+        estimate.share(SECOND),
+        False,
+        None,
+        None,
+        estimate,
+    )
 
 
 class _Player:
@@ -467,15 +555,26 @@ class _Player:
         return False
 
 
-def _simulate(words: WordList, first: Guesser, second: Guesser, v_first: np.ndarray,
-              v_second: np.ndarray, games: int, seed: int, confidence: float,
-              progress: Callable[[RaceEstimate, int], None] | None = None) -> RaceEstimate:
+def _simulate(
+    words: WordList,
+    first: Guesser,
+    second: Guesser,
+    v_first: np.ndarray,
+    v_second: np.ndarray,
+    games: int,
+    seed: int,
+    confidence: float,
+    progress: Callable[[RaceEstimate, int], None] | None = None,
+) -> RaceEstimate:
     """Play ``games`` races, the secrets drawn from the hiders by a generator seeded ``seed``;
     ``progress(so_far, games)`` after each."""
-    if first is second and not (getattr(first, "deterministic", False) and
-                                not hasattr(first, "observe")):
-        raise ValueError("a simulated race needs two guesser objects: this guesser keeps state "
-                         "per game (make one for each player)")
+    if first is second and not (
+        getattr(first, "deterministic", False) and not hasattr(first, "observe")
+    ):
+        raise ValueError(
+            "a simulated race needs two guesser objects: this guesser keeps state "
+            "per game (make one for each player)"
+        )
     rng = np.random.default_rng(seed)
     D = len(words)
     # the first player's words (the second looks for them), then the second's
@@ -496,15 +595,28 @@ def _simulate(words: WordList, first: Guesser, second: Guesser, v_first: np.ndar
         else:
             raise ValueError(f"neither player found the other's word within {D} guesses")
         if progress is not None:
-            progress(RaceEstimate(played, seed, confidence, results[FIRST], results[DRAW],
-                                  results[SECOND]), games)
+            progress(
+                RaceEstimate(
+                    played, seed, confidence, results[FIRST], results[DRAW], results[SECOND]
+                ),
+                games,
+            )
     return RaceEstimate(games, seed, confidence, results[FIRST], results[DRAW], results[SECOND])
 
 
-def paired_race(words, opponent: Guesser, a: Guesser, b: Guesser, *,
-                opponent_first: bool = True, hider: Any = None, opponent_hider: Any = None,
-                games: int = DEFAULT_GAMES, seed: int = 0, confidence: float = 0.95
-                ) -> PairedRaces:
+def paired_race(
+    words,
+    opponent: Guesser,
+    a: Guesser,
+    b: Guesser,
+    *,
+    opponent_first: bool = True,
+    hider: Any = None,
+    opponent_hider: Any = None,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> PairedRaces:
     """Race ``a`` and ``b`` against the same ``opponent`` in the same races, to measure how much
     more one wins than the other (common random numbers, :class:`PairedRaces`).
 
@@ -533,19 +645,27 @@ def paired_race(words, opponent: Guesser, a: Guesser, b: Guesser, *,
     if games is None:
         raise ValueError("games must be a number of races from 1 to 10**7, not None")
     if hasattr(opponent, "observe"):
-        raise ValueError("a paired race needs an opponent that does not watch the race (its "
-                         "guesses would depend on whom it races)")
-    if opponent is a or opponent is b or (a is b and not (getattr(a, "deterministic", False)
-                                                          and not hasattr(a, "observe"))):
-        raise ValueError("a paired race needs a guesser object per player: these keep state "
-                         "per game")
+        raise ValueError(
+            "a paired race needs an opponent that does not watch the race (its "
+            "guesses would depend on whom it races)"
+        )
+    if (
+        opponent is a
+        or opponent is b
+        or (a is b and not (getattr(a, "deterministic", False) and not hasattr(a, "observe")))
+    ):
+        raise ValueError(
+            "a paired race needs a guesser object per player: these keep state per game"
+        )
     v_ours, _ = _hider(wl, hider)  # the words a and b hide, which the opponent looks for
     v_theirs, _ = _hider(wl, opponent_hider)  # the opponent's, which a and b look for
     rng = np.random.default_rng(int(seed))
     D = len(wl)
     # drawn in race()'s order: the first player's words, then the second's
-    draws = [rng.choice(D, size=games, p=v / v.sum()).tolist()
-             for v in ((v_theirs, v_ours) if opponent_first else (v_ours, v_theirs))]
+    draws = [
+        rng.choice(D, size=games, p=v / v.sum()).tolist()
+        for v in ((v_theirs, v_ours) if opponent_first else (v_ours, v_theirs))
+    ]
     their_secrets, our_secrets = draws if opponent_first else draws[::-1]
     other = _Player(wl, opponent, "opponent")
     players = (_Player(wl, a, "a"), _Player(wl, b, "b"))
@@ -566,16 +686,21 @@ def paired_race(words, opponent: Guesser, a: Guesser, b: Guesser, *,
                 # moving second, it has seen the opponent guess r times (the last found it,
                 # and changed nothing it had heard); moving first, r - 1 times
                 state, history = seen[min(r, needed - 1) if opponent_first else r - 1]
-                view = RaceView(state, history, not opponent_first,
-                                opponent_first and r == needed)
+                view = RaceView(state, history, not opponent_first, opponent_first and r == needed)
                 if p.guess(view):
                     break
             else:
                 r = needed + 1  # not found by the round the opponent finishes: lost
             outcome = race_result(needed, r) if opponent_first else race_result(r, needed)
-            mine = {FIRST: SECOND, SECOND: FIRST, DRAW: DRAW}[outcome] if opponent_first \
-                else outcome
+            mine = (
+                {FIRST: SECOND, SECOND: FIRST, DRAW: DRAW}[outcome] if opponent_first else outcome
+            )
             result.append(OUTCOMES.index(mine))
         table[result[0]][result[1]] += 1
-    return PairedRaces(int(games), (int(seed),), float(confidence), bool(opponent_first),
-                       tuple(tuple(row) for row in table))  # type: ignore[arg-type]
+    return PairedRaces(
+        int(games),
+        (int(seed),),
+        float(confidence),
+        bool(opponent_first),
+        tuple(tuple(row) for row in table),
+    )  # type: ignore[arg-type]

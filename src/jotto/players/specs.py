@@ -49,20 +49,30 @@ from typing import Any
 
 import numpy as np
 
-from ..solvers.bundled import bundled_solution
-from ..util.files import quote, read_bytes
 from ..game.objectives import Objective, parse_objective
-from ..solvers.solution import EquilibriumHider, Solution
 from ..game.trees import DecisionTree
 from ..game.words import WordList
+from ..solvers.bundled import bundled_solution
+from ..solvers.solution import EquilibriumHider, Solution
+from ..util.files import quote, read_bytes
 from .cost_guesser import CostGuesser
 from .guessers import NORVIG_METRICS, GBRGuesser, NorvigGuesser, RandomGuesser, TreeGuesser
-from .race_guesser import RaceGuesser
 from .hiders import BestResponseHider, DistributionHider, FixedHider, UniformHider
+from .race_guesser import RaceGuesser
 
-__all__ = ["GUESSER_HELP", "GUESSER_KINDS", "HIDER_KINDS", "SPEC_HELP", "check_guesser_spec",
-           "check_hider_spec", "default_guesser_spec", "hider_weights", "make_guesser",
-           "make_hider", "spec_word_list"]
+__all__ = [
+    "GUESSER_HELP",
+    "GUESSER_KINDS",
+    "HIDER_KINDS",
+    "SPEC_HELP",
+    "check_guesser_spec",
+    "check_hider_spec",
+    "default_guesser_spec",
+    "hider_weights",
+    "make_guesser",
+    "make_hider",
+    "spec_word_list",
+]
 
 # the docstring's reST quoting (``...``) as plain quotes in --help
 _GUESSERS, _HIDERS = __doc__.replace("``", "'").split("Guessers::", 1)[1].split("Hiders::", 1)
@@ -70,8 +80,10 @@ _GUESSERS, _HIDERS = __doc__.replace("``", "'").split("Guessers::", 1)[1].split(
 GUESSER_HELP = "Guessers:\n" + textwrap.dedent(_GUESSERS).strip("\n")
 #: The spec list above as plain text (for --help).
 SPEC_HELP = GUESSER_HELP + "\n\nHiders:\n" + textwrap.dedent(_HIDERS).strip("\n")
-GUESSER_KINDS = ("random, norvig:METRIC[:inconsistent], gbr[:RULE], equilibrium[:FILE], "
-                 "tree:FILE, greedy-cost[:within=K], race")
+GUESSER_KINDS = (
+    "random, norvig:METRIC[:inconsistent], gbr[:RULE], equilibrium[:FILE], "
+    "tree:FILE, greedy-cost[:within=K], race"
+)
 HIDER_KINDS = "uniform, word:WORD, weights:FILE, equilibrium[:FILE], best-response"
 
 _OPTION = re.compile(r"^(\w+)=(.*)$")
@@ -106,8 +118,7 @@ def _whole(spec: str, options: dict[str, str], key: str) -> int | None:
         return None
     text = options[key]
     if not (text.isascii() and text.isdigit()):
-        raise ValueError(f"{quote(spec)}: {key} must be a non-negative integer, not "
-                         f"{quote(text)}")
+        raise ValueError(f"{quote(spec)}: {key} must be a non-negative integer, not {quote(text)}")
     if len(text) > _MAX_DIGITS:
         raise ValueError(f"{quote(spec)}: {key} has {len(text)} digits; at most {_MAX_DIGITS}")
     return int(text)
@@ -116,8 +127,10 @@ def _whole(spec: str, options: dict[str, str], key: str) -> int | None:
 def _no_extra(spec: str, options: dict[str, str], allowed: set[str]) -> None:
     extra = set(options) - allowed
     if extra:
-        raise ValueError(f"{quote(spec)}: unknown option {quote(sorted(extra)[0])}"
-                         + (f" (options: {', '.join(sorted(allowed))})" if allowed else ""))
+        raise ValueError(
+            f"{quote(spec)}: unknown option {quote(sorted(extra)[0])}"
+            + (f" (options: {', '.join(sorted(allowed))})" if allowed else "")
+        )
 
 
 def spec_word_list(spec: str) -> WordList | None:
@@ -149,8 +162,11 @@ def hider_weights(path: str, words: WordList) -> np.ndarray:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ValueError(f"{path}, line {line}: bytes that are not UTF-8 text") from None
-    lines = [(n, ln.split()) for n, ln in enumerate(text.splitlines(), 1)
-             if ln.strip() and not ln.lstrip().startswith("#")]
+    lines = [
+        (n, ln.split())
+        for n, ln in enumerate(text.splitlines(), 1)
+        if ln.strip() and not ln.lstrip().startswith("#")
+    ]
     values = np.zeros(len(words))
     if lines and all(len(ln) == 2 for _, ln in lines):
         first: dict[int, int] = {}
@@ -159,8 +175,9 @@ def hider_weights(path: str, words: WordList) -> np.ndarray:
                 raise ValueError(f"{path}, line {n}: {quote(word)} is not in the word list")
             i = words.index(word)
             if i in first:
-                raise ValueError(f"{path}, line {n}: {quote(word)} was already given a weight "
-                                 f"on line {first[i]}")
+                raise ValueError(
+                    f"{path}, line {n}: {quote(word)} was already given a weight on line {first[i]}"
+                )
             first[i] = n
             values[i] = _number(path, n, x)
     elif all(len(ln) == 1 for _, ln in lines):
@@ -169,8 +186,7 @@ def hider_weights(path: str, words: WordList) -> np.ndarray:
         values = np.array([_number(path, n, ln[0]) for n, ln in lines])
     else:
         n = next(n for n, ln in lines if len(ln) != len(lines[0][1]) or len(ln) > 2)
-        raise ValueError(f"{path}, line {n}: expected one number per line, or lines "
-                         f"'word weight'")
+        raise ValueError(f"{path}, line {n}: expected one number per line, or lines 'word weight'")
     return _check_weights(path, values, words)
 
 
@@ -185,8 +201,10 @@ def _read_npy(path: str, size: int) -> np.ndarray:
             else:
                 shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
             if dtype.hasobject or dtype.kind not in "biuf" or shape != (size,):
-                raise ValueError(f"{path}: holds {dtype} of shape {quote(shape)}; weights are "
-                                 f"{size} real numbers, one per word")
+                raise ValueError(
+                    f"{path}: holds {dtype} of shape {quote(shape)}; weights are "
+                    f"{size} real numbers, one per word"
+                )
             data = fh.read(size * dtype.itemsize + 1)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
@@ -195,8 +213,9 @@ def _read_npy(path: str, size: int) -> np.ndarray:
             raise
         raise ValueError(f"{path}: not a NumPy .npy file ({quote(str(exc), 80)})") from None
     if len(data) != size * dtype.itemsize:
-        raise ValueError(f"{path}: {len(data)} bytes of data where its header promises "
-                         f"{size * dtype.itemsize}")
+        raise ValueError(
+            f"{path}: {len(data)} bytes of data where its header promises {size * dtype.itemsize}"
+        )
     return np.frombuffer(data, dtype=dtype)
 
 
@@ -223,9 +242,11 @@ def _solution_for(spec: str, rest: list[str], words: WordList) -> Solution:
         return Solution.load(":".join(rest), words)
     solution = bundled_solution(words)
     if solution is None:
-        raise ValueError(f"{spec!r}: no bundled strategy for {words.source} ({len(words)} words "
-                         f"of {words.length} letters); name a file made by jotto solve: "
-                         f"equilibrium:FILE")
+        raise ValueError(
+            f"{spec!r}: no bundled strategy for {words.source} ({len(words)} words "
+            f"of {words.length} letters); name a file made by jotto solve: "
+            f"equilibrium:FILE"
+        )
     return solution
 
 
@@ -239,17 +260,30 @@ def default_guesser_spec(words: WordList) -> str:
 
 
 #: Each kind's ``key=value`` options; those holding integers are read into them.
-_GUESSER_OPTIONS = {"random": {"seed"}, "norvig": set(), "gbr": {"weights"},
-                    "equilibrium": {"seed", "t"}, "tree": set(),
-                    "greedy-cost": {"within", "costs", "tail", "weights", "seconds"},
-                    "race": {"weights", "seconds"}}
-_HIDER_OPTIONS = {"uniform": set(), "word": set(), "weights": set(), "equilibrium": {"t"},
-                  "best-response": set(), "best_response": set(), "br": set()}
+_GUESSER_OPTIONS = {
+    "random": {"seed"},
+    "norvig": set(),
+    "gbr": {"weights"},
+    "equilibrium": {"seed", "t"},
+    "tree": set(),
+    "greedy-cost": {"within", "costs", "tail", "weights", "seconds"},
+    "race": {"weights", "seconds"},
+}
+_HIDER_OPTIONS = {
+    "uniform": set(),
+    "word": set(),
+    "weights": set(),
+    "equilibrium": {"t"},
+    "best-response": set(),
+    "best_response": set(),
+    "br": set(),
+}
 _WHOLE = ("seed", "t")
 
 
-def _parts(spec: str, kinds: dict[str, set[str]],
-           unknown: str) -> tuple[str, list[str], dict[str, Any]]:
+def _parts(
+    spec: str, kinds: dict[str, set[str]], unknown: str
+) -> tuple[str, list[str], dict[str, Any]]:
     """A spec's kind, arguments and options (seeds and iterations as integers), its kind and
     options checked; ``unknown`` is the error for a kind not in ``kinds``."""
     kind, rest, options = _split(spec)
@@ -262,22 +296,31 @@ def _parts(spec: str, kinds: dict[str, set[str]],
 
 def _guesser_parts(spec: str) -> tuple[str, list[str], dict[str, Any]]:
     """A guesser spec read and checked as far as it can be without a word list or files."""
-    kind, rest, options = _parts(spec, _GUESSER_OPTIONS,
-                                 f"unknown guesser {quote(spec)}; guessers: {GUESSER_KINDS}")
+    kind, rest, options = _parts(
+        spec, _GUESSER_OPTIONS, f"unknown guesser {quote(spec)}; guessers: {GUESSER_KINDS}"
+    )
     if kind == "random" and rest:
         raise ValueError(f"{quote(spec)}: random takes no argument but seed=N")
-    if kind == "norvig" and (not rest or rest[0] not in NORVIG_METRICS or len(rest) > 2 or
-                             (len(rest) == 2 and rest[1] not in ("consistent", "inconsistent"))):
-        raise ValueError(f"{quote(spec)}: use norvig:METRIC[:consistent|:inconsistent] with "
-                         f"METRIC one of {', '.join(NORVIG_METRICS)}")
+    if kind == "norvig" and (
+        not rest
+        or rest[0] not in NORVIG_METRICS
+        or len(rest) > 2
+        or (len(rest) == 2 and rest[1] not in ("consistent", "inconsistent"))
+    ):
+        raise ValueError(
+            f"{quote(spec)}: use norvig:METRIC[:consistent|:inconsistent] with "
+            f"METRIC one of {', '.join(NORVIG_METRICS)}"
+        )
     if kind == "gbr" and (len(rest) > 1 or (rest and rest[0] not in ("paper", "exact"))):
         raise ValueError(f"{quote(spec)}: use gbr[:paper|:exact][:weights=FILE]")
     if kind == "tree":
         _path(spec, kind, rest)
     if kind == "greedy-cost":
         if rest:
-            raise ValueError(f"{quote(spec)}: greedy-cost takes only options "
-                             f"(within=K or costs=C1,C2,..., tail=X, weights=FILE, seconds=X)")
+            raise ValueError(
+                f"{quote(spec)}: greedy-cost takes only options "
+                f"(within=K or costs=C1,C2,..., tail=X, weights=FILE, seconds=X)"
+            )
         options["objective"] = _objective_option(spec, options)
         if "seconds" in options:
             options["seconds"] = _seconds_option(spec, options["seconds"])
@@ -312,15 +355,17 @@ def _seconds_option(spec: str, text: str) -> float:
     except ValueError:
         seconds = float("nan")
     if not 0 < seconds < 1e6:
-        raise ValueError(f"{quote(spec)}: seconds must be a positive number of seconds, not "
-                         f"{quote(text)}")
+        raise ValueError(
+            f"{quote(spec)}: seconds must be a positive number of seconds, not {quote(text)}"
+        )
     return seconds
 
 
 def _hider_parts(spec: str) -> tuple[str, list[str], dict[str, Any]]:
     """A hider spec read and checked as far as it can be without a word list or files."""
-    kind, rest, options = _parts(spec, _HIDER_OPTIONS,
-                                 f"unknown hider {quote(spec)}; hiders: {HIDER_KINDS}")
+    kind, rest, options = _parts(
+        spec, _HIDER_OPTIONS, f"unknown hider {quote(spec)}; hiders: {HIDER_KINDS}"
+    )
     if kind == "word" and len(rest) != 1:
         raise ValueError(f"{quote(spec)}: use word:WORD")
     if kind == "weights":
@@ -346,26 +391,28 @@ def make_guesser(spec: str, words: WordList, threads: int | None = None):
     if kind == "random":
         return RandomGuesser(words, options.get("seed", 0))
     if kind == "norvig":
-        return NorvigGuesser(words, rest[0], len(rest) == 2 and rest[1] == "inconsistent",
-                             threads)
+        return NorvigGuesser(words, rest[0], len(rest) == 2 and rest[1] == "inconsistent", threads)
     if kind == "gbr":
         weights = hider_weights(options["weights"], words) if "weights" in options else None
         return GBRGuesser(words, weights, rest[0] if rest else "paper", threads, name=spec)
     if kind == "equilibrium":
-        return _solution_for(spec, rest, words).guesser(seed=options.get("seed", 0),
-                                                        t_star=options.get("t"))
+        return _solution_for(spec, rest, words).guesser(
+            seed=options.get("seed", 0), t_star=options.get("t")
+        )
     if kind == "greedy-cost":
         weights = hider_weights(options["weights"], words) if "weights" in options else None
-        return CostGuesser(words, options["objective"], weights,
-                           seconds=options.get("seconds"), name=spec)
+        return CostGuesser(
+            words, options["objective"], weights, seconds=options.get("seconds"), name=spec
+        )
     if kind == "race":
         weights = hider_weights(options["weights"], words) if "weights" in options else None
         return RaceGuesser(words, weights, seconds=options.get("seconds"), name=spec)
     return TreeGuesser(DecisionTree.load(_path(spec, kind, rest), words), name=spec)
 
 
-def make_hider(spec: str, words: WordList, expected_guesses: np.ndarray | None = None,
-               guesser_name: str = ""):
+def make_hider(
+    spec: str, words: WordList, expected_guesses: np.ndarray | None = None, guesser_name: str = ""
+):
     """The hider a spec names, over ``words``.  ``best-response`` needs the expected guesses per
     target of the guesser it answers."""
     kind, rest, options = _hider_parts(spec)

@@ -29,7 +29,6 @@ is one, so that both use all of the time.  Every number it reports is exact
 (:class:`fractions.Fraction`) and proven.
 """
 
-
 from __future__ import annotations
 
 import contextlib
@@ -51,22 +50,38 @@ from .gbr import as_word_list
 from .mean_search import Progress, mean_best_response
 from .proof.distributed import check_executor
 from .proof.executors import best_response_on
-from .result import (DEFAULT_MEMORY, BestResponse, HideFrom, Hider, Words, expected_guesses,
-                     hider_of, positive_number, weights_and_total)
+from .result import (
+    DEFAULT_MEMORY,
+    BestResponse,
+    HideFrom,
+    Hider,
+    Words,
+    expected_guesses,
+    hider_of,
+    positive_number,
+    weights_and_total,
+)
 
 __all__ = ["BestResponse", "best_response", "expected_guesses"]
 
 
-def best_response(words: Words, hider: Hider = None, *, hide_from: HideFrom = None,
-                  budget: float | None = None,
-                  nodes: int | None = None, top_k: int | None = None,
-                  upper_bound: Real | None = None, threads: int | None = None,
-                  memory: int = DEFAULT_MEMORY, objective: ObjectiveSpec = None,
-                  certificate: str | os.PathLike[str] | None = None,
-                  about: str = "best response",
-                  executor: Executor | None = None,
-                  progress: Progress | None = None
-                  ) -> BestResponse:
+def best_response(
+    words: Words,
+    hider: Hider = None,
+    *,
+    hide_from: HideFrom = None,
+    budget: float | None = None,
+    nodes: int | None = None,
+    top_k: int | None = None,
+    upper_bound: Real | None = None,
+    threads: int | None = None,
+    memory: int = DEFAULT_MEMORY,
+    objective: ObjectiveSpec = None,
+    certificate: str | os.PathLike[str] | None = None,
+    about: str = "best response",
+    executor: Executor | None = None,
+    progress: Progress | None = None,
+) -> BestResponse:
     """The guesser's best response to ``hider``: the decision tree minimising the expected
     number of guesses (or another ``objective``), with proven bounds.
 
@@ -143,24 +158,27 @@ def best_response(words: Words, hider: Hider = None, *, hide_from: HideFrom = No
     if certificate is not None:
         check_certificate_args(certificate, about)
     if progress is not None and not callable(progress):
-        raise ValueError(f"progress must be a function of (lower, upper) or None, not "
-                         f"{progress!r}")
+        raise ValueError(f"progress must be a function of (lower, upper) or None, not {progress!r}")
     wanted = parse_objective(objective)
     if hide_from is not None:
         words = as_word_list(words)
         hider = hider_of(words, hider, hide_from)
     if not wanted.is_mean:
         if certificate is not None:
-            raise ValueError("certificates prove bounds on the mean's search; it takes no other "
-                             "objective")
+            raise ValueError(
+                "certificates prove bounds on the mean's search; it takes no other objective"
+            )
         if top_k is not None:
             raise ValueError("top_k restricts the mean's search; it takes no other objective")
         if executor is not None or progress is not None:
-            raise ValueError("an executor or progress: the mean's proof; other objectives are "
-                             "searched in this process without either")
+            raise ValueError(
+                "an executor or progress: the mean's proof; other objectives are "
+                "searched in this process without either"
+            )
         resolve_threads(threads)
-        return objective_best_response(words, hider, wanted, budget=budget, nodes=nodes,
-                                       upper_bound=upper_bound, memory=memory)
+        return objective_best_response(
+            words, hider, wanted, budget=budget, nodes=nodes, upper_bound=upper_bound, memory=memory
+        )
     t0 = time.perf_counter()
     wl = as_word_list(words)
     v, total = weights_and_total(hider, len(wl))
@@ -168,8 +186,7 @@ def best_response(words: Words, hider: Hider = None, *, hide_from: HideFrom = No
     nodes = positive_number("nodes", nodes, integer=True)
     top_k = positive_number("top_k", top_k, integer=True)
     threads = resolve_threads(threads)
-    if isinstance(upper_bound, bool) or not (upper_bound is None or
-                                            isinstance(upper_bound, Real)):
+    if isinstance(upper_bound, bool) or not (upper_bound is None or isinstance(upper_bound, Real)):
         raise ValueError(f"upper_bound must be a number or None, not {upper_bound!r}")
     if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 2**20:
         raise ValueError(f"memory must be at least 2**20 bytes, not {memory!r}")
@@ -177,15 +194,27 @@ def best_response(words: Words, hider: Hider = None, *, hide_from: HideFrom = No
     if executor is not None:
         check_executor(executor)
         if certificate is not None or progress is not None:
-            raise ValueError("certificate, progress: the search in this process; it takes no "
-                             "executor")
-        return best_response_on(executor, wl, v, total, t0, budget, nodes, top_k, goal,
-                                int(memory))
+            raise ValueError(
+                "certificate, progress: the search in this process; it takes no executor"
+            )
+        return best_response_on(executor, wl, v, total, t0, budget, nodes, top_k, goal, int(memory))
     deadline = None if budget is None else t0 + budget
     with contextlib.ExitStack() as stack:
         cert = None
         if certificate is not None:
             cert = stack.enter_context(CertificateWriter(certificate))
-        found = mean_best_response(wl, v, total, t0, deadline, nodes, top_k, goal, int(memory),
-                                   threads, (cert, about), progress)
+        found = mean_best_response(
+            wl,
+            v,
+            total,
+            t0,
+            deadline,
+            nodes,
+            top_k,
+            goal,
+            int(memory),
+            threads,
+            (cert, about),
+            progress,
+        )
     return replace(found, objective=wanted)

@@ -30,12 +30,20 @@ from numbers import Real
 import numpy as np
 
 from ..engine import core
-from .result import (DEFAULT_MEMORY, BestResponse, Budget, Hider, Words, end_of_passes,
-                     positive_number, weights_and_total)
-from .gbr import as_word_list
 from ..game.objectives import Objective, ObjectiveSpec, parse_objective
 from ..game.trees import DecisionTree, policy_guesses, tree_from_policy
 from ..game.words import WordList
+from .gbr import as_word_list
+from .result import (
+    DEFAULT_MEMORY,
+    BestResponse,
+    Budget,
+    Hider,
+    Words,
+    end_of_passes,
+    positive_number,
+    weights_and_total,
+)
 
 __all__ = ["StateSearch", "StateValue", "objective_best_response"]
 
@@ -43,17 +51,18 @@ __all__ = ["StateSearch", "StateValue", "objective_best_response"]
 BETA_STEPS = 16
 
 
-def _integer_costs(objective: Objective, words: WordList, total: int) -> tuple[list[int], int,
-                                                                               int]:
+def _integer_costs(objective: Objective, words: WordList, total: int) -> tuple[list[int], int, int]:
     """The objective's costs in integers for ``words`` (:meth:`Objective.scaled`), checked:
     ``total * c(D + 1)`` (the deepest cost a bound reaches) must stay below 2**63."""
     D = len(words)
     costs, tail, den = objective.scaled(D + 1)
     top = costs[D] if D < len(costs) else costs[-1] + tail * (D + 1 - len(costs))
     if total * top >= 2**63:
-        raise ValueError(f"objective {objective.name}: its costs scaled to integers (common "
-                         f"denominator {den}) times the hider's total weight {total} reach "
-                         f"2**63; use objective.rounded() or smaller integer weights")
+        raise ValueError(
+            f"objective {objective.name}: its costs scaled to integers (common "
+            f"denominator {den}) times the hider's total weight {total} reach "
+            f"2**63; use objective.rounded() or smaller integer weights"
+        )
     return costs, tail, den
 
 
@@ -63,30 +72,42 @@ def _checked_memory(memory) -> int:
     return int(memory)
 
 
-def objective_best_response(words: Words, hider: Hider = None,
-                            objective: ObjectiveSpec = None, *, budget: float | None = None,
-                            nodes: int | None = None, upper_bound: Real | None = None,
-                            memory: int = DEFAULT_MEMORY) -> BestResponse:
+def objective_best_response(
+    words: Words,
+    hider: Hider = None,
+    objective: ObjectiveSpec = None,
+    *,
+    budget: float | None = None,
+    nodes: int | None = None,
+    upper_bound: Real | None = None,
+    memory: int = DEFAULT_MEMORY,
+) -> BestResponse:
     """The tree minimising ``objective`` (as :func:`jotto.best_response` takes it) against
     ``hider``, with proven bounds; ``budget``, ``nodes``, ``upper_bound`` and ``memory`` as
     there.  :attr:`BestResponse.lower` and ``upper`` are expected costs ``E[c(guesses)]``."""
     t0 = time.perf_counter()
     budget = positive_number("budget", budget)
     nodes = positive_number("nodes", nodes, integer=True)
-    if isinstance(upper_bound, bool) or not (upper_bound is None or
-                                            isinstance(upper_bound, Real)):
+    if isinstance(upper_bound, bool) or not (upper_bound is None or isinstance(upper_bound, Real)):
         raise ValueError(f"upper_bound must be a number or None, not {upper_bound!r}")
     search = StateSearch(words, hider, objective, memory=memory)
     driver = _Driver(search, None, 0, None if budget is None else t0 + budget, nodes)
     goal = None if upper_bound is None else math.ceil(Fraction(upper_bound) * search.scale)
     driver.run(goal, anytime=budget is not None or nodes is not None)
     lower, upper = driver.lower, driver.upper
-    return BestResponse(lower=Fraction(min(lower, upper), search.scale),
-                        upper=Fraction(upper, search.scale), tree=driver.tree(),
-                        weights=search.v, nodes=driver.nodes, seconds=time.perf_counter() - t0,
-                        stopped=None if lower >= upper else driver.stopped, top_k=None,
-                        passes=driver.passes, memo_states=search.core.memo_stats()[0],
-                        objective=search.objective)
+    return BestResponse(
+        lower=Fraction(min(lower, upper), search.scale),
+        upper=Fraction(upper, search.scale),
+        tree=driver.tree(),
+        weights=search.v,
+        nodes=driver.nodes,
+        seconds=time.perf_counter() - t0,
+        stopped=None if lower >= upper else driver.stopped,
+        top_k=None,
+        passes=driver.passes,
+        memo_states=search.core.memo_stats()[0],
+        objective=search.objective,
+    )
 
 
 @dataclass(frozen=True)
@@ -113,17 +134,27 @@ class StateSearch:
     turn).  ``words``, ``hider``, ``objective`` and ``memory`` as
     :func:`jotto.best_response` takes them."""
 
-    def __init__(self, words: Words, hider: Hider = None, objective: ObjectiveSpec = None, *,
-                 memory: int = DEFAULT_MEMORY):
+    def __init__(
+        self,
+        words: Words,
+        hider: Hider = None,
+        objective: ObjectiveSpec = None,
+        *,
+        memory: int = DEFAULT_MEMORY,
+    ):
         self.words = as_word_list(words)
         self.objective = parse_objective(objective)
         self.v, total = weights_and_total(hider, len(self.words))
         self.costs, self.tail, self.den = _integer_costs(self.objective, self.words, total)
         #: values are integer totals over this scale: sum_i v_i c(guesses_i) / scale
         self.scale = total * self.den
-        self.core = core.CostSearch(self.words.core, self.v,
-                                    np.array(self.costs, dtype=np.uint64), self.tail,
-                                    _checked_memory(memory))
+        self.core = core.CostSearch(
+            self.words.core,
+            self.v,
+            np.array(self.costs, dtype=np.uint64),
+            self.tail,
+            _checked_memory(memory),
+        )
 
     def cost(self, d: int) -> int:
         """The scaled integer cost of finding a target on guess ``d``."""
@@ -137,13 +168,26 @@ class StateSearch:
 
     def greedy(self, state: np.ndarray, made: int) -> int:
         """The cost guesser's one-level guess (greedy_cost.c) at a state the search sees."""
-        return core.cost_decide(words=self.words.core, v=self.v,
-                                costs=[float(c) for c in self.objective.costs],
-                                tail=float(self.objective.tail), depth=made, targets=state,
-                                levels=1, width=1, seconds=0.0)[0]
+        return core.cost_decide(
+            words=self.words.core,
+            v=self.v,
+            costs=[float(c) for c in self.objective.costs],
+            tail=float(self.objective.tail),
+            depth=made,
+            targets=state,
+            levels=1,
+            width=1,
+            seconds=0.0,
+        )[0]
 
-    def value(self, state: np.ndarray, made: int = 0, *, budget: float | None = None,
-              nodes: int | None = None) -> StateValue:
+    def value(
+        self,
+        state: np.ndarray,
+        made: int = 0,
+        *,
+        budget: float | None = None,
+        nodes: int | None = None,
+    ) -> StateValue:
         """The best tree from ``state`` (the targets consistent, increasing indices) after
         ``made`` guesses, within the budget: exact, or a proven interval.  Values are per unit
         of the state's weight; for the mean, subtract ``made`` for the guesses still needed."""
@@ -153,15 +197,22 @@ class StateSearch:
         if made < 0 or made + len(state) > len(self.words):
             raise ValueError(f"a state of {len(state)} words cannot follow {made} guesses")
         t0 = time.perf_counter()
-        driver = _Driver(self, S, made,
-                         None if budget is None else t0 + positive_number("budget", budget),
-                         positive_number("nodes", nodes, integer=True))
+        driver = _Driver(
+            self,
+            S,
+            made,
+            None if budget is None else t0 + positive_number("budget", budget),
+            positive_number("nodes", nodes, integer=True),
+        )
         driver.run(None, anytime=budget is not None or nodes is not None)
         W = int(self.v[S].sum()) * self.den
-        return StateValue(Fraction(min(driver.lower, driver.upper), W),
-                          Fraction(driver.upper, W), driver.first_guess,
-                          None if driver.lower >= driver.upper else driver.stopped,
-                          driver.nodes)
+        return StateValue(
+            Fraction(min(driver.lower, driver.upper), W),
+            Fraction(driver.upper, W),
+            driver.first_guess,
+            None if driver.lower >= driver.upper else driver.stopped,
+            driver.nodes,
+        )
 
 
 class _Driver:
@@ -169,8 +220,14 @@ class _Driver:
     tree) or a state, within its budget: its proven lower bound, and the best tree's value
     (integer totals ``sum_i v_i c(guesses_i)`` in scaled costs) and first guess."""
 
-    def __init__(self, search: StateSearch, state: np.ndarray | None, made: int,
-                 deadline: float | None, nodes: int | None):
+    def __init__(
+        self,
+        search: StateSearch,
+        state: np.ndarray | None,
+        made: int,
+        deadline: float | None,
+        nodes: int | None,
+    ):
         self.search, self.state, self.made = search, state, made
         self.words, self.v = search.words, search.v
         self.budget = Budget(deadline, nodes)
@@ -197,16 +254,16 @@ class _Driver:
 
     def tree(self) -> DecisionTree:
         """The best tree found, over every word (from the root only)."""
-        tree = tree_from_policy(self.words,
-                                self._greedy if self.root_guess is None else self._best)
+        tree = tree_from_policy(self.words, self._greedy if self.root_guess is None else self._best)
         if self.root_guess is not None:
-            total = sum(int(w) * self.search.cost(int(n))
-                        for w, n in zip(self.v, tree.guesses_needed()) if w)
+            total = sum(
+                int(w) * self.search.cost(int(n))
+                for w, n in zip(self.v, tree.guesses_needed())
+                if w
+            )
             if total != self.upper:
-                raise RuntimeError(f"jotto core: tree total {total} != search value "
-                                   f"{self.upper}")
+                raise RuntimeError(f"jotto core: tree total {total} != search value {self.upper}")
         return tree
-
 
     def run(self, goal: int | None, anytime: bool) -> None:
         """Passes until the lower bound meets the best tree (or the goal), or the budget ends."""
@@ -224,8 +281,9 @@ class _Driver:
             if anytime:
                 beta = self.lower + max(1, (target - self.lower) // BETA_STEPS)
             seconds, nodes = left
-            out = self.search.core.run(beta=beta, seconds=seconds, nodes=nodes,
-                                       targets=self.state, depth=self.made)
+            out = self.search.core.run(
+                beta=beta, seconds=seconds, nodes=nodes, targets=self.state, depth=self.made
+            )
             self.nodes += out.nodes
             self.passes += 1
             if out.best is not None and out.best < self.upper:

@@ -22,15 +22,16 @@ targets only.
 
 from __future__ import annotations
 
-from typing import Sequence, Union
+from collections.abc import Sequence
+from typing import Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..engine import core
 from ..engine.runtime import resolve_threads
-from ..game.trees import DecisionTree
 from ..engine.weights import check_rule, core_weights
+from ..game.trees import DecisionTree
 from ..game.words import WordList
 
 __all__ = ["as_word_list", "comp_num_guesses", "gbr_tree", "guesser_gbr", "state_indices"]
@@ -54,8 +55,9 @@ def state_indices(words: WordList, state: ArrayLike) -> np.ndarray:
     D = len(words)
     if arr.dtype == bool:
         if arr.shape != (D,):
-            raise ValueError(f"a boolean state must have one entry per word ({D}), not shape "
-                             f"{arr.shape}")
+            raise ValueError(
+                f"a boolean state must have one entry per word ({D}), not shape {arr.shape}"
+            )
         idx = np.flatnonzero(arr)
     else:
         if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
@@ -71,12 +73,25 @@ def state_indices(words: WordList, state: ArrayLike) -> np.ndarray:
 def _tree(words: WordList, weights: ArrayLike | None, rule: str, threads: int | None):
     code = check_rule(rule)
     w = core_weights(weights, len(words), rule)
-    return core.build_tree(words=words.core, rule=code, candidates=core.CAND_ALL, v=w.v,
-                           h=w.h, err_abs=w.err_abs, threads=resolve_threads(threads))
+    return core.build_tree(
+        words=words.core,
+        rule=code,
+        candidates=core.CAND_ALL,
+        v=w.v,
+        h=w.h,
+        err_abs=w.err_abs,
+        threads=resolve_threads(threads),
+    )
 
 
-def comp_num_guesses(words: Words, weights: ArrayLike | None = None, *, rule: str = "paper",
-                     threads: int | None = None, return_tree: bool = False):
+def comp_num_guesses(
+    words: Words,
+    weights: ArrayLike | None = None,
+    *,
+    rule: str = "paper",
+    threads: int | None = None,
+    return_tree: bool = False,
+):
     """CompNumGuesses: the guesses GuesserGBR(weights) needs for each target.
 
     Args:
@@ -100,14 +115,20 @@ def comp_num_guesses(words: Words, weights: ArrayLike | None = None, *, rule: st
     return counts, DecisionTree(wl, *tree.export())
 
 
-def gbr_tree(words: Words, weights: ArrayLike | None = None, *, rule: str = "paper",
-             threads: int | None = None) -> DecisionTree:
+def gbr_tree(
+    words: Words,
+    weights: ArrayLike | None = None,
+    *,
+    rule: str = "paper",
+    threads: int | None = None,
+) -> DecisionTree:
     """The decision tree of GuesserGBR(weights) over every target."""
     return comp_num_guesses(words, weights, rule=rule, threads=threads, return_tree=True)[1]
 
 
-def guesser_gbr(words: Words, weights: ArrayLike | None, state: ArrayLike, *,
-                rule: str = "paper") -> int:
+def guesser_gbr(
+    words: Words, weights: ArrayLike | None, state: ArrayLike, *, rule: str = "paper"
+) -> int:
     """GuesserGBR(h, S): the index of the word guessed at state ``state``.
 
     ``state`` is the paper's bit-vector S (boolean, one entry per word) or the indices of the
@@ -117,5 +138,6 @@ def guesser_gbr(words: Words, weights: ArrayLike | None, state: ArrayLike, *,
     code = check_rule(rule)
     S = state_indices(wl, state)
     w = core_weights(weights, len(wl), rule)
-    return core.decide(words=wl.core, rule=code, candidates=core.CAND_ALL, v=w.v, h=w.h,
-                       err_abs=w.err_abs, state=S)
+    return core.decide(
+        words=wl.core, rule=code, candidates=core.CAND_ALL, v=w.v, h=w.h, err_abs=w.err_abs, state=S
+    )

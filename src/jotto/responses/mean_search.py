@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 
@@ -20,8 +20,18 @@ from ..game.certificates import CertificateWriter
 from ..game.trees import DecisionTree
 from ..game.words import WordList
 from .gbr import as_word_list
-from .result import (DEFAULT_MEMORY, BestResponse, Budget, Hider, Words, core_search,
-                     end_of_passes, greedy_start, positive_number, weights_and_total)
+from .result import (
+    DEFAULT_MEMORY,
+    BestResponse,
+    Budget,
+    Hider,
+    Words,
+    core_search,
+    end_of_passes,
+    greedy_start,
+    positive_number,
+    weights_and_total,
+)
 
 __all__ = ["BoundSearch", "StateProof", "mean_best_response"]
 
@@ -48,29 +58,45 @@ FULL_BELOW_GROWTH = 1.5
 BETA_STEPS = 16
 
 
-
-
-def mean_best_response(words: WordList, v: np.ndarray, total: int, t0: float,
-                       deadline: float | None, nodes: int | None, top_k: int | None,
-                       goal: int | None, memory: int, threads: int,
-                       cert: tuple[CertificateWriter | None, str],
-                       progress: Progress | None = None) -> BestResponse:
+def mean_best_response(
+    words: WordList,
+    v: np.ndarray,
+    total: int,
+    t0: float,
+    deadline: float | None,
+    nodes: int | None,
+    top_k: int | None,
+    goal: int | None,
+    memory: int,
+    threads: int,
+    cert: tuple[CertificateWriter | None, str],
+    progress: Progress | None = None,
+) -> BestResponse:
     """:func:`jotto.best_response` for the mean in this process, its arguments checked: the
     anytime search with a budget, else the exact search or a top-K pass.  ``progress``: called
     with the bounds (expected guesses) before every pass."""
     if top_k is None and (deadline is not None or nodes is not None):
-        return _anytime(words, v, total, t0, deadline, nodes, goal, memory, threads, cert,
-                        progress)
-    driver = _Driver(words, v, total, core_search(words, v, memory, cert[0]),
-                     Budget(deadline, nodes), goal, lambda: threads)
+        return _anytime(words, v, total, t0, deadline, nodes, goal, memory, threads, cert, progress)
+    driver = _Driver(
+        words,
+        v,
+        total,
+        core_search(words, v, memory, cert[0]),
+        Budget(deadline, nodes),
+        goal,
+        lambda: threads,
+    )
     driver.start()
     driver.progress = _reporter(progress, driver, driver)
     if top_k is None:
         driver.full(anytime=False)
     elif top_k > 1:
         out = driver.pass_(top_k, core.BS_INF)
-        driver.stopped = driver.budget.why_stopped() if out is None else (
-            None if out.stopped == "done" else out.stopped)
+        driver.stopped = (
+            driver.budget.why_stopped()
+            if out is None
+            else (None if out.stopped == "done" else out.stopped)
+        )
     return _result(t0, driver, top_k=top_k, cert=cert)
 
 
@@ -122,14 +148,26 @@ class BoundSearch:
     Ctrl-C reaches only the main thread: the caller stops this search (:meth:`stop`) when it
     stops.  A bound it has read stays proven whatever happens to the search afterwards."""
 
-    def __init__(self, words: Words, hider: Hider, seconds: float,
-                 memory: int = DEFAULT_MEMORY, threads: int = 1) -> None:
+    def __init__(
+        self,
+        words: Words,
+        hider: Hider,
+        seconds: float,
+        memory: int = DEFAULT_MEMORY,
+        threads: int = 1,
+    ) -> None:
         wl = as_word_list(words)
         self.weights, total = weights_and_total(hider, len(wl))
         budget = Budget(time.perf_counter() + float(positive_number("seconds", seconds)), None)
-        self._driver = _Driver(wl, self.weights, total,
-                               core_search(wl, self.weights, memory), budget, None,
-                               lambda: threads)
+        self._driver = _Driver(
+            wl,
+            self.weights,
+            total,
+            core_search(wl, self.weights, memory),
+            budget,
+            None,
+            lambda: threads,
+        )
         self._worker = _Worker(self._driver, self._run, "jotto-lower-bound")
 
     def _run(self) -> None:
@@ -159,7 +197,7 @@ class _Worker:
     through the driver's cancel list; its exception is raised again on the thread that joins
     it."""
 
-    def __init__(self, driver: "_Driver", work: Callable[[], None], name: str) -> None:
+    def __init__(self, driver: _Driver, work: Callable[[], None], name: str) -> None:
         self._driver = driver
         self._failure: list[BaseException] = []
 
@@ -191,10 +229,19 @@ class _Worker:
         return True
 
 
-def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: float | None,
-             nodes: int | None, goal: int | None, memory: int, threads: int,
-             cert: tuple[CertificateWriter | None, str] = (None, ""),
-             progress: Progress | None = None) -> BestResponse:
+def _anytime(
+    words: WordList,
+    v: np.ndarray,
+    total: int,
+    t0: float,
+    deadline: float | None,
+    nodes: int | None,
+    goal: int | None,
+    memory: int,
+    threads: int,
+    cert: tuple[CertificateWriter | None, str] = (None, ""),
+    progress: Progress | None = None,
+) -> BestResponse:
     """A budgeted full search by two searches with a memo each (together within ``memory``):
     one looks for good trees by top-K passes (the upper bound), the other raises the proven
     lower bound (and finds the optimum if the budget allows).  Neither reads what the other
@@ -209,21 +256,40 @@ def _anytime(words: WordList, v: np.ndarray, total: int, t0: float, deadline: fl
     if deadline is not None:
         share = TREES_BESIDE if side_by_side else TOP_K_SHARE
         tree_deadline = t0 + (deadline - t0) * share
-    trees = _Driver(words, v, total, core_search(words, v, tree_memory),
-                    Budget(tree_deadline, tree_nodes), None, lambda: 1)
+    trees = _Driver(
+        words,
+        v,
+        total,
+        core_search(words, v, tree_memory),
+        Budget(tree_deadline, tree_nodes),
+        None,
+        lambda: 1,
+    )
     if not side_by_side:
-        bounds = _Driver(words, v, total, core_search(words, v, memory - tree_memory, cert[0]),
-                         Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
-                         lambda: 1)
+        bounds = _Driver(
+            words,
+            v,
+            total,
+            core_search(words, v, memory - tree_memory, cert[0]),
+            Budget(deadline, None if nodes is None else nodes - tree_nodes),
+            goal,
+            lambda: 1,
+        )
         bounds.start()
         trees.progress = bounds.progress = _reporter(progress, bounds, trees)
         trees.better_trees()
         bounds.full(anytime=True)
         return _result(t0, bounds, trees, cert=cert)
     worker = None
-    bounds = _Driver(words, v, total, core_search(words, v, memory - tree_memory, cert[0]),
-                     Budget(deadline, None if nodes is None else nodes - tree_nodes), goal,
-                     lambda: threads - 1 if worker is not None and worker.alive() else threads)
+    bounds = _Driver(
+        words,
+        v,
+        total,
+        core_search(words, v, memory - tree_memory, cert[0]),
+        Budget(deadline, None if nodes is None else nodes - tree_nodes),
+        goal,
+        lambda: threads - 1 if worker is not None and worker.alive() else threads,
+    )
     bounds.start()
     trees.progress = bounds.progress = _reporter(progress, bounds, trees)
     worker = _Worker(trees, trees.better_trees, "jotto-best-response-trees")
@@ -247,8 +313,9 @@ def _side_by_side(worker: _Worker, bounds: _Driver, cancel_when_done: bool) -> N
     worker.join()
 
 
-def _reporter(progress: Progress | None, bounds: _Driver,
-              trees: _Driver) -> Callable[[], None] | None:
+def _reporter(
+    progress: Progress | None, bounds: _Driver, trees: _Driver
+) -> Callable[[], None] | None:
     """What the drivers call before each pass: ``progress`` with the bound ``bounds`` proved
     and the better tree of the two, in expected guesses."""
     if progress is None:
@@ -262,9 +329,13 @@ def _reporter(progress: Progress | None, bounds: _Driver,
     return report
 
 
-def _result(t0: float, bounds: _Driver, trees: _Driver | None = None,
-            top_k: int | None = None,
-            cert: tuple[CertificateWriter | None, str] = (None, "")) -> BestResponse:
+def _result(
+    t0: float,
+    bounds: _Driver,
+    trees: _Driver | None = None,
+    top_k: int | None = None,
+    cert: tuple[CertificateWriter | None, str] = (None, ""),
+) -> BestResponse:
     """The result of the searches: ``bounds``'s proven lower bound and stop reason, the better
     tree of the two (``bounds``'s on a tie).  With ``cert`` (a writer, and what the bound is
     of), the certificate of the lower bound (``bounds``'s search wrote its records) is
@@ -273,26 +344,38 @@ def _result(t0: float, bounds: _Driver, trees: _Driver | None = None,
     lower, upper = bounds.lower, best.upper
     if cert[0] is not None:
         records = bounds.search.certificate_close()
-        cert[0].finish(bounds.words, [int(x) for x in bounds.v], min(lower, upper), records,
-                       cert[1])
+        cert[0].finish(
+            bounds.words, [int(x) for x in bounds.v], min(lower, upper), records, cert[1]
+        )
     drivers = [bounds] if trees is None else [bounds, trees]
-    return BestResponse(lower=Fraction(min(lower, upper), bounds.total),
-                        upper=Fraction(upper, bounds.total),
-                        tree=DecisionTree(bounds.words, *best.tree_arrays), weights=bounds.v,
-                        nodes=sum(d.nodes for d in drivers),
-                        seconds=time.perf_counter() - t0,
-                        stopped=None if lower >= upper else bounds.stopped, top_k=top_k,
-                        passes=sum(d.passes for d in drivers),
-                        memo_states=sum(d.search.memo_stats()[0] for d in drivers))
+    return BestResponse(
+        lower=Fraction(min(lower, upper), bounds.total),
+        upper=Fraction(upper, bounds.total),
+        tree=DecisionTree(bounds.words, *best.tree_arrays),
+        weights=bounds.v,
+        nodes=sum(d.nodes for d in drivers),
+        seconds=time.perf_counter() - t0,
+        stopped=None if lower >= upper else bounds.stopped,
+        top_k=top_k,
+        passes=sum(d.passes for d in drivers),
+        memo_states=sum(d.search.memo_stats()[0] for d in drivers),
+    )
 
 
 class _Driver:
     """Runs the passes of one best-response search within its budget, and keeps its proven
     lower bound and best tree.  ``threads()``: the threads the next pass may use."""
 
-    def __init__(self, words: WordList, v: np.ndarray, total: int,
-                 search: core.BestResponseSearch, budget: Budget, goal: int | None,
-                 threads: Callable[[], int]):
+    def __init__(
+        self,
+        words: WordList,
+        v: np.ndarray,
+        total: int,
+        search: core.BestResponseSearch,
+        budget: Budget,
+        goal: int | None,
+        threads: Callable[[], int],
+    ):
         self.words, self.v, self.total, self.search = words, v, total, search
         self.budget = budget
         self.threads = threads
@@ -320,8 +403,9 @@ class _Driver:
         """(seconds, nodes) the next pass may take (0: no limit), or None if none are left."""
         return self.budget.left(self.nodes)
 
-    def pass_(self, top_k: int, beta: int, by_size: bool = False,
-              full_below: int = 0) -> core.PassOutcome | None:
+    def pass_(
+        self, top_k: int, beta: int, by_size: bool = False, full_below: int = 0
+    ) -> core.PassOutcome | None:
         """Run one pass within the budget; None if nothing is left of it."""
         left = self.left()
         if left is None:
@@ -329,9 +413,16 @@ class _Driver:
         seconds, nodes = left
         if self.progress is not None:
             self.progress()
-        out = self.search.run(top_k=top_k, beta=beta, seconds=seconds, nodes=nodes,
-                              by_size=by_size, cancel=self.cancel, full_below=full_below,
-                              threads=self.threads())
+        out = self.search.run(
+            top_k=top_k,
+            beta=beta,
+            seconds=seconds,
+            nodes=nodes,
+            by_size=by_size,
+            cancel=self.cancel,
+            full_below=full_below,
+            threads=self.threads(),
+        )
         self.nodes += out.nodes
         self.passes += 1
         if out.best is not None:
@@ -368,8 +459,13 @@ class _Driver:
         costs: list[float] = []
         for k, full_below in passes:
             left = self.left()
-            if left is not None and left[0] > 0 and len(costs) >= 2 and costs[-2] > 0 and \
-                    costs[-1] * costs[-1] / costs[-2] > left[0] / 2:
+            if (
+                left is not None
+                and left[0] > 0
+                and len(costs) >= 2
+                and costs[-2] > 0
+                and costs[-1] * costs[-1] / costs[-2] > left[0] / 2
+            ):
                 break
             start = time.perf_counter()
             out = self.pass_(k, core.BS_INF, full_below=full_below)
@@ -416,8 +512,9 @@ class _Driver:
         if len(self.pass_costs) < 2:
             return step
         b1, n1 = self.pass_costs[-1]
-        b0, n0 = next((c for c in reversed(self.pass_costs[:-1]) if 2 * c[1] <= n1),
-                      self.pass_costs[0])
+        b0, n0 = next(
+            (c for c in reversed(self.pass_costs[:-1]) if 2 * c[1] <= n1), self.pass_costs[0]
+        )
         if b0 >= b1 or n0 >= n1:
             return step
         growth = (n1 / max(1, n0)) ** (1.0 / (b1 - b0))

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from .gbr import gbr_tree
-from ..game.trees import DecisionTree
 from ..engine.weights import exact_weights
+from ..game.trees import DecisionTree
 from ..game.words import WordList
+from .gbr import gbr_tree
 
 __all__ = ["Oracle", "Response", "parse_oracle"]
 
@@ -53,8 +53,14 @@ class Oracle:
             return f"best-response:{self.seconds:g}"
         return self.kind
 
-    def respond(self, words: WordList, weights: Any, threads: int | None = None,
-                upper_bound: Any = None, executor: Any = None) -> Response:
+    def respond(
+        self,
+        words: WordList,
+        weights: Any,
+        threads: int | None = None,
+        upper_bound: Any = None,
+        executor: Any = None,
+    ) -> Response:
         """A tree against the hider with integer ``weights`` (an integer array or a sequence of
         :class:`fractions.Fraction`, as :func:`jotto.best_response` takes them).  The best
         response may stop once it proves that no tree beats ``upper_bound`` (its ``lower`` is
@@ -67,9 +73,16 @@ class Oracle:
             return Response(tree, Fraction(1), value)
         from .best_responses import best_response
 
-        br = best_response(words, weights, budget=self.seconds, nodes=self.nodes,
-                           top_k=self.top_k, upper_bound=None if self.top_k else upper_bound,
-                           threads=threads, executor=None if self.top_k else executor)
+        br = best_response(
+            words,
+            weights,
+            budget=self.seconds,
+            nodes=self.nodes,
+            top_k=self.top_k,
+            upper_bound=None if self.top_k else upper_bound,
+            threads=threads,
+            executor=None if self.top_k else executor,
+        )
         return Response(br.tree, br.lower, br.upper)
 
 
@@ -92,8 +105,10 @@ def parse_oracle(spec: str) -> Oracle:
         except ValueError:
             seconds = float("nan")
         if not 0 < seconds < float("inf"):
-            raise ValueError(f"oracle {spec!r}: use best-response:SECONDS with SECONDS a "
-                             f"positive finite number")
+            raise ValueError(
+                f"oracle {spec!r}: use best-response:SECONDS with SECONDS a positive finite number"
+            )
         return Oracle("best-response", seconds=seconds)
-    raise ValueError(f"unknown oracle {spec!r}; oracles: greedy, lookahead:K, "
-                     f"best-response[:SECONDS]")
+    raise ValueError(
+        f"unknown oracle {spec!r}; oracles: greedy, lookahead:K, best-response[:SECONDS]"
+    )

@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Real
-from typing import Any, Sequence, Union
+from typing import Any, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -29,9 +30,21 @@ from ..game.objectives import Objective
 from ..game.trees import DecisionTree
 from ..game.words import WordList
 
-__all__ = ["DEFAULT_MEMORY", "BestResponse", "Budget", "HideFrom", "Hider", "Words", "core_search",
-           "end_of_passes", "expected_guesses", "greedy_start", "hider_of", "positive_number",
-           "weights_and_total"]
+__all__ = [
+    "DEFAULT_MEMORY",
+    "BestResponse",
+    "Budget",
+    "HideFrom",
+    "Hider",
+    "Words",
+    "core_search",
+    "end_of_passes",
+    "expected_guesses",
+    "greedy_start",
+    "hider_of",
+    "positive_number",
+    "weights_and_total",
+]
 
 Words = Union[WordList, Sequence[str]]
 Hider = Union[None, ArrayLike, Sequence[Fraction]]
@@ -40,6 +53,7 @@ HideFrom = Union[None, str, os.PathLike]
 
 #: Memory the search's memos may take together by default (bytes).
 DEFAULT_MEMORY = 2**30
+
 
 @dataclass(frozen=True, eq=False)
 class BestResponse:
@@ -97,9 +111,11 @@ class BestResponse:
     def __repr__(self) -> str:
         stopped = "" if self.stopped is None else f", stopped={self.stopped!r}"
         top_k = "" if self.top_k is None else f", top_k={self.top_k}"
-        return (f"BestResponse(lower={float(self.lower):.4f}, upper={float(self.upper):.4f}, "
-                f"gap={float(self.gap):.4g}, exact={self.exact}{stopped}{top_k}, "
-                f"nodes={self.nodes}, seconds={self.seconds:.3g})")
+        return (
+            f"BestResponse(lower={float(self.lower):.4f}, upper={float(self.upper):.4f}, "
+            f"gap={float(self.gap):.4g}, exact={self.exact}{stopped}{top_k}, "
+            f"nodes={self.nodes}, seconds={self.seconds:.3g})"
+        )
 
 
 def hider_of(words: WordList, hider: Hider, hide_from: HideFrom) -> Hider:
@@ -109,8 +125,10 @@ def hider_of(words: WordList, hider: Hider, hide_from: HideFrom) -> Hider:
     if hide_from is None:
         return hider
     if hider is not None:
-        raise ValueError("hider and hide_from: give one (hide_from is the hider with weight 1 "
-                         "on each of its words)")
+        raise ValueError(
+            "hider and hide_from: give one (hide_from is the hider with weight 1 "
+            "on each of its words)"
+        )
     return hide_from_weights(words, hide_from)
 
 
@@ -134,8 +152,9 @@ def expected_guesses(tree: DecisionTree, hider: Hider = None) -> Fraction:
     return Fraction(int((v.astype(object) * g).sum()), total)
 
 
-def core_search(words: WordList, v: np.ndarray, memory: int,
-                 cert: CertificateWriter | None = None) -> core.BestResponseSearch:
+def core_search(
+    words: WordList, v: np.ndarray, memory: int, cert: CertificateWriter | None = None
+) -> core.BestResponseSearch:
     """The core search over ``words`` under their rules (which the core's list carries); with
     ``cert``, writing the bounds it proves to the certificate's record stream."""
     search = core.BestResponseSearch(words.core, v, int(memory))
@@ -144,8 +163,9 @@ def core_search(words: WordList, v: np.ndarray, memory: int,
     return search
 
 
-def greedy_start(words: WordList, search: core.BestResponseSearch,
-                 v: Any) -> tuple[core.PassOutcome, int]:
+def greedy_start(
+    words: WordList, search: core.BestResponseSearch, v: Any
+) -> tuple[core.PassOutcome, int]:
     """How every best response starts: the greedy tree's pass (its value the first upper bound,
     its tree ``search.tree(1, -1)``) and the lower bound known without search, the search's own
     root bound or the sorted counting bound where it is stronger (weights ``v``)."""

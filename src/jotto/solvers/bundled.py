@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from importlib import resources
 
-from .solution import Solution
-from ..util.strategy_file import StrategyFileError
 from ..game.words import WordList
+from ..util.strategy_file import StrategyFileError
+from .solution import Solution
 
 __all__ = ["bundled_solution"]
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 from ..util.interrupts import deferred_interrupts
 
@@ -42,9 +43,16 @@ class SolveInterrupted(KeyboardInterrupt):
         self.unit = unit
 
 
-def drive(step: Callable[[], None], finished: Callable[[], bool],
-           status: Callable[[], dict[str, str]], save: Callable[[], None] | None, bar: Any,
-           time_budget: float | None, checkpoint_seconds: float, close: bool = True) -> bool:
+def drive(
+    step: Callable[[], None],
+    finished: Callable[[], bool],
+    status: Callable[[], dict[str, str]],
+    save: Callable[[], None] | None,
+    bar: Any,
+    time_budget: float | None,
+    checkpoint_seconds: float,
+    close: bool = True,
+) -> bool:
     """Run ``step`` until ``finished()`` or the time budget, with the progress bar, checkpoints
     every ``checkpoint_seconds`` and a last save; Ctrl-C and SIGTERM stop it between steps.
     Returns whether it was interrupted.  The bar is closed (its postfix where the run ended)
@@ -93,8 +101,16 @@ def progress_bar(enabled: bool, desc: str, total: int | None, initial: int):
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=initial, unit="it", file=sys.stderr, dynamic_ncols=True,
-                desc=desc, smoothing=0.1,
-                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
-                           "[{elapsed}<{remaining}, {rate_fmt}{postfix}]" if total else
-                           "{desc}: {n_fmt} [{elapsed}, {rate_fmt}{postfix}]")
+    return tqdm(
+        total=total,
+        initial=initial,
+        unit="it",
+        file=sys.stderr,
+        dynamic_ncols=True,
+        desc=desc,
+        smoothing=0.1,
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
+        "[{elapsed}<{remaining}, {rate_fmt}{postfix}]"
+        if total
+        else "{desc}: {n_fmt} [{elapsed}, {rate_fmt}{postfix}]",
+    )

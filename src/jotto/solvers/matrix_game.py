@@ -19,8 +19,13 @@ from math import gcd
 import highspy
 import numpy as np
 
-__all__ = ["ExactEquilibrium", "GrowingGame", "MatrixSolution", "exact_equilibrium",
-           "solve_matrix_game"]
+__all__ = [
+    "ExactEquilibrium",
+    "GrowingGame",
+    "MatrixSolution",
+    "exact_equilibrium",
+    "solve_matrix_game",
+]
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,7 @@ class GrowingGame:
             raise RuntimeError(f"the LP solver failed: {h.modelStatusToString(h.getModelStatus())}")
         sol = h.getSolution()
         q = np.clip(np.asarray(sol.col_value[1:]), 0.0, None)
-        p = np.clip(-np.asarray(sol.row_dual[:self.rows]), 0.0, None)
+        p = np.clip(-np.asarray(sol.row_dual[: self.rows]), 0.0, None)
         return MatrixSolution(p / p.sum(), q / q.sum(), float(sol.col_value[0]))
 
 
@@ -145,8 +150,9 @@ def _solve_exact(rows: list[list[int]], rhs: list[int]) -> list[Fraction] | None
     return x
 
 
-def exact_equilibrium(A: np.ndarray, approx: MatrixSolution,
-                      tol: float = 1e-9) -> ExactEquilibrium | None:
+def exact_equilibrium(
+    A: np.ndarray, approx: MatrixSolution, tol: float = 1e-9
+) -> ExactEquilibrium | None:
     """The exact equilibrium of the integer game ``A`` whose supports are those of the
     approximate solution, or None if those supports do not give one (an inexact LP answer).
 

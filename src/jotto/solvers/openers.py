@@ -27,28 +27,28 @@ import math
 import os
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
 from .._version import __version__
-from ..util import strategy_file
-from ..responses.result import (DEFAULT_MEMORY, HideFrom, Hider, Words, hider_of,
-                                weights_and_total)
-from ..responses.proof.distributed import TaskRunner, check_executor, drive
-from ..util.files import check_writable, output_lock
-from ..responses.gbr import as_word_list
-from ..responses.proof.opener_search import OpenerSearch
 from ..engine.runtime import resolve_threads
-from .solution import check_same_words, words_from_payload, words_payload
-from ..util.strategy_file import StrategyFileError
 from ..game.trees import DecisionTree
-from ..responses.proof.work_units import INF
 from ..game.words import WordList
+from ..responses.gbr import as_word_list
+from ..responses.proof.distributed import TaskRunner, check_executor, drive
+from ..responses.proof.opener_search import OpenerSearch
+from ..responses.proof.work_units import INF
+from ..responses.result import DEFAULT_MEMORY, HideFrom, Hider, Words, hider_of, weights_and_total
+from ..util import strategy_file
+from ..util.files import check_writable, output_lock
+from ..util.strategy_file import StrategyFileError
+from .solution import check_same_words, words_from_payload, words_payload
 
 __all__ = ["OpenerTable", "OpenerValue", "OpenersInterrupted", "opener_values"]
 
@@ -61,7 +61,7 @@ class OpenersInterrupted(KeyboardInterrupt):
     """An opener table stopped by Ctrl-C or SIGTERM; ``path`` holds its checkpoint (or None),
     ``table`` what it had proven."""
 
-    def __init__(self, table: "OpenerTable", path: Path | None):
+    def __init__(self, table: OpenerTable, path: Path | None):
         super().__init__(path)
         self.table = table
         self.path = path
@@ -86,8 +86,10 @@ class OpenerValue:
 
     def __repr__(self) -> str:
         upper = "None" if self.upper is None else f"{float(self.upper):.4f}"
-        return (f"OpenerValue({self.word!r}, lower={float(self.lower):.4f}, upper={upper}, "
-                f"exact={self.exact})")
+        return (
+            f"OpenerValue({self.word!r}, lower={float(self.lower):.4f}, upper={upper}, "
+            f"exact={self.exact})"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,9 +133,11 @@ class OpenerTable:
     def __repr__(self) -> str:
         upper = "None" if self.upper is None else f"{float(self.upper):.4f}"
         stopped = "" if self.stopped is None else f", stopped={self.stopped!r}"
-        return (f"OpenerTable({len(self.rows)} openers of {self.words.describe()}, "
-                f"lower={float(self.lower):.4f}, upper={upper}, complete={self.complete}"
-                f"{stopped}, tasks={self.tasks}, seconds={self.seconds:.3g})")
+        return (
+            f"OpenerTable({len(self.rows)} openers of {self.words.describe()}, "
+            f"lower={float(self.lower):.4f}, upper={upper}, complete={self.complete}"
+            f"{stopped}, tasks={self.tasks}, seconds={self.seconds:.3g})"
+        )
 
     def __getitem__(self, word: str) -> OpenerValue:
         for row in self.rows:
@@ -173,32 +177,53 @@ class OpenerTable:
 
     def as_dict(self) -> dict[str, Any]:
         """The table as JSON-ready data (floats, and the exact fractions as strings)."""
+
         def num(x):
             return None if x is None else float(x)
 
-        return {"words": {"source": self.words.source, "size": len(self.words),
-                          "length": self.words.length, "rules": self.words.rules.name,
-                          "sha256": self.words.sha256},
-                "best_response": [num(self.lower), num(self.upper)],
-                "best": list(self.best), "complete": self.complete, "stopped": self.stopped,
-                "seconds": self.seconds, "tasks": self.tasks, "nodes": self.nodes,
-                "workers": self.workers, "lost": self.lost,
-                "openers": [{"word": r.word, "lower": num(r.lower), "upper": num(r.upper),
-                             "exact": r.exact, "lower_exact": str(r.lower),
-                             "upper_exact": None if r.upper is None else str(r.upper)}
-                            for r in self.rows]}
+        return {
+            "words": {
+                "source": self.words.source,
+                "size": len(self.words),
+                "length": self.words.length,
+                "rules": self.words.rules.name,
+                "sha256": self.words.sha256,
+            },
+            "best_response": [num(self.lower), num(self.upper)],
+            "best": list(self.best),
+            "complete": self.complete,
+            "stopped": self.stopped,
+            "seconds": self.seconds,
+            "tasks": self.tasks,
+            "nodes": self.nodes,
+            "workers": self.workers,
+            "lost": self.lost,
+            "openers": [
+                {
+                    "word": r.word,
+                    "lower": num(r.lower),
+                    "upper": num(r.upper),
+                    "exact": r.exact,
+                    "lower_exact": str(r.lower),
+                    "upper_exact": None if r.upper is None else str(r.upper),
+                }
+                for r in self.rows
+            ],
+        }
 
     def to_csv(self) -> str:
         """The rows as CSV: word, lower, upper, exact, and the exact fractions."""
         lines = ["word,lower,upper,exact,lower_exact,upper_exact"]
         for r in self.rows:
             up = "" if r.upper is None else f"{float(r.upper):.6f}"
-            lines.append(f"{r.word},{float(r.lower):.6f},{up},{int(r.exact)},{r.lower},"
-                         f"{'' if r.upper is None else r.upper}")
+            lines.append(
+                f"{r.word},{float(r.lower):.6f},{up},{int(r.exact)},{r.lower},"
+                f"{'' if r.upper is None else r.upper}"
+            )
         return "\n".join(lines) + "\n"
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], words: WordList | None = None) -> "OpenerTable":
+    def load(cls, path: str | os.PathLike[str], words: WordList | None = None) -> OpenerTable:
         """The table an ``opener_values(..., out=path)`` run saved (finished or not)."""
         payload = _read(Path(path))
         stored = _stored_words(Path(path), payload, words)
@@ -208,14 +233,28 @@ class OpenerTable:
             search.restore(payload["search"])
         except (KeyError, TypeError, ValueError) as exc:
             raise StrategyFileError(f"{os.fspath(path)}: malformed table ({exc})") from None
-        return _table(search, payload.get("stopped"), float(payload.get("seconds", 0.0)),
-                      int(payload.get("workers", 1)), int(payload.get("lost", 0)))
+        return _table(
+            search,
+            payload.get("stopped"),
+            float(payload.get("seconds", 0.0)),
+            int(payload.get("workers", 1)),
+            int(payload.get("lost", 0)),
+        )
 
 
-def _search(words: WordList, v: np.ndarray, plan: dict[str, Any], memory: int,
-            slots: int = 1) -> OpenerSearch:
-    return OpenerSearch(words, v, memory, policy="table", exact=plan.get("budget") is None,
-                        focus=int(plan.get("focus", 10)), width=plan.get("width"), slots=slots)
+def _search(
+    words: WordList, v: np.ndarray, plan: dict[str, Any], memory: int, slots: int = 1
+) -> OpenerSearch:
+    return OpenerSearch(
+        words,
+        v,
+        memory,
+        policy="table",
+        exact=plan.get("budget") is None,
+        focus=int(plan.get("focus", 10)),
+        width=plan.get("width"),
+        slots=slots,
+    )
 
 
 def _check(name: str, value: Any, kind: str) -> None:
@@ -224,20 +263,34 @@ def _check(name: str, value: Any, kind: str) -> None:
     if kind == "int":
         ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value > 0
     else:
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and \
-            math.isfinite(value) and value > 0
+        ok = (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and value > 0
+        )
     if not ok:
         what = "a positive integer" if kind == "int" else "a positive finite number"
         raise ValueError(f"{name} must be {what} or None, not {value!r}")
 
 
-def opener_values(words: Words, hider: Hider = None, *, hide_from: HideFrom = None,
-                  budget: float | None = None,
-                  executor: Executor | None = None, focus: int = 10, width: float | None = None,
-                  out: str | os.PathLike[str] | None = None, resume: bool = False,
-                  progress: bool = False, checkpoint_seconds: float = 10.0,
-                  memory: int = DEFAULT_MEMORY, slots: int | None = None,
-                  threads: int | None = None) -> OpenerTable:
+def opener_values(
+    words: Words,
+    hider: Hider = None,
+    *,
+    hide_from: HideFrom = None,
+    budget: float | None = None,
+    executor: Executor | None = None,
+    focus: int = 10,
+    width: float | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    progress: bool = False,
+    checkpoint_seconds: float = 10.0,
+    memory: int = DEFAULT_MEMORY,
+    slots: int | None = None,
+    threads: int | None = None,
+) -> OpenerTable:
     """For every first guess, the certified interval of the expected guesses of the best trees
     starting with it (see the module docstring).
 
@@ -288,8 +341,19 @@ def opener_values(words: Words, hider: Hider = None, *, hide_from: HideFrom = No
     nthreads = resolve_threads(threads)
     plan = {"budget": budget, "focus": int(focus), "width": width}
     path = None if out is None else Path(out)
-    args = (wl, v, plan, executor, path, resume, progress, checkpoint_seconds, int(memory),
-            slots, nthreads)
+    args = (
+        wl,
+        v,
+        plan,
+        executor,
+        path,
+        resume,
+        progress,
+        checkpoint_seconds,
+        int(memory),
+        slots,
+        nthreads,
+    )
     if path is None:
         return _run(*args)
     check_writable(path)
@@ -297,9 +361,19 @@ def opener_values(words: Words, hider: Hider = None, *, hide_from: HideFrom = No
         return _run(*args)
 
 
-def _run(wl: WordList, v: np.ndarray, plan: dict[str, Any], executor: Executor | None,
-         path: Path | None, resume: bool, progress: bool, checkpoint_seconds: float,
-         memory: int, slots: int | None, threads: int) -> OpenerTable:
+def _run(
+    wl: WordList,
+    v: np.ndarray,
+    plan: dict[str, Any],
+    executor: Executor | None,
+    path: Path | None,
+    resume: bool,
+    progress: bool,
+    checkpoint_seconds: float,
+    memory: int,
+    slots: int | None,
+    threads: int,
+) -> OpenerTable:
     runner = TaskRunner(executor, slots=slots, threads=threads)
     search = _search(wl, v, plan, memory, runner.slots)
     before, lost_before = 0.0, 0
@@ -318,18 +392,27 @@ def _run(wl: WordList, v: np.ndarray, plan: dict[str, Any], executor: Executor |
     bar = _Progress(search, plan["budget"], before) if progress else None
 
     def table(stopped: str | None) -> OpenerTable:
-        return _table(search, stopped, before + time.perf_counter() - t0, runner.slots,
-                      lost_before + runner.lost)
+        return _table(
+            search,
+            stopped,
+            before + time.perf_counter() - t0,
+            runner.slots,
+            lost_before + runner.lost,
+        )
 
     def save(stopped: str | None = "interrupted") -> None:
         if path is not None:
             strategy_file.write(path, _payload(wl, v, plan, search, table(stopped)))
 
     try:
-        interrupted = drive(search, runner, seconds=plan["budget"],
-                            save=None if path is None else save,
-                            checkpoint_seconds=checkpoint_seconds,
-                            progress=None if bar is None else bar.update)
+        interrupted = drive(
+            search,
+            runner,
+            seconds=plan["budget"],
+            save=None if path is None else save,
+            checkpoint_seconds=checkpoint_seconds,
+            progress=None if bar is None else bar.update,
+        )
     finally:
         runner.close()
     stopped = "interrupted" if interrupted else None if search.done() else "time"
@@ -349,10 +432,16 @@ class _Progress:
         self.search, self.budget = search, budget
         self.t0 = time.monotonic()
         total = budget if budget is not None else len(search.live)
-        self.bar = tqdm(total=total, unit="s" if budget is not None else "openers",
-                        file=sys.stderr, dynamic_ncols=True, desc="openers", smoothing=0.1,
-                        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} "
-                                   "[{elapsed}<{remaining}{postfix}]")
+        self.bar = tqdm(
+            total=total,
+            unit="s" if budget is not None else "openers",
+            file=sys.stderr,
+            dynamic_ncols=True,
+            desc="openers",
+            smoothing=0.1,
+            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} "
+            "[{elapsed}<{remaining}{postfix}]",
+        )
         self.last = 0.0
 
     def update(self, outcome) -> None:
@@ -361,22 +450,29 @@ class _Progress:
             return
         self.last = now
         s = self.search
-        n = min(now - self.t0, self.budget) if self.budget is not None else \
-            sum(r.exact for r in s.live)
+        n = (
+            min(now - self.t0, self.budget)
+            if self.budget is not None
+            else sum(r.exact for r in s.live)
+        )
         self.bar.n = n
         W = s.total
         best = s.best_upper()
-        self.bar.set_postfix(refresh=False, floor=f"{s.floor() / W:.4f}",
-                             best="-" if best >= INF else f"{best / W:.4f}",
-                             exact=f"{sum(r.exact for r in s.live)}/{len(s.live)}",
-                             tasks=len(s.log))
+        self.bar.set_postfix(
+            refresh=False,
+            floor=f"{s.floor() / W:.4f}",
+            best="-" if best >= INF else f"{best / W:.4f}",
+            exact=f"{sum(r.exact for r in s.live)}/{len(s.live)}",
+            tasks=len(s.log),
+        )
         self.bar.refresh()
         if outcome is None:
             self.bar.close()
 
 
-def _table(search: OpenerSearch, stopped: str | None, seconds: float, workers: int,
-           lost: int) -> OpenerTable:
+def _table(
+    search: OpenerSearch, stopped: str | None, seconds: float, workers: int, lost: int
+) -> OpenerTable:
     """The table of the search's rows.  An opener that tells no target of positive weight
     apart costs a guess more than the best response: its lower end is W more than the least
     one of the others."""
@@ -390,36 +486,70 @@ def _table(search: OpenerSearch, stopped: str | None, seconds: float, workers: i
         lower = r.lower if r.narrows else max(r.lower, W + low)
         if upper is not None:
             lower = min(lower, upper)
-        rows.append((upper if upper is not None else INF, lower, r.word,
-                     OpenerValue(wl[r.word], Fraction(lower, W),
-                                 None if upper is None else Fraction(upper, W))))
+        rows.append(
+            (
+                upper if upper is not None else INF,
+                lower,
+                r.word,
+                OpenerValue(
+                    wl[r.word], Fraction(lower, W), None if upper is None else Fraction(upper, W)
+                ),
+            )
+        )
         if r.tree is not None:
             trees[wl[r.word]] = r.tree
     rows.sort(key=lambda x: x[:3])
     complete = all(r.exact for r in live)
-    return OpenerTable(wl, search.v, tuple(x[3] for x in rows), complete,
-                       None if complete else stopped, seconds, len(search.log), search.nodes,
-                       workers, lost, tuple(search.log), trees)
+    return OpenerTable(
+        wl,
+        search.v,
+        tuple(x[3] for x in rows),
+        complete,
+        None if complete else stopped,
+        seconds,
+        len(search.log),
+        search.nodes,
+        workers,
+        lost,
+        tuple(search.log),
+        trees,
+    )
 
 
 # ---- the file ---------------------------------------------------------------------------------
 
-def _payload(wl: WordList, v: np.ndarray, plan: dict[str, Any], search: OpenerSearch,
-             table: OpenerTable) -> dict[str, Any]:
-    return {"solver": SOLVER, "table_version": TABLE_VERSION, "jotto_version": __version__,
-            "words": words_payload(wl), "hider": [int(x) for x in v], "plan": plan,
-            "stopped": table.stopped, "complete": table.complete, "seconds": table.seconds,
-            "workers": table.workers, "lost": table.lost, "search": search.payload()}
+
+def _payload(
+    wl: WordList, v: np.ndarray, plan: dict[str, Any], search: OpenerSearch, table: OpenerTable
+) -> dict[str, Any]:
+    return {
+        "solver": SOLVER,
+        "table_version": TABLE_VERSION,
+        "jotto_version": __version__,
+        "words": words_payload(wl),
+        "hider": [int(x) for x in v],
+        "plan": plan,
+        "stopped": table.stopped,
+        "complete": table.complete,
+        "seconds": table.seconds,
+        "workers": table.workers,
+        "lost": table.lost,
+        "search": search.payload(),
+    }
 
 
 def _read(path: Path) -> dict[str, Any]:
     payload = strategy_file.read(path)
     if payload.get("solver") != SOLVER:
-        raise StrategyFileError(f"{path}: not an opener table (made by the "
-                                f"{payload.get('solver', 'fictitious-play')} solver)")
+        raise StrategyFileError(
+            f"{path}: not an opener table (made by the "
+            f"{payload.get('solver', 'fictitious-play')} solver)"
+        )
     if payload.get("table_version") != TABLE_VERSION:
-        raise StrategyFileError(f"{path}: opener table version {payload.get('table_version')!r}"
-                                f" (this jotto reads version {TABLE_VERSION})")
+        raise StrategyFileError(
+            f"{path}: opener table version {payload.get('table_version')!r}"
+            f" (this jotto reads version {TABLE_VERSION})"
+        )
     return payload
 
 
@@ -437,8 +567,11 @@ def _stored_words(path: Path, payload: dict[str, Any], words: WordList | None) -
 
 def _stored_weights(path: Path, payload: dict[str, Any], size: int) -> np.ndarray:
     w = payload.get("hider")
-    if not isinstance(w, list) or len(w) != size or \
-            not all(type(x) is int and 0 <= x < 2**63 for x in w):
+    if (
+        not isinstance(w, list)
+        or len(w) != size
+        or not all(type(x) is int and 0 <= x < 2**63 for x in w)
+    ):
         raise StrategyFileError(f"{path}: malformed hider weights")
     return np.array(w, dtype=np.int64)
 

@@ -14,7 +14,6 @@ from typing import Any, NamedTuple
 from ..util.strategy_file import StrategyFileError
 
 
-
 class Solver(NamedTuple):
     """A row of the table: where the solver's solution class (``module:class``) and its run
     (a module) live under ``jotto.solvers``; its modes, the default first (``--mode``; none: the
@@ -29,10 +28,14 @@ class Solver(NamedTuple):
 
 #: Solver name (``--method``, a strategy file's ``solver``) -> its row.
 SOLVERS = {
-    "fictitious-play": Solver("fictitious_play.solution:FictitiousPlaySolution",
-                              "fictitious_play.run", modes=("exact", "paper")),
-    "double-oracle": Solver("double_oracle.solution:DoubleOracleSolution", "double_oracle.run",
-                            proves=True),
+    "fictitious-play": Solver(
+        "fictitious_play.solution:FictitiousPlaySolution",
+        "fictitious_play.run",
+        modes=("exact", "paper"),
+    ),
+    "double-oracle": Solver(
+        "double_oracle.solution:DoubleOracleSolution", "double_oracle.run", proves=True
+    ),
 }
 #: Files written before solvers were named hold fictitious play.
 DEFAULT_SOLVER = "fictitious-play"

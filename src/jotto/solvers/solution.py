@@ -24,13 +24,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..util import strategy_file
 from ..game.turns import Guesser, player_repr
-from .registry import DEFAULT_SOLVER, solver_class
-from ..util.strategy_file import StrategyFileError
 from ..game.words import WordList, WordListError
+from ..util import strategy_file
+from ..util.strategy_file import StrategyFileError
+from .registry import DEFAULT_SOLVER, solver_class
 
 __all__ = ["EquilibriumHider", "Solution", "StrategyFileError", "Strength"]
+
 
 @dataclass(frozen=True)
 class Strength:
@@ -51,10 +52,12 @@ class Strength:
     best_response_exact: bool
 
     def __repr__(self) -> str:
-        return (f"Strength(hider_lower={float(self.hider_lower):.4f}, "
-                f"hider_upper={float(self.hider_upper):.4f}, "
-                f"guesser_worst={float(self.guesser_worst):.4f}, "
-                f"best_response_exact={self.best_response_exact})")
+        return (
+            f"Strength(hider_lower={float(self.hider_lower):.4f}, "
+            f"hider_upper={float(self.hider_upper):.4f}, "
+            f"guesser_worst={float(self.guesser_worst):.4f}, "
+            f"best_response_exact={self.best_response_exact})"
+        )
 
     @property
     def value_bounds(self) -> tuple[Fraction, Fraction]:
@@ -70,14 +73,16 @@ class Strength:
 
     def as_dict(self) -> dict[str, Any]:
         lo, hi = self.nash_conv
-        return {"hider_guarantee": [float(self.hider_lower), float(self.hider_upper)],
-                "hider_guarantee_exact": [str(self.hider_lower), str(self.hider_upper)],
-                "guesser_worst_case": float(self.guesser_worst),
-                "guesser_worst_case_exact": str(self.guesser_worst),
-                "value_bounds": [float(self.hider_lower), float(self.guesser_worst)],
-                "nash_conv": [float(lo), float(hi)],
-                "exploitability": [float(lo) / 2, float(hi) / 2],
-                "best_response_exact": self.best_response_exact}
+        return {
+            "hider_guarantee": [float(self.hider_lower), float(self.hider_upper)],
+            "hider_guarantee_exact": [str(self.hider_lower), str(self.hider_upper)],
+            "guesser_worst_case": float(self.guesser_worst),
+            "guesser_worst_case_exact": str(self.guesser_worst),
+            "value_bounds": [float(self.hider_lower), float(self.guesser_worst)],
+            "nash_conv": [float(lo), float(hi)],
+            "exploitability": [float(lo) / 2, float(hi) / 2],
+            "best_response_exact": self.best_response_exact,
+        }
 
 
 class Solution:
@@ -99,8 +104,9 @@ class Solution:
         keep them)."""
         raise NotImplementedError
 
-    def guesser(self, seed: int | np.random.Generator | None = None,
-                t_star: int | None = None) -> Guesser:
+    def guesser(
+        self, seed: int | np.random.Generator | None = None, t_star: int | None = None
+    ) -> Guesser:
         """The guesser's strategy as a player (a :class:`jotto.game.turns.Guesser`), drawing its
         randomness from ``seed``; ``t_star``: an earlier iteration's mixture, for solvers that
         keep them."""
@@ -134,7 +140,7 @@ class Solution:
 
     # ---- shared --------------------------------------------------------------------------------
 
-    def hider_player(self, t: int | None = None) -> "EquilibriumHider":
+    def hider_player(self, t: int | None = None) -> EquilibriumHider:
         """The hider (default: the solution's) as a player that draws secret words."""
         return EquilibriumHider(self.words, self.hider(t))
 
@@ -148,8 +154,15 @@ class Solution:
         """The guesser's guarantee: its exact expected guesses against its worst target."""
         return max(self.guesser_expected())
 
-    def strength(self, budget: float | None = None, *, nodes: int | None = None,
-                 threads: int | None = None, executor=None, progress=None) -> Strength:
+    def strength(
+        self,
+        budget: float | None = None,
+        *,
+        nodes: int | None = None,
+        threads: int | None = None,
+        executor=None,
+        progress=None,
+    ) -> Strength:
         """The certified strength of both strategies (see :class:`Strength`): the guesser's true
         best response to the hider, searched for at most ``budget`` seconds (or ``nodes``
         search nodes; unbounded when both are None; on ``executor`` if given, see
@@ -157,8 +170,15 @@ class Solution:
         guesser's exact worst case."""
         from ..responses.best_responses import best_response
 
-        br = best_response(self.words, self.hider_weights(), budget=budget, nodes=nodes,
-                           threads=threads, executor=executor, progress=progress)
+        br = best_response(
+            self.words,
+            self.hider_weights(),
+            budget=budget,
+            nodes=nodes,
+            threads=threads,
+            executor=executor,
+            progress=progress,
+        )
         return Strength(br.lower, br.upper, self.guesser_worst_case(), br.exact)
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -166,7 +186,7 @@ class Solution:
         strategy_file.write(path, self._payload)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], words: WordList | None = None) -> "Solution":
+    def load(cls, path: str | os.PathLike[str], words: WordList | None = None) -> Solution:
         """Read a strategy file of any solver.  If ``words`` is given it must be the list the
         file was made for (same words in the same order); otherwise the file's own list is used.
         """
@@ -175,16 +195,14 @@ class Solution:
             stored = words_from_payload(payload)
             if words is not None:
                 check_same_words(stored, words)
-            return solver_class(payload.get("solver", DEFAULT_SOLVER))(words or stored,
-                                                                         payload)
+            return solver_class(payload.get("solver", DEFAULT_SOLVER))(words or stored, payload)
 
 
 def read_payload(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The payload of a strategy file of any solver, read (:func:`jotto.util.strategy_file.read`)
     and checked by its solver (:meth:`Solution.check_payload`)."""
     payload = strategy_file.read(path)
-    solver_class(payload.get("solver", DEFAULT_SOLVER)).check_payload(payload,
-                                                                        os.fspath(path))
+    solver_class(payload.get("solver", DEFAULT_SOLVER)).check_payload(payload, os.fspath(path))
     return payload
 
 
@@ -200,10 +218,10 @@ def check_same_words(stored: WordList, given: WordList) -> None:
         raise StrategyFileError(
             f"made for another word list ({len(stored)} words of {stored.length} letters from "
             f"{stored.source}, sha256 {stored.sha256[:12]}…), not {given.source} "
-            f"({len(given)} words of {given.length} letters, sha256 {given.sha256[:12]}…)")
+            f"({len(given)} words of {given.length} letters, sha256 {given.sha256[:12]}…)"
+        )
     if given.rules != stored.rules:
-        raise StrategyFileError(f"made for the rules {stored.rules.name}, not "
-                                f"{given.rules.name}")
+        raise StrategyFileError(f"made for the rules {stored.rules.name}, not {given.rules.name}")
 
 
 def words_from_payload(payload: dict[str, Any]) -> WordList:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -39,8 +40,10 @@ def _word_list(letters: int | None, words: Any, rules: Rules | str | None) -> Wo
         if words.length != letters:
             raise ValueError(f"the word list has {words.length}-letter words, not {letters}")
         if rules is not None and parse_rules(rules) != words.rules:
-            raise ValueError(f"the word list is played under the rules {words.rules.name}, not "
-                             f"{parse_rules(rules).name}")
+            raise ValueError(
+                f"the word list is played under the rules {words.rules.name}, not "
+                f"{parse_rules(rules).name}"
+            )
         return words
     return load_words(words, length=letters, rules=rules)
 
@@ -50,22 +53,36 @@ def _positive(name: str, value: Any, kind: type) -> None:
     holds infinity could not even be saved, so it is refused before it starts."""
     if value is None:
         return
-    if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int) \
-            or not value > 0 or not math.isfinite(value):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float) if kind is float else int)
+        or not value > 0
+        or not math.isfinite(value)
+    ):
         what = "positive finite number" if kind is float else "positive int"
         raise ValueError(f"{name} must be a {what}, not {quote(value)}")
 
 
-def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = None, *,
-          rules: Rules | str | None = None,
-          method: str = "fictitious-play", mode: str | None = None, oracle: str | None = None,
-          iterations: int | None = None, target_epsilon: float | None = None,
-          time_budget: float | None = None, threads: int | None = None,
-          out: str | os.PathLike[str] | None = None, resume: bool = False,
-          progress: bool | None = None, checkpoint_seconds: float = 10.0,
-          certificate: str | os.PathLike[str] | None = None,
-          executor: Any = None, hide_from: str | os.PathLike[str] | None = None
-          ) -> Solution:
+def solve(
+    letters: int | WordList | Sequence[str] | None = None,
+    words: Any = None,
+    *,
+    rules: Rules | str | None = None,
+    method: str = "fictitious-play",
+    mode: str | None = None,
+    oracle: str | None = None,
+    iterations: int | None = None,
+    target_epsilon: float | None = None,
+    time_budget: float | None = None,
+    threads: int | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    progress: bool | None = None,
+    checkpoint_seconds: float = 10.0,
+    certificate: str | os.PathLike[str] | None = None,
+    executor: Any = None,
+    hide_from: str | os.PathLike[str] | None = None,
+) -> Solution:
     """Compute an equilibrium of Jotto.
 
     ``jotto.solve(3)`` solves the bundled list's 3-letter game; ``jotto.solve(words)`` the game
@@ -141,9 +158,21 @@ def solve(letters: int | WordList | Sequence[str] | None = None, words: Any = No
     _positive("time_budget", time_budget, float)
     _positive("checkpoint_seconds", checkpoint_seconds, float)
     solver = solver_run(method)
-    request = solver.check(Request(mode, oracle, iterations, target_epsilon, time_budget, 0,
-                                   progress, checkpoint_seconds, executor, hide_from),
-                           certificate)
+    request = solver.check(
+        Request(
+            mode,
+            oracle,
+            iterations,
+            target_epsilon,
+            time_budget,
+            0,
+            progress,
+            checkpoint_seconds,
+            executor,
+            hide_from,
+        ),
+        certificate,
+    )
     if resume and out is None:
         raise ValueError("resume needs the strategy file to continue (out)")
     if certificate is not None:
@@ -183,18 +212,32 @@ def _letters_and_words(letters: Any, words: Any) -> tuple[int | None, Any]:
         return letters, words
     if isinstance(words, WordList):
         return words.length, words
-    if isinstance(words, Sequence) and not isinstance(words, str) and words \
-            and all(isinstance(w, str) for w in words):
+    if (
+        isinstance(words, Sequence)
+        and not isinstance(words, str)
+        and words
+        and all(isinstance(w, str) for w in words)
+    ):
         lengths = sorted({len(w.strip()) for w in words})
         if len(lengths) > 1:
-            raise ValueError(f"the words have {' and '.join(map(str, lengths))} letters: pass "
-                             f"letters to say which to play")
+            raise ValueError(
+                f"the words have {' and '.join(map(str, lengths))} letters: pass "
+                f"letters to say which to play"
+            )
         return lengths[0], words
     return None, words
 
 
-def _solve(letters: int | None, words: Any, rules: Rules | str | None, method: str,
-           request: Request, threads: int | None, path: Path | None, resume: bool) -> Solution:
+def _solve(
+    letters: int | None,
+    words: Any,
+    rules: Rules | str | None,
+    method: str,
+    request: Request,
+    threads: int | None,
+    path: Path | None,
+    resume: bool,
+) -> Solution:
     """:func:`solve` after its arguments were checked, holding the output file's lock: the
     words (a resumed file's), then the solver's run."""
     request = request._replace(threads=resolve_threads(threads))
@@ -223,8 +266,9 @@ def describe_file(path: str | os.PathLike[str]) -> StoredRun:
     return StoredRun(sol.solver, getattr(sol, "mode", None), sol.words.length)
 
 
-def _resumed_words(path: Path, payload: dict[str, Any], letters: int, words: Any,
-                   rules: "Rules | str | None") -> WordList:
+def _resumed_words(
+    path: Path, payload: dict[str, Any], letters: int, words: Any, rules: Rules | str | None
+) -> WordList:
     with strategy_file.naming(path):
         stored = words_from_payload(payload)
     if words is None and letters in (None, stored.length):

@@ -34,8 +34,11 @@ def resolve(obj: Any) -> Any:
         for member in list(vars(obj).values()):
             if isinstance(member, property):
                 member = member.fget
-            _evaluate(getattr(getattr(member, "__func__", member), "__annotations__", None),
-                      namespace, local)
+            _evaluate(
+                getattr(getattr(member, "__func__", member), "__annotations__", None),
+                namespace,
+                local,
+            )
     else:
         _evaluate(getattr(obj, "__annotations__", None), namespace, {})
     return obj
@@ -61,5 +64,6 @@ def _evaluate(annotations: Any, namespace: dict[str, Any], local: dict[str, Any]
 
 def _names_union_alias(text: str, namespace: dict[str, Any]) -> bool:
     """Whether the annotation ``text`` names a module-level alias of a union type."""
-    return any(get_origin(namespace.get(name)) is Union
-               for name in re.findall(r"[A-Za-z_]\w*", text))
+    return any(
+        get_origin(namespace.get(name)) is Union for name in re.findall(r"[A-Za-z_]\w*", text)
+    )

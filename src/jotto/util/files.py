@@ -20,12 +20,24 @@ import sys
 import tempfile
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
 
-__all__ = ["FileLockedError", "JSONInputError", "check_new_output", "check_writable", "gunzip",
-           "input_limit", "output_lock", "parse_json", "quote", "read_bytes", "write_atomic",
-           "writing_atomic"]
+__all__ = [
+    "FileLockedError",
+    "JSONInputError",
+    "check_new_output",
+    "check_writable",
+    "gunzip",
+    "input_limit",
+    "output_lock",
+    "parse_json",
+    "quote",
+    "read_bytes",
+    "write_atomic",
+    "writing_atomic",
+]
 
 try:
     import fcntl
@@ -49,8 +61,9 @@ def input_limit() -> int:
     except ValueError:
         mb = 0
     if not 0 < mb < 1 << 40:
-        raise ValueError(f"JOTTO_MAX_INPUT_MB must be a positive whole number of MiB, not "
-                         f"{quote(text)}")
+        raise ValueError(
+            f"JOTTO_MAX_INPUT_MB must be a positive whole number of MiB, not {quote(text)}"
+        )
     return mb << 20
 
 
@@ -64,8 +77,10 @@ def quote(text: object, limit: int = 40) -> str:
 
 
 def _too_big(name: str, what: str, limit: int) -> str:
-    return (f"{name}: {what} more than {limit >> 20} MiB, the input limit (set "
-            f"JOTTO_MAX_INPUT_MB to raise it)")
+    return (
+        f"{name}: {what} more than {limit >> 20} MiB, the input limit (set "
+        f"JOTTO_MAX_INPUT_MB to raise it)"
+    )
 
 
 def read_bytes(path: str | os.PathLike[str], what: str, error: type[Exception]) -> bytes:
@@ -137,8 +152,10 @@ def _where(doc: Any, target: _Refused) -> str:
         if value is target:
             return path
         if isinstance(value, dict):
-            stack.extend((v, f"{path}.{quote(k) if len(k) > 40 else k}".lstrip("."))
-                         for k, v in reversed(value.items()))
+            stack.extend(
+                (v, f"{path}.{quote(k) if len(k) > 40 else k}".lstrip("."))
+                for k, v in reversed(value.items())
+            )
         elif isinstance(value, list):
             stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
     return ""
@@ -159,14 +176,16 @@ def parse_json(text: str | bytes) -> Any:
     def integer(digits: str) -> int | _Refused:
         limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()  # Python >= 3.10.7
         if limit and len(digits.lstrip("-")) > limit:
-            refused.append(_Refused(f"an integer of {len(digits.lstrip('-'))} digits (at most "
-                                    f"{limit})"))
+            refused.append(
+                _Refused(f"an integer of {len(digits.lstrip('-'))} digits (at most {limit})")
+            )
             return refused[-1]
         return int(digits)
 
     try:
-        doc = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=constant,
-                         parse_int=integer)
+        doc = json.loads(
+            text, object_pairs_hook=_unique_keys, parse_constant=constant, parse_int=integer
+        )
     except JSONInputError:
         raise
     except RecursionError:
@@ -252,15 +271,17 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", os.fspath(target))
     if not directory.is_dir():
         problem = "does not exist" if not directory.exists() else "is not a directory"
-        raise FileNotFoundError(errno.ENOENT, f"cannot write it: {directory} {problem}",
-                                os.fspath(target))
+        raise FileNotFoundError(
+            errno.ENOENT, f"cannot write it: {directory} {problem}", os.fspath(target)
+        )
     if target.exists() and not os.access(target, os.W_OK):
         raise PermissionError(errno.EACCES, "the file is read-only", os.fspath(target))
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
-        raise type(exc)(exc.errno, f"cannot write in {directory}: {exc.strerror or exc}",
-                        os.fspath(target)) from None
+        raise type(exc)(
+            exc.errno, f"cannot write in {directory}: {exc.strerror or exc}", os.fspath(target)
+        ) from None
     os.close(fd)
     os.unlink(tmp)
 
@@ -345,10 +366,16 @@ def _acquire(lock: Path, target: Path, wait: float) -> int:
                 time.sleep(0.005)
                 continue
             by = f"another process (pid {holder})" if holder else "another process"
-            raise FileLockedError(errno.EWOULDBLOCK, f"{by} is writing this file; " + (
-                f"it did not finish within {wait:g} s" if wait else
-                "wait for it to finish or choose another output file"),
-                os.fspath(target)) from None
+            raise FileLockedError(
+                errno.EWOULDBLOCK,
+                f"{by} is writing this file; "
+                + (
+                    f"it did not finish within {wait:g} s"
+                    if wait
+                    else "wait for it to finish or choose another output file"
+                ),
+                os.fspath(target),
+            ) from None
         try:
             same = os.fstat(fd).st_ino == os.stat(lock).st_ino
         except FileNotFoundError:
@@ -360,8 +387,9 @@ def _acquire(lock: Path, target: Path, wait: float) -> int:
         os.close(fd)
         changes += 1
         if changes >= 100 and time.monotonic() >= deadline:
-            raise FileLockedError(errno.EWOULDBLOCK, "its lock keeps changing hands; try again",
-                                  os.fspath(target))
+            raise FileLockedError(
+                errno.EWOULDBLOCK, "its lock keeps changing hands; try again", os.fspath(target)
+            )
 
 
 def _read_pid(fd: int) -> int | None:

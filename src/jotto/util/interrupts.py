@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 __all__ = ["StopRequest", "deferred_interrupts"]
 

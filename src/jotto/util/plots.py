@@ -29,8 +29,10 @@ def _figure_class() -> Any:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise ImportError("plots need matplotlib, an optional extra: pip install 'jotto[plot]' "
-                          "(from a source checkout: pip install '.[plot]')") from None
+        raise ImportError(
+            "plots need matplotlib, an optional extra: pip install 'jotto[plot]' "
+            "(from a source checkout: pip install '.[plot]')"
+        ) from None
     return Figure
 
 
@@ -45,8 +47,10 @@ def check_plot_path(path: str | os.PathLike[str]) -> None:
     once, not after a solve."""
     suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
     if suffix not in FORMATS:
-        raise ValueError(f"{os.fspath(path)}: plots are {', '.join(FORMATS).upper()} files; "
-                         f"the suffix says which")
+        raise ValueError(
+            f"{os.fspath(path)}: plots are {', '.join(FORMATS).upper()} files; "
+            f"the suffix says which"
+        )
     _figure_class()
 
 

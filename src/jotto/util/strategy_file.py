@@ -19,15 +19,24 @@ import hashlib
 import json
 import os
 import zlib
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
 from ..util.files import JSONInputError, gunzip, parse_json, quote, read_bytes, write_atomic
 
-__all__ = ["FORMAT", "VERSION", "StrategyFileError", "decode_array", "encode_array", "naming",
-           "read", "write"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "StrategyFileError",
+    "decode_array",
+    "encode_array",
+    "naming",
+    "read",
+    "write",
+]
 
 FORMAT = "jotto-strategy"
 VERSION = 1
@@ -80,8 +89,9 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         text = gunzip(raw, name, StrategyFileError)
     except (EOFError, zlib.error):
-        raise StrategyFileError(f"{name}: truncated or corrupt (the compressed data ends "
-                                f"early or is damaged)") from None
+        raise StrategyFileError(
+            f"{name}: truncated or corrupt (the compressed data ends early or is damaged)"
+        ) from None
     try:
         doc = parse_json(text)
     except JSONInputError as exc:
@@ -89,9 +99,11 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise StrategyFileError(f"{name}: not a jotto strategy file")
     if type(doc.get("version")) is not int or doc["version"] != VERSION:
-        raise StrategyFileError(f"{name}: unknown strategy file version "
-                                f"{quote(doc.get('version'))} (this jotto reads version "
-                                f"{VERSION})")
+        raise StrategyFileError(
+            f"{name}: unknown strategy file version "
+            f"{quote(doc.get('version'))} (this jotto reads version "
+            f"{VERSION})"
+        )
     payload = doc.get("payload")
     if not isinstance(payload, dict) or doc.get("sha256") != _digest(payload):
         raise StrategyFileError(f"{name}: checksum mismatch: the file is corrupt or was edited")

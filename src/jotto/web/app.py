@@ -31,8 +31,9 @@ import functools
 import json
 import os
 import random
+from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any
 
 import anyio
 import anyio.to_thread
@@ -65,29 +66,53 @@ RULE_SETS = {
     "positional": "all anagrams kept; replies also say how many letters are in place (3/1)",
 }
 #: The questions of the game (:data:`jotto.play.sessions.ASKS`) at which each move may be made.
-WHEN = {"guess": ("guess",), "answer": ("answer",), "undo": ("guess", "answer", "entry"),
-        "fix": ("guess", "answer"), "give_up": ("guess", "answer"), "word": ("word",),
-        "mark": ("guess", "answer", "word", "entry"), "enter": ("entry",), "new": ("entry",)}
+WHEN = {
+    "guess": ("guess",),
+    "answer": ("answer",),
+    "undo": ("guess", "answer", "entry"),
+    "fix": ("guess", "answer"),
+    "give_up": ("guess", "answer"),
+    "word": ("word",),
+    "mark": ("guess", "answer", "word", "entry"),
+    "enter": ("entry",),
+    "new": ("entry",),
+}
 #: The largest request body taken (bytes): a move is a few dozen.
 MAX_BODY = 4096
 #: The longest text field taken (characters); longer is refused before any game sees it.
 MAX_FIELD = 64
 #: The page's Content-Security-Policy: its own scripts, styles and requests only.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
-                    "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
-                    "Cache-Control": "no-store"}
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
 #: The moves of each mode that make the computer think (its next guess, a suggestion): they run
 #: in the engine's worker threads, the others beside them.
-ENGINE = {"race": {"guess", "undo", "fix"}, "hide": {"answer", "undo", "fix"}, "guess": set(),
-          "assist": {"enter", "undo", "new"}}
+ENGINE = {
+    "race": {"guess", "undo", "fix"},
+    "hide": {"answer", "undo", "fix"},
+    "guess": set(),
+    "assist": {"enter", "undo", "new"},
+}
 #: What each question of the game asks for, in an error.
-ASKED = {"guess": "your guess", "answer": "your answer to my guess", "word": "your word",
-         "entry": "a guess and its reply"}
-STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
-          "/app.js": ("app.js", "text/javascript; charset=utf-8"),
-          "/style.css": ("style.css", "text/css; charset=utf-8")}
+ASKED = {
+    "guess": "your guess",
+    "answer": "your answer to my guess",
+    "word": "your word",
+    "entry": "a guess and its reply",
+}
+STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+}
 
 
 class Refused(Exception):
@@ -108,12 +133,14 @@ def _ok(body: dict[str, Any], status: int = 200) -> JSONResponse:
 
 def _api(handler: Callable[..., Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
     """A route whose :class:`Refused` becomes its JSON error."""
+
     @functools.wraps(handler)
     async def route(request: Request) -> Response:
         try:
             return await handler(request)
         except Refused as exc:
             return _error(exc.status, str(exc))
+
     return route
 
 
@@ -156,15 +183,15 @@ def _choice(body: dict[str, Any], key: str, choices, default: str) -> str:
 class _Library:
     """Word lists, hiding sets and strategies, loaded once each (they are read-only)."""
 
-    @functools.lru_cache(maxsize=64)
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (one library per server, kept for its life)
     def words(self, source: str, length: int, rules: str) -> WordList:
         return load_words(source, length=length, rules=rules)
 
-    @functools.lru_cache(maxsize=64)
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (one library per server, kept for its life)
     def hiding(self, source: str, length: int, rules: str, level: str) -> HidingSet:
         return hiding_set(self.words(source, length, rules), HIDE_FROM[level])
 
-    @functools.lru_cache(maxsize=64)
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (one library per server, kept for its life)
     def solution(self, source: str, length: int, rules: str) -> Solution | None:
         return strategy_for(self.words(source, length, rules), None)
 
@@ -175,16 +202,19 @@ def _allowed(host_header: str, hosts: frozenset[str] | None) -> bool:
         return True
     name = host_header.strip().lower()
     if name.startswith("["):  # [::1]:8000
-        name = name[1:name.find("]")] if "]" in name else name
+        name = name[1 : name.find("]")] if "]" in name else name
     elif name.count(":") == 1:
         name = name.rsplit(":", 1)[0]
     return name in hosts
 
 
-def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
-               save: bool = True, games: Games | None = None,
-               warn: Callable[[str], None] = lambda message: None,
-               seed: int | None = None) -> ASGIApp:
+def create_app(
+    hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
+    save: bool = True,
+    games: Games | None = None,
+    warn: Callable[[str], None] = lambda message: None,
+    seed: int | None = None,
+) -> ASGIApp:
     """The web game's app.  ``hosts``: the names the Host header may carry (None: any, for a
     server bound to all addresses); ``save``: record finished games in the statistics (the file
     of ``jotto stats``); ``games``: the store (its cap and idle time); ``warn``: where problems
@@ -203,18 +233,32 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
         return await anyio.to_thread.run_sync(fn, limiter=limiter if engine else None)
 
     seeds = random.Random(seed) if seed is not None else random.SystemRandom()
-    pages = {path: (resources.files("jotto.web").joinpath("static", name).read_bytes(), kind)
-             for path, (name, kind) in STATIC.items()}
+    pages = {
+        path: (resources.files("jotto.web").joinpath("static", name).read_bytes(), kind)
+        for path, (name, kind) in STATIC.items()
+    }
 
     async def page(request: Request) -> Response:
         body, kind = pages[request.url.path]
         return Response(body, headers={**SECURITY_HEADERS, "Content-Type": kind})
 
     async def options(request: Request) -> Response:
-        return _ok({"modes": list(MODES), "levels": LEVELS, "lists": LISTS,
-                    "rules": RULE_SETS,
-                    "defaults": {"mode": "race", "level": "hard", "words": "enable",
-                                 "length": 5, "rules": "paper", "hints": False}})
+        return _ok(
+            {
+                "modes": list(MODES),
+                "levels": LEVELS,
+                "lists": LISTS,
+                "rules": RULE_SETS,
+                "defaults": {
+                    "mode": "race",
+                    "level": "hard",
+                    "words": "enable",
+                    "length": 5,
+                    "rules": "paper",
+                    "hints": False,
+                },
+            }
+        )
 
     def _game(request: Request) -> tuple[str, Game]:
         gid = request.path_params["gid"]
@@ -224,8 +268,12 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
         return gid, game
 
     def _shown(gid: str, game: Game, reply: Reply | None = None) -> dict[str, Any]:
-        return {"id": gid, "state": game.session.view().as_dict(), "options": game.options,
-                "lines": reply.lines if reply is not None else game.lines}
+        return {
+            "id": gid,
+            "state": game.session.view().as_dict(),
+            "options": game.options,
+            "lines": reply.lines if reply is not None else game.lines,
+        }
 
     def _record(game: Game) -> None:
         """A finished game into the statistics and the game log, once."""
@@ -234,13 +282,23 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
             return
         game.recorded = True
         words = game.session.words
-        about = {"level": game.options["level"],
-                 "words": {"source": words.source, "size": len(words), "length": words.length}}
+        about = {
+            "level": game.options["level"],
+            "words": {"source": words.source, "size": len(words), "length": words.length},
+        }
         if Stats(warn=warn).record({**result, **about}):
             moves = game.session.game_moves()  # type: ignore[attr-defined]
-            GameLog(warn=warn).record(game_record(words, result["mode"], result["outcome"],
-                                                  moves["yours"], moves["mine"],
-                                                  game.options["level"], moves["my_word"]))
+            GameLog(warn=warn).record(
+                game_record(
+                    words,
+                    result["mode"],
+                    result["outcome"],
+                    moves["yours"],
+                    moves["mine"],
+                    game.options["level"],
+                    moves["my_word"],
+                )
+            )
 
     @_api
     async def create(request: Request) -> Response:
@@ -250,10 +308,12 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
         source = _choice(body, "words", tuple(LISTS), "enable")
         rules = _choice(body, "rules", RULE_SETS, "paper")
         length = body.get("length", 5)
-        if not isinstance(length, int) or isinstance(length, bool) or \
-                length not in LISTS[source]:
-            raise Refused(400, f"The list {source} has words of "
-                               f"{', '.join(map(str, LISTS[source]))} letters, not {length!r}.")
+        if not isinstance(length, int) or isinstance(length, bool) or length not in LISTS[source]:
+            raise Refused(
+                400,
+                f"The list {source} has words of "
+                f"{', '.join(map(str, LISTS[source]))} letters, not {length!r}.",
+            )
         hints = body.get("hints", False)
         if not isinstance(hints, bool):
             raise Refused(400, "The field 'hints' must be true or false.")
@@ -264,15 +324,32 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
                 words = library.words(source, length, rules)
             except (WordListError, RulesError) as exc:
                 raise Refused(400, f"{exc}.") from None
-            session = new_session(mode, words, level, library.hiding(source, length, rules, level),
-                                  library.solution(source, length, rules), None,
-                                  seeds.getrandbits(32), hints, sheet=False)
+            session = new_session(
+                mode,
+                words,
+                level,
+                library.hiding(source, length, rules, level),
+                library.solution(source, length, rules),
+                None,
+                seeds.getrandbits(32),
+                hints,
+                sheet=False,
+            )
             session.opening = not again
             return session, session.start().lines
 
         session, lines = await run_in_threadpool(make)
-        game = Game(session, {"mode": mode, "level": level, "words": source, "length": length,
-                              "rules": rules, "hints": hints})
+        game = Game(
+            session,
+            {
+                "mode": mode,
+                "level": level,
+                "words": source,
+                "length": length,
+                "rules": rules,
+                "hints": hints,
+            },
+        )
         game.said(lines)
         gid = store.add(game)
         return _ok(_shown(gid, game, Reply(lines)), 201)
@@ -305,15 +382,15 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
             "enter": lambda: session.enter(_text(body, "word"), _text(body, "reply")),  # type: ignore[attr-defined]
             "new": lambda: session.new(),  # type: ignore[attr-defined]
         }
-        if kind not in moves or not hasattr(session, {"mark": "set_mark", "word": "tell_word"}
-                                                     .get(kind, kind)):
+        if kind not in moves or not hasattr(
+            session, {"mark": "set_mark", "word": "tell_word"}.get(kind, kind)
+        ):
             raise Refused(400, f"That is not a move of a {session.mode} game.")
         asks = session.asks()
         if asks == "none":
             raise Refused(409, "This game is over.")
         if asks not in WHEN[kind]:
-            raise Refused(409, f"That move is not taken now: the game asks for "
-                               f"{ASKED[asks]}.")
+            raise Refused(409, f"That move is not taken now: the game asks for {ASKED[asks]}.")
 
         def play() -> Reply:
             reply = moves[kind]()
@@ -341,12 +418,20 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
                 raise Refused(409, "No guess was made in this game.")
 
             def make() -> dict[str, Any]:
-                r = review_game(session.words, result["mode"], result["outcome"],
-                                moves["yours"], moves["mine"])
-                return {**r.as_dict(), "lines": r.lines(),
-                        "shown": {side.who: [session.vocab.show(g.reply) if not g.found
-                                             else "found" for g in side.guesses]
-                                  for side in r.sides}}
+                r = review_game(
+                    session.words, result["mode"], result["outcome"], moves["yours"], moves["mine"]
+                )
+                return {
+                    **r.as_dict(),
+                    "lines": r.lines(),
+                    "shown": {
+                        side.who: [
+                            session.vocab.show(g.reply) if not g.found else "found"
+                            for g in side.guesses
+                        ]
+                        for side in r.sides
+                    },
+                }
 
             async with game.lock:
                 game.review = await run_in_threadpool(make)
@@ -357,7 +442,6 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
         games = await run_in_threadpool(lambda: Stats(warn=warn).games())
         return _ok({"summary": summarise(games)})
 
-
     routes = [Route(path, page) for path in STATIC] + [
         Route("/api/options", options),
         Route("/api/stats", stats),
@@ -367,10 +451,13 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
         Route("/api/games/{gid}/moves", move, methods=["POST"]),
         Route("/api/games/{gid}/review", review),
     ]
-    app = Starlette(routes=routes,
-                    exception_handlers={404: lambda r, e: _error(404, "There is no such page."),
-                                        405: lambda r, e: _error(405, "That method is not "
-                                                                      "allowed here.")})
+    app = Starlette(
+        routes=routes,
+        exception_handlers={
+            404: lambda r, e: _error(404, "There is no such page."),
+            405: lambda r, e: _error(405, "That method is not allowed here."),
+        },
+    )
 
     async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
         """Requests to another host name than the one served are refused: a page elsewhere
@@ -378,8 +465,7 @@ def create_app(hosts: Sequence[str] | None = ("127.0.0.1", "localhost", "::1"),
         if scope["type"] == "http":
             host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
             if not _allowed(host, allowed):
-                refused = _error(400, "This server answers only requests to the address it "
-                                      "serves.")
+                refused = _error(400, "This server answers only requests to the address it serves.")
                 return await refused(scope, receive, send)
         await app(scope, receive, send)
 

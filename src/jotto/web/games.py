@@ -12,8 +12,9 @@ import asyncio
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..play.sessions import Session
 
@@ -47,8 +48,12 @@ class Game:
 class Games:
     """The games in memory by id, least recently played first."""
 
-    def __init__(self, cap: int = MAX_GAMES, idle: float = IDLE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        cap: int = MAX_GAMES,
+        idle: float = IDLE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         if cap < 1:
             raise ValueError("at least one game must fit")
         self.cap = cap

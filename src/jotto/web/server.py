@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 import webbrowser
-from typing import Callable
+from collections.abc import Callable
 
 import uvicorn
 
@@ -42,23 +42,31 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
 
 
-def make_server(sock: socket.socket, save: bool = True,
-                warn: Callable[[str], None] = lambda message: None) -> uvicorn.Server:
+def make_server(
+    sock: socket.socket, save: bool = True, warn: Callable[[str], None] = lambda message: None
+) -> uvicorn.Server:
     """A uvicorn server of the web game for ``sock``: no access log (what clients send goes to
     no log line), Host headers checked against the address bound (any, for a wildcard)."""
     host = sock.getsockname()[0]
     hosts = None if host in WILDCARDS else ["127.0.0.1", "localhost", "::1", host]
-    config = uvicorn.Config(create_app(hosts, save=save, warn=warn), access_log=False,
-                            log_level="warning", lifespan="off", server_header=False)
+    config = uvicorn.Config(
+        create_app(hosts, save=save, warn=warn),
+        access_log=False,
+        log_level="warning",
+        lifespan="off",
+        server_header=False,
+    )
     return uvicorn.Server(config)
 
 
 def open_when_started(server: uvicorn.Server, url: str) -> None:
     """Open ``url`` in the browser once ``server`` answers (in a thread, not waiting)."""
+
     def wait() -> None:
         for _ in range(200):
             if server.started:
                 webbrowser.open(url)
                 return
             threading.Event().wait(0.05)
+
     threading.Thread(target=wait, daemon=True).start()

@@ -25,7 +25,7 @@
 
 /* The word lengths whose sweeps are compiled with the length a constant (loops over letters
  * unrolled); other lengths share sweeps compiled for any length (JT_LEN 0).  CMakeLists.txt and
- * tests/test_cross_aarch64.py read this line. */
+ * tests/house/test_cross_aarch64.py read this line. */
 #define JT_KERNEL_LENGTHS(X) X(2) X(3) X(4) X(5) X(6) X(7)
 
 /* The sweeps of level `level` for word length `len` (kernels_length.c): class sizes and q of

@@ -39,13 +39,36 @@ opening (which words are secrets, and why an example is not) is said by its firs
 
 from .assist import Assist
 from .base import Reply, Session
-from .levels import (HIDE_FROM, LEVELS, MODES, bundled_solution, default_guesser,
-                     level_players, new_session, strategy_for)
+from .levels import (
+    HIDE_FROM,
+    LEVELS,
+    MODES,
+    bundled_solution,
+    default_guesser,
+    level_players,
+    new_session,
+    strategy_for,
+)
 from .race import Race
 from .state import ASKS, GameState
 from .you_guess import YouGuess
 from .you_hide import YouHide
 
-__all__ = ["ASKS", "HIDE_FROM", "LEVELS", "MODES", "Assist", "GameState", "Race", "Reply",
-           "Session", "YouGuess", "YouHide", "bundled_solution", "default_guesser",
-           "level_players", "new_session", "strategy_for"]
+__all__ = [
+    "ASKS",
+    "HIDE_FROM",
+    "LEVELS",
+    "MODES",
+    "Assist",
+    "GameState",
+    "Race",
+    "Reply",
+    "Session",
+    "YouGuess",
+    "YouHide",
+    "bundled_solution",
+    "default_guesser",
+    "level_players",
+    "new_session",
+    "strategy_for",
+]

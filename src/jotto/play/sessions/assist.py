@@ -27,9 +27,16 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
   quit        stop (so do Ctrl-D and Ctrl-C)
 """
 
-    def __init__(self, words: WordList, guesser: Guesser, guesser_name: str = "",
-                 show: int = 12, style: Style | None = None, sheet: bool = False,
-                 drawn: bool = False):
+    def __init__(
+        self,
+        words: WordList,
+        guesser: Guesser,
+        guesser_name: str = "",
+        show: int = 12,
+        style: Style | None = None,
+        sheet: bool = False,
+        drawn: bool = False,
+    ):
         super().__init__(words, style, sheet)
         #: the guesser is a mixed strategy drawn anew each game (no --seed): its first suggestion
         #: changes from game to game, which the opening says
@@ -47,28 +54,39 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
         return "none" if self.quit else "entry"
 
     def view(self):
-        return self._view(yours=self.the_sheet(), my_guess=self.suggestion,
-                          over=self.quit)
+        return self._view(yours=self.the_sheet(), my_guess=self.suggestion, over=self.quit)
 
     def the_sheet(self):
         """The game's sheet: the guesses entered, their replies, the letters they prove, the
         person's marks, and how many candidates are left."""
-        return sheet_state("The sheet:", [w for w, _ in self.history],
-                           [r for _, r in self.history], self.rules, self.L,
-                           len(self._state()), self.marks)
+        return sheet_state(
+            "The sheet:",
+            [w for w, _ in self.history],
+            [r for _, r in self.history],
+            self.rules,
+            self.L,
+            len(self._state()),
+            self.marks,
+        )
 
     def start(self) -> Reply:
-        return self._status(Reply().say(
-            f"Assisting with {self.L}-letter words from {self.words.source} ({len(self.words)} "
-            f"words); suggestions by {self.guesser_name}. Type 'help' for commands.",
-            *self.intro(), *self.drawn_line()))
+        return self._status(
+            Reply().say(
+                f"Assisting with {self.L}-letter words from {self.words.source} ({len(self.words)} "
+                f"words); suggestions by {self.guesser_name}. Type 'help' for commands.",
+                *self.intro(),
+                *self.drawn_line(),
+            )
+        )
 
     def drawn_line(self) -> list[str]:
         """Why the first suggestion changes from game to game, when it does."""
         if not self.drawn:
             return []
-        return [f"{self.guesser_name} is a mixed strategy: its first suggestion is drawn anew "
-                f"each game, so it changes from game to game (--seed N repeats it)."]
+        return [
+            f"{self.guesser_name} is a mixed strategy: its first suggestion is drawn anew "
+            f"each game, so it changes from game to game (--seed N repeats it)."
+        ]
 
     def example(self) -> str:
         """An example line: a guess and its reply."""
@@ -84,9 +102,16 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
 
     def sheet_lines(self) -> list[str]:
         """The game's sheet as text (without the count of candidates: said after it)."""
-        return self.render(sheet_state("The sheet:", [w for w, _ in self.history],
-                                       [r for _, r in self.history], self.rules, self.L,
-                                       marks=self.marks))
+        return self.render(
+            sheet_state(
+                "The sheet:",
+                [w for w, _ in self.history],
+                [r for _, r in self.history],
+                self.rules,
+                self.L,
+                marks=self.marks,
+            )
+        )
 
     def _status(self, out: Reply) -> Reply:
         if self.sheet and self.history:
@@ -95,16 +120,21 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
         n = len(S)
         self.suggestion = None
         if n == 0:
-            return out.say("No word fits all these replies: check them ('undo' takes back the "
-                           "last).")
-        out.say(f"{n} candidate{'s' if n != 1 else ''} left" +
-                (": " + " ".join(self.words[int(i)] for i in S) if n <= self.show else "."))
+            return out.say(
+                "No word fits all these replies: check them ('undo' takes back the last)."
+            )
+        out.say(
+            f"{n} candidate{'s' if n != 1 else ''} left"
+            + (": " + " ".join(self.words[int(i)] for i in S) if n <= self.show else ".")
+        )
         hist = [(self.words.index(w) if w in self.words else -1, r) for w, r in self.history]
         try:
             guess = self.words[int(self.guesser.next_guess(S, hist))]
         except OffTree:  # a tree file knows only its own games; the session goes on
-            return out.say(f"No suggestion: these guesses left the tree of "
-                           f"{self.guesser_name} ('undo' goes back to it).")
+            return out.say(
+                f"No suggestion: these guesses left the tree of "
+                f"{self.guesser_name} ('undo' goes back to it)."
+            )
         self.suggestion = guess
         return out.say(f"Suggested guess: {guess}")
 
@@ -130,8 +160,9 @@ Enter each guess you made and the reply you got, e.g. '{EXAMPLE}'.
         if parts == ["new"]:
             return self.new()
         if len(parts) < 2:
-            return Reply().refuse(f"Enter a guess and its reply, e.g. '{self.example()}' (or "
-                                  f"'help').")
+            return Reply().refuse(
+                f"Enter a guess and its reply, e.g. '{self.example()}' (or 'help')."
+            )
         return self.enter(parts[0], " ".join(parts[1:]))
 
     def undo(self) -> Reply:

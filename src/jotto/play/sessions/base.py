@@ -26,8 +26,13 @@ FIX = re.compile(r"fix\s+([0-9]{1,3})\s+(\S.*)")
 MARK = re.compile(r"mark\s+(\S+)\s+(in|out|clear)")
 SHEET = "sheet"
 #: What the terminal asks with, for each question of :data:`.state.ASKS`.
-PROMPTS = {"guess": "Your guess: ", "answer": "Your answer: ", "word": "Your word: ",
-           "entry": "> ", "none": "> "}
+PROMPTS = {
+    "guess": "Your guess: ",
+    "answer": "Your answer: ",
+    "word": "Your word: ",
+    "entry": "> ",
+    "none": "> ",
+}
 
 
 @dataclass
@@ -39,11 +44,11 @@ class Reply:
     done: bool = False
     refused: bool = False
 
-    def say(self, *lines: str) -> "Reply":
+    def say(self, *lines: str) -> Reply:
         self.lines.extend(lines)
         return self
 
-    def refuse(self, line: str) -> "Reply":
+    def refuse(self, line: str) -> Reply:
         """Say why a move is refused (one sentence)."""
         self.refused = True
         return self.say(line)
@@ -89,9 +94,16 @@ class Session:
 
     def _view(self, **fields) -> GameState:
         """A :class:`~.state.GameState` of this game's list and question, with ``fields``."""
-        return GameState(mode=self.mode, source=self.words.source, length=self.L,
-                         size=len(self.words), rules=self.rules.name,
-                         positional=self.rules.positional, asks=self.asks(), **fields)
+        return GameState(
+            mode=self.mode,
+            source=self.words.source,
+            length=self.L,
+            size=len(self.words),
+            rules=self.rules.name,
+            positional=self.rules.positional,
+            asks=self.asks(),
+            **fields,
+        )
 
     def mark(self, text: str) -> Reply | None:
         """``mark X in|out|clear``: letters marked by hand on the person's sheet, shown with it
@@ -99,8 +111,10 @@ class Session:
         m = MARK.fullmatch(text)
         if m is None:
             if text == "mark" or text.startswith("mark "):
-                return Reply().refuse("Mark letters as on paper: 'mark X in', 'mark X out' or "
-                                      "'mark X clear' (X: one or more letters).")
+                return Reply().refuse(
+                    "Mark letters as on paper: 'mark X in', 'mark X out' or "
+                    "'mark X clear' (X: one or more letters)."
+                )
             return None
         return self.set_mark(m.group(1), m.group(2))
 
@@ -137,12 +151,19 @@ class Session:
 
     def help(self) -> Reply:
         if self.rules.positional:
-            answer = ("C/P  ", f"C letters in common with your word, P of them in place "
-                               f"(like {self.show(self.rules.code(min(3, self.L), 1, self.L))})")
+            answer = (
+                "C/P  ",
+                f"C letters in common with your word, P of them in place "
+                f"(like {self.show(self.rules.code(min(3, self.L), 1, self.L))})",
+            )
         else:
             answer = (f"0..{self.L}", "how many letters my guess shares with your word")
-        text = self.help_text.strip("\n").replace("{L}", str(self.L)) \
-            .replace("{ANSWER}", answer[0]).replace("{MEANS}", answer[1])
+        text = (
+            self.help_text.strip("\n")
+            .replace("{L}", str(self.L))
+            .replace("{ANSWER}", answer[0])
+            .replace("{MEANS}", answer[1])
+        )
         return Reply().say(*text.splitlines())
 
     def read_reply(self, text: str) -> int | None:

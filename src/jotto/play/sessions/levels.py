@@ -3,7 +3,7 @@ strategy a session plays (a strategy file, or the bundled solve for the default 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -21,27 +21,40 @@ from .race import Race
 from .you_guess import YouGuess
 from .you_hide import YouHide
 
-__all__ = ["HIDE_FROM", "LEVELS", "MODES", "bundled_solution", "default_guesser",
-           "level_players", "new_session", "strategy_for"]
+__all__ = [
+    "HIDE_FROM",
+    "LEVELS",
+    "MODES",
+    "bundled_solution",
+    "default_guesser",
+    "level_players",
+    "new_session",
+    "strategy_for",
+]
 
 #: The computer's strength: how it guesses and how it hides.
 LEVELS = {
     "easy": "guesses a random word that fits the replies so far (the Perl player); hides a "
-            "common word, drawn uniformly",
+    "common word, drawn uniformly",
     "medium": "guesses greedily (GuesserGBR against a uniform hider, exact rule); hides a "
-              "common word, drawn uniformly",
+    "common word, drawn uniformly",
     "hard": "the equilibrium strategy of the strongest solve for the list (bundled or "
-            "--strategy) as guesser and hider, which may hide any word; without one, medium's "
-            "guesser and a word drawn uniformly; in the race, the race guesser, which watches "
-            "your progress and plays to win",
+    "--strategy) as guesser and hider, which may hide any word; without one, medium's "
+    "guesser and a word drawn uniformly; in the race, the race guesser, which watches "
+    "your progress and plays to win",
 }
 #: Which words each level hides (:func:`jotto.play.commonness.hiding_set`), unless --hide-from says.
 HIDE_FROM = {"easy": "common", "medium": "common", "hard": "all"}
 
 
-def default_guesser(words: WordList, solution: Solution | None, spec: str | None,
-                    seed: int | None, level: str = "hard", race: bool = False
-                    ) -> tuple[Guesser, str]:
+def default_guesser(
+    words: WordList,
+    solution: Solution | None,
+    spec: str | None,
+    seed: int | None,
+    level: str = "hard",
+    race: bool = False,
+) -> tuple[Guesser, str]:
     """The computer's guesser: ``spec`` if given, else the ``level``'s: easy the random
     consistent guesser, medium GuesserGBR (exact rule), hard in a ``race`` the race guesser
     (:class:`jotto.players.RaceGuesser`), else the equilibrium guesser of the strategy (the
@@ -59,17 +72,26 @@ def default_guesser(words: WordList, solution: Solution | None, spec: str | None
     return make_guesser("gbr:exact", words), "GuesserGBR (exact rule; no strategy file given)"
 
 
-def level_players(words: WordList, solution: Solution | None, spec: str | None,
-                  seed: int | None, level: str, hiding: HidingSet | None = None,
-                  race: bool = False) -> tuple[Guesser, str, np.ndarray]:
+def level_players(
+    words: WordList,
+    solution: Solution | None,
+    spec: str | None,
+    seed: int | None,
+    level: str,
+    hiding: HidingSet | None = None,
+    race: bool = False,
+) -> tuple[Guesser, str, np.ndarray]:
     """The computer's guesser (with its name) and hiding distribution at ``level``: hard hides
     by the equilibrium hider when there is a strategy, the other levels uniformly; restricted to
     the words of ``hiding`` if given (the equilibrium's weights on them, renormalised, or
     uniformly if it puts none there).  ``race``: the guesser plays a race (hard: the race
     guesser)."""
     guesser, name = default_guesser(words, solution, spec, seed, level, race)
-    p = (np.asarray(solution.hider(), dtype=np.float64) if level == "hard" and
-         solution is not None else np.ones(len(words)))
+    p = (
+        np.asarray(solution.hider(), dtype=np.float64)
+        if level == "hard" and solution is not None
+        else np.ones(len(words))
+    )
     if hiding is not None:
         kept = p * hiding.mask
         p = kept if kept.sum() > 0 else hiding.mask.astype(np.float64)
@@ -88,24 +110,42 @@ def strategy_for(words: WordList, path: str | None) -> Solution | None:
 MODES = ("race", "guess", "hide", "assist")
 
 
-def new_session(mode: str, words: WordList, level: str, hiding: HidingSet,
-                solution: Solution | None = None, spec: str | None = None,
-                seed: int | None = None, hints: bool = False, style: Style | None = None,
-                sheet: bool = True,
-                expected: Callable[[Guesser], np.ndarray | None] | None = None) -> Session:
+def new_session(
+    mode: str,
+    words: WordList,
+    level: str,
+    hiding: HidingSet,
+    solution: Solution | None = None,
+    spec: str | None = None,
+    seed: int | None = None,
+    hints: bool = False,
+    style: Style | None = None,
+    sheet: bool = True,
+    expected: Callable[[Guesser], np.ndarray | None] | None = None,
+) -> Session:
     """A new game of ``mode`` (:data:`MODES`) on ``words`` with the computer at ``level``
     (:func:`level_players`), hiding among ``hiding``: the one place the terminal and the web
     server make their sessions.  ``expected``: the expected guesses per word of a guesser, said
     after "you guess" games (None: not said)."""
-    guesser, name, hider_p = level_players(words, solution, spec, seed, level, hiding,
-                                           race=mode == "race")
+    guesser, name, hider_p = level_players(
+        words, solution, spec, seed, level, hiding, race=mode == "race"
+    )
     if mode == "hide":
         return YouHide(words, guesser, name, style=style, sheet=sheet)
     if mode == "race":
         return Race(words, hider_p, guesser, name, seed, hints, style, sheet, hides=hiding.about)
     if mode == "guess":
-        return YouGuess(words, hider_p, seed, expected(guesser) if expected else None, name,
-                        hints, style, sheet, hides=hiding.about)
+        return YouGuess(
+            words,
+            hider_p,
+            seed,
+            expected(guesser) if expected else None,
+            name,
+            hints,
+            style,
+            sheet,
+            hides=hiding.about,
+        )
     if mode == "assist":
         return Assist(words, guesser, name, style=style, sheet=sheet)
     raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")

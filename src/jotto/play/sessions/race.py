@@ -42,15 +42,26 @@ Any time:
   quit        stop (so do Ctrl-D and Ctrl-C)
 """
 
-    def __init__(self, words: WordList, hider_p: np.ndarray, guesser: Guesser,
-                 guesser_name: str = "", seed: int | None = None, hints: bool = False,
-                 style: Style | None = None, sheet: bool = True, hides: str = ""):
+    def __init__(
+        self,
+        words: WordList,
+        hider_p: np.ndarray,
+        guesser: Guesser,
+        guesser_name: str = "",
+        seed: int | None = None,
+        hints: bool = False,
+        style: Style | None = None,
+        sheet: bool = True,
+        hides: str = "",
+    ):
         super().__init__(words, style, sheet)
-        self.mine = YouGuess(words, hider_p, seed, hints=hints, style=style, sheet=sheet,
-                             hides=hides)
+        self.mine = YouGuess(
+            words, hider_p, seed, hints=hints, style=style, sheet=sheet, hides=hides
+        )
         self.mine.board = False
-        self.theirs = YouHide(words, guesser, guesser_name, style=style, sheet=False,
-                              auto_next=False)
+        self.theirs = YouHide(
+            words, guesser, guesser_name, style=style, sheet=False, auto_next=False
+        )
         self.guesser_name = guesser_name
         self.your_turn = True
         self.outcome: str | None = None
@@ -71,19 +82,25 @@ Any time:
 
     def view(self):
         asks = self.asks()
-        return self._view(yours=self.mine.your_sheet(),
-                          mine=self.theirs.my_sheet("My sheet:", found_too=True),
-                          my_guess=self.words[self.theirs.current] if asks == "answer" else None,
-                          my_candidates=len(self.theirs.state), over=self.over,
-                          outcome=self.outcome, my_word=self._my_word() if self.over else None)
+        return self._view(
+            yours=self.mine.your_sheet(),
+            mine=self.theirs.my_sheet("My sheet:", found_too=True),
+            my_guess=self.words[self.theirs.current] if asks == "answer" else None,
+            my_candidates=len(self.theirs.state),
+            over=self.over,
+            outcome=self.outcome,
+            my_word=self._my_word() if self.over else None,
+        )
 
     def start(self) -> Reply:
         return Reply().say(
             f"Race: think of a {self.L}-letter word from {self.words.source} "
             f"({len(self.words)} words) and keep it secret; I have chosen mine"
             f"{self.mine.hiding_note()}. Each round you guess first, then I do; I guess with "
-            f"{self.guesser_name}. Type 'help' for commands.", *self.intro(),
-            *self.theirs.yes_note())
+            f"{self.guesser_name}. Type 'help' for commands.",
+            *self.intro(),
+            *self.theirs.yes_note(),
+        )
 
     def handle(self, line: str) -> Reply:
         text = line.strip().lower()
@@ -136,8 +153,11 @@ Any time:
     def guess(self, text: str) -> Reply:
         """Your guess ``text`` of my word: my reply, then my guess of yours."""
         if self.asks() != "guess":
-            return Reply().refuse("It is not your turn to guess: answer my guess first."
-                                  if self.asks() == "answer" else "This game is over.")
+            return Reply().refuse(
+                "It is not your turn to guess: answer my guess first."
+                if self.asks() == "answer"
+                else "This game is over."
+            )
         out = self.mine.guess(text)
         if out.refused:
             return out  # not a guess (a bad word): still your turn
@@ -155,16 +175,20 @@ Any time:
         observe = getattr(self.theirs.guesser, "observe", None)
         if observe is None:
             return
-        history = tuple((self.words.index(w) if w in self.words else -1, r)
-                        for w, r in zip(self.mine.guesses, self.mine.replies))
+        history = tuple(
+            (self.words.index(w) if w in self.words else -1, r)
+            for w, r in zip(self.mine.guesses, self.mine.replies)
+        )
         observe(RaceView(self.mine.state, history, False, self.mine.found))
 
     def answer(self, text: str) -> Reply:
         """Your answer ``text`` to my guess (a reply, or ``yes``)."""
         if self.asks() != "answer":
-            return Reply().refuse("There is no guess of mine to answer now: it is your turn "
-                                  "to guess." if self.asks() == "guess" else
-                                  "This game is over.")
+            return Reply().refuse(
+                "There is no guess of mine to answer now: it is your turn to guess."
+                if self.asks() == "guess"
+                else "This game is over."
+            )
         return self._after_answer(self.theirs.answer(text))
 
     def undo(self) -> Reply:
@@ -185,19 +209,26 @@ Any time:
             return out
         answered = len(self.theirs.history)
         # the round is over once my guess of it has an answer (race_rules decides the result)
-        result = round_result(self.mine.found, self.theirs.found) \
-            if answered + self.theirs.found == len(self.mine.guesses) else None
+        result = (
+            round_result(self.mine.found, self.theirs.found)
+            if answered + self.theirs.found == len(self.mine.guesses)
+            else None
+        )
         if result in (DRAW, SECOND):
             self.outcome = "draw" if result == DRAW else "lost"
-            verdict = ("We both found the other's word in this round: a draw." if result == DRAW
-                       else "I found your word first: I win.")
+            verdict = (
+                "We both found the other's word in this round: a draw."
+                if result == DRAW
+                else "I found your word first: I win."
+            )
             return self._end(Reply().say(*out.lines), verdict, f"My word was {self._my_word()}.")
         if result == FIRST:
             self.outcome = "won"
             n = len(self.mine.guesses)
-            return self._end(Reply().say(*out.lines),
-                             f"You found my word first, in {n} guess{'es' if n > 1 else ''}: "
-                             f"you win.")
+            return self._end(
+                Reply().say(*out.lines),
+                f"You found my word first, in {n} guess{'es' if n > 1 else ''}: you win.",
+            )
         # your turn once my guess of this round has an answer that leaves some word
         self.your_turn = answered == len(self.mine.guesses) and len(self.theirs.state) > 0
         out.lines = ["My g" + x[1:] if x.startswith("Guess ") else x for x in out.lines]
@@ -224,11 +255,14 @@ Any time:
         return out
 
     def game_moves(self) -> dict:
-        return {"yours": self.mine.moves(), "mine": self.theirs.moves(),
-                "my_word": self._my_word()}
+        return {"yours": self.mine.moves(), "mine": self.theirs.moves(), "my_word": self._my_word()}
 
     def result(self) -> dict | None:
         if self.outcome is None:
             return None
-        return {"mode": "race", "outcome": self.outcome, "your_guesses": len(self.mine.guesses),
-                "my_guesses": len(self.theirs.history) + (1 if self.theirs.found else 0)}
+        return {
+            "mode": "race",
+            "outcome": self.outcome,
+            "your_guesses": len(self.mine.guesses),
+            "my_guesses": len(self.theirs.history) + (1 if self.theirs.found else 0),
+        }

@@ -54,12 +54,21 @@ class GameState:
     my_word: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode,
-                "words": {"source": self.source, "length": self.length, "size": self.size,
-                          "rules": self.rules, "positional": self.positional},
-                "asks": self.asks,
-                "yours": None if self.yours is None else self.yours.as_dict(),
-                "mine": None if self.mine is None else self.mine.as_dict(),
-                "my_guess": self.my_guess, "my_candidates": self.my_candidates,
-                "over": self.over, "outcome": self.outcome,
-                "my_word": self.my_word if self.over else None}
+        return {
+            "mode": self.mode,
+            "words": {
+                "source": self.source,
+                "length": self.length,
+                "size": self.size,
+                "rules": self.rules,
+                "positional": self.positional,
+            },
+            "asks": self.asks,
+            "yours": None if self.yours is None else self.yours.as_dict(),
+            "mine": None if self.mine is None else self.mine.as_dict(),
+            "my_guess": self.my_guess,
+            "my_candidates": self.my_candidates,
+            "over": self.over,
+            "outcome": self.outcome,
+            "my_word": self.my_word if self.over else None,
+        }

@@ -26,10 +26,18 @@ The sheet after each guess lists your guesses and the letters they prove in my w
 capitals) and not in it (out:); at a colour terminal, the alphabet with those marked.
 """
 
-    def __init__(self, words: WordList, hider_p: np.ndarray, seed: int | None = None,
-                 expected: np.ndarray | None = None, expected_by: str = "",
-                 hints: bool = False, style: Style | None = None, sheet: bool = False,
-                 hides: str = ""):
+    def __init__(
+        self,
+        words: WordList,
+        hider_p: np.ndarray,
+        seed: int | None = None,
+        expected: np.ndarray | None = None,
+        expected_by: str = "",
+        hints: bool = False,
+        style: Style | None = None,
+        sheet: bool = False,
+        hides: str = "",
+    ):
         super().__init__(words, style, sheet)
         #: which words I hide, said at the start (:attr:`jotto.play.commonness.HidingSet.about`)
         self.hides = hides
@@ -55,9 +63,12 @@ capitals) and not in it (out:); at a colour terminal, the alphabet with those ma
         return out
 
     def start(self) -> Reply:
-        return Reply().say(f"I am thinking of a {self.L}-letter word from {self.words.source} "
-                           f"({len(self.words)} words){self.hiding_note()}. Type 'help' for "
-                           f"commands.", *self.intro())
+        return Reply().say(
+            f"I am thinking of a {self.L}-letter word from {self.words.source} "
+            f"({len(self.words)} words){self.hiding_note()}. Type 'help' for "
+            f"commands.",
+            *self.intro(),
+        )
 
     def hiding_note(self) -> str:
         """Which words I hide, for the start: ', one of the 810 common ones (by wordfreq)'."""
@@ -91,17 +102,26 @@ capitals) and not in it (out:); at a colour terminal, the alphabet with those ma
         return "none" if self.over else "guess"
 
     def view(self):
-        return self._view(yours=self.your_sheet(), over=self.over,
-                          outcome=(self.result() or {}).get("outcome"),
-                          my_word=self.words[self.secret] if self.over else None)
+        return self._view(
+            yours=self.your_sheet(),
+            over=self.over,
+            outcome=(self.result() or {}).get("outcome"),
+            my_word=self.words[self.secret] if self.over else None,
+        )
 
     def your_sheet(self):
         """Your sheet: your guesses (the one that found my word too), my replies, the letters
         proved, your marks, and with hints how many of my words fit."""
         moves = self.moves()
-        return sheet_state("Your sheet:", [g for g, _ in moves], [r for _, r in moves],
-                           self.rules, self.L, len(self.state) if self.hints else None,
-                           self.marks)
+        return sheet_state(
+            "Your sheet:",
+            [g for g, _ in moves],
+            [r for _, r in moves],
+            self.rules,
+            self.L,
+            len(self.state) if self.hints else None,
+            self.marks,
+        )
 
     def give_up(self) -> Reply:
         """You give up: my word, and the game is over."""
@@ -119,8 +139,9 @@ capitals) and not in it (out:); at a colour terminal, the alphabet with those ma
             return Reply().refuse(problem + " (not counted)")
         if text in self.guesses:
             reply = self.replies[self.guesses.index(text)]
-            return Reply().refuse(f"You already guessed {text} (reply {self.show(reply)}); not "
-                                  f"counted.")
+            return Reply().refuse(
+                f"You already guessed {text} (reply {self.show(reply)}); not counted."
+            )
         problem = self.vocab.hard_problem(text, list(zip(self.guesses, self.replies)))
         if problem:
             return Reply().refuse(problem + " (not counted)")
@@ -130,7 +151,8 @@ capitals) and not in it (out:); at a colour terminal, the alphabet with those ma
             self.found = True
             out = Reply(done=True).say(
                 f"Yes! {text} is my word. You found it in {n} guess{'es' if n > 1 else ''}.",
-                *self._epilogue())
+                *self._epilogue(),
+            )
             if self.sheet and self.board:
                 out.say(*self.render(self.your_sheet()))
             return out
@@ -140,8 +162,10 @@ capitals) and not in it (out:); at a colour terminal, the alphabet with those ma
         out = Reply()
         if self.rules.split(code, self.L)[0] == self.L:
             shown = f" {self.show(code)}:" if self.rules.positional else ""
-            out.say(f"{text}:{shown} all {self.L} letters in common, but it is not my word (an "
-                    f"anagram of it)")
+            out.say(
+                f"{text}:{shown} all {self.L} letters in common, but it is not my word (an "
+                f"anagram of it)"
+            )
         else:
             out.say(f"{text}: {self.show(code)}")
         if self.sheet:
@@ -152,15 +176,19 @@ capitals) and not in it (out:); at a colour terminal, the alphabet with those ma
 
     def _left(self) -> str:
         n = len(self.state)
-        return f"{n} word{'s' if n != 1 else ''} of my list fit{'' if n != 1 else 's'} your " \
-               f"replies so far."
+        return (
+            f"{n} word{'s' if n != 1 else ''} of my list fit{'' if n != 1 else 's'} your "
+            f"replies so far."
+        )
 
     def _epilogue(self) -> list[str]:
         if self.expected is None:
             return []
         by = self.expected_by[:1].upper() + self.expected_by[1:]
-        return [f"{by} would expect to need "
-                f"{self.expected[self.secret]:.2f} guesses for {self.words[self.secret]}."]
+        return [
+            f"{by} would expect to need "
+            f"{self.expected[self.secret]:.2f} guesses for {self.words[self.secret]}."
+        ]
 
     def moves(self) -> list[tuple[str, int]]:
         """Your guesses and my replies, the one that found my word with the win's code."""

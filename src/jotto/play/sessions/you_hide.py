@@ -28,8 +28,15 @@ Think of a word from the list; I guess it. After each guess, answer:
   quit         stop (so do Ctrl-D and Ctrl-C)
 """
 
-    def __init__(self, words: WordList, guesser: Guesser, guesser_name: str = "",
-                 style: Style | None = None, sheet: bool = False, auto_next: bool = True):
+    def __init__(
+        self,
+        words: WordList,
+        guesser: Guesser,
+        guesser_name: str = "",
+        style: Style | None = None,
+        sheet: bool = False,
+        auto_next: bool = True,
+    ):
         super().__init__(words, style, sheet)
         self.guesser = guesser
         self.guesser_name = guesser_name
@@ -56,31 +63,38 @@ Think of a word from the list; I guess it. After each guess, answer:
         return "none" if self.over else "answer"
 
     def view(self):
-        return self._view(mine=self.my_sheet("My sheet:", found_too=True),
-                          my_guess=self.words[self.current] if self.asks() == "answer" else None,
-                          my_candidates=len(self.state), over=self.over,
-                          outcome=(self.result() or {}).get("outcome"))
+        return self._view(
+            mine=self.my_sheet("My sheet:", found_too=True),
+            my_guess=self.words[self.current] if self.asks() == "answer" else None,
+            my_candidates=len(self.state),
+            over=self.over,
+            outcome=(self.result() or {}).get("outcome"),
+        )
 
     def my_sheet(self, title: str, found_too: bool = False):
         """My sheet: my guesses, your answers, the letters they prove; ``found_too``: with the
         guess that found your word."""
         moves = self.moves() if found_too else self._word_history()
-        return sheet_state(title, [g for g, _ in moves], [r for _, r in moves], self.rules,
-                           self.L)
+        return sheet_state(title, [g for g, _ in moves], [r for _, r in moves], self.rules, self.L)
 
     def start(self) -> Reply:
-        out = Reply().say(f"Think of a {self.L}-letter word from {self.words.source} "
-                          f"({len(self.words)} words); I will guess it with "
-                          f"{self.guesser_name}. Type 'help' for commands.",
-                          *self.intro(), *self.yes_note())
+        out = Reply().say(
+            f"Think of a {self.L}-letter word from {self.words.source} "
+            f"({len(self.words)} words); I will guess it with "
+            f"{self.guesser_name}. Type 'help' for commands.",
+            *self.intro(),
+            *self.yes_note(),
+        )
         return self._next(out)
 
     def yes_note(self) -> list[str]:
         """Under ``keep-all`` (without positional replies), how a person says they were found."""
         if self.rules.positional or self.rules.anagrams != "keep-all":
             return []
-        return [f"Answer 'yes' when I guess your word: {self.L} letters in common with another "
-                f"word of the same letters is an ordinary answer."]
+        return [
+            f"Answer 'yes' when I guess your word: {self.L} letters in common with another "
+            f"word of the same letters is an ordinary answer."
+        ]
 
     def guess_line(self) -> str:
         """Choose the next guess and say it."""
@@ -136,14 +150,18 @@ Think of a word from the list; I guess it. After each guess, answer:
         if text in YES or answer == self.words.win_code:
             self.found = True
             n = len(self.history) + 1
-            return Reply(done=True).say(f"Got it: {self.words[self.current]} in {n} "
-                                        f"guess{'es' if n > 1 else ''}.")
+            return Reply(done=True).say(
+                f"Got it: {self.words[self.current]} in {n} guess{'es' if n > 1 else ''}."
+            )
         if answer is None:
-            return Reply().refuse(f"Please answer with {self.reply_form()}, 'yes' if I guessed "
-                                  f"your word, or 'undo'.")
+            return Reply().refuse(
+                f"Please answer with {self.reply_form()}, 'yes' if I guessed your word, or 'undo'."
+            )
         if len(self.state) == 0:
-            return Reply().refuse("No word fits your answers so far: 'undo' the last one or "
-                                  "'fix' a wrong one first, or 'give up' and tell me your word.")
+            return Reply().refuse(
+                "No word fits your answers so far: 'undo' the last one or "
+                "'fix' a wrong one first, or 'give up' and tell me your word."
+            )
         self.history.append((self.current, answer))
         return self._after_change(Reply())
 
@@ -152,9 +170,11 @@ Think of a word from the list; I guess it. After each guess, answer:
         self._recompute()
         n = len(self.state)
         if n == 0:
-            out.say("No word in my list fits all your answers. Type 'undo' to take back "
-                    "the last one, 'fix N R' to correct your answer to guess N, or 'give "
-                    "up' and tell me your word to see which answer ruled it out.")
+            out.say(
+                "No word in my list fits all your answers. Type 'undo' to take back "
+                "the last one, 'fix N R' to correct your answer to guess N, or 'give "
+                "up' and tell me your word to see which answer ruled it out."
+            )
             return out.say(*self._dropped_fitting())
         out.say(f"{n} word{'s' if n != 1 else ''} still fit{'' if n != 1 else 's'}.")
         if self.sheet:
@@ -171,8 +191,10 @@ Think of a word from the list; I guess it. After each guess, answer:
         lines = []
         for reason, ws in by_reason.items():
             shown = ", ".join(ws[:5]) + (f" and {len(ws) - 5} more" if len(ws) > 5 else "")
-            lines.append(f"But {shown} fit{'s' if len(ws) == 1 else ''} all your answers, and "
-                         f"these rules drop {'it' if len(ws) == 1 else 'them'}: {reason}.")
+            lines.append(
+                f"But {shown} fit{'s' if len(ws) == 1 else ''} all your answers, and "
+                f"these rules drop {'it' if len(ws) == 1 else 'them'}: {reason}."
+            )
         return lines
 
     def _word_history(self) -> list[tuple[str, int]]:
@@ -198,19 +220,24 @@ Think of a word from the list; I guess it. After each guess, answer:
         if self.asks() != "answer":
             return Reply().refuse("This game is over.")
         if not 1 <= n <= len(self.history):
-            return Reply().refuse(f"There is no answered guess {n} (answered so far: "
-                               f"{len(self.history)}).")
+            return Reply().refuse(
+                f"There is no answered guess {n} (answered so far: {len(self.history)})."
+            )
         g, old = self.history[n - 1]
         r = self.read_reply(text)
         if r is None:
             return Reply().refuse(f"A corrected answer is {self.reply_form()}.")
         r = self.vocab.answer_code(self.words[g], r)
         if r == self.words.win_code:
-            return Reply().refuse(f"A corrected answer cannot say I found your word (I would have "
-                               f"stopped at guess {n}).")
+            return Reply().refuse(
+                f"A corrected answer cannot say I found your word (I would have "
+                f"stopped at guess {n})."
+            )
         self.history[n - 1] = (g, r)
-        out = Reply().say(f"Changed your answer to guess {n} ({self.words[g]}) from "
-                          f"{self.show(old)} to {self.show(r)}.")
+        out = Reply().say(
+            f"Changed your answer to guess {n} ({self.words[g]}) from "
+            f"{self.show(old)} to {self.show(r)}."
+        )
         # guesses after it were chosen on the old answer; they and their answers stay (they are
         # still true facts about your word), and the next guess is chosen afresh
         return self._after_change(out)
@@ -236,10 +263,12 @@ Think of a word from the list; I guess it. After each guess, answer:
             if problem:
                 return [f"{quote(text)} could not be found: {problem}."]
             wrong = self._wrong_answer(text)
-            return [f"{quote(text)} could not be found: it can't be a secret under these rules: "
-                    f"{self.vocab.dropped_reason(text)}."
-                    + (" It fits all your answers." if not wrong and self.history else ""),
-                    *([wrong] if wrong else [])]
+            return [
+                f"{quote(text)} could not be found: it can't be a secret under these rules: "
+                f"{self.vocab.dropped_reason(text)}."
+                + (" It fits all your answers." if not wrong and self.history else ""),
+                *([wrong] if wrong else []),
+            ]
         wrong = self._wrong_answer(text)
         if wrong:
             return [wrong]
@@ -253,9 +282,11 @@ Think of a word from the list; I guess it. After each guess, answer:
             if actual != r:
                 common, in_place = self.rules.split(actual, self.L)
                 where = f", {in_place} in place" if self.rules.positional else ""
-                return (f"Your answer to {self.words[g]} was {self.show(r)}, but {self.words[g]} "
-                        f"and {text} share {common} letter{'s' if common != 1 else ''}{where}: "
-                        f"that answer ruled {text} out.")
+                return (
+                    f"Your answer to {self.words[g]} was {self.show(r)}, but {self.words[g]} "
+                    f"and {text} share {common} letter{'s' if common != 1 else ''}{where}: "
+                    f"that answer ruled {text} out."
+                )
         return None
 
     def answer_errors(self, word: str) -> list[str]:

@@ -24,16 +24,25 @@ import signal
 import socket
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from ...util.interrupts import deferred_interrupts
 from .work_units import Outcome, Task, run_task
 
-__all__ = ["GRACE_SECONDS", "MAX_ATTEMPTS", "TaskRunner", "WorkerLostError",
-           "connect_scheduler", "drive", "executor_slots", "local_pool"]
+__all__ = [
+    "GRACE_SECONDS",
+    "MAX_ATTEMPTS",
+    "TaskRunner",
+    "WorkerLostError",
+    "connect_scheduler",
+    "drive",
+    "executor_slots",
+    "local_pool",
+]
 
 #: Attempts a task gets before the run gives up on it (a task that kills every worker it
 #: meets, e.g. by running out of memory, would otherwise go round for ever).
@@ -44,8 +53,9 @@ GRACE_SECONDS = 5.0
 STUCK_SECONDS = 5.0
 #: Exceptions of distributed engines that mean "the worker (or the connection to it) was
 #: lost", not "the task failed".
-_LOST_NAMES = frozenset({"KilledWorker", "CommClosedError", "FutureCancelledError",
-                         "WorkerLost", "StreamClosedError"})
+_LOST_NAMES = frozenset(
+    {"KilledWorker", "CommClosedError", "FutureCancelledError", "WorkerLost", "StreamClosedError"}
+)
 
 
 class WorkerLostError(RuntimeError):
@@ -56,16 +66,17 @@ def _lost(exc: BaseException) -> bool:
     """Whether ``exc`` from a future says its worker was lost (the task may run again)."""
     from concurrent.futures import BrokenExecutor
 
-    return isinstance(exc, (BrokenExecutor, CancelledError)) or \
-        type(exc).__name__ in _LOST_NAMES
+    return isinstance(exc, (BrokenExecutor, CancelledError)) or type(exc).__name__ in _LOST_NAMES
 
 
 def check_executor(executor: object) -> None:
     """:class:`ValueError` naming ``executor`` unless it is None or can run tasks (has
     ``submit``, as every :class:`concurrent.futures.Executor`)."""
     if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise ValueError(f"executor must be a concurrent.futures.Executor (a Dask client's "
-                         f"get_executor(), a ProcessPoolExecutor) or None, not {executor!r}")
+        raise ValueError(
+            f"executor must be a concurrent.futures.Executor (a Dask client's "
+            f"get_executor(), a ProcessPoolExecutor) or None, not {executor!r}"
+        )
 
 
 def executor_slots(executor: Executor | None) -> int:
@@ -116,8 +127,9 @@ def local_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes for work units, each started afresh ("spawn": a forked
     copy of a process that has run OpenMP threads could hang in them, and a fork server is one
     more process a lost worker can take down with it)."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=_WorkerContext(),
-                               initializer=_worker_init)
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=_WorkerContext(), initializer=_worker_init
+    )
 
 
 def _probe() -> str:
@@ -145,15 +157,17 @@ def _check_address(address: str, timeout: float) -> None:
             if not host or any(c.isspace() for c in host):
                 raise ValueError("no host name")
     except (ValueError, TypeError) as exc:
-        raise ValueError(f"{address!r} is not the address of a Dask scheduler (like "
-                         f"tcp://HOST:8786): {exc}") from None
+        raise ValueError(
+            f"{address!r} is not the address of a Dask scheduler (like tcp://HOST:8786): {exc}"
+        ) from None
     if scheme == "tcp" and port:
         # nothing listening: refused at once, before a client (slow to let go) is made
         try:
             socket.create_connection((host, port), timeout=timeout).close()
         except OSError as exc:
-            raise ValueError(f"cannot reach a Dask scheduler at {address!r}: "
-                             f"{exc.strerror or exc}") from None
+            raise ValueError(
+                f"cannot reach a Dask scheduler at {address!r}: {exc.strerror or exc}"
+            ) from None
 
 
 def connect_scheduler(address: str, timeout: float = 5.0) -> Any:
@@ -181,12 +195,14 @@ def connect_scheduler(address: str, timeout: float = 5.0) -> Any:
         try:
             versions = client.run(_probe)
         except Exception as exc:  # the workers' own error, whatever it is
-            raise ValueError(f"the Dask workers at {address!r} cannot run jotto: "
-                             f"{type(exc).__name__}: {exc}") from None
+            raise ValueError(
+                f"the Dask workers at {address!r} cannot run jotto: {type(exc).__name__}: {exc}"
+            ) from None
         other = sorted({v for v in versions.values() if v != __version__})
         if other:
-            raise ValueError(f"the Dask workers at {address!r} run jotto {', '.join(other)}, "
-                             f"not {__version__}")
+            raise ValueError(
+                f"the Dask workers at {address!r} run jotto {', '.join(other)}, not {__version__}"
+            )
     except BaseException:
         client.close()
         raise
@@ -200,8 +216,13 @@ class TaskRunner:
     ``owned``: the runner shuts the executor down when it closes (a pool it made).  ``threads``:
     the threads of each pass run in this process (a worker runs its passes on one)."""
 
-    def __init__(self, executor: Executor | None, owned: bool = False,
-                 slots: int | None = None, threads: int = 1) -> None:
+    def __init__(
+        self,
+        executor: Executor | None,
+        owned: bool = False,
+        slots: int | None = None,
+        threads: int = 1,
+    ) -> None:
         self.executor = executor
         self.threads = threads
         self.owned = owned
@@ -299,8 +320,9 @@ class TaskRunner:
 
     def _again(self, task: Task) -> None:
         if task.attempt + 1 >= MAX_ATTEMPTS:
-            raise WorkerLostError(f"task {task.ident} lost its worker {MAX_ATTEMPTS} times; "
-                                  f"giving up")
+            raise WorkerLostError(
+                f"task {task.ident} lost its worker {MAX_ATTEMPTS} times; giving up"
+            )
         self.lost += 1
         self.submit(replace(task, attempt=task.attempt + 1))
 
@@ -315,9 +337,11 @@ class TaskRunner:
             del self._futures[fut]
             pending.append(task)
         self.executor = ProcessPoolExecutor(
-            max_workers=self.slots, mp_context=getattr(old, "_mp_context", None),
+            max_workers=self.slots,
+            mp_context=getattr(old, "_mp_context", None),
             initializer=getattr(old, "_initializer", None),
-            initargs=getattr(old, "_initargs", ()))
+            initargs=getattr(old, "_initargs", ()),
+        )
         if self.owned:
             old.shutdown(wait=False, cancel_futures=True)
         self.owned = True
@@ -342,11 +366,17 @@ class TaskRunner:
             self.executor.shutdown(wait=True, cancel_futures=True)
 
 
-def drive(search: Any, runner: TaskRunner, *, seconds: float | None = None,
-          nodes: int | None = None, save: Callable[[], None] | None = None,
-          checkpoint_seconds: float = 10.0,
-          progress: Callable[[Outcome | None], None] | None = None,
-          stop_when: Callable[[], bool] | None = None) -> bool:
+def drive(
+    search: Any,
+    runner: TaskRunner,
+    *,
+    seconds: float | None = None,
+    nodes: int | None = None,
+    save: Callable[[], None] | None = None,
+    checkpoint_seconds: float = 10.0,
+    progress: Callable[[Outcome | None], None] | None = None,
+    stop_when: Callable[[], bool] | None = None,
+) -> bool:
     """Run a step-driven search (``search.plan``, ``take``, ``done``, ``forget``, ``sent``,
     ``nodes``: :class:`jotto.responses.proof.opener_search.OpenerSearch`) on ``runner`` until it is done or
     its budget (``seconds``, ``nodes`` states) is spent, calling ``save`` every

@@ -14,8 +14,15 @@ import numpy as np
 from ...game.trees import DecisionTree
 from ...game.words import WordList
 from ..gbr import as_word_list
-from ..result import (DEFAULT_MEMORY, BestResponse, Hider, Words, core_search, greedy_start,
-                      weights_and_total)
+from ..result import (
+    DEFAULT_MEMORY,
+    BestResponse,
+    Hider,
+    Words,
+    core_search,
+    greedy_start,
+    weights_and_total,
+)
 from .distributed import TaskRunner, drive
 from .opener_search import OpenerSearch
 from .work_units import Job, Problem, Task
@@ -23,9 +30,18 @@ from .work_units import Job, Problem, Task
 __all__ = ["BoundSearchOn", "best_response_on"]
 
 
-def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: int,
-                     t0: float, budget: float | None, nodes: int | None, top_k: int | None,
-                     goal: int | None, memory: int) -> BestResponse:
+def best_response_on(
+    executor: Executor,
+    words: WordList,
+    v: np.ndarray,
+    total: int,
+    t0: float,
+    budget: float | None,
+    nodes: int | None,
+    top_k: int | None,
+    goal: int | None,
+    memory: int,
+) -> BestResponse:
     """:func:`jotto.best_response` with its work on ``executor``: the greedy tree and the bound
     from counting here, then the openers' passes as tasks (:mod:`jotto.responses.proof.opener_search`,
     policy "best"), or a top-K search as one task.  Without budgets the values and the tree
@@ -41,8 +57,12 @@ def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: 
         if top_k is not None:
             lower = lower0
             if top_k > 1:
-                task = Task(Problem.of(words, v, memory),
-                            (Job(top_k=top_k, tree=True),), budget or 0.0, nodes or 0)
+                task = Task(
+                    Problem.of(words, v, memory),
+                    (Job(top_k=top_k, tree=True),),
+                    budget or 0.0,
+                    nodes or 0,
+                )
                 runner.submit(task)
                 outcome = []
                 while not outcome:
@@ -56,9 +76,16 @@ def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: 
                     upper, tree = res.value, tuple(res.tree[1:])
             memo = 0
         else:
-            search = OpenerSearch(words, v, memory, policy="best",
-                                  exact=budget is None and nodes is None, goal=goal,
-                                  greedy=(g_total, g_tree), slots=runner.slots)
+            search = OpenerSearch(
+                words,
+                v,
+                memory,
+                policy="best",
+                exact=budget is None and nodes is None,
+                goal=goal,
+                greedy=(g_total, g_tree),
+                slots=runner.slots,
+            )
             if drive(search, runner, seconds=budget, nodes=nodes):
                 raise KeyboardInterrupt
             value, arrays, _ = search.incumbent
@@ -74,10 +101,18 @@ def best_response_on(executor: Executor, words: WordList, v: np.ndarray, total: 
                     stopped = "nodes" if nodes is not None and search.nodes >= nodes else "time"
     finally:
         runner.close()
-    return BestResponse(lower=Fraction(min(lower, upper), total), upper=Fraction(upper, total),
-                        tree=DecisionTree(words, *tree), weights=v, nodes=used,
-                        seconds=time.perf_counter() - t0, stopped=stopped, top_k=top_k,
-                        passes=passes, memo_states=memo)
+    return BestResponse(
+        lower=Fraction(min(lower, upper), total),
+        upper=Fraction(upper, total),
+        tree=DecisionTree(words, *tree),
+        weights=v,
+        nodes=used,
+        seconds=time.perf_counter() - t0,
+        stopped=stopped,
+        top_k=top_k,
+        passes=passes,
+        memo_states=memo,
+    )
 
 
 class BoundSearchOn:
@@ -85,29 +120,34 @@ class BoundSearchOn:
     against one hider that rises for ``seconds`` on a thread of this process that only plans
     and merges tasks (the double oracle's proof beside its rounds)."""
 
-    def __init__(self, executor: Executor, words: Words, hider: Hider, seconds: float,
-                 memory: int = DEFAULT_MEMORY) -> None:
+    def __init__(
+        self,
+        executor: Executor,
+        words: Words,
+        hider: Hider,
+        seconds: float,
+        memory: int = DEFAULT_MEMORY,
+    ) -> None:
         import threading
 
         wl = as_word_list(words)
         self.weights, self.total = weights_and_total(hider, len(wl))
         self._runner = TaskRunner(executor)
-        self._search = OpenerSearch(wl, self.weights, memory, policy="best",
-                                    slots=self._runner.slots)
+        self._search = OpenerSearch(
+            wl, self.weights, memory, policy="best", slots=self._runner.slots
+        )
         self._stop = threading.Event()
         self._failure: list[BaseException] = []
 
         def run() -> None:
             try:
-                drive(self._search, self._runner, seconds=seconds,
-                      stop_when=self._stop.is_set)
+                drive(self._search, self._runner, seconds=seconds, stop_when=self._stop.is_set)
             except BaseException as exc:
                 self._failure.append(exc)
             finally:
                 self._runner.close()
 
-        self._thread = threading.Thread(target=run, name="jotto-lower-bound-tasks",
-                                        daemon=True)
+        self._thread = threading.Thread(target=run, name="jotto-lower-bound-tasks", daemon=True)
         self._thread.start()
 
     @property

@@ -51,11 +51,11 @@ from typing import Any
 import numpy as np
 
 from ...game.bounds import counting_total
-from ...game.turns import replies
-from ...util.strategy_file import StrategyFileError, decode_array, encode_array
 from ...game.trees import DecisionTree
-from .work_units import INF, Job, Outcome, Problem, Task
+from ...game.turns import replies
 from ...game.words import WordList
+from ...util.strategy_file import StrategyFileError, decode_array, encode_array
+from .work_units import INF, Job, Outcome, Problem, Task
 
 __all__ = ["OpenerSearch", "TASK_SECONDS", "greedy_ranks"]
 
@@ -133,14 +133,14 @@ class _Unit:
     upper: int = INF
     tree: tuple | None = None  # (guess, depth, size, children) of the best tree found
     costs: list = field(default_factory=list)  # (bound, lower-bound nodes so far) per pass
-    nodes: int = 0        # states its lower-bound passes took
+    nodes: int = 0  # states its lower-bound passes took
     seconds: float = 0.0  # time its jobs took
-    tree_step: int = 0    # next tree pass (tree_passes)
+    tree_step: int = 0  # next tree pass (tree_passes)
     tree_stuck: bool = False  # a tree pass ran out of time: no more
-    busy: bool = False    # a lower-bound pass is in flight
+    busy: bool = False  # a lower-bound pass is in flight
     tree_busy: bool = False
-    last: int = -1        # the last task of its chain of lower-bound passes
-    last_tree: int = -1   # and of tree passes
+    last: int = -1  # the last task of its chain of lower-bound passes
+    last_tree: int = -1  # and of tree passes
 
     @property
     def exact(self) -> bool:
@@ -152,9 +152,9 @@ class _Part(_Unit):
     """A reply class of a row's opener, searched as a state of its own (once its row is
     split): the row's value is W + the sum of its parts'."""
 
-    row: int = 0          # the opener's word
-    code: int = 0         # the reply code of the class
-    targets: tuple = ()   # its words (of any weight), increasing
+    row: int = 0  # the opener's word
+    code: int = 0  # the reply code of the class
+    targets: tuple = ()  # its words (of any weight), increasing
 
 
 @dataclass
@@ -162,7 +162,7 @@ class _Row(_Unit):
     """What is known of one opener."""
 
     word: int = 0
-    rank: int = 0         # position in the sequential search's order of first guesses
+    rank: int = 0  # position in the sequential search's order of first guesses
     narrows: bool = True  # the word narrows the targets down (else F_g = W + F(all))
     parts: list | None = None  # its classes, once split (then all work goes to them)
 
@@ -171,11 +171,11 @@ class _Row(_Unit):
 class _Sent:
     """A task in flight: what each job is for."""
 
-    kind: str             # survey, trees, floor, focus, exact
-    jobs: list            # (unit, "lower" or "tree", beta or tree step)
-    after: list           # tasks it follows (the chains of its rows)
+    kind: str  # survey, trees, floor, focus, exact
+    jobs: list  # (unit, "lower" or "tree", beta or tree step)
+    after: list  # tasks it follows (the chains of its rows)
     submitted: float
-    predicted: float      # seconds it was expected to take
+    predicted: float  # seconds it was expected to take
 
 
 class OpenerSearch:
@@ -196,10 +196,20 @@ class OpenerSearch:
             waits while another runs a batch of many.
     """
 
-    def __init__(self, words: WordList, v: np.ndarray, memory: int, *, policy: str = "table",
-                 exact: bool = False, focus: int = 10, width: float | None = None,
-                 goal: int | None = None, greedy: tuple[int, tuple] | None = None,
-                 slots: int = 1) -> None:
+    def __init__(
+        self,
+        words: WordList,
+        v: np.ndarray,
+        memory: int,
+        *,
+        policy: str = "table",
+        exact: bool = False,
+        focus: int = 10,
+        width: float | None = None,
+        goal: int | None = None,
+        greedy: tuple[int, tuple] | None = None,
+        slots: int = 1,
+    ) -> None:
         if policy not in ("table", "best"):
             raise ValueError(f"unknown policy {policy!r}")
         self.words, self.v = words, np.ascontiguousarray(v, dtype=np.int64)
@@ -224,8 +234,7 @@ class OpenerSearch:
                 classes += 1
                 lower += counting_total(self.v[members].tolist(), branches)
             narrows = (codes == win).any() or classes > 1
-            self.rows.append(_Row(lower=lower, word=g, rank=int(ranks[g]),
-                                  narrows=bool(narrows)))
+            self.rows.append(_Row(lower=lower, word=g, rank=int(ranks[g]), narrows=bool(narrows)))
         self.passes = tree_passes(len(state))
         # "best": the best tree so far (its total, arrays and its row's rank; rank -1 for the
         # greedy tree, which wins ties as it does in the sequential search)
@@ -267,8 +276,10 @@ class OpenerSearch:
         opener's bound at its :meth:`cap` (the best one proven, or the goal out of reach)."""
         if self.policy == "table":
             last = len(self.passes)
-            return all(r.exact for r in self.live) and (not self.exact or all(
-                r.tree_step >= last or r.tree_stuck for r in self.rows if not r.narrows))
+            return all(r.exact for r in self.live) and (
+                not self.exact
+                or all(r.tree_step >= last or r.tree_stuck for r in self.rows if not r.narrows)
+            )
         return all(r.exact or r.lower >= self.cap(r) for r in self.live)
 
     def cap(self, unit: _Unit) -> int:
@@ -292,8 +303,9 @@ class OpenerSearch:
 
     # ---- choosing work -----------------------------------------------------------------------
 
-    def plan(self, free: int, seconds_left: float | None = None,
-             nodes_left: int | None = None) -> list[Task]:
+    def plan(
+        self, free: int, seconds_left: float | None = None, nodes_left: int | None = None
+    ) -> list[Task]:
         """At most ``free`` tasks to submit now (fewer when every row that needs work has a
         task in flight).  ``seconds_left``, ``nodes_left``: what the budget leaves."""
         tasks: list[Task] = []
@@ -310,13 +322,22 @@ class OpenerSearch:
             if survey:
                 return self._task("survey", survey, seconds_left, nodes_left)
         if self.exact:
-            rows = [r for r in sorted(self.live, key=lambda r: r.rank)
-                    if not r.busy and not r.exact and r.lower < self.cap(r)]
+            rows = [
+                r
+                for r in sorted(self.live, key=lambda r: r.rank)
+                if not r.busy and not r.exact and r.lower < self.cap(r)
+            ]
             if self.policy == "table":
                 rows = [r for r in rows if r.upper < INF]
                 last = len(self.passes) - 1  # the exact search (every state tries every guess)
-                dead = [r for r in self.rows if not r.narrows and not r.tree_busy and
-                        not r.tree_stuck and SURVEY_STEPS <= r.tree_step <= last]
+                dead = [
+                    r
+                    for r in self.rows
+                    if not r.narrows
+                    and not r.tree_busy
+                    and not r.tree_stuck
+                    and SURVEY_STEPS <= r.tree_step <= last
+                ]
                 for r in dead:
                     r.tree_step = last
                 if dead:
@@ -355,26 +376,46 @@ class OpenerSearch:
     def _focus_rows(self) -> list[_Row]:
         """The ``focus`` openers with the best trees (whatever their state)."""
         rows = sorted(self.live, key=lambda r: (r.upper, r.lower, r.rank))
-        return rows[:self.focus]
+        return rows[: self.focus]
 
     def _work(self, kind: str) -> list:
         if kind == "trees":
             for r in self._focus_rows():  # their classes' trees are smaller tasks
-                if r.parts is None and not r.busy and not r.tree_busy and r.tree is not None \
-                        and not r.exact and r.narrows:
+                if (
+                    r.parts is None
+                    and not r.busy
+                    and not r.tree_busy
+                    and r.tree is not None
+                    and not r.exact
+                    and r.narrows
+                ):
                     self._split(r)
-            units = [u for r in self._focus_rows() if not r.exact
-                     for u in (r.parts or [r]) if not u.tree_busy and not u.tree_stuck
-                     and u.tree_step < len(self.passes) and not u.exact]
+            units = [
+                u
+                for r in self._focus_rows()
+                if not r.exact
+                for u in (r.parts or [r])
+                if not u.tree_busy
+                and not u.tree_stuck
+                and u.tree_step < len(self.passes)
+                and not u.exact
+            ]
             return self._tree_batch(units)
         if kind == "focus":  # the widest first
-            rows = sorted((r for r in self._focus_rows() if not r.exact and
-                           (self.width is None or r.upper - r.lower > self.width)),
-                          key=lambda r: (r.lower - r.upper, r.rank))
+            rows = sorted(
+                (
+                    r
+                    for r in self._focus_rows()
+                    if not r.exact and (self.width is None or r.upper - r.lower > self.width)
+                ),
+                key=lambda r: (r.lower - r.upper, r.rank),
+            )
         else:
             best = self.best_upper()
-            rows = sorted((r for r in self.live if not r.exact and r.lower < best and
-                           r.lower < self.cap(r)), key=lambda r: (r.lower, r.rank))
+            rows = sorted(
+                (r for r in self.live if not r.exact and r.lower < best and r.lower < self.cap(r)),
+                key=lambda r: (r.lower, r.rank),
+            )
         return self._batch(rows, kind)
 
     def _units(self, rows: list[_Row]) -> list[_Unit]:
@@ -383,8 +424,13 @@ class OpenerSearch:
         first (its classes then run in parallel, as tasks of their own)."""
         out: list[_Unit] = []
         for row in rows:
-            if row.parts is None and not row.busy and not self.exact and row.tree is not None \
-                    and self._predict(row, self._beta(row)) > SPLIT_SECONDS:
+            if (
+                row.parts is None
+                and not row.busy
+                and not self.exact
+                and row.tree is not None
+                and self._predict(row, self._beta(row)) > SPLIT_SECONDS
+            ):
                 self._split(row)
             if row.parts is None:
                 if not row.busy:
@@ -412,11 +458,20 @@ class OpenerSearch:
             positive = targets[self.v[targets] > 0] if not words.core.hard else targets
             lower = counting_total(self.v[positive].tolist(), branches)
             upper = int((self.v[targets] * (full[targets] - 1)).sum())
-            parts.append(_Part(lower=min(lower, upper), upper=upper,
-                               tree=_subtree(row.tree, int(root_children[r])),
-                               tree_step=row.tree_step, tree_stuck=row.tree_stuck,
-                               last=row.last, last_tree=row.last_tree,
-                               row=row.word, code=r, targets=tuple(targets.tolist())))
+            parts.append(
+                _Part(
+                    lower=min(lower, upper),
+                    upper=upper,
+                    tree=_subtree(row.tree, int(root_children[r])),
+                    tree_step=row.tree_step,
+                    tree_stuck=row.tree_stuck,
+                    last=row.last,
+                    last_tree=row.last_tree,
+                    row=row.word,
+                    code=r,
+                    targets=tuple(targets.tolist()),
+                )
+            )
         row.parts = parts
 
     def _growth(self, unit: _Unit) -> tuple[float, bool]:
@@ -526,8 +581,9 @@ class OpenerSearch:
             return Job(targets=unit.targets, beta=int(arg), by_size=by_size, tree=True)
         return Job(first=(unit.word,), beta=int(arg), by_size=by_size, tree=True)
 
-    def _task(self, kind: str, jobs: list, seconds_left: float | None,
-              nodes_left: int | None) -> Task:
+    def _task(
+        self, kind: str, jobs: list, seconds_left: float | None, nodes_left: int | None
+    ) -> Task:
         out, after = [], set()
         for unit, what, arg in jobs:
             out.append(self._job(unit, what, arg))
@@ -544,12 +600,22 @@ class OpenerSearch:
                     after.add(unit.last)
         seconds = 0.0
         if not self.exact:
-            seconds = MAX_TASK_SECONDS if seconds_left is None else \
-                max(0.01, min(MAX_TASK_SECONDS, seconds_left))
-        predicted = min(MAX_TASK_SECONDS, sum(
-            self._mean("tree", arg) if what == "tree" else
-            self._mean("exact", 0) if self.exact else self._predict(unit, arg)
-            for unit, what, arg in jobs))
+            seconds = (
+                MAX_TASK_SECONDS
+                if seconds_left is None
+                else max(0.01, min(MAX_TASK_SECONDS, seconds_left))
+            )
+        predicted = min(
+            MAX_TASK_SECONDS,
+            sum(
+                self._mean("tree", arg)
+                if what == "tree"
+                else self._mean("exact", 0)
+                if self.exact
+                else self._predict(unit, arg)
+                for unit, what, arg in jobs
+            ),
+        )
         if kind in self.spent:  # counted now, so that the next choice sees it in flight
             self.spent[kind] += predicted
         ident = self.next_ident
@@ -606,11 +672,20 @@ class OpenerSearch:
             self._rate_nodes += nodes
             self._rate_seconds += outcome.seconds
             self.rate = self._rate_nodes / self._rate_seconds
-        self.log.append({"task": outcome.ident, "kind": sent.kind, "after": sent.after,
-                         "jobs": len(sent.jobs), "done": len(outcome.results), "nodes": nodes,
-                         "seconds": round(outcome.seconds, 6), "worker": outcome.worker,
-                         "submitted": round(sent.submitted, 3),
-                         "started": round(outcome.started, 3)})
+        self.log.append(
+            {
+                "task": outcome.ident,
+                "kind": sent.kind,
+                "after": sent.after,
+                "jobs": len(sent.jobs),
+                "done": len(outcome.results),
+                "nodes": nodes,
+                "seconds": round(outcome.seconds, 6),
+                "worker": outcome.worker,
+                "submitted": round(sent.submitted, 3),
+                "started": round(outcome.started, 3),
+            }
+        )
 
     def forget(self, ident: int) -> None:
         """A task that will not come back (the run stopped): its units are free again."""
@@ -650,26 +725,48 @@ class OpenerSearch:
 
     def payload(self) -> dict[str, Any]:
         """The state of the search as a JSON object (trees as arrays)."""
-        def unit(u: _Unit) -> dict[str, Any]:
-            return {"lower": u.lower, "upper": u.upper,
-                    "tree": None if u.tree is None else [encode_array(a) for a in u.tree],
-                    "costs": u.costs, "nodes": u.nodes, "seconds": round(u.seconds, 6),
-                    "tree_step": u.tree_step, "tree_stuck": u.tree_stuck}
 
-        return {"rows": [{"word": r.word, **unit(r),
-                          "parts": None if r.parts is None else
-                          [{"code": p.code, **unit(p)} for p in r.parts]} for r in self.rows],
-                "spent": self.spent, "job_seconds": self.job_seconds,
-                "rate": [self._rate_nodes, self._rate_seconds], "log": self.log,
-                "next_task": self.next_ident, "nodes": self.nodes, "jobs": self.jobs}
+        def unit(u: _Unit) -> dict[str, Any]:
+            return {
+                "lower": u.lower,
+                "upper": u.upper,
+                "tree": None if u.tree is None else [encode_array(a) for a in u.tree],
+                "costs": u.costs,
+                "nodes": u.nodes,
+                "seconds": round(u.seconds, 6),
+                "tree_step": u.tree_step,
+                "tree_stuck": u.tree_stuck,
+            }
+
+        return {
+            "rows": [
+                {
+                    "word": r.word,
+                    **unit(r),
+                    "parts": None
+                    if r.parts is None
+                    else [{"code": p.code, **unit(p)} for p in r.parts],
+                }
+                for r in self.rows
+            ],
+            "spent": self.spent,
+            "job_seconds": self.job_seconds,
+            "rate": [self._rate_nodes, self._rate_seconds],
+            "log": self.log,
+            "next_task": self.next_ident,
+            "nodes": self.nodes,
+            "jobs": self.jobs,
+        }
 
     def restore(self, p: dict[str, Any]) -> None:
         """Continue from :meth:`payload` (of the same words, weights and policy); a
         :class:`~jotto.util.strategy_file.StrategyFileError` if it does not fit."""
         rows = p.get("rows")
         if not isinstance(rows, list) or len(rows) != len(self.rows):
-            raise StrategyFileError(f"the table has {len(rows) if isinstance(rows, list) else 0}"
-                                    f" rows, not one per word ({len(self.rows)})")
+            raise StrategyFileError(
+                f"the table has {len(rows) if isinstance(rows, list) else 0}"
+                f" rows, not one per word ({len(self.rows)})"
+            )
         for row, d in zip(self.rows, rows):
             if not isinstance(d, dict) or d.get("word") != row.word:
                 raise StrategyFileError("the table's rows are not in word order")
@@ -693,8 +790,9 @@ class OpenerSearch:
 
 def _restore_unit(unit: _Unit, d: dict[str, Any], where: str) -> None:
     lower, upper = d.get("lower"), d.get("upper")
-    if not all(type(x) is int and x >= 0 for x in (lower, upper)) or \
-            (upper < INF and d.get("tree") is None):
+    if not all(type(x) is int and x >= 0 for x in (lower, upper)) or (
+        upper < INF and d.get("tree") is None
+    ):
         raise StrategyFileError(f"{where}: malformed bounds")
     unit.lower = max(unit.lower, lower)
     unit.upper = upper
@@ -713,15 +811,22 @@ def _subtree(tree: tuple, start: int) -> tuple:
     later = [c for c in children[0].tolist() if c > start]
     end = min(later) if later else len(guess)
     kids = children[start:end]
-    return (guess[start:end].copy(), depth[start:end] - 1, size[start:end].copy(),
-            np.where(kids >= 0, kids - start, -1).astype(np.int32))
+    return (
+        guess[start:end].copy(),
+        depth[start:end] - 1,
+        size[start:end].copy(),
+        np.where(kids >= 0, kids - start, -1).astype(np.int32),
+    )
 
 
 def _compose(words: WordList, word: int, parts: list[_Part]) -> tuple:
     """The tree guessing ``word`` first and then each part's tree in its class."""
     R = words.classes
-    guess, depth, size = [np.array([word], np.int32)], [np.zeros(1, np.int32)], \
-        [np.array([len(words)], np.int32)]
+    guess, depth, size = (
+        [np.array([word], np.int32)],
+        [np.zeros(1, np.int32)],
+        [np.array([len(words)], np.int32)],
+    )
     root = np.full((1, R), -1, dtype=np.int32)
     children = [root]
     n = 1
@@ -733,5 +838,9 @@ def _compose(words: WordList, word: int, parts: list[_Part]) -> tuple:
         size.append(s)
         children.append(np.where(c >= 0, c + n, -1).astype(np.int32))
         n += len(g)
-    return (np.concatenate(guess), np.concatenate(depth), np.concatenate(size),
-            np.concatenate(children))
+    return (
+        np.concatenate(guess),
+        np.concatenate(depth),
+        np.concatenate(size),
+        np.concatenate(children),
+    )

@@ -35,8 +35,7 @@ import numpy as np
 
 from ...engine import core
 
-__all__ = ["CACHED_PROBLEMS", "INF", "Job", "JobResult", "Outcome", "Problem", "Task",
-           "run_task"]
+__all__ = ["CACHED_PROBLEMS", "INF", "Job", "JobResult", "Outcome", "Problem", "Task", "run_task"]
 
 #: "No bound": a pass with this beta finds the exact value.
 INF = core.BS_INF
@@ -57,7 +56,7 @@ class Problem:
     key: str
 
     @classmethod
-    def of(cls, words, weights: np.ndarray, memory: int) -> "Problem":
+    def of(cls, words, weights: np.ndarray, memory: int) -> Problem:
         """The problem of a :class:`~jotto.game.words.WordList` against integer ``weights``."""
         listed = words.core
         tokens = np.ascontiguousarray(listed.tokens, dtype=np.uint64)
@@ -204,17 +203,37 @@ def run_task(task: Task, cancel: list | None = None, threads: int = 1) -> Outcom
         memo_states = search.memo_stats()[0]
     finally:
         _give_back(task.problem, search)
-    return Outcome(task.ident, tuple(results), f"{socket.gethostname()}:{os.getpid()}", started,
-                   time.perf_counter() - t0, memo_states)
+    return Outcome(
+        task.ident,
+        tuple(results),
+        f"{socket.gethostname()}:{os.getpid()}",
+        started,
+        time.perf_counter() - t0,
+        memo_states,
+    )
 
 
-def _run_job(search: core.BestResponseSearch, job: Job, seconds: float, nodes: int,
-             cancel: list | None, threads: int) -> JobResult:
+def _run_job(
+    search: core.BestResponseSearch,
+    job: Job,
+    seconds: float,
+    nodes: int,
+    cancel: list | None,
+    threads: int,
+) -> JobResult:
     t0 = time.perf_counter()
     value, exact, stop, best, guess, n = search.run(
-        top_k=job.top_k, beta=job.beta, seconds=seconds, nodes=nodes, by_size=job.by_size,
-        cancel=cancel, full_below=job.full_below, threads=threads, targets=job.targets,
-        first_guesses=job.first)
+        top_k=job.top_k,
+        beta=job.beta,
+        seconds=seconds,
+        nodes=nodes,
+        by_size=job.by_size,
+        cancel=cancel,
+        full_below=job.full_below,
+        threads=threads,
+        targets=job.targets,
+        first_guesses=job.first,
+    )
     tree = None
     if job.tree and exact:  # a top-K pass is exact when it finished: its best restricted tree
         root = job.root if job.root is not None else guess if job.first is not None else -1

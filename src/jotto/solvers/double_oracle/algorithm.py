@@ -43,15 +43,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...game.bounds import counting_bound
-from .solution import SOLVER_VERSION, DoubleOracleSolution, int_list, encode_fraction
-from ...responses.gbr import gbr_tree
-from ..matrix_game import GrowingGame, exact_equilibrium
-from ...util.strategy_file import StrategyFileError
-from ...game.trees import DecisionTree
-from ...responses.oracles import Oracle
 from ...engine.weights import integer_weights, rational_weights
+from ...game.bounds import counting_bound
+from ...game.trees import DecisionTree
 from ...game.words import WordList
+from ...responses.gbr import gbr_tree
+from ...responses.oracles import Oracle
+from ...util.strategy_file import StrategyFileError
+from ..matrix_game import GrowingGame, exact_equilibrium
+from .solution import SOLVER_VERSION, DoubleOracleSolution, encode_fraction, int_list
 
 if TYPE_CHECKING:
     from ...responses.mean_search import BoundSearch
@@ -92,8 +92,12 @@ HEDGE_STEPS = 8
 #: it found no improving tree (the strong one also every STRONG_EVERY rounds).  The top-5 search
 #: costs about 2% of an exact best response and the top-20 one 40%, and the top-20 tree is the
 #: optimal one in most rounds: the exact search's cost is its proof.
-_SCOUTS = {"best-response": (Oracle("lookahead", top_k=5),
-                             Oracle("lookahead", top_k=20, nodes=STRONG_NODES))}
+_SCOUTS = {
+    "best-response": (
+        Oracle("lookahead", top_k=5),
+        Oracle("lookahead", top_k=20, nodes=STRONG_NODES),
+    )
+}
 
 
 def _distribution(d: Any, size: int, what: str) -> np.ndarray:
@@ -125,16 +129,23 @@ class DoubleOracle:
     trees: list[DecisionTree] = field(default_factory=list)
     lower: Fraction = Fraction(1)
     upper: Fraction | None = None
-    hider_int: np.ndarray | None = None            # the hider that proved ``lower``
-    guesser_int: np.ndarray | None = None          # the mixture that guarantees ``upper``
+    hider_int: np.ndarray | None = None  # the hider that proved ``lower``
+    guesser_int: np.ndarray | None = None  # the mixture that guarantees ``upper``
     guesser_den: int = 1
     rounds: int = 0
     done: bool = False
-    hedge_sum: np.ndarray | None = None            # the hedge's guess counts, summed per target
-    hedge_mean: np.ndarray | None = None           # the mean of the hedge's hider mixtures
+    hedge_sum: np.ndarray | None = None  # the hedge's guess counts, summed per target
+    hedge_mean: np.ndarray | None = None  # the mean of the hedge's hider mixtures
     hedge_steps: int = 0
-    history: dict[str, list[float]] = field(default_factory=lambda: {
-        "lower": [], "upper": [], "restricted": [], "columns": [], "seconds": []})
+    history: dict[str, list[float]] = field(
+        default_factory=lambda: {
+            "lower": [],
+            "upper": [],
+            "restricted": [],
+            "columns": [],
+            "seconds": [],
+        }
+    )
     #: A :func:`time.monotonic` time at which a hedge round stops drawing trees (after one) and
     #: solves its LP: a round at 5 letters takes 20 s, which a time budget should not overrun.
     deadline: float | None = None
@@ -252,8 +263,9 @@ class DoubleOracle:
         if not added or self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0:
             # the search may stop once it proves that no tree beats the set's best against w
             best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
-            br = self.oracle.respond(self.words, w, self.round_threads, upper_bound=best,
-                                     executor=self.executor)
+            br = self.oracle.respond(
+                self.words, w, self.round_threads, upper_bound=best, executor=self.executor
+            )
             self._offer_hider(br.lower, w.astype(object))
             added |= offer(br.tree)
         if not added:
@@ -339,15 +351,20 @@ class DoubleOracle:
             if not any(np.array_equal(kept, w) for w in mixes):  # often still the uniform one
                 mixes.append(kept)
         share = RANK_SHARE * seconds / len(mixes)
-        proved = [best_response(self.words, w, budget=share, threads=self.threads,
-                                executor=self.executor).lower for w in mixes]
+        proved = [
+            best_response(
+                self.words, w, budget=share, threads=self.threads, executor=self.executor
+            ).lower
+            for w in mixes
+        ]
         best = mixes[proved.index(max(proved))]
         self._offer_hider(max(proved), best.astype(object))
         left = seconds - (time.perf_counter() - start)
         if left <= 0:
             return
-        br = best_response(self.words, best, budget=left, threads=self.threads,
-                           executor=self.executor)
+        br = best_response(
+            self.words, best, budget=left, threads=self.threads, executor=self.executor
+        )
         self._offer_hider(br.lower, best.astype(object))
         if self._add(br.tree):
             self._offer_lp_guesser(self._game.solve().q)
@@ -369,8 +386,8 @@ class DoubleOracle:
         letters: searches prove more against even weights than against the hedge's or the
         LP's mixtures (see :meth:`prove`), and no ranking is needed before the search starts.
         """
-        from ...responses.mean_search import BoundSearch
         from ...engine.runtime import resolve_threads
+        from ...responses.mean_search import BoundSearch
 
         if self.executor is not None:  # the proof's tasks run there; the rounds keep every thread
             from ...responses.proof.executors import BoundSearchOn
@@ -381,8 +398,7 @@ class DoubleOracle:
         threads = resolve_threads(self.threads)
         share = BESIDE_THREADS if BESIDE_THREADS > 0 else threads + BESIDE_THREADS
         self._side_threads = max(1, min(share, threads))
-        self._side = BoundSearch(self.words, self.uniform, seconds,
-                                 threads=self._side_threads)
+        self._side = BoundSearch(self.words, self.uniform, seconds, threads=self._side_threads)
 
     @property
     def round_threads(self) -> int | None:
@@ -442,8 +458,7 @@ class DoubleOracle:
         for i, x in zip(self._rows, eq.p):
             p[i] = x
         try:
-            br = self.oracle.respond(self.words, p, self.round_threads,
-                                     executor=self.executor)
+            br = self.oracle.respond(self.words, p, self.round_threads, executor=self.executor)
         except ValueError:  # the exact mixture's weights outgrow the core's exact arithmetic
             return False
         self._offer_hider(br.lower, np.array(rational_weights(p)[0], dtype=object))
@@ -459,31 +474,56 @@ class DoubleOracle:
         weights = [0] * len(self.trees)
         for k, x in enumerate(self.guesser_int):
             weights[k] = int(x)
-        return {"solver": DoubleOracleSolution.solver, "solver_version": SOLVER_VERSION,
-                "trees": [t.to_nodes() for t in self.trees],
-                "guesser": {"weights": weights, "denominator": self.guesser_den},
-                "hider": [int(x) for x in self.hider_int],
-                "lower": encode_fraction(self.lower), "upper": encode_fraction(self.upper),
-                "rounds": self.rounds, "done": self.done, "history": self.history,
-                "hidden": None if self.hidden.all() else [int(i) for i in self._rows],
-                "oracle": self.oracle.spec,
-                "smoothed": None if self._smoothed is None else self._smoothed.tolist(),
-                "hedge": None if self.hedge_sum is None else {
-                    "sum": [int(x) for x in self.hedge_sum], "mean": self.hedge_mean.tolist(),
-                    "steps": self.hedge_steps}}
+        return {
+            "solver": DoubleOracleSolution.solver,
+            "solver_version": SOLVER_VERSION,
+            "trees": [t.to_nodes() for t in self.trees],
+            "guesser": {"weights": weights, "denominator": self.guesser_den},
+            "hider": [int(x) for x in self.hider_int],
+            "lower": encode_fraction(self.lower),
+            "upper": encode_fraction(self.upper),
+            "rounds": self.rounds,
+            "done": self.done,
+            "history": self.history,
+            "hidden": None if self.hidden.all() else [int(i) for i in self._rows],
+            "oracle": self.oracle.spec,
+            "smoothed": None if self._smoothed is None else self._smoothed.tolist(),
+            "hedge": None
+            if self.hedge_sum is None
+            else {
+                "sum": [int(x) for x in self.hedge_sum],
+                "mean": self.hedge_mean.tolist(),
+                "steps": self.hedge_steps,
+            },
+        }
 
     @classmethod
-    def restore(cls, words: WordList, payload: dict[str, Any], oracle: Oracle,
-                threads: int | None, executor: Any = None) -> "DoubleOracle":
+    def restore(
+        cls,
+        words: WordList,
+        payload: dict[str, Any],
+        oracle: Oracle,
+        threads: int | None,
+        executor: Any = None,
+    ) -> DoubleOracle:
         """Continue the run a payload holds (its solution is checked on the way)."""
         sol = DoubleOracleSolution(words, payload)
-        run = cls(words, oracle, threads, trees=list(sol.trees), lower=sol.value_bounds[0],
-                  upper=sol.value_bounds[1], hider_int=sol.hider_weights(),
-                  guesser_int=sol.guesser_weights.copy(),
-                  guesser_den=sol.guesser_denominator, rounds=sol.rounds,
-                  done=bool(payload.get("done", False)),
-                  history={k: list(map(float, v)) for k, v in sol.history.items()},
-                  executor=executor, hidden=sol.hidden)
+        run = cls(
+            words,
+            oracle,
+            threads,
+            trees=list(sol.trees),
+            lower=sol.value_bounds[0],
+            upper=sol.value_bounds[1],
+            hider_int=sol.hider_weights(),
+            guesser_int=sol.guesser_weights.copy(),
+            guesser_den=sol.guesser_denominator,
+            rounds=sol.rounds,
+            done=bool(payload.get("done", False)),
+            history={k: list(map(float, v)) for k, v in sol.history.items()},
+            executor=executor,
+            hidden=sol.hidden,
+        )
         if len(run.trees) != len(sol.trees):
             raise StrategyFileError("two trees of the file are the same guesser")
         smoothed = payload.get("smoothed")
@@ -505,5 +545,6 @@ class DoubleOracle:
         return run
 
     def solution(self, extra: dict[str, Any]) -> DoubleOracleSolution:
-        return DoubleOracleSolution(self.words, {**self.payload(), **extra},
-                                    known=(self.trees, self._counts))
+        return DoubleOracleSolution(
+            self.words, {**self.payload(), **extra}, known=(self.trees, self._counts)
+        )

@@ -32,12 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from ...game.turns import History
-from ..solution import Solution
-from ...util.strategy_file import StrategyFileError
-from ...game.trees import DecisionTree, TreeFileError, weight_by_guesses
 from ...engine.weights import integer_weights
+from ...game.trees import DecisionTree, TreeFileError, weight_by_guesses
+from ...game.turns import History
 from ...game.words import WordList
+from ...util.strategy_file import StrategyFileError
+from ..solution import Solution
 
 __all__ = ["DoubleOracleSolution", "MixedTreeGuesser", "SOLVER_VERSION"]
 
@@ -55,8 +55,11 @@ def decode_fraction(d: Any, what: str) -> Fraction:
 
 
 def int_list(d: Any, what: str, size: int | None = None) -> list[int]:
-    if not isinstance(d, list) or not all(type(v) is int and v >= 0 for v in d) \
-            or (size is not None and len(d) != size):
+    if (
+        not isinstance(d, list)
+        or not all(type(v) is int and v >= 0 for v in d)
+        or (size is not None and len(d) != size)
+    ):
         raise StrategyFileError(f"{what} is not a list of {size or ''} non-negative integers")
     return d
 
@@ -93,15 +96,21 @@ class DoubleOracleSolution(Solution):
 
     solver = "double-oracle"
 
-    def __init__(self, words: WordList, payload: dict[str, Any],
-                 known: tuple[list[DecisionTree], np.ndarray] | None = None):
+    def __init__(
+        self,
+        words: WordList,
+        payload: dict[str, Any],
+        known: tuple[list[DecisionTree], np.ndarray] | None = None,
+    ):
         """The solution ``payload`` describes (checked).  ``known``: the payload's trees and
         their guess counts (``[D, trees]``) as the run that made them holds them, so that they
         are not parsed and counted again (the bounds are still checked against them)."""
         if payload.get("solver_version") != SOLVER_VERSION:
-            raise StrategyFileError(f"unknown double-oracle format version "
-                                    f"{payload.get('solver_version')!r} (this jotto reads "
-                                    f"{SOLVER_VERSION})")
+            raise StrategyFileError(
+                f"unknown double-oracle format version "
+                f"{payload.get('solver_version')!r} (this jotto reads "
+                f"{SOLVER_VERSION})"
+            )
         self.words = words
         self._payload = payload
         D = len(words)
@@ -114,16 +123,20 @@ class DoubleOracleSolution(Solution):
             self.trees = list(known[0])
         else:
             try:
-                self.trees = [DecisionTree.from_nodes(t, words, f"tree {k}")
-                              for k, t in enumerate(raw)]
+                self.trees = [
+                    DecisionTree.from_nodes(t, words, f"tree {k}") for k, t in enumerate(raw)
+                ]
             except TreeFileError as exc:
                 raise StrategyFileError(str(exc)) from None
         g = payload["guesser"]
-        self.guesser_weights = np.array(int_list(g["weights"], "guesser.weights", len(raw)),
-                                        dtype=object)
+        self.guesser_weights = np.array(
+            int_list(g["weights"], "guesser.weights", len(raw)), dtype=object
+        )
         self.guesser_denominator = int(g["denominator"])
-        if self.guesser_denominator != int(self.guesser_weights.sum()) or \
-                self.guesser_denominator <= 0:
+        if (
+            self.guesser_denominator != int(self.guesser_weights.sum())
+            or self.guesser_denominator <= 0
+        ):
             raise StrategyFileError("guesser.weights do not sum to guesser.denominator")
         self.hidden = _hidden(payload.get("hidden"), D)
         self.hider_int = np.array(int_list(payload["hider"], "hider", D), dtype=object)
@@ -134,23 +147,28 @@ class DoubleOracleSolution(Solution):
         lower = decode_fraction(payload["lower"], "lower")
         upper = decode_fraction(payload["upper"], "upper")
         #: Guesses each tree needs for each target, ``int32 [D, trees]``.
-        self.counts = (np.stack([t.guesses_needed() for t in self.trees], axis=1)
-                       if known is None else np.asarray(known[1], dtype=np.int32))
+        self.counts = (
+            np.stack([t.guesses_needed() for t in self.trees], axis=1)
+            if known is None
+            else np.asarray(known[1], dtype=np.int32)
+        )
         worst = self.guesser_worst_case()
         if upper != worst or not 1 <= lower <= upper:
-            raise StrategyFileError(f"bounds [{lower}, {upper}] do not match the guesser's "
-                                    f"exact worst case {worst}")
+            raise StrategyFileError(
+                f"bounds [{lower}, {upper}] do not match the guesser's exact worst case {worst}"
+            )
         self.value_bounds: tuple[Fraction, Fraction] = (lower, upper)
         self.rounds = int(payload["rounds"])
-        self.history = {k: np.asarray(v, dtype=np.float64)
-                        for k, v in payload["history"].items()}
+        self.history = {k: np.asarray(v, dtype=np.float64) for k, v in payload["history"].items()}
         self.plan: dict[str, Any] = dict(payload.get("plan", {}))
 
     def __repr__(self) -> str:
         lo, hi = self.value_bounds
-        return (f"DoubleOracleSolution({len(self.words)} words of {self.words.length} letters, "
-                f"{len(self.trees)} trees, {self.rounds} rounds, value in "
-                f"[{float(lo):.4f}, {float(hi):.4f}])")
+        return (
+            f"DoubleOracleSolution({len(self.words)} words of {self.words.length} letters, "
+            f"{len(self.trees)} trees, {self.rounds} rounds, value in "
+            f"[{float(lo):.4f}, {float(hi):.4f}])"
+        )
 
     @property
     def exact(self) -> bool:
@@ -171,8 +189,9 @@ class DoubleOracleSolution(Solution):
             return self.hider_int.astype(np.int64)
         return integer_weights(self.hider())
 
-    def write_certificate(self, path: str | os.PathLike[str], threads: int | None = None
-                          ) -> Fraction:
+    def write_certificate(
+        self, path: str | os.PathLike[str], threads: int | None = None
+    ) -> Fraction:
         """Write a certificate of the lower end of :attr:`value_bounds` to ``path``
         (docs/certificates.md; :func:`jotto.check_certificate` verifies it): the hider's
         strategy holds every guesser to at least ``lower`` expected guesses, proved again by a
@@ -184,20 +203,30 @@ class DoubleOracleSolution(Solution):
         from ...responses.best_responses import best_response
 
         if int(self.hider_int.sum()) * len(self.words) >= 2**63:
-            raise ValueError("the hider's exact weights are too large for the search's exact "
-                             "sums: no certificate can be written")
+            raise ValueError(
+                "the hider's exact weights are too large for the search's exact "
+                "sums: no certificate can be written"
+            )
         lower = self.value_bounds[0]
-        found = best_response(self.words, self.hider_int.astype(np.int64), upper_bound=lower,
-                              threads=threads, certificate=path, about="game value")
+        found = best_response(
+            self.words,
+            self.hider_int.astype(np.int64),
+            upper_bound=lower,
+            threads=threads,
+            certificate=path,
+            about="game value",
+        )
         return found.lower
 
     def guesser_probabilities(self) -> np.ndarray:
         """The probability of each tree, as floats."""
-        return np.array([float(Fraction(int(x), self.guesser_denominator))
-                         for x in self.guesser_weights])
+        return np.array(
+            [float(Fraction(int(x), self.guesser_denominator)) for x in self.guesser_weights]
+        )
 
-    def guesser(self, seed: int | np.random.Generator | None = None,
-                t_star: int | None = None) -> "MixedTreeGuesser":
+    def guesser(
+        self, seed: int | np.random.Generator | None = None, t_star: int | None = None
+    ) -> MixedTreeGuesser:
         if t_star is not None:
             raise ValueError("a double-oracle solution keeps only its final strategies (no t)")
         return MixedTreeGuesser(self.trees, self.guesser_weights, seed, counts=self.counts)
@@ -222,9 +251,14 @@ class DoubleOracleSolution(Solution):
 
     def report(self) -> dict[str, Any]:
         lo, hi = self.value_bounds
-        return {"value_bounds": [float(lo), float(hi)], "value_bounds_exact": [str(lo), str(hi)],
-                "rounds": self.rounds, "trees": len(self.trees),
-                "oracle": self.plan.get("oracle"), "hidden": int(self.hidden.sum())}
+        return {
+            "value_bounds": [float(lo), float(hi)],
+            "value_bounds_exact": [str(lo), str(hi)],
+            "rounds": self.rounds,
+            "trees": len(self.trees),
+            "oracle": self.plan.get("oracle"),
+            "hidden": int(self.hidden.sum()),
+        }
 
     def report_text(self) -> str:
         return self.summary()
@@ -234,23 +268,33 @@ class DoubleOracleSolution(Solution):
 
     def summary(self) -> str:
         lo, hi = self.value_bounds
-        what = (f"value {lo} = {float(lo):.4f} (exact)" if lo == hi else
-                f"value in [{float(lo):.4f}, {float(hi):.4f}] (width {float(hi - lo):.4f})")
+        what = (
+            f"value {lo} = {float(lo):.4f} (exact)"
+            if lo == hi
+            else f"value in [{float(lo):.4f}, {float(hi):.4f}] (width {float(hi - lo):.4f})"
+        )
         used = int(np.count_nonzero(self.guesser_weights))
         hidden = int(self.hidden.sum())
         among = "" if hidden == len(self.words) else f" (it may hide {hidden})"
-        return (f"double oracle: {what}; {self.rounds} rounds, {len(self.trees)} trees "
-                f"({used} in the guesser's mix), hider support "
-                f"{int(np.count_nonzero(self.hider_int))} of {len(self.words)} words{among}")
+        return (
+            f"double oracle: {what}; {self.rounds} rounds, {len(self.trees)} trees "
+            f"({used} in the guesser's mix), hider support "
+            f"{int(np.count_nonzero(self.hider_int))} of {len(self.words)} words{among}"
+        )
 
 
 class MixedTreeGuesser:
     """A guesser that draws one of its decision trees at the start of each game (by weight,
     with its seeded :class:`numpy.random.Generator`) and plays it."""
 
-    def __init__(self, trees: list[DecisionTree], weights: np.ndarray,
-                 seed: int | np.random.Generator | None = None, name: str = "double oracle",
-                 counts: np.ndarray | None = None):
+    def __init__(
+        self,
+        trees: list[DecisionTree],
+        weights: np.ndarray,
+        seed: int | np.random.Generator | None = None,
+        name: str = "double oracle",
+        counts: np.ndarray | None = None,
+    ):
         self.words = trees[0].words
         self.trees = trees
         #: the trees' exact integer weights
@@ -274,8 +318,9 @@ class MixedTreeGuesser:
         tree = self.trees[self.k]
         node = tree.node_after(history, len(state))
         if node < 0:
-            raise ValueError("this game left the guesser's decision tree (its guesses were not "
-                             "the tree's)")
+            raise ValueError(
+                "this game left the guesser's decision tree (its guesses were not the tree's)"
+            )
         return int(tree.guess[node])
 
     def _guess_counts(self) -> np.ndarray:

@@ -30,15 +30,30 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...engine import core
-from ...responses.oracles import Oracle
-from ...util.strategy_file import StrategyFileError, decode_array, encode_array
 from ...game.trees import DecisionTree
 from ...game.words import WordList
-from .codec import (decode_best_responses, decode_history, decode_oracle_trees,
-                    decode_sums, encode_best_responses, encode_history, encode_sums)
+from ...responses.oracles import Oracle
+from ...util.strategy_file import StrategyFileError, decode_array, encode_array
+from .codec import (
+    decode_best_responses,
+    decode_history,
+    decode_oracle_trees,
+    decode_sums,
+    encode_best_responses,
+    encode_history,
+    encode_sums,
+)
 
-__all__ = ["ExactPlay", "FictitiousPlay", "OraclePlay", "PaperPlay", "exact_play_weights",
-           "paper_iterations", "paper_step", "paper_strategy"]
+__all__ = [
+    "ExactPlay",
+    "FictitiousPlay",
+    "OraclePlay",
+    "PaperPlay",
+    "exact_play_weights",
+    "paper_iterations",
+    "paper_step",
+    "paper_strategy",
+]
 
 #: Iterations of the paper's runs (Table 1), the default for those lengths.
 PAPER_ITERATIONS = {2: 22212, 3: 10694, 4: 3568, 5: 3906}
@@ -92,17 +107,16 @@ class _Sums(NamedTuple):
     hist: np.ndarray
 
     @classmethod
-    def zeros(cls, D: int) -> "_Sums":
+    def zeros(cls, D: int) -> _Sums:
         return cls(np.zeros(D, np.int64), np.zeros(D, np.int64), np.zeros(1, np.int64))
 
-    def plus(self, ing: np.ndarray) -> "_Sums":
+    def plus(self, ing: np.ndarray) -> _Sums:
         counts = np.bincount(ing)
         hist = np.zeros(max(len(counts), len(self.hist)), np.int64)
         hist[: len(self.hist)] += self.hist
         hist[: len(counts)] += counts
         wide = ing.astype(np.int64)
         return _Sums(self.ing + wide, self.ing_sq + wide * wide, hist)
-
 
 
 class FictitiousPlay:
@@ -120,7 +134,7 @@ class FictitiousPlay:
         self.epsilon: list[float] = []
         self.eps_hider: list[float] = []
         self.eps_guesser: list[float] = []
-        self.value: list[float] = []                # the self-play value s.ANG
+        self.value: list[float] = []  # the self-play value s.ANG
         self.seconds: list[float] = []
         self.ing = np.zeros(self.D, dtype=np.int32)  # ING_t
         self.ing0 = self.ing
@@ -191,8 +205,7 @@ class FictitiousPlay:
             "ing0": encode_array(self.ing0.astype(np.int32)),
             "sums_last": encode_sums(self.sums._asdict()),
             "sums_star": encode_sums(self.sums_star._asdict()),
-            "history": encode_history(self.eps_hider, self.eps_guesser, self.value,
-                                      self.seconds),
+            "history": encode_history(self.eps_hider, self.eps_guesser, self.value, self.seconds),
         }
 
     def _restore_common(self, p: dict[str, Any]) -> None:
@@ -200,8 +213,7 @@ class FictitiousPlay:
         t = self.t = int(p["iterations_done"])
         self.t_star = int(p["t_star"])
         history = decode_history(p, t)
-        self.eps_hider, self.eps_guesser, self.value, self.seconds = (
-            a.tolist() for a in history)
+        self.eps_hider, self.eps_guesser, self.value, self.seconds = (a.tolist() for a in history)
         self.epsilon = [max(a, b) for a, b in zip(self.eps_hider, self.eps_guesser)]
         if not 0 <= self.t_star <= t:
             raise StrategyFileError("history does not match the iteration count")
@@ -222,7 +234,7 @@ class ExactPlay(FictitiousPlay):
 
     def __init__(self, words: WordList, threads: int):
         super().__init__(words, threads)
-        self.w = np.ones(self.D, dtype=np.int64)       # 1 + D (times best response)
+        self.w = np.ones(self.D, dtype=np.int64)  # 1 + D (times best response)
         self.best_eps = Fraction(0)
         self.tree = None
 
@@ -230,9 +242,13 @@ class ExactPlay(FictitiousPlay):
         return self.w.copy()
 
     def _build(self, weights: np.ndarray):
-        return core.build_tree(words=self.words.core, rule=core.RULE_EXACT,
-                               candidates=core.CAND_ALL, v=weights,
-                               threads=self.threads)
+        return core.build_tree(
+            words=self.words.core,
+            rule=core.RULE_EXACT,
+            candidates=core.CAND_ALL,
+            v=weights,
+            threads=self.threads,
+        )
 
     def _first(self) -> None:
         self.tree = self._build(self.w)
@@ -285,7 +301,7 @@ class ExactPlay(FictitiousPlay):
         self.best_eps = Fraction(int(num), int(den))
 
     @classmethod
-    def restore(cls, words: WordList, threads: int, p: dict[str, Any]) -> "ExactPlay":
+    def restore(cls, words: WordList, threads: int, p: dict[str, Any]) -> ExactPlay:
         run = cls(words, threads)
         run._restore_exact(p)
         run.tree = run._build(run.w)
@@ -340,15 +356,15 @@ class OraclePlay(ExactPlay):
         return p
 
     @classmethod
-    def restore(cls, words: WordList, threads: int, oracle: Oracle,
-                p: dict[str, Any]) -> "OraclePlay":
+    def restore(
+        cls, words: WordList, threads: int, oracle: Oracle, p: dict[str, Any]
+    ) -> OraclePlay:
         run = cls(words, threads, oracle)
         run._restore_exact(p)
         run.trees, run.tree_index = decode_oracle_trees(p, words, run.t)
         run._keys = {t.guesses_needed().tobytes(): k for k, t in enumerate(run.trees)}
         run.ing = run.trees[run.tree_index[-1]].guesses_needed()
         return run
-
 
 
 class PaperPlay(FictitiousPlay):
@@ -380,15 +396,27 @@ class PaperPlay(FictitiousPlay):
 
     def _build(self, weights: np.ndarray):
         if self.v is not None:
-            return core.build_tree(words=self.words.core, rule=core.RULE_PAPER,
-                                   candidates=core.CAND_ALL, v=self.v, h=weights,
-                                   err_rel=self.err_rel, threads=self.threads)
+            return core.build_tree(
+                words=self.words.core,
+                rule=core.RULE_PAPER,
+                candidates=core.CAND_ALL,
+                v=self.v,
+                h=weights,
+                err_rel=self.err_rel,
+                threads=self.threads,
+            )
         # The exact weights outgrew 64 bits: screen with a rounded copy of s (always correct,
         # only slower since every iteration then rebuilds the tree).
         v, err = core.integer_weights(weights)
-        return core.build_tree(words=self.words.core, rule=core.RULE_PAPER,
-                               candidates=core.CAND_ALL, v=v, h=weights,
-                               err_abs=err, threads=self.threads)
+        return core.build_tree(
+            words=self.words.core,
+            rule=core.RULE_PAPER,
+            candidates=core.CAND_ALL,
+            v=v,
+            h=weights,
+            err_abs=err,
+            threads=self.threads,
+        )
 
     def _first(self) -> None:
         self.tree = self._build(self.s)
@@ -453,8 +481,7 @@ class PaperPlay(FictitiousPlay):
         return p
 
     @classmethod
-    def restore(cls, words: WordList, threads: int, horizon: int,
-                p: dict[str, Any]) -> "PaperPlay":
+    def restore(cls, words: WordList, threads: int, horizon: int, p: dict[str, Any]) -> PaperPlay:
         run = cls(words, threads, horizon)
         run._restore_common(p)
         for t, tstar in enumerate(run.best_responses, start=1):

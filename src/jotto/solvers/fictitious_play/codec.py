@@ -34,9 +34,18 @@ from ...game.words import WordList
 from ...util.files import quote
 from ...util.strategy_file import StrategyFileError, decode_array, encode_array
 
-__all__ = ["MAX_ITERATIONS", "MODES", "check_payload", "decode_best_responses", "decode_history",
-           "decode_oracle_trees", "decode_sums", "encode_best_responses", "encode_history",
-           "encode_sums"]
+__all__ = [
+    "MAX_ITERATIONS",
+    "MODES",
+    "check_payload",
+    "decode_best_responses",
+    "decode_history",
+    "decode_oracle_trees",
+    "decode_sums",
+    "encode_best_responses",
+    "encode_history",
+    "encode_sums",
+]
 
 #: The modes of a run: exact (integers, the exact rule) and paper (IEEE double, the paper
 #: rule); a run's decision rule is named as its mode.
@@ -63,8 +72,9 @@ class _Checker:
     def fail(self, field: str, problem: str) -> StrategyFileError:
         return StrategyFileError(f"{self.name}: {field}: {problem}")
 
-    def obj(self, parent: dict[str, Any], key: str, field: str,
-            keys: tuple[str, ...]) -> dict[str, Any]:
+    def obj(
+        self, parent: dict[str, Any], key: str, field: str, keys: tuple[str, ...]
+    ) -> dict[str, Any]:
         d = self.get(parent, key, field)
         if not isinstance(d, dict):
             raise self.fail(field, f"not an object but {quote(d)}")
@@ -97,8 +107,15 @@ class _Checker:
         if type(x) not in (int, float) or not math.isfinite(x) or not x > 0:
             raise self.fail(field, f"not a positive finite number (nor null) but {quote(x)}")
 
-    def array(self, d: Any, field: str, kind: str, shape: tuple[int | None, ...],
-              lo: float | None = None, hi: float | None = None) -> np.ndarray:
+    def array(
+        self,
+        d: Any,
+        field: str,
+        kind: str,
+        shape: tuple[int | None, ...],
+        lo: float | None = None,
+        hi: float | None = None,
+    ) -> np.ndarray:
         """The array stored at ``field``: integers (``kind`` "i") or float64 ("f") of
         ``shape`` (None: any length), finite, within ``[lo, hi]``."""
         try:
@@ -106,14 +123,18 @@ class _Checker:
         except StrategyFileError:
             raise self.fail(field, "not an array (dtype, shape, base64)") from None
         if a.dtype.kind != kind or (kind == "f" and a.dtype != np.float64):
-            raise self.fail(field, f"{a.dtype} where {'float64' if kind == 'f' else 'integers'} "
-                                   f"belong")
+            raise self.fail(
+                field, f"{a.dtype} where {'float64' if kind == 'f' else 'integers'} belong"
+            )
         if a.ndim != len(shape) or any(n is not None and n != m for n, m in zip(shape, a.shape)):
             want = "×".join("any" if n is None else str(n) for n in shape)
             raise self.fail(field, f"shape {list(a.shape)}, not {want}")
         if kind == "f" and not np.isfinite(a).all():
-            raise self.fail(field, f"{a[~np.isfinite(a)][0]} at index "
-                                   f"{int(np.argmin(np.isfinite(a)))} is not a finite number")
+            raise self.fail(
+                field,
+                f"{a[~np.isfinite(a)][0]} at index "
+                f"{int(np.argmin(np.isfinite(a)))} is not a finite number",
+            )
         if a.size and lo is not None and a.min() < lo:
             raise self.fail(field, f"{a.min()} at index {int(np.argmin(a))} is below {lo}")
         if a.size and hi is not None and a.max() > hi:
@@ -131,11 +152,11 @@ def check_payload(payload: Any, name: str) -> None:
     if not isinstance(mode, str) or mode not in MODES:
         raise c.fail("mode", f"{quote(mode)} is not one of {', '.join(MODES)}")
     if c.get(payload, "rule", "rule") != mode:
-        raise c.fail("rule", f"{quote(payload['rule'])} is not {mode} mode's rule "
-                             f"{mode!r}")
+        raise c.fail("rule", f"{quote(payload['rule'])} is not {mode} mode's rule {mode!r}")
     D = _check_words(c, payload)
-    t = c.integer(c.get(payload, "iterations_done", "iterations_done"), "iterations_done", 0,
-                  MAX_ITERATIONS)
+    t = c.integer(
+        c.get(payload, "iterations_done", "iterations_done"), "iterations_done", 0, MAX_ITERATIONS
+    )
     t_star = c.integer(c.get(payload, "t_star", "t_star"), "t_star", 0, t)
     eps = _check_history(c, payload, t, t_star, strict=mode == "paper")
     _check_best_responses(c, payload, t, D, exact=mode == "exact")
@@ -164,8 +185,7 @@ def _check_words(c: _Checker, payload: dict[str, Any]) -> int:
     if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
         raise c.fail("words.words", "not a non-empty list of words")
     if len(words) > core.MAX_WORDS:
-        raise c.fail("words.words", f"{len(words)} words; the core takes at most "
-                                    f"{core.MAX_WORDS}")
+        raise c.fail("words.words", f"{len(words)} words; the core takes at most {core.MAX_WORDS}")
     c.integer(d["length"], "words.length", 1, 26)
     for key in ("source", "sha256"):
         c.text(d[key], f"words.{key}")
@@ -179,8 +199,9 @@ def _check_words(c: _Checker, payload: dict[str, Any]) -> int:
     return len(words)
 
 
-def _check_history(c: _Checker, payload: dict[str, Any], t: int, t_star: int,
-                   strict: bool) -> np.ndarray:
+def _check_history(
+    c: _Checker, payload: dict[str, Any], t: int, t_star: int, strict: bool
+) -> np.ndarray:
     """The per-iteration history: ``t + 1`` finite entries each, t* the first least epsilon
     (``strict``: earlier epsilons are larger, as paper mode compares; else not smaller, as
     exact mode's fractions rounded to double may tie).  Returns epsilon."""
@@ -191,27 +212,34 @@ def _check_history(c: _Checker, payload: dict[str, Any], t: int, t_star: int,
     c.array(h["seconds"], "history.seconds", "f", (t + 1,), 0.0)
     eps = np.maximum(eh, eg)
     earlier = eps[:t_star]
-    if eps[t_star] != eps.min() or ((earlier <= eps[t_star]) if strict
-                                    else (earlier < eps[t_star])).any():
-        raise c.fail("t_star", f"{t_star} is not the first iteration of least epsilon in the "
-                               f"history")
+    if (
+        eps[t_star] != eps.min()
+        or ((earlier <= eps[t_star]) if strict else (earlier < eps[t_star])).any()
+    ):
+        raise c.fail(
+            "t_star", f"{t_star} is not the first iteration of least epsilon in the history"
+        )
     return eps
 
 
-def _check_best_responses(c: _Checker, payload: dict[str, Any], t: int, D: int,
-                          exact: bool) -> None:
+def _check_best_responses(
+    c: _Checker, payload: dict[str, Any], t: int, D: int, exact: bool
+) -> None:
     """One tie set per iteration, of distinct words of the list in increasing order."""
     br = c.obj(payload, "best_responses", "best_responses", ("sizes", "words"))
     sizes = c.array(br["sizes"], "best_responses.sizes", "i", (t,), 1, 1 if exact else D)
     flat = c.array(br["words"], "best_responses.words", "i", (None,), 0, D - 1)
     if int(sizes.sum(dtype=np.int64)) != flat.size:
-        raise c.fail("best_responses", f"the tie sets' sizes total {int(sizes.sum())}, but "
-                                       f"{flat.size} words are stored")
+        raise c.fail(
+            "best_responses",
+            f"the tie sets' sizes total {int(sizes.sum())}, but {flat.size} words are stored",
+        )
     starts = np.zeros(flat.size, dtype=bool)
     starts[np.cumsum(sizes)[:-1]] = True
     if flat.size and (np.diff(flat.astype(np.int64)) <= 0)[~starts[1:]].any():
-        raise c.fail("best_responses.words", "a tie set is not of distinct words in increasing "
-                                             "order")
+        raise c.fail(
+            "best_responses.words", "a tie set is not of distinct words in increasing order"
+        )
 
 
 def _check_sums(c: _Checker, payload: dict[str, Any], key: str, n: int, D: int) -> None:
@@ -225,30 +253,43 @@ def _check_sums(c: _Checker, payload: dict[str, Any], key: str, n: int, D: int) 
         raise c.fail(f"{key}.hist", "counts guesses no game can need")
     k = np.arange(hist.size, dtype=object)
     h = hist.astype(object)
-    if int(h.sum()) != n * D or int((k * h).sum()) != int(ing.astype(object).sum()) or \
-            int((k * k * h).sum()) != int(ing_sq.astype(object).sum()):
-        raise c.fail(key, f"the histogram does not agree with the sums of {n} iterations of "
-                          f"{D} targets")
+    if (
+        int(h.sum()) != n * D
+        or int((k * h).sum()) != int(ing.astype(object).sum())
+        or int((k * k * h).sum()) != int(ing_sq.astype(object).sum())
+    ):
+        raise c.fail(
+            key, f"the histogram does not agree with the sums of {n} iterations of {D} targets"
+        )
 
 
 def _check_best_epsilon(c: _Checker, payload: dict[str, Any], eps_star: float) -> None:
     """Exact mode's least epsilon as a fraction: it must be the history's epsilon at t*."""
     pair = c.get(payload, "best_epsilon", "best_epsilon")
-    if not isinstance(pair, list) or len(pair) != 2 or any(type(x) is not int for x in pair) \
-            or pair[1] <= 0:
-        raise c.fail("best_epsilon", f"not a fraction [numerator, denominator > 0] but "
-                                     f"{quote(pair)}")
+    if (
+        not isinstance(pair, list)
+        or len(pair) != 2
+        or any(type(x) is not int for x in pair)
+        or pair[1] <= 0
+    ):
+        raise c.fail(
+            "best_epsilon", f"not a fraction [numerator, denominator > 0] but {quote(pair)}"
+        )
     if float(Fraction(pair[0], pair[1])) != eps_star:
         raise c.fail("best_epsilon", "does not match the history's epsilon at t_star")
 
 
 # ---- writing and reading ------------------------------------------------------------------------
 
+
 def encode_best_responses(best_responses: list[np.ndarray]) -> dict[str, Any]:
     """The best responses T*_1..T*_t as stored: their sizes and their words, concatenated."""
     sizes = np.array([len(b) for b in best_responses], dtype=np.int32)
-    flat = (np.concatenate(best_responses).astype(np.int32) if best_responses
-            else np.zeros(0, dtype=np.int32))
+    flat = (
+        np.concatenate(best_responses).astype(np.int32)
+        if best_responses
+        else np.zeros(0, dtype=np.int32)
+    )
     return {"sizes": encode_array(sizes), "words": encode_array(flat)}
 
 
@@ -291,8 +332,9 @@ def decode_sums(d: dict[str, Any], D: int) -> tuple[np.ndarray, np.ndarray, np.n
     return ing, ing_sq, hist
 
 
-def decode_oracle_trees(p: dict[str, Any], words: WordList,
-                        iterations: int) -> tuple[list[DecisionTree], list[int]]:
+def decode_oracle_trees(
+    p: dict[str, Any], words: WordList, iterations: int
+) -> tuple[list[DecisionTree], list[int]]:
     """The trees of an oracle run and the index of each iteration's, checked."""
     raw = p["trees"]
     if not isinstance(raw, list) or not raw:

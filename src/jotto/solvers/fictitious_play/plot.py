@@ -26,12 +26,30 @@ def convergence_plot(solution: Any, path: str | os.PathLike[str] | None = None):
     ax.plot(t, h.epsilon, color="black", lw=1.2, label="epsilon", zorder=3)
     ax.plot(t, h.eps_hider, color="tab:red", lw=0.7, alpha=0.8, label="epsilon hider")
     eg = h.eps_guesser
-    ax.plot(t, np.where(eg >= 0, eg, np.nan), color="tab:blue", lw=0.7, alpha=0.8,
-            label="epsilon guesser")
-    ax.plot(t, np.where(eg < 0, -eg, np.nan), color="tab:blue", lw=0.7, ls="--", alpha=0.8,
-            label="-(epsilon guesser) where negative")
-    ax.axvline(solution.t_star, color="gray", lw=0.8, ls=":",
-               label=f"t* = {solution.t_star}, epsilon = {solution.epsilon:.4f}")
+    ax.plot(
+        t,
+        np.where(eg >= 0, eg, np.nan),
+        color="tab:blue",
+        lw=0.7,
+        alpha=0.8,
+        label="epsilon guesser",
+    )
+    ax.plot(
+        t,
+        np.where(eg < 0, -eg, np.nan),
+        color="tab:blue",
+        lw=0.7,
+        ls="--",
+        alpha=0.8,
+        label="-(epsilon guesser) where negative",
+    )
+    ax.axvline(
+        solution.t_star,
+        color="gray",
+        lw=0.8,
+        ls=":",
+        label=f"t* = {solution.t_star}, epsilon = {solution.epsilon:.4f}",
+    )
     ax.set_yscale("log")
     positive = h.epsilon[h.epsilon > 0]
     if len(positive):
@@ -41,8 +59,7 @@ def convergence_plot(solution: Any, path: str | os.PathLike[str] | None = None):
     decimal_log_ticks(ax.yaxis)
     ax.set_xlabel("iteration t")
     ax.set_ylabel("epsilon (guesses)")
-    ax.set_title(f"SolveJotto, {solution.words.describe()}, {solution.mode} mode",
-                 fontsize=10)
+    ax.set_title(f"SolveJotto, {solution.words.describe()}, {solution.mode} mode", fontsize=10)
     fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     if path is not None:
         save(fig, path)

@@ -18,17 +18,23 @@ from typing import Any
 
 import numpy as np
 
-from .algorithm import exact_play_weights, paper_strategy
-from ...game.turns import History, player_repr
-from ...responses.gbr import comp_num_guesses, gbr_tree, guesser_gbr
-from ...game.paper import Table1, is_paper_list
-from ..solution import Solution
-from ...util.strategy_file import StrategyFileError, decode_array
-from .codec import (MODES, SUMS, check_payload, decode_best_responses, decode_history,
-                    decode_oracle_trees)
-from ...game.trees import DecisionTree, weight_by_guesses
 from ...engine.weights import integer_weights
+from ...game.paper import Table1, is_paper_list
+from ...game.trees import DecisionTree, weight_by_guesses
+from ...game.turns import History, player_repr
 from ...game.words import WordList
+from ...responses.gbr import comp_num_guesses, gbr_tree, guesser_gbr
+from ...util.strategy_file import StrategyFileError, decode_array
+from ..solution import Solution
+from .algorithm import exact_play_weights, paper_strategy
+from .codec import (
+    MODES,
+    SUMS,
+    check_payload,
+    decode_best_responses,
+    decode_history,
+    decode_oracle_trees,
+)
 
 __all__ = ["EquilibriumGuesser", "FictitiousPlaySolution"]
 
@@ -71,22 +77,28 @@ class FictitiousPlaySolution(Solution):
         sums = payload["sums_star"]
         #: Sums over iterations 0..t* of ING, ING squared (per target) and of the histogram of
         #: ING (targets per guess count): the guesser mixture of Algorithm 14 exactly.
-        self.ing_sums_star = {k: decode_array(sums[k], "ING sums").astype(np.int64)
-                              for k in SUMS}
-        self.ang_star = (self.ing_sums_star["ing"] / (self.t_star + 1) if mode == "exact"
-                         else decode_array(payload["ang_star"], "ANG"))
+        self.ing_sums_star = {k: decode_array(sums[k], "ING sums").astype(np.int64) for k in SUMS}
+        self.ang_star = (
+            self.ing_sums_star["ing"] / (self.t_star + 1)
+            if mode == "exact"
+            else decode_array(payload["ang_star"], "ANG")
+        )
         self.plan: dict[str, Any] = dict(payload.get("plan", {}))
         #: The guesser's oracle, greedy (GuesserGBR, the paper's) or a stronger one, whose trees
         #: the file keeps (``oracle_trees[tree_index[k]]`` answered iteration k).
         self.oracle: str = str(payload.get("oracle", "greedy"))
         self.oracle_trees, self.tree_index = (
-            ([], []) if self.oracle == "greedy"
-            else decode_oracle_trees(payload, words, self.iterations))
+            ([], [])
+            if self.oracle == "greedy"
+            else decode_oracle_trees(payload, words, self.iterations)
+        )
 
     def __repr__(self) -> str:
-        return (f"FictitiousPlaySolution({self.mode} mode, {len(self.words)} words of {self.words.length} "
-                f"letters, {self.iterations} iterations, t*={self.t_star}, "
-                f"epsilon={self.epsilon:.4g})")
+        return (
+            f"FictitiousPlaySolution({self.mode} mode, {len(self.words)} words of {self.words.length} "
+            f"letters, {self.iterations} iterations, t*={self.t_star}, "
+            f"epsilon={self.epsilon:.4g})"
+        )
 
     # ---- strategies ----------------------------------------------------------------------------
 
@@ -97,8 +109,11 @@ class FictitiousPlaySolution(Solution):
 
     def _check_t(self, t: int | None) -> int:
         t = self.t_star if t is None else t
-        if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or \
-                not 0 <= t <= self.iterations:
+        if (
+            isinstance(t, bool)
+            or not isinstance(t, (int, np.integer))
+            or not 0 <= t <= self.iterations
+        ):
             raise ValueError(f"t must be an iteration from 0 to {self.iterations}, not {t!r}")
         return int(t)
 
@@ -128,8 +143,9 @@ class FictitiousPlaySolution(Solution):
         n = self.t_star + 1
         return [Fraction(int(x), n) for x in self.ing_sums_star["ing"]]
 
-    def guesser(self, seed: int | np.random.Generator | None = None,
-                t_star: int | None = None) -> "EquilibriumGuesser":
+    def guesser(
+        self, seed: int | np.random.Generator | None = None, t_star: int | None = None
+    ) -> EquilibriumGuesser:
         """The guesser's strategy (Algorithm 14) as a player; see :class:`EquilibriumGuesser`."""
         return EquilibriumGuesser(self, seed, self.t_star if t_star is None else t_star)
 
@@ -169,10 +185,13 @@ class FictitiousPlaySolution(Solution):
             "t_star": self.t_star,
             "avg_seconds_per_iteration": float(seconds.sum() / len(seconds)),
         }
-        note = (f"t* = {self.t_star} (first iteration of least epsilon); {self.mode} mode, "
-                f"GuesserGBR rule {self.rule!r}")
-        return Table1(rows, self.words.length, is_paper_list(self.words.sha256,
-                                                             self.words.length), note)
+        note = (
+            f"t* = {self.t_star} (first iteration of least epsilon); {self.mode} mode, "
+            f"GuesserGBR rule {self.rule!r}"
+        )
+        return Table1(
+            rows, self.words.length, is_paper_list(self.words.sha256, self.words.length), note
+        )
 
     def plot(self, path: str | os.PathLike[str] | None = None):
         """The convergence plot (epsilon, epsilon_hider, epsilon_guesser against iteration, log
@@ -182,16 +201,19 @@ class FictitiousPlaySolution(Solution):
         return convergence_plot(self, path)
 
     def report(self) -> dict[str, Any]:
-        return {"mode": self.mode, "rule": self.rule, "t_star": self.t_star,
-                "table": self.table()}
+        return {"mode": self.mode, "rule": self.rule, "t_star": self.t_star, "table": self.table()}
 
     def report_text(self) -> str:
         return str(self.table())
 
     def answers(self, *, mode: str | None, iterations: int | None, oracle: Any) -> bool:
         planned = iterations or self.plan.get("iterations")
-        return (self.mode == mode and self.iterations == planned
-                and not self.plan.get("target_epsilon") and not self.plan.get("time_budget"))
+        return (
+            self.mode == mode
+            and self.iterations == planned
+            and not self.plan.get("target_epsilon")
+            and not self.plan.get("time_budget")
+        )
 
 
 class EquilibriumGuesser:
@@ -203,8 +225,13 @@ class EquilibriumGuesser:
     average of ING_0 .. ING_{t*}, i.e. for this mixture.
     """
 
-    def __init__(self, solution: FictitiousPlaySolution, seed: int | np.random.Generator | None,
-                 t_star: int, cache: int = 32):
+    def __init__(
+        self,
+        solution: FictitiousPlaySolution,
+        seed: int | np.random.Generator | None,
+        t_star: int,
+        cache: int = 32,
+    ):
         self.solution = solution
         self.words = solution.words
         self.t_star = solution._check_t(t_star)
@@ -240,10 +267,12 @@ class EquilibriumGuesser:
         if node >= 0:
             return int(tree.guess[node])
         if self.solution.oracle_trees:
-            raise ValueError("this game left the guesser's decision tree (its guesses were not "
-                             "the tree's)")
-        return guesser_gbr(self.words, self.solution.weights(self.k), state,
-                           rule=self.solution.rule)
+            raise ValueError(
+                "this game left the guesser's decision tree (its guesses were not the tree's)"
+            )
+        return guesser_gbr(
+            self.words, self.solution.weights(self.k), state, rule=self.solution.rule
+        )
 
     def moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Exact expected guesses and expected squared guesses per target, and the expected
@@ -274,9 +303,11 @@ class EquilibriumGuesser:
             return {k: Fraction(int(c), n * len(w)) for k, c in enumerate(hist) if c}
         total: dict[int, int] = {}
         for k in range(n):
-            counts = (self.tree(k).guesses_needed() if self.solution.oracle_trees else
-                      comp_num_guesses(self.words, self.solution.weights(k),
-                                       rule=self.solution.rule))
+            counts = (
+                self.tree(k).guesses_needed()
+                if self.solution.oracle_trees
+                else comp_num_guesses(self.words, self.solution.weights(k), rule=self.solution.rule)
+            )
             for c, x in weight_by_guesses(counts, w).items():
                 total[c] = total.get(c, 0) + x
         return {c: Fraction(x, n * sum(w)) for c, x in sorted(total.items())}

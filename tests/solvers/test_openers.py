@@ -1,0 +1,313 @@
+"""jotto.opener_values and the best response on executors: every opener's value against the
+exhaustive twin (tests/twins/reference_game.py), bounds that hold the twin's value when a budget stops
+the run, the same results whatever runs the tasks (this process, threads, a process pool, a
+Dask cluster), lost workers costing only their tasks, and runs resumed from their file."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jotto
+from jotto.game.rules import PRESETS
+from jotto.responses.proof.distributed import local_pool
+from jotto.solvers.openers import OpenerTable, opener_values
+from tests.twins import reference_game
+from tests.twins.strategies import ANY_RULES, rule_cases
+
+
+def twin_values(rules, words, v):
+    """Each word's opener value by the twin: W + sum_j F(S_j(g))."""
+    F, classes = reference_game.state_values(words, v, rules)
+    everything = frozenset(range(len(words)))
+    return [
+        Fraction(sum(v) + sum(F(c) for c in classes(g, everything)), sum(v))
+        for g in range(len(words))
+    ]
+
+
+def rows_of(table):
+    return [(r.word, r.lower, r.upper) for r in table.rows]
+
+
+def check_trees(table, v):
+    """Every row's tree starts with its word and is worth its upper end."""
+    for r in table.rows:
+        if r.upper is not None:
+            tree = table.tree(r.word)
+            assert table.words[int(tree.guess[0])] == r.word
+            assert jotto.expected_guesses(tree, v) == r.upper
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=rule_cases())
+def test_every_opener_value_is_the_twins(case):
+    """Without a budget every opener's value is exact and the twin's, its tree worth it, and
+    the best openers are those of least value."""
+    rules, words, v = case
+    wl = jotto.WordList.from_words(words, rules=rules)
+    v = np.array(v, dtype=np.int64)
+    table = opener_values(wl, v)
+    expected = twin_values(rules, words, v.tolist())
+    assert table.complete and table.stopped is None
+    for r in table.rows:
+        assert r.exact and r.lower == expected[words.index(r.word)], r.word
+    check_trees(table, v)
+    least = min(expected)
+    assert set(table.best) == {w for w, x in zip(words, expected) if x == least}
+    assert table.lower == table.upper == least
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=rule_cases(max_size=8), budget=st.sampled_from([1e-4, 1e-3, 1e-2]))
+def test_budgeted_intervals_hold_the_twins_values(case, budget):
+    """A budget that stops the run leaves intervals, each holding the opener's true value."""
+    rules, words, v = case
+    wl = jotto.WordList.from_words(words, rules=rules)
+    v = np.array(v, dtype=np.int64)
+    table = opener_values(wl, v, budget=budget)
+    expected = twin_values(rules, words, v.tolist())
+    for r in table.rows:
+        x = expected[words.index(r.word)]
+        assert r.lower <= x and (r.upper is None or x <= r.upper), r.word
+    check_trees(table, v)
+
+
+@pytest.mark.parametrize("name", ["paper", "eckler", "positional", "hard", "any"])
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_threads_executor_gives_the_same_results(name, data):
+    """Any executor serves: with threads sharing this process's searches, the opener values and
+    the best response (its bounds and its tree) are the ones found here."""
+    rules = ANY_RULES if name == "any" else st.just(PRESETS[name])
+    rules, words, v = data.draw(rule_cases(rules=rules))
+    wl = jotto.WordList.from_words(words, rules=rules)
+    v = np.array(v, dtype=np.int64)
+    here = jotto.best_response(wl, v)
+    with ThreadPoolExecutor(2) as pool:
+        there = jotto.best_response(wl, v, executor=pool)
+        table = opener_values(wl, v, executor=pool)
+    assert (there.lower, there.upper) == (here.lower, here.upper)
+    for a in ("guess", "depth", "size", "children"):
+        assert np.array_equal(getattr(there.tree, a), getattr(here.tree, a))
+    assert rows_of(table) == rows_of(opener_values(wl, v))
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=rule_cases(), data=st.data())
+def test_executor_bounds_hold_the_twins_value(case, data):
+    """On an executor, node budgets, top-K and upper_bound give bounds around the optimum."""
+    rules, words, v = case
+    wl = jotto.WordList.from_words(words, rules=rules)
+    v = np.array(v, dtype=np.int64)
+    true = Fraction(reference_game.best_response_total(words, v.tolist(), rules), int(v.sum()))
+    bound = true + Fraction(data.draw(st.integers(-20, 20)), 10)
+    nodes = data.draw(st.integers(1, 30))
+    top_k = data.draw(st.one_of(st.none(), st.integers(1, 3)))
+    with ThreadPoolExecutor(2) as pool:
+        res = jotto.best_response(wl, v, nodes=nodes, top_k=top_k, upper_bound=bound, executor=pool)
+    assert res.lower <= true <= res.upper
+    assert jotto.expected_guesses(res.tree, v) == res.upper
+    if res.stopped == "upper_bound":
+        assert res.lower >= bound
+
+
+# ---- processes and clusters -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def three(twl06):
+    """The first 100 words of TWL06's 3-letter list: an exact table in about 2 s."""
+    return jotto.WordList.from_words(list(twl06[3])[:100])
+
+
+def kill_a_worker_soon(pids, delay=0.3):
+    """SIGKILL one of ``pids`` after ``delay`` seconds, on a thread; its ``killed`` is the
+    :func:`time.monotonic` time of the kill (once joined)."""
+
+    def kill():
+        time.sleep(delay)
+        os.kill(pids[0], signal.SIGKILL)
+        t.killed = time.monotonic()
+
+    t = threading.Thread(target=kill, daemon=True)
+    t.start()
+    return t
+
+
+def test_process_pool_same_results_and_lost_worker(three):
+    """A process pool gives the table and the best response found here; a worker killed
+    mid-run breaks the pool, which is made anew, and only the tasks in flight run again."""
+    here = opener_values(three)
+    best = jotto.best_response(three)
+    with local_pool(2) as pool:
+        there = jotto.best_response(three, executor=pool)
+        assert (there.lower, there.upper) == (best.lower, best.upper)
+        assert np.array_equal(there.tree.guess, best.tree.guess)
+        assert np.array_equal(there.tree.children, best.tree.children)
+        pids = list(pool._processes)
+        killer = kill_a_worker_soon(pids, 0.2)
+        table = opener_values(three, executor=pool)
+        ended = time.monotonic()
+        killer.join()
+    assert killer.killed < ended  # mid-run
+    assert rows_of(table) == rows_of(here) and table.complete
+    assert table.lost > 0  # the kill hit tasks in flight
+    assert not any(p.is_alive() for p in pool._processes.values()) if pool._processes else True
+
+
+def test_dask_cluster_same_results_and_lost_worker(three):
+    """A real Dask cluster (2 worker processes): the same table and best response as here;
+    a worker killed mid-run costs only its tasks (Dask runs them again)."""
+    distributed = pytest.importorskip("distributed")
+    here = opener_values(three)
+    best = jotto.best_response(three)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        executor = client.get_executor()
+        there = jotto.best_response(three, executor=executor)
+        assert (there.lower, there.upper) == (best.lower, best.upper)
+        assert np.array_equal(there.tree.children, best.tree.children)
+        pids = list(client.run(os.getpid).values())
+        killer = kill_a_worker_soon(pids, 0.2)
+        table = opener_values(three, executor=executor)
+        ended = time.monotonic()
+        killer.join()
+    assert killer.killed < ended  # mid-run
+    assert rows_of(table) == rows_of(here) and table.complete
+
+
+@pytest.fixture(scope="module")
+def longer(twl06):
+    """The first 150 words of TWL06's 3-letter list: an exact table in several seconds (long
+    enough to be killed mid-run), and that table."""
+    wl = jotto.WordList.from_words(list(twl06[3])[:150])
+    return wl, opener_values(wl)
+
+
+@pytest.mark.slow
+def test_resume_after_a_killed_run_gives_the_same_table(longer, tmp_path):
+    """``jotto openers`` killed by SIGKILL mid-run (at its first checkpoint) leaves that
+    checkpoint; --resume finishes the table, and it is the table of an uninterrupted run."""
+    wl, whole = longer
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(wl) + "\n")
+    out = tmp_path / "t.jotto"
+    cmd = [
+        sys.executable,
+        "-m",
+        "jotto",
+        "openers",
+        "-w",
+        str(words),
+        "-n",
+        "3",
+        "-o",
+        str(out),
+        "--checkpoint-every",
+        "0.1",
+        "--no-progress",
+        "--json",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while not out.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.kill()
+    proc.wait()
+    partial = OpenerTable.load(out)
+    assert not partial.complete  # killed mid-run
+    done = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    table = OpenerTable.load(out)
+    assert table.complete and rows_of(table) == rows_of(whole)
+    assert len(table.log) >= len(partial.log)
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=rule_cases(), budget=st.sampled_from([2e-3, 2e-2, 0.2]))
+def test_openers_split_into_classes_keep_their_values(case, budget, tmp_path_factory):
+    """Openers split into their reply classes (forced here for every opener at its first
+    lower-bound pass): bounds W + the classes' bounds and trees put together from the classes'
+    hold the twin's values, exactly once every class is exact; the file keeps the classes."""
+    import jotto.responses.proof.opener_search as engine
+
+    rules, words, v = case
+    wl = jotto.WordList.from_words(words, rules=rules)
+    v = np.array(v, dtype=np.int64)
+    out = tmp_path_factory.mktemp("split") / "t.jotto"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "SPLIT_SECONDS", -1.0)
+        table = opener_values(wl, v, budget=budget, out=out)
+    expected = twin_values(rules, words, v.tolist())
+    for r in table.rows:
+        x = expected[words.index(r.word)]
+        assert r.lower <= x and (r.upper is None or x <= r.upper), r.word
+    check_trees(table, v)
+    assert rows_of(OpenerTable.load(out)) == rows_of(table)
+
+
+@pytest.mark.slow
+def test_ctrl_c_saves_the_table_and_ends_the_workers(longer, tmp_path):
+    """Ctrl-C during ``jotto openers --workers 2`` (the terminal's SIGINT to the whole process
+    group) saves what was proven and exits 130 with the command that resumes it; every bound
+    saved holds the value of the uninterrupted table."""
+    wl, whole = longer
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(wl) + "\n")
+    out = tmp_path / "t.jotto"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jotto",
+            "openers",
+            "-w",
+            str(words),
+            "-n",
+            "3",
+            "-o",
+            str(out),
+            "--checkpoint-every",
+            "0.1",
+            "--no-progress",
+            "--workers",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not out.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:  # a run that hangs is a failure, not a process left behind
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "--resume" in err and str(out) in err, err
+    partial = OpenerTable.load(out)
+    assert partial.stopped == "interrupted" and not partial.complete
+    exact = {r.word: r.lower for r in whole.rows}
+    for r in partial.rows:
+        assert r.lower <= exact[r.word] and (r.upper is None or exact[r.word] <= r.upper)
