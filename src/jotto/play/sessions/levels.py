@@ -32,6 +32,15 @@ __all__ = [
     "strategy_for",
 ]
 
+#: What the hard level's bundled solve (ENABLE, 5 letters) is certified to do: its hider's
+#: guarantee proved by 120 s of search (``bundled_solution(...).strength(120)``, one thread, a
+#: loaded 2-core AMD EPYC Zen 3 VM, kernel v3, 2026-11-28) and its guesser's exact worst case.
+HARD_CERTIFIED = (
+    "; at 5 letters on ENABLE (the bundled solve) its hider holds any guesser to at least 4.88 "
+    "expected guesses (certified; the best guesser found against it needs 6.13), and its "
+    "guesser needs at most 7.14 on average whatever word is hidden (exact)"
+)
+
 #: The computer's strength: how it guesses and how it hides.
 LEVELS = {
     "easy": "guesses a random word that fits the replies so far (the Perl player); hides a "
@@ -41,7 +50,7 @@ LEVELS = {
     "hard": "the equilibrium strategy of the strongest solve for the list (bundled or "
     "--strategy) as guesser and hider, which may hide any word; without one, medium's "
     "guesser and a word drawn uniformly; in the race, the race guesser, which watches "
-    "your progress and plays to win",
+    "your progress and plays to win" + HARD_CERTIFIED,
 }
 #: Which words each level hides (:func:`jotto.play.commonness.hiding_set`), unless --hide-from says.
 HIDE_FROM = {"easy": "common", "medium": "common", "hard": "all"}
