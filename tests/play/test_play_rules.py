@@ -187,7 +187,9 @@ def test_positional_game_shows_and_reads_replies_as_3_slash_1():
     )
     assist = Assist(words, RandomGuesser(words, 0), "random")
     assist.start()
-    assert assist.handle("stale 4").lines == ["A reply is two numbers like 3/1 (not counted)"]
+    assert assist.handle("stale 4").lines == [
+        "'4': also say how many letters are in place, like 4/0, e.g. 'stare 3/1' (not counted)"
+    ]
     assert assist.handle("stale").lines == [
         "Enter a guess and its reply, e.g. 'stare 3/1' (or 'help')."
     ]

@@ -312,7 +312,7 @@ def test_double_oracle_on_the_command_line(tmp_path):
     )
     assert res.exit_code == 0, res.output
     value = jotto.Solution.load(out).value_bounds[0]
-    assert f"value {value} = {float(value):.6f} (exact)" in res.output
+    assert f"value {value} = {float(value):.4f} (exact)" in res.output
     assert "true NashConv 0.0000" in res.output
     res = CliRunner().invoke(
         main,

@@ -8,7 +8,7 @@ it, and a guesser minimises the expectation over the hider's distribution,
 * within ``k``, ``c(d) = [d > k]``: the chance of *not* finding the word within ``k`` guesses
   (:func:`within`), so minimising it maximises the chance of finding it in time;
 * a race, ``c(d) =`` the chance of losing when the word is found on guess ``d``
-  (:func:`jotto.players.races.race_objective`).
+  (:func:`jotto.game.race_rules.race_objective`).
 
 An objective is ``c(1..K)`` and a ``tail``: ``c(d) = c(K) + tail (d - K)`` for ``d > K``, so
 constant beyond ``K`` (tail 0) or growing linearly.  Costs are exact: integers or

@@ -3,7 +3,7 @@
 In a race what counts is finding the word before the other player.  :class:`RaceGuesser` sees
 the other's progress (its ``observe`` gets a :class:`jotto.players.races.RaceView` before each guess:
 the computer knows the other's consistent set exactly, since it answers its guesses) and turns it
-into a race objective (:func:`jotto.players.races.race_objective`): the chance of losing when its word is
+into a race objective (:func:`jotto.game.race_rules.race_objective`): the chance of losing when its word is
 found on guess d, plus half the chance of a draw.  It then chooses its guess for that objective
 as :class:`~jotto.players.CostGuesser` does (greedy with the same lookahead).  Behind, the
 objective rewards a bold guess that may end the race now; ahead, it rewards safety.
@@ -28,11 +28,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..game.objectives import Objective
+from ..game.race_rules import race_objective
 from ..game.trees import DecisionTree
 from ..game.turns import History
 from ..game.words import WordList
 from .cost_guesser import LEVELS, WIDTH, CostGuesser
-from .races import race_objective
 
 __all__ = ["RaceGuesser", "RoundsModel"]
 
@@ -97,7 +97,7 @@ class RoundsModel:
 
 class RaceGuesser(CostGuesser):
     """Plays the race to win: before each guess it reads the other player's progress
-    (``observe``) and guesses for the race objective (:func:`jotto.players.races.race_objective`, a
+    (``observe``) and guesses for the race objective (:func:`jotto.game.race_rules.race_objective`, a
     draw as half a win) against :class:`RoundsModel`'s chance of the other needing each number
     of rounds.  Otherwise as :class:`CostGuesser` with the mean (``weights``, ``levels``,
     ``width``, ``seconds``); outside a race (no view observed) it is that guesser.

@@ -27,7 +27,7 @@ player's progress into an objective (:mod:`jotto.game.objectives`) for a best re
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
@@ -36,8 +36,15 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..engine.weights import exact_weights
-from ..game.objectives import Objective
-from ..game.race_rules import DRAW, FIRST, OUTCOMES, SECOND, race_result, round_result
+from ..game.race_rules import (
+    DRAW,
+    FIRST,
+    OUTCOMES,
+    SECOND,
+    race_objective,
+    race_result,
+    round_result,
+)
 from ..game.trees import weight_by_guesses
 from ..game.turns import Guesser, History, replies
 from ..game.words import WordList
@@ -90,41 +97,6 @@ def guess_distribution(guesser: Guesser, weights: np.ndarray) -> dict[int, Fract
             for n, x in weight_by_guesses(tree().guesses_needed(), weights).items()
         }
     return None
-
-
-def race_objective(
-    rounds: Mapping[int, int | Fraction], draw: Fraction = Fraction(1, 2)
-) -> Objective:
-    """The objective of a player racing another who finds its word in round e with chance (or
-    weight) ``rounds[e]`` (e >= 1, counted from the round of the player's next guess, which is
-    round 1; an opponent who has just found the word in this round is e = 1): finding the word
-    with the d-th guess from now costs ``P(e < d) + draw P(e = d)``.  ``draw`` is what a draw
-    costs against a loss: 0 minimises the chance of losing, 1 maximises the chance of winning,
-    1/2 (the default) scores a draw as half a win.  Non-decreasing, constant once every e is
-    passed."""
-    if isinstance(draw, bool) or not isinstance(draw, (int, Fraction)) or not 0 <= draw <= 1:
-        raise ValueError(f"draw must be a number from 0 to 1 (int or Fraction), not {draw!r}")
-    weights = {}
-    for e, x in rounds.items():
-        if isinstance(e, bool) or not isinstance(e, (int, np.integer)) or e < 1:
-            raise ValueError(f"rounds are numbered from 1, not {e!r}")
-        if isinstance(x, bool) or not isinstance(x, (int, Fraction, np.integer)) or x < 0:
-            raise ValueError(
-                f"the chance of round {e} must be a non-negative int or Fraction, not {x!r}"
-            )
-        if x:
-            weights[int(e)] = Fraction(x)
-    total = sum(weights.values())
-    if not total:
-        raise ValueError("the opponent's rounds have no weight")
-    last = max(weights)
-    before = Fraction(0)
-    costs = []
-    for d in range(1, last + 2):
-        now = weights.get(d, Fraction(0))
-        costs.append((before + draw * now) / total)
-        before += now
-    return Objective(tuple(costs), Fraction(0), f"race(draw={draw})")
 
 
 @dataclass(frozen=True)
