@@ -105,7 +105,7 @@ RUNNABLE = [
 def test_examples_run(page: Path, tmp_path):
     """Run the page's examples in a fresh interpreter and directory."""
     done = subprocess.run(
-        [sys.executable, "-m", "tests.doc_examples", str(page)],
+        [sys.executable, "-m", "tests.house.doc_examples", str(page)],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
