@@ -15,11 +15,14 @@ from .options import (
     POSITIVE_FINITE,
     echo_json,
     executor_options,
+    exists_error,
     hidden_weights,
     hide_from_option,
     interval_text,
+    long_run_options,
     note,
     open_executor,
+    resuming,
     threads_option,
     word_list,
     word_list_options,
@@ -57,29 +60,10 @@ def default_out(letters: int) -> Path:
 )
 @threads_option
 @executor_options
-@click.option(
-    "-o",
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Table file, checkpointed while running (default jotto-<letters>-letters-openers.jotto).",
-)
-@click.option(
-    "--resume", is_flag=True, help="Continue the table saved in --out (default: its default file)."
-)
-@click.option("--force", is_flag=True, help="Overwrite --out (and --save-tree) if they exist.")
-@click.option(
-    "--checkpoint-every",
-    type=POSITIVE_FINITE,
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Seconds between checkpoints.",
-)
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress bar on standard error (default: when it is a terminal).",
+@long_run_options(
+    file="Table file, checkpointed while running (default jotto-<letters>-letters-openers.jotto).",
+    resume="Continue the table saved in --out (default: its default file).",
+    force="Overwrite --out (and --save-tree) if they exist.",
 )
 @click.option(
     "-k",
@@ -149,9 +133,8 @@ def openers_command(
     check_writable(out)
     with output_lock(out):
         if out.exists() and not resume and not force:
-            raise BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
-        if resume and not out.exists():
-            note(f"jotto: {out} does not exist yet: starting a new table")
+            raise exists_error(out)
+        resuming(out, resume, "a new table")
         with open_executor(workers, scheduler) as executor:
             table = _run(
                 wl,

@@ -254,6 +254,57 @@ def executor_options(f: Callable) -> Callable:
     )(f)
 
 
+def long_run_options(*, file: str, resume: str, force: str) -> Callable[[Callable], Callable]:
+    """-o/--out, --resume, --force, --checkpoint-every and --progress: the options of every
+    command that saves its work while it runs and continues it later (``solve``, ``openers``);
+    ``file``, ``resume`` and ``force`` are their help texts, which name what is saved."""
+
+    def decorate(f: Callable) -> Callable:
+        for option in reversed(
+            [
+                click.option(
+                    "-o",
+                    "--out",
+                    type=click.Path(dir_okay=False, path_type=Path),
+                    default=None,
+                    help=file,
+                ),
+                click.option("--resume", is_flag=True, help=resume),
+                click.option("--force", is_flag=True, help=force),
+                click.option(
+                    "--checkpoint-every",
+                    type=POSITIVE_FINITE,
+                    default=10.0,
+                    show_default=True,
+                    metavar="SECONDS",
+                    help="Seconds between checkpoints.",
+                ),
+                click.option(
+                    "--progress/--no-progress",
+                    default=None,
+                    help="Progress bar on standard error (default: when it is a terminal).",
+                ),
+            ]
+        ):
+            f = option(f)
+        return f
+
+    return decorate
+
+
+def resuming(out: Path, resume: bool, starting: str) -> bool:
+    """Whether the run continues the file ``out``: --resume and the file exists (--resume on a
+    file not yet written says that ``starting`` begins instead)."""
+    if resume and not out.exists():
+        note(f"jotto: {out} does not exist yet: starting {starting}")
+    return resume and out.exists()
+
+
+def exists_error(out: Path) -> BadInput:
+    """The error for an --out that exists, given neither --resume nor --force."""
+    return BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
+
+
 @contextlib.contextmanager
 def open_executor(workers: int | None, scheduler: str | None) -> Iterator[Any]:
     """The executor --workers or --scheduler asks for (None: neither), checked before any work:

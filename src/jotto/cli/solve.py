@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 import numpy as np
 
 from ..game.certificates import check_certificate_path
+from ..game.rules import Rules
 from ..responses.oracles import parse_oracle
 from ..solvers.fictitious_play.codec import MAX_ITERATIONS
 from ..solvers.registry import DEFAULT_SOLVER, SOLVERS
@@ -23,12 +25,15 @@ from .options import (
     check_plot_output,
     echo_json,
     executor_options,
+    exists_error,
     hidden_weights,
     hide_from_option,
     interval_text,
+    long_run_options,
     note,
     open_executor,
     optional_seconds,
+    resuming,
     threads_option,
     word_list,
     word_list_options,
@@ -97,32 +102,11 @@ def default_out(letters: int, method: str, mode: str | None) -> Path:
 @hide_from_option
 @threads_option
 @executor_options
-@click.option(
-    "-o",
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Strategy file (default jotto-<letters>-letters-<mode>.jotto).",
-)
-@click.option(
-    "--resume",
-    is_flag=True,
-    help="Continue the run saved in --out (default: the default file of the "
+@long_run_options(
+    file="Strategy file (default jotto-<letters>-letters-<mode>.jotto).",
+    resume="Continue the run saved in --out (default: the default file of the "
     "letters, method and mode given).",
-)
-@click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
-@click.option(
-    "--checkpoint-every",
-    type=POSITIVE_FINITE,
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Seconds between checkpoints.",
-)
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress bar on standard error (default: when it is a terminal).",
+    force="Overwrite --out and --plot if they exist.",
 )
 @click.option(
     "--plot",
@@ -154,105 +138,85 @@ def default_out(letters: int, method: str, mode: str | None) -> Path:
     "again for it).  Never overwrites a file.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def solve_command(
-    words,
-    letters,
-    rules,
-    skip_invalid,
-    method,
-    oracle,
-    mode,
-    iterations,
-    target_epsilon,
-    time_budget,
-    hide_from,
-    threads,
-    workers,
-    scheduler,
-    out,
-    resume,
-    force,
-    checkpoint_every,
-    progress,
-    plot,
-    certify,
-    certificate,
-    as_json,
-):
+def solve_command(**options):
     """Compute an equilibrium: by fictitious play (SolveJotto, Algorithm 13; prints Table 1's
     rows for the run) or by the double oracle (prints the certified value interval).
 
     Writes a strategy file (checkpointed while running; Ctrl-C saves and exits, --resume
     continues).
     """
-    if method is not None or not resume:  # else the method is the file's: checked once read
-        check_method_options(method or DEFAULT_SOLVER, mode=mode)
-    check_plot_output(plot, force)
-    if hide_from is not None and method is not None and not SOLVERS[method].proves:
-        raise BadInput(
-            f"--hide-from: only --method double-oracle solves the game whose "
-            f"secrets are restricted, not {method}"
-        )
-    if oracle is not None:
+    o = SolveOptions(**options)
+    if o.method is not None or not o.resume:  # else the method is the file's: checked once read
+        check_method_options(o.method or DEFAULT_SOLVER, mode=o.mode)
+    check_plot_output(o.plot, o.force)
+    if o.hide_from is not None and o.method is not None:
+        _check_hide_from(o.method)
+    if o.oracle is not None:
         try:
-            parse_oracle(oracle)
+            parse_oracle(o.oracle)
         except ValueError as exc:
             raise BadInput(f"--oracle: {exc}") from None
-    certify_seconds = optional_seconds(certify, "--certify")
-    if certificate is not None:
-        if not SOLVERS[method or DEFAULT_SOLVER].proves and not resume:
+    certify_seconds = optional_seconds(o.certify, "--certify")
+    if o.certificate is not None:
+        if not SOLVERS[o.method or DEFAULT_SOLVER].proves and not o.resume:
             raise BadInput(
                 "--certificate certifies the double oracle's lower bound on the "
                 "value: give --method double-oracle"
             )
-        if workers is not None or scheduler is not None:
+        if o.workers is not None or o.scheduler is not None:
             raise BadInput(
                 "--certificate is written by a proof in this process: it takes no "
                 "--workers or --scheduler"
             )
-        check_certificate_path(certificate)
-    if workers is not None or scheduler is not None:
-        _check_proof(method or (None if resume else DEFAULT_SOLVER), certify)
-    out = out or default_out(letters or 5, method or DEFAULT_SOLVER, mode)
+        check_certificate_path(o.certificate)
+    if o.workers is not None or o.scheduler is not None:
+        _check_proof(o.method or (None if o.resume else DEFAULT_SOLVER), o.certify)
+    out = o.out or default_out(o.letters or 5, o.method or DEFAULT_SOLVER, o.mode)
     check_writable(out)
-    with output_lock(out), open_executor(workers, scheduler) as executor:
+    with output_lock(out), open_executor(o.workers, o.scheduler) as executor:
         # the lock is held from the first look at --out to the last write
-        solution = _solve_into(
-            out,
-            words,
-            letters,
-            rules,
-            skip_invalid,
-            method,
-            oracle,
-            mode,
-            iterations,
-            target_epsilon,
-            time_budget,
-            threads,
-            resume,
-            force,
-            checkpoint_every,
-            progress,
-            plot,
-            certify,
-            certify_seconds,
-            as_json,
-            executor,
-            hide_from,
-        )
-    if certificate is not None:
+        solution = _solve_into(o, out, executor, certify_seconds)
+    if o.certificate is not None:
         if not SOLVERS[solution.solver].proves:
             raise BadInput(
                 f"--certificate: {out} holds a {solution.solver} solve; only the "
                 f"double oracle certifies a bound on the value"
             )
-        lower = solution.write_certificate(certificate, threads)
+        lower = solution.write_certificate(o.certificate, o.threads)
         note(
-            f"jotto: wrote {certificate}: a certificate that the value is at least {lower} = "
+            f"jotto: wrote {o.certificate}: a certificate that the value is at least {lower} = "
             f"{float(lower):.4f}. Check it with:",
-            f"jotto check-proof {certificate}",
+            f"jotto check-proof {o.certificate}",
         )
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """The options of ``jotto solve``, as click parses them (one field per option)."""
+
+    words: str | None
+    letters: int | None
+    rules: Rules
+    skip_invalid: bool
+    method: str | None
+    oracle: str | None
+    mode: str | None
+    iterations: int | None
+    target_epsilon: float | None
+    time_budget: float | None
+    hide_from: str | None
+    threads: int | None
+    workers: int | None
+    scheduler: str | None
+    out: Path | None
+    resume: bool
+    force: bool
+    checkpoint_every: float
+    progress: bool | None
+    plot: Path | None
+    certify: str | None
+    certificate: Path | None
+    as_json: bool
 
 
 def check_method_options(method: str, *, mode: str | None) -> None:
@@ -262,86 +226,68 @@ def check_method_options(method: str, *, mode: str | None) -> None:
         raise BadInput(f"--mode is {owners}'s option: --method {method} does not take it")
 
 
-def _solve_into(
-    out,
-    words,
-    letters,
-    rules,
-    skip_invalid,
-    method,
-    oracle,
-    mode,
-    iterations,
-    target_epsilon,
-    time_budget,
-    threads,
-    resume,
-    force,
-    checkpoint_every,
-    progress,
-    plot,
-    certify,
-    certify_seconds,
-    as_json,
-    executor=None,
-    hide_from=None,
-):
+def _check_hide_from(method: str) -> None:
+    """--hide-from restricts the secrets of a game whose value is proved."""
+    if not SOLVERS[method].proves:
+        raise BadInput(
+            f"--hide-from: only --method double-oracle solves the game whose "
+            f"secrets are restricted, not {method}"
+        )
+
+
+def _solve_into(o: SolveOptions, out: Path, executor, certify_seconds: float | None):
     """The solve command once --out is locked: resume, reuse or compute, then report; returns
     the solution."""
-    resumed = False
-    if resume:
-        if out.exists():
-            try:
-                stored = describe_file(out)
-            except StrategyFileError as exc:
-                raise BadInput(str(exc)) from None
-            check_method_options(method or stored.method, mode=mode)
-            method = method or stored.method
-            mode = mode or stored.mode
-            letters = letters or stored.letters
-            resumed = True
-        else:
-            note(f"jotto: {out} does not exist yet: starting a new run")
+    method, mode, letters = o.method, o.mode, o.letters
+    resumed = resuming(out, o.resume, "a new run")
+    if resumed:
+        try:
+            stored = describe_file(out)
+        except StrategyFileError as exc:
+            raise BadInput(str(exc)) from None
+        check_method_options(method or stored.method, mode=mode)
+        method = method or stored.method
+        mode = mode or stored.mode
+        letters = letters or stored.letters
     method = method or DEFAULT_SOLVER
     modes = SOLVERS[method].modes
     mode = (mode or modes[0]) if modes else None
     letters = letters or 5
     if executor is not None:
-        _check_proof(method, certify)
-    if hide_from is not None and not SOLVERS[method].proves:
-        raise BadInput(
-            f"--hide-from: only --method double-oracle solves the game whose "
-            f"secrets are restricted, not {method}"
-        )
-    wl = None if (resumed and words is None) else word_list(words, letters, rules, skip_invalid)
-    hidden = None if wl is None else hidden_weights(wl, hide_from)
-    if out.exists() and not resume and not force:
-        done = _finished(out, wl, method, mode, iterations, oracle, hidden)
+        _check_proof(method, o.certify)
+    if o.hide_from is not None:
+        _check_hide_from(method)
+    wl = (
+        None
+        if (resumed and o.words is None)
+        else word_list(o.words, letters, o.rules, o.skip_invalid)
+    )
+    hidden = None if wl is None else hidden_weights(wl, o.hide_from)
+    if out.exists() and not o.resume and not o.force:
+        done = _finished(out, wl, method, mode, o.iterations, o.oracle, hidden)
         if done is None:
-            raise BadInput(f"{out} exists: --resume to continue it, --force to overwrite it")
+            raise exists_error(out)
         note(f"jotto: {out} already holds this solve (--force recomputes it)")
-        _report(done, out, plot, as_json, certify, certify_seconds, threads, executor, progress)
+        _report(done, o, out, executor, certify_seconds)
         return done
-    if progress is None:
-        progress = sys.stderr.isatty()
     try:
         solution = solve(
             letters,
             wl,
-            rules=rules,
+            rules=o.rules,
             method=method,
             mode=mode,
-            oracle=oracle,
-            iterations=iterations,
-            target_epsilon=target_epsilon,
-            time_budget=time_budget,
-            threads=threads,
+            oracle=o.oracle,
+            iterations=o.iterations,
+            target_epsilon=o.target_epsilon,
+            time_budget=o.time_budget,
+            threads=o.threads,
             out=out,
-            resume=resume,
-            progress=progress,
-            checkpoint_seconds=checkpoint_every,
+            resume=o.resume,
+            progress=sys.stderr.isatty() if o.progress is None else o.progress,
+            checkpoint_seconds=o.checkpoint_every,
             executor=executor if SOLVERS[method].proves else None,
-            hide_from=hide_from,
+            hide_from=o.hide_from,
         )
     except SolveInterrupted as stop:
         note(
@@ -352,7 +298,7 @@ def _solve_into(
         sys.exit(130)
     except StrategyFileError as exc:
         raise BadInput(str(exc)) from None
-    _report(solution, out, plot, as_json, certify, certify_seconds, threads, executor, progress)
+    _report(solution, o, out, executor, certify_seconds)
     return solution
 
 
@@ -383,26 +329,25 @@ def _finished(out, wl, method, mode, iterations, oracle, hidden=None):
     return done if done.answers(mode=mode, iterations=iterations, oracle=asked) else None
 
 
-def _report(
-    solution, out, plot, as_json, certify, certify_seconds, threads, executor=None, progress=None
-):
-    """Print the solve (its table or value interval) and then, with ``certify``, its certified
+def _report(solution, o: SolveOptions, out: Path, executor, certify_seconds: float | None):
+    """Print the solve (its table or value interval) and then, with --certify, its certified
     strength: the solve is printed before the certification's search, which shows its bounds
-    as they rise (``progress``; default: when standard error is a terminal) and on Ctrl-C says
+    as they rise (--progress; default: when standard error is a terminal) and on Ctrl-C says
     what it proved."""
+    plot, as_json = o.plot, o.as_json
     if plot is not None:
         solution.plot(plot)
     if not as_json:
         click.echo(solution.report_text())
     strength = None
-    if certify is not None:
-        show = sys.stderr.isatty() if progress is None else progress
+    if o.certify is not None:
+        show = sys.stderr.isatty() if o.progress is None else o.progress
         with bound_progress(
             "certifying: the guesser's true best response to the hider", show and executor is None
         ) as report:
             strength = solution.strength(
                 certify_seconds,
-                threads=threads,
+                threads=o.threads,
                 executor=executor,
                 progress=None if executor is not None else report,
             )
