@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import HealthCheck, settings
 import jotto
 from jotto import _core
 from jotto.util import strategy_file
+from tests.examples import examples
 
 settings.register_profile(
     "default",
@@ -17,7 +19,11 @@ settings.register_profile(
     max_examples=40,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-settings.load_profile("default")
+# Under the sanitizers, tests without their own count draw fewer examples too (tests/examples.py)
+settings.register_profile(
+    "sanitizers", parent=settings.get_profile("default"), max_examples=examples(40)
+)
+settings.load_profile(os.environ.get("JOTTO_HYPOTHESIS_PROFILE", "default"))
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 TWL06 = SHARED / "wordlists" / "TWL06.txt"

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import jotto
 from jotto import _core
 from jotto.engine import runtime
+from tests.examples import examples
 from tests.twins import reference
 from tests.twins.strategies import dictionaries
 
@@ -82,7 +83,7 @@ def test_class_sizes_match_a_direct_count(variant, case, m, subset):
     assert (got == expected_sizes(masks, L, targets, candidates)).all()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     words=dictionaries(max_size=150),
     scale=st.sampled_from([1, 3, 2**20]),
@@ -103,7 +104,7 @@ def test_uniform_weights_match_the_reference(variant, words, scale, threads):
     assert got.tolist() == game.comp_num_guesses(h, "paper")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(words=dictionaries(max_size=150), data=st.data(), threads=st.sampled_from([1, 2]))
 def test_weights_match_the_reference(variant, words, data, threads):
     """Weights 1 + D c as fictitious play makes them (c mostly 0, small units or large ones),
@@ -135,7 +136,7 @@ def thresholds(request):
     _core.set_thresholds()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(words=dictionaries(max_size=150), data=st.data(), threads=st.sampled_from([1, 2]))
 def test_wide_units_match_the_reference(variant, thresholds, words, data, threads):
     """Weights 1 + D c with c up to 31, 2^10 - 1, 2^15 - 1, 2^20 - 1 (units of 1 to 4 base-32
@@ -156,7 +157,7 @@ def test_wide_units_match_the_reference(variant, thresholds, words, data, thread
     assert got.tolist() == game.comp_num_guesses([float(x) for x in v], "paper")
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(words=dictionaries(max_size=150), data=st.data(), threads=st.sampled_from([1, 2]))
 def test_stress_weights_match_the_reference(variant, thresholds, words, data, threads):
     """Issue 44's stress weights: any weights up to 2^30 and a few words of weight 10^9 (no

@@ -85,9 +85,11 @@ def test_downstream_extension_cimports_the_kernels(tmp_path):
 @pytest.mark.xdist_group("builds")
 @pytest.mark.slow
 def test_serial_build_installs_warns_and_agrees(tmp_path):
-    """Without OpenMP (and with the scalar kernel only, to build fast) the core installs, warns
-    once, runs one thread and counts what the main build counts; a best-response pass asked
-    for three threads runs on one and finds the main build's optimum and tree."""
+    """Without OpenMP (and with the scalar kernel only, its sweeps specialised for 4 letters
+    alone, to build fast) the core installs, warns once, runs one thread and counts what the
+    main build counts, at 4 letters and at 5 (whose sweeps are then the generic ones); a
+    best-response pass asked for three threads runs on one and finds the main build's optimum
+    and tree."""
     target = tmp_path / "site"
     build = subprocess.run(
         [
@@ -103,6 +105,8 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
             "cmake.define.JOTTO_OPENMP=OFF",
             "-C",
             "cmake.define.JOTTO_KERNELS=base",
+            "-C",
+            "cmake.define.JOTTO_KERNEL_LENGTHS=4",
             "-C",
             f"build-dir={tmp_path / 'build'}",
             str(ROOT),
@@ -132,7 +136,9 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
             "warned": [str(w.message) for w in caught],
             "threads": jotto.resolve_threads(8),
             "variants": jotto.engine.runtime.available_kernel_variants(),
-            "counts": jotto.comp_num_guesses(words, rule="exact", threads=8).tolist()}))
+            "counts": jotto.comp_num_guesses(words, rule="exact", threads=8).tolist(),
+            "counts5": jotto.comp_num_guesses(jotto.load_words("enable", length=5),
+                                              rule="exact").tolist()}))
     """)
     env = dict(os.environ, PYTHONPATH=str(target))
     run = subprocess.run(
@@ -148,6 +154,8 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
     assert any("without OpenMP" in w for w in got["warned"])
     words = jotto.load_words("enable", length=4)
     assert got["counts"] == jotto.comp_num_guesses(words, rule="exact").tolist()
+    words5 = jotto.load_words("enable", length=5)
+    assert got["counts5"] == jotto.comp_num_guesses(words5, rule="exact").tolist()
     first = jotto.WordList.from_words(words.words[:40], rules=words.rules)
     search = _core.BestResponseSearch(first.core, np.ones(40, dtype=np.int64), 2**24)
     value = search.run(0, _core.BS_INF, 0.0, 0)
@@ -155,9 +163,17 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
 
 
 @pytest.mark.slow
-def test_an_unknown_kernel_level_is_refused_by_name(tmp_path):
-    """JOTTO_KERNELS naming a level this architecture lacks stops the build at configure time
-    with a message naming it, before anything compiles."""
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("JOTTO_KERNELS=v9", "JOTTO_KERNELS: no kernel level 'v9'"),
+        ("JOTTO_KERNEL_LENGTHS=3;9", "JOTTO_KERNEL_LENGTHS: no specialised length '9'"),
+    ],
+)
+def test_an_unknown_kernel_level_or_length_is_refused_by_name(tmp_path, option, message):
+    """JOTTO_KERNELS naming a level this architecture lacks, or JOTTO_KERNEL_LENGTHS a length
+    kernels.h does not specialise, stops the build at configure time with a message naming
+    it, before anything compiles."""
     build = subprocess.run(
         [
             sys.executable,
@@ -168,7 +184,7 @@ def test_an_unknown_kernel_level_is_refused_by_name(tmp_path):
             "--target",
             str(tmp_path / "site"),
             "-C",
-            "cmake.define.JOTTO_KERNELS=v9",
+            f"cmake.define.{option}",
             "-C",
             f"build-dir={tmp_path / 'build'}",
             str(ROOT),
@@ -177,4 +193,4 @@ def test_an_unknown_kernel_level_is_refused_by_name(tmp_path):
         text=True,
     )
     assert build.returncode != 0
-    assert "JOTTO_KERNELS: no kernel level 'v9'" in build.stdout + build.stderr
+    assert message in build.stdout + build.stderr

@@ -1,6 +1,8 @@
 """The core built with AddressSanitizer and UBSan runs the reference tests: no read or write out
 of bounds, no use after free, no undefined behaviour (signed overflow, misaligned or bad shifts)
-on any evaluation path, kernel variant or thread count.  It compiles the core, so it is slow."""
+on any evaluation path, kernel variant or thread count.  It compiles the core, so it is slow;
+the property tests take a few examples each here (the "sanitizers" profile of
+tests/conftest.py), as many as they need in the plain run."""
 
 from __future__ import annotations
 
@@ -43,6 +45,12 @@ SELECTED = [
 # 90 s instrumented, whose paths the small cases above and the TSan test (test_proof_threads.py)
 # already take.
 DESELECTED = ["test_ctrl_c_stops_the_search", "test_twl06_node_budgets_on_threads"]
+
+# The word lengths compiled with specialised sweeps: the instrumented kernels take minutes a
+# unit, and a length's sweeps are one source with the length a constant, so two lengths (the
+# proofs' and the game's) and the generic sweeps, which the tests' other lengths (2 and 4) take,
+# cover their code.
+SWEEP_LENGTHS = "3;5"
 
 RUNNER = textwrap.dedent("""
     import sys
@@ -98,6 +106,8 @@ def test_reference_tests_pass_under_asan_and_ubsan(tmp_path):
             "-C",
             f"cmake.define.JOTTO_KERNELS={runnable_levels()}",
             "-C",
+            f"cmake.define.JOTTO_KERNEL_LENGTHS={SWEEP_LENGTHS}",
+            "-C",
             f"build-dir={tmp_path / 'build'}",
             str(ROOT),
         ],
@@ -113,6 +123,7 @@ def test_reference_tests_pass_under_asan_and_ubsan(tmp_path):
         ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
         UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1",
         OMP_NUM_THREADS="2",
+        JOTTO_HYPOTHESIS_PROFILE="sanitizers",
     )
     deselect = " and ".join(f"not {name}" for name in DESELECTED)
     run = subprocess.run(

@@ -16,13 +16,14 @@ from jotto.play.sessions import YouHide
 from jotto.players import make_guesser
 from jotto.players.cost_guesser import CostGuesser
 from jotto.players.specs import check_guesser_spec
+from tests.examples import examples
 from tests.responses.test_objectives import cost_vectors
 from tests.twins import reference_game
 from tests.twins import reference_objectives as ro
 from tests.twins.strategies import rule_cases
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(case=rule_cases(), vec=cost_vectors(), data=st.data())
 def test_cost_guesser_scores_as_its_model_says(case, vec, data):
     """Level 1 chooses the guess the twin of the model scores best (within rounding), among
@@ -47,7 +48,7 @@ def test_cost_guesser_scores_as_its_model_says(case, vec, data):
     assert deep in scores
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(case=rule_cases(), vec=cost_vectors())
 def test_cost_guesser_tree_is_a_tree_of_the_rules(case, vec):
     rules, words, v = case

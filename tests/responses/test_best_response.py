@@ -19,6 +19,7 @@ import jotto
 from jotto import _core
 from jotto.game.rules import PRESETS
 from jotto.game.words import WordList
+from tests.examples import examples
 from tests.twins import reference, reference_game
 from tests.twins.strategies import (
     ANY_RULES,
@@ -311,7 +312,7 @@ def check_core_tree(rules, words, v, search, top_k, root, total):
     assert value == total == sum(a * b for a, b in zip(v, counts))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     case=rule_cases(),
     nodes=st.integers(1, 30),
@@ -344,7 +345,7 @@ def test_core_bounds_are_proven_under_every_rule_set(case, nodes, top_k, beta, b
         check_core_tree(rules, words, v, search, top_k, guess if not exact else -1, best)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     case=rule_cases(),
     passes=st.lists(
@@ -378,7 +379,7 @@ def large_dictionaries(draw):
     return ["".join(s) for s in sets[: draw(st.integers(24, 36))]]
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(
     words=large_dictionaries(),
     rules=st.sampled_from(list(PRESETS.values())),
@@ -416,7 +417,7 @@ def check_rules_tree(rules, words, v, res):
 
 
 @pytest.mark.parametrize("name", [*PRESETS, "any"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_optimum_matches_exhaustive_twin_under_every_rule_set(name, data):
     """The word list's rules are the search's: the exact optimum equals the rules-aware twin's,
@@ -431,7 +432,7 @@ def test_optimum_matches_exhaustive_twin_under_every_rule_set(name, data):
     check_rules_tree(rules, words, v, res)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     case=rule_cases(),
     nodes=st.integers(1, 30),
@@ -453,7 +454,7 @@ def test_best_response_bounds_under_every_rule_set(case, nodes, top_k, data):
     check_rules_tree(rules, words, v, res)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(case=rule_cases(max_size=6))
 def test_recursion_twin_agrees_with_the_enumeration_of_trees(case):
     """The two twins: the recursion over states and the minimum over every tree."""

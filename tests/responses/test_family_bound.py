@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from jotto import _core
 from jotto.game.rules import PRESETS
 from jotto.game.words import WordList
+from tests.examples import examples
 from tests.responses.test_best_response import assert_exact_pass, assert_pass_proves
 from tests.twins import reference_families as fam
 from tests.twins import reference_game
@@ -91,7 +92,7 @@ def test_packing_by_hand():
     assert fam.packed_families(words, [0, 1, 3]) == []
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(case=states())
 def test_core_lookahead_bound_is_the_twins(case):
     words, S = case
@@ -100,7 +101,7 @@ def test_core_lookahead_bound_is_the_twins(case):
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(case=states(max_state=12))
 def test_family_bounds_are_below_the_optimum(case):
     words, S = case
@@ -109,7 +110,7 @@ def test_family_bounds_are_below_the_optimum(case):
     assert fam.member_family_bound(words, S) <= true
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     words=family_dictionaries(max_extra=10),
     nodes=st.integers(1, 400),
@@ -148,7 +149,7 @@ def weighted_search(words, v, bounds=_core.BS_DEFAULT_BOUNDS, rules=PAPER):
     return search
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(case=weighted_states())
 def test_core_weighted_lookahead_bound_is_the_twins(case):
     """Unequal weights (JT_BS_WEIGHTED_FAMILIES): the core's lookahead bound equals the twin's,
@@ -160,7 +161,7 @@ def test_core_weighted_lookahead_bound_is_the_twins(case):
     assert b >= off.lookahead_bound(S)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(case=weighted_states(max_state=12))
 def test_weighted_family_bounds_are_below_the_optimum(case):
     """The twin's weighted bounds (lookahead, and member with the member bound's unit count)
@@ -178,7 +179,7 @@ def test_weighted_family_bounds_are_below_the_optimum(case):
     )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     words=family_dictionaries(max_extra=10),
     nodes=st.integers(1, 400),
@@ -199,7 +200,7 @@ def test_weighted_searches_on_families_prove_their_bounds(words, nodes, beta, by
     assert weighted_search(words, v, 0).run(0, 2**62, 0.0, 0, False)[:2] == (true, True)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(case=weighted_states(), uniform=st.booleans())
 def test_core_hard_mode_lookahead_bound_is_the_twins(case, uniform):
     """Hard mode (JT_BS_HARD_FAMILIES): the core's lookahead bound, over the state's members as
@@ -210,7 +211,7 @@ def test_core_hard_mode_lookahead_bound_is_the_twins(case, uniform):
     assert b == fam.weighted_lookahead_family_bound(words, S, v, hard=True)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(case=weighted_states(max_state=12), uniform=st.booleans())
 def test_hard_mode_family_bounds_are_below_the_optimum(case, uniform):
     """The twin's hard-mode lookahead bound never exceeds the exhaustive hard-mode optimum of
@@ -222,7 +223,7 @@ def test_hard_mode_family_bounds_are_below_the_optimum(case, uniform):
     assert fam.weighted_lookahead_family_bound(sub, list(range(len(S))), w, hard=True) <= true
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     words=family_dictionaries(max_extra=10),
     nodes=st.integers(1, 400),

@@ -18,6 +18,7 @@ from jotto import _core
 from jotto.game.objectives import Objective, parse_objective, within
 from jotto.game.rules import PRESETS
 from jotto.responses.cost_search import StateSearch, objective_best_response
+from tests.examples import examples
 from tests.twins import reference_game
 from tests.twins import reference_objectives as ro
 from tests.twins.strategies import ANY_RULES, rule_cases
@@ -60,7 +61,7 @@ def check_tree(rules, words, v, objective, res):
 
 
 @pytest.mark.parametrize("name", [*PRESETS, "any"])
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(data=st.data())
 def test_optimum_matches_exhaustive_twin_under_every_rule_set(name, data):
     rules = ANY_RULES if name == "any" else st.just(PRESETS[name])
@@ -77,7 +78,7 @@ def test_optimum_matches_exhaustive_twin_under_every_rule_set(name, data):
     check_tree(rules, words, v, objective, res)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(case=rule_cases(max_size=6), vec=cost_vectors())
 def test_recursion_twin_agrees_with_the_enumeration_of_trees(case, vec):
     rules, words, v = case
@@ -87,7 +88,7 @@ def test_recursion_twin_agrees_with_the_enumeration_of_trees(case, vec):
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(case=rule_cases(), vec=cost_vectors(), nodes=st.integers(1, 40), beta=st.integers(-30, 30))
 @example(
     case=(PRESETS["eckler"], ["tao", "aot", "ato", "oat"], [1, 1, 1, 1]),
@@ -115,7 +116,7 @@ def test_core_passes_give_proven_bounds(case, vec, nodes, beta):
     assert exact and value == true
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(case=rule_cases(), vec=cost_vectors(), data=st.data())
 def test_solve_gives_every_state_its_exact_value(case, vec, data):
     """Any state after any number of guesses a game can have made before it (the memo keys
@@ -140,7 +141,7 @@ def test_solve_gives_every_state_its_exact_value(case, vec, data):
         )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     case=rule_cases(), vec=cost_vectors(integers=False), nodes=st.integers(1, 30), data=st.data()
 )
@@ -165,7 +166,7 @@ def test_budgeted_best_responses_are_proven_intervals(case, vec, nodes, data):
     check_tree(rules, words, v, objective, res)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(case=rule_cases())
 def test_the_mean_searches_agree_exactly(case):
     """The cost search given the mean finds what the mean's own search finds."""
@@ -282,7 +283,7 @@ def test_top_k_takes_only_the_mean():
         jotto.best_response(["ab", "cd", "ac"], top_k=2, objective="within:2")
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(case=rule_cases(), vec=cost_vectors(integers=False), data=st.data())
 def test_state_search_values_states_games_reach(case, vec, data):
     """From any state after any number of guesses a game can have made: exact without a

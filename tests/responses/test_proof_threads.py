@@ -29,6 +29,7 @@ from jotto import _core
 from jotto.engine.core import PassOutcome
 from jotto.game.rules import PRESETS
 from jotto.game.words import WordList
+from tests.examples import examples
 from tests.twins import reference_game
 from tests.twins.strategies import rule_cases
 
@@ -86,7 +87,7 @@ def larger_cases(draw):
     return rules, words, v
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(case=rule_cases())
 def test_exact_values_and_trees_do_not_depend_on_threads(case):
     """Every rule set: the exact optimum is the twin's on any number of threads, and the tree
@@ -106,7 +107,7 @@ def test_exact_values_and_trees_do_not_depend_on_threads(case):
     assert sum(a * b for a, b in zip(v, counts)) == true
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     case=larger_cases(),
     beta=st.integers(-30, 30),
@@ -141,7 +142,7 @@ def test_larger_lists_exact_on_any_thread_count(case, beta, by_size, top_k):
         same_tree(trees[0], t)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     case=larger_cases(),
     nodes=st.integers(1, 400),

@@ -19,6 +19,7 @@ from jotto.game.paper import TABLE1
 from jotto.game.rules import PRESETS
 from jotto.game.words import WordList
 from jotto.solvers.fictitious_play.algorithm import ExactPlay, PaperPlay, paper_strategy
+from tests.examples import examples
 from tests.twins import reference
 from tests.twins.strategies import dictionaries
 
@@ -33,7 +34,7 @@ def history_of(solution):
     }
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(words=dictionaries(min_size=3, max_size=14, lengths=(2, 3)))
 @pytest.mark.parametrize("mode", ["paper", "exact"])
 def test_solve_matches_literal_algorithm_13(mode, words):
@@ -86,7 +87,7 @@ def _enable3(rules: str) -> WordList:
     return jotto.load_words("enable", length=3, rules=rules)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(case=weight_changes())
 @pytest.mark.parametrize("paths", ["default", "small"])
 @pytest.mark.parametrize("threads", [1, 2])

@@ -14,10 +14,22 @@
 JT_KERNEL_LENGTHS(JT_DECLARE_LENGTH)
 JT_DECLARE_LENGTH(0)
 
-/* The sweeps of the word list's length: compiled for it (JT_KERNEL_LENGTHS), or for any. */
-#define EVALUATE_CASE(len) case len: JT_LEN_FN(evaluate, JT_KERNEL_SUFFIX, len)(ev, c0, c1); break;
-#define TOKENS_CASE(len) case len: JT_LEN_FN(tokens, JT_KERNEL_SUFFIX, len)(ev, c0, c1); break;
-#define PLACE_CASE(len) case len: JT_LEN_FN(place, JT_KERNEL_SUFFIX, len)(ev, c0, c1); break;
+/* The sweeps of the word list's length: compiled for it (JT_KERNEL_LENGTHS), or for any.  A build
+ * may compile fewer lengths (CMake's JOTTO_KERNEL_LENGTHS defines JT_LENGTHS_CHOSEN and
+ * JT_LEN_BUILT_<len> 1 or 0 for each): the others take the sweeps for any length. */
+#define JT_WHEN_1(x) x
+#define JT_WHEN_0(x)
+#ifdef JT_LENGTHS_CHOSEN
+#define JT_IF_BUILT(len, x) JT_CAT(JT_WHEN_, JT_CAT(JT_LEN_BUILT_, len))(x)
+#else
+#define JT_IF_BUILT(len, x) x
+#endif
+#define EVALUATE_CASE(len) \
+    JT_IF_BUILT(len, case len: JT_LEN_FN(evaluate, JT_KERNEL_SUFFIX, len)(ev, c0, c1); break;)
+#define TOKENS_CASE(len) \
+    JT_IF_BUILT(len, case len: JT_LEN_FN(tokens, JT_KERNEL_SUFFIX, len)(ev, c0, c1); break;)
+#define PLACE_CASE(len) \
+    JT_IF_BUILT(len, case len: JT_LEN_FN(place, JT_KERNEL_SUFFIX, len)(ev, c0, c1); break;)
 
 static void evaluate(const jt_eval *ev, int32_t c0, int32_t c1)
 {
