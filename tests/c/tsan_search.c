@@ -9,9 +9,10 @@
  * code, compiled unchanged.
  *
  * On random word lists (paper words over a few letters, equal or random weights) it runs passes
- * on 2-4 threads -- exact ones, beta-limited and node-limited ones, top-K ones, with memos small
- * enough to fill (bounds then overwritten in place while other threads read them) -- and checks
- * exact values and trees against one thread's.  Exits 0 if all agree (TSan aborts on a race). */
+ * on 2 and 3 threads (TSan judges the order of accesses, not their timing: more threads on CI's
+ * 2 cores would only take turns) -- exact ones, beta-limited and node-limited ones, top-K ones,
+ * with memos small enough to fill (bounds then overwritten in place while other threads read
+ * them) -- and checks exact values and trees against one thread's.  Exits 0 if all agree (TSan aborts on a race). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,7 +168,7 @@ int main(void)
         uint64_t ta;
         const int32_t na = tree(one, 0, g1, &ta);
         const jt_bs_outcome ak = pass(one, 1, 2, JT_BS_INF, 0, 0);
-        for (int threads = 2; threads <= 4; threads++) {
+        for (int threads = 2; threads <= 3; threads++) {
             /* a small memo (full: bounds overwritten while other threads read them), then a
              * large one that grows while the threads search */
             const size_t memory = threads == 3 ? (size_t)1 << 18 : (size_t)1 << 26;

@@ -233,7 +233,7 @@ def test_public_results_under_threads(twl06):
 def test_threads_share_the_search_without_data_races(tmp_path):
     """ThreadSanitizer on the search's threads (tests/c/tsan_search.c: its OpenMP team replaced
     by POSIX threads, which TSan sees): no data race in the memo, the busy and upper tables or
-    the workers, over exact, beta- and node-limited and top-K passes on 2-4 threads, with memos
+    the workers, over exact, beta- and node-limited and top-K passes on 2 and 3 threads, with memos
     that grow and memos that fill; exact values and trees equal one thread's."""
     cc = shutil.which("gcc")
     if cc is None:
