@@ -95,11 +95,11 @@ static void make_words(uint64_t *tok, int32_t D, int L, int A)
     }
 }
 
-static jt_bs_outcome pass(jt_bsearch *s, int threads, int32_t top_k, uint64_t beta,
+static jt_outcome pass(jt_bsearch *s, int threads, int32_t top_k, uint64_t beta,
                           int64_t nodes, int by_size)
 {
     jt_bs_pass p = {0};
-    jt_bs_outcome o;
+    jt_outcome o;
     p.top_k = top_k;
     p.full_below = top_k ? 6 : 0;
     p.beta = beta;
@@ -164,10 +164,10 @@ int main(void)
         CHECK(one, "new %d", status);
         if (!one)
             continue;
-        const jt_bs_outcome a = pass(one, 1, 0, JT_BS_INF, 0, 0);
+        const jt_outcome a = pass(one, 1, 0, JT_BS_INF, 0, 0);
         uint64_t ta;
         const int32_t na = tree(one, 0, g1, &ta);
-        const jt_bs_outcome ak = pass(one, 1, 2, JT_BS_INF, 0, 0);
+        const jt_outcome ak = pass(one, 1, 2, JT_BS_INF, 0, 0);
         for (int threads = 2; threads <= 3; threads++) {
             /* a small memo (full: bounds overwritten while other threads read them), then a
              * large one that grows while the threads search */
@@ -175,20 +175,20 @@ int main(void)
             jt_bsearch *s = jt_bs_new(words, v, memory, &status);
             /* the threads append to a certificate's record stream (search_certificate.c) */
             CHECK(jt_bs_cert_open(s, "/dev/null") == JT_OK, "certificate stream");
-            const jt_bs_outcome b = pass(s, threads, 0, a.value - 10, 0, 1);
+            const jt_outcome b = pass(s, threads, 0, a.value - 10, 0, 1);
             CHECK(!b.exact && b.value >= a.value - 10 && b.value <= a.value,
                   "beta pass: %llu vs %llu", (unsigned long long)b.value,
                   (unsigned long long)a.value);
-            const jt_bs_outcome c = pass(s, threads, 0, JT_BS_INF, 500, 0);
+            const jt_outcome c = pass(s, threads, 0, JT_BS_INF, 500, 0);
             CHECK(c.value <= a.value, "node-limited pass");
-            const jt_bs_outcome e = pass(s, threads, 0, JT_BS_INF, 0, 0);
+            const jt_outcome e = pass(s, threads, 0, JT_BS_INF, 0, 0);
             CHECK(e.exact && e.value == a.value, "exact %llu vs %llu",
                   (unsigned long long)e.value, (unsigned long long)a.value);
             uint64_t te;
             const int32_t ne = tree(s, 0, g2, &te);
             CHECK(ne == na && te == ta && !memcmp(g1, g2, sizeof(int32_t) * (size_t)na),
                   "trees differ (case %d, %d threads)", k, threads);
-            const jt_bs_outcome f = pass(s, threads, 2, JT_BS_INF, 0, 0);
+            const jt_outcome f = pass(s, threads, 2, JT_BS_INF, 0, 0);
             CHECK(f.exact && f.value == ak.value, "top-2 %llu vs %llu",
                   (unsigned long long)f.value, (unsigned long long)ak.value);
             int64_t states, bytes;

@@ -22,7 +22,6 @@ from .._core import (  # the core's names, re-exported for the wings above
     BS_DEFAULT_BOUNDS,
     BS_HARD_FAMILIES,
     BS_INF,
-    BS_STOPS,
     BS_SUBSETS,
     BS_WEIGHTED_FAMILIES,
     CAND_ALL,
@@ -36,6 +35,7 @@ from .._core import (  # the core's names, re-exported for the wings above
     RULE_NORVIG_EXPECTATION,
     RULE_NORVIG_MAX,
     RULE_PAPER,
+    STOPS,
     Tree,
     Words,
     class_sizes,
@@ -59,7 +59,7 @@ __all__ = [
     "BS_DEFAULT_BOUNDS",
     "BS_HARD_FAMILIES",
     "BS_INF",
-    "BS_STOPS",
+    "STOPS",
     "BS_SUBSETS",
     "BS_WEIGHTED_FAMILIES",
     "CAND_ALL",
@@ -127,7 +127,7 @@ def decide(
 
 
 class PassOutcome(NamedTuple):
-    """What one pass of a search proved (jt_bs_outcome, jt_cs_outcome)."""
+    """What one pass of either search proved (jt_outcome, search/search_outcome.h)."""
 
     value: int
     """The optimum if ``exact``, else a proven lower bound (a top-K pass: its restricted

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "common/jotto_engine.h"
+#include "search/search_outcome.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,14 +34,6 @@ extern "C" {
 #define JT_BS_INF UINT64_MAX
 
 typedef struct jt_bsearch jt_bsearch;
-
-/* Why a pass ended. */
-enum jt_bs_stop {
-    JT_BS_DONE = 0,        /* the pass finished: its value is exact or a bound >= beta */
-    JT_BS_TIME = 1,        /* the deadline passed */
-    JT_BS_NODES = 2,       /* the node budget ran out */
-    JT_BS_INTERRUPTED = 3  /* the interrupt callback asked to stop */
-};
 
 /* A search over the list words (borrowed: it must outlive the search; its rules say hard mode)
  * with weights v (D of them, >= 0, NULL: all 1; outside hard mode targets of weight 0 are left
@@ -103,16 +96,7 @@ typedef struct {
 /* Below this many targets a pass does not pay for threads (2-letter lists: one thread). */
 #define JT_BS_PARALLEL_FROM 128
 
-typedef struct {
-    uint64_t value;     /* the (restricted, if top_k) optimum if exact, else a proven lower bound */
-    int exact;          /* value is the optimum (it was below beta and the pass finished) */
-    int stopped;        /* enum jt_bs_stop */
-    uint64_t best;      /* the value of the best root tree this pass completed (JT_BS_INF: none) */
-    int32_t best_guess; /* its first guess (-1: none; one of first_guesses if given) */
-    int64_t nodes;      /* states searched in this pass */
-} jt_bs_outcome;
-
-int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out);
+int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_outcome *out);
 
 /* Free the memo of top-K passes (the next top-K pass starts afresh). */
 void jt_bs_forget_top_k(jt_bsearch *s);

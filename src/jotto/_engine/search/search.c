@@ -69,12 +69,12 @@ int bs_out_of_budget(jt_bsearch *s, worker *w)
     int why = LOAD(&s->stop);
     if (!why) {
         if (s->node_limit > 0 && LOAD(&s->nodes) >= s->node_limit)
-            why = JT_BS_NODES;
+            why = JT_STOP_NODES;
         else if (s->deadline > 0 && (w->nodes & 63) == 0 && now() > s->deadline)
-            why = JT_BS_TIME;
+            why = JT_STOP_TIME;
         else if (w->id == 0 && s->interrupted && (w->nodes & 4095) == 0 &&
                  s->interrupted(s->ctx))
-            why = JT_BS_INTERRUPTED;
+            why = JT_STOP_INTERRUPTED;
         else
             return 0;
         int none = 0;
@@ -91,8 +91,8 @@ void bs_fail(jt_bsearch *s, worker *w, int error)
     int none = 0;
     CAS(&s->error, &none, error);
     none = 0;
-    CAS(&s->stop, &none, JT_BS_INTERRUPTED);
-    w->stop = JT_BS_INTERRUPTED;
+    CAS(&s->stop, &none, JT_STOP_INTERRUPTED);
+    w->stop = JT_STOP_INTERRUPTED;
 }
 
 /* A state shared by threads: its key and size, whether words may be refuted against the best
@@ -577,7 +577,7 @@ static int pass_threads(const jt_bsearch *s, const jt_bs_pass *p)
 #endif
 }
 
-int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
+int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_outcome *out)
 {
     memset(out, 0, sizeof *out);
     out->best = INF;
@@ -654,7 +654,7 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
     }
     out->exact = fin && fin->value < p->beta;
     out->value = out->exact ? fin->value : bound;
-    out->stopped = fin ? JT_BS_DONE : s->stop;
+    out->stopped = fin ? JT_STOP_DONE : s->stop;
     out->nodes = 0;
     for (int t = 0; t < threads; t++)
         out->nodes += s->wk[t].nodes;
@@ -677,7 +677,7 @@ int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
 uint64_t jt_bs_root_bound(jt_bsearch *s)
 {
     jt_bs_pass p = {0};
-    jt_bs_outcome o;
+    jt_outcome o;
     p.beta = 1;
     if (jt_bs_run(s, &p, &o) != JT_OK)
         return 0;

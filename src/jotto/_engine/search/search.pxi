@@ -2,7 +2,27 @@
 # and bound (search*.c, jotto_search.h) and the cost search (search_cost*.c, search_cost.h).
 # Included by _core.pyx after common/common.pxi and tree/tree.pxi.
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport uint64_t
+from libc.stdint cimport UINT64_MAX, uint64_t
+
+cdef extern from "search/search_outcome.h" nogil:
+    ctypedef struct jt_outcome:
+        uint64_t value
+        int exact
+        int stopped
+        uint64_t best
+        int32_t best_guess
+        int64_t nodes
+
+STOPS = ("done", "time", "nodes", "interrupted")
+
+
+cdef tuple _outcome(jt_outcome o):
+    """A pass's outcome as the searches' ``run`` return it: (value, exact, stop reason, best
+    root total or None, its guess, nodes)."""
+    best = None if o.best == UINT64_MAX else int(o.best)
+    return (int(o.value), bool(o.exact), STOPS[o.stopped], best, int(o.best_guess),
+            int(o.nodes))
+
 
 cdef extern from "search/jotto_search.h" nogil:
     ctypedef struct jt_bsearch:
@@ -22,20 +42,13 @@ cdef extern from "search/jotto_search.h" nogil:
         int32_t ntargets
         const int32_t *first_guesses
         int32_t nfirst
-    ctypedef struct jt_bs_outcome:
-        uint64_t value
-        int exact
-        int stopped
-        uint64_t best
-        int32_t best_guess
-        int64_t nodes
     uint64_t JT_BS_INF
     int JT_BS_SUBSETS, JT_BS_WEIGHTED_FAMILIES, JT_BS_HARD_FAMILIES, JT_BS_ALL_BOUNDS
     int JT_BS_DEFAULT_BOUNDS
     jt_bsearch *jt_bs_new(const jt_words *words, const int64_t *v, size_t memo_bytes, int *status)
     int32_t jt_bs_classes(const jt_bsearch *s)
     void jt_bs_free(jt_bsearch *s)
-    int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_bs_outcome *out)
+    int jt_bs_run(jt_bsearch *s, const jt_bs_pass *p, jt_outcome *out)
     uint64_t jt_bs_root_bound(jt_bsearch *s)
     uint64_t jt_bs_lookahead_bound(jt_bsearch *s, const int32_t *S, int32_t m)
     void jt_bs_forget_top_k(jt_bsearch *s)
@@ -56,7 +69,6 @@ BS_WEIGHTED_FAMILIES = JT_BS_WEIGHTED_FAMILIES
 BS_HARD_FAMILIES = JT_BS_HARD_FAMILIES
 BS_ALL_BOUNDS = JT_BS_ALL_BOUNDS
 BS_DEFAULT_BOUNDS = JT_BS_DEFAULT_BOUNDS
-BS_STOPS = ("done", "time", "nodes", "interrupted")
 
 
 cdef int _signalled(void *ctx) noexcept nogil:
@@ -127,7 +139,7 @@ cdef class BestResponseSearch:
         value is then the best such tree's, ``BS_INF`` if none narrows the state down (see
         jt_bs_pass), and the guess returned is one of them."""
         cdef jt_bs_pass p
-        cdef jt_bs_outcome o
+        cdef jt_outcome o
         cdef int status
         cdef const int32_t[::1] T, G
         memset(&p, 0, sizeof(p))
@@ -159,9 +171,7 @@ cdef class BestResponseSearch:
         if flag:
             raise flag[0]
         _check(status)
-        best = None if o.best == JT_BS_INF else int(o.best)
-        return (int(o.value), bool(o.exact), BS_STOPS[o.stopped], best, int(o.best_guess),
-                int(o.nodes))
+        return _outcome(o)
 
     def certificate_open(self, path):
         """Append every bound the full search proves from now on to the file ``path`` as a
@@ -262,13 +272,6 @@ cdef extern from "search/search_cost.h" nogil:
         int64_t max_nodes
         int (*interrupted)(void *ctx) noexcept nogil
         void *ctx
-    ctypedef struct jt_cs_outcome:
-        uint64_t value
-        int exact
-        int stopped
-        uint64_t best
-        int32_t best_guess
-        int64_t nodes
     ctypedef struct jt_cg_params:
         int32_t levels
         int32_t width
@@ -282,7 +285,7 @@ cdef extern from "search/search_cost.h" nogil:
                           size_t memo_bytes, int *status)
     void jt_cs_free(jt_csearch *s)
     int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, const int32_t *S, int32_t m, int32_t t,
-                  jt_cs_outcome *out)
+                  jt_outcome *out)
     uint64_t jt_cs_root_bound(jt_csearch *s)
     int jt_cs_solve(jt_csearch *s, const int32_t *S, int32_t m, int32_t t, uint64_t *value,
                     int32_t *guess)
@@ -331,7 +334,7 @@ cdef class CostSearch:
         None, its first guess, nodes); it stops ("interrupted") once ``cancel`` is not empty or
         on Ctrl-C."""
         cdef jt_cs_pass p
-        cdef jt_cs_outcome o
+        cdef jt_outcome o
         cdef int status
         cdef const int32_t[::1] S
         cdef const int32_t *sp = NULL
@@ -352,9 +355,7 @@ cdef class CostSearch:
         if flag:
             raise flag[0]
         _check(status)
-        best = None if o.best == JT_CS_INF else int(o.best)
-        return (int(o.value), bool(o.exact), BS_STOPS[o.stopped], best, int(o.best_guess),
-                int(o.nodes))
+        return _outcome(o)
 
     def root_bound(self):
         """The counting bound at the root (no search)."""

@@ -64,7 +64,7 @@ struct jt_csearch {
     /* the pass under way */
     double deadline, next_poll;
     int64_t node_limit, nodes;
-    int stop;              /* enum jt_cs_stop, once a budget ran out */
+    int stop;              /* enum jt_stop, once a budget ran out */
     int error;             /* JT_ENOMEM if scratch could not be made */
     int (*interrupted)(void *);
     void *ctx;
@@ -220,19 +220,19 @@ static int out_of_budget(jt_csearch *s)
     if (s->stop)
         return 1;
     if (s->node_limit > 0 && s->nodes >= s->node_limit) {
-        s->stop = JT_CS_NODES;
+        s->stop = JT_STOP_NODES;
         return 1;
     }
     if (s->deadline > 0 || s->interrupted) {
         const double t = now_seconds();
         if (s->deadline > 0 && t >= s->deadline) {
-            s->stop = JT_CS_TIME;
+            s->stop = JT_STOP_TIME;
             return 1;
         }
         if (s->interrupted && t >= s->next_poll) {
             s->next_poll = t + 0.05;
             if (s->interrupted(s->ctx)) {
-                s->stop = JT_CS_INTERRUPTED;
+                s->stop = JT_STOP_INTERRUPTED;
                 return 1;
             }
         }
@@ -457,7 +457,7 @@ static uint64_t search(jt_csearch *s, int32_t depth, const int32_t *S, int32_t m
     cs_level *lv = s->lv[depth];
     if (!lv && !(lv = s->lv[depth] = level_new(s->D))) {
         s->error = JT_ENOMEM;
-        s->stop = JT_CS_INTERRUPTED;
+        s->stop = JT_STOP_INTERRUPTED;
         return lb;
     }
     for (int32_t k = 0; k < m; k++)
@@ -508,7 +508,7 @@ static void start_pass(jt_csearch *s, double seconds, int64_t max_nodes,
                        int (*interrupted)(void *), void *ctx)
 {
     s->nodes = 0;
-    s->stop = JT_CS_DONE;
+    s->stop = JT_STOP_DONE;
     s->error = JT_OK;
     s->node_limit = max_nodes > 0 ? max_nodes : 0;
     s->deadline = seconds > 0 ? now_seconds() + seconds : 0;
@@ -536,7 +536,7 @@ static int state_of(const jt_csearch *s, const int32_t *S, int32_t m, int32_t t,
 }
 
 int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, const int32_t *S, int32_t m, int32_t t,
-              jt_cs_outcome *out)
+              jt_outcome *out)
 {
     uint64_t k1 = s->rk1, k2 = s->rk2, W = s->Wroot;
     if (!S) {

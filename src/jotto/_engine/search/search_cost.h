@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "common/jotto_engine.h"
+#include "search/search_outcome.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,14 +53,6 @@ typedef struct {
 
 typedef struct jt_csearch jt_csearch;
 
-/* Why a pass ended. */
-enum jt_cs_stop {
-    JT_CS_DONE = 0,        /* the pass finished: exact if below beta, else a bound >= beta */
-    JT_CS_TIME = 1,        /* the deadline passed */
-    JT_CS_NODES = 2,       /* the node budget ran out */
-    JT_CS_INTERRUPTED = 3  /* the interrupt callback asked to stop */
-};
-
 /* A search over the list w (borrowed: it must outlive the search) with weights v (>= 0, D of
  * them) and costs (checked: non-decreasing, K >= 1; copied).  The memo takes at
  * most memo_bytes (then it stops growing; results without budgets do not change).  NULL on bad
@@ -76,20 +69,11 @@ typedef struct {
     void *ctx;
 } jt_cs_pass;
 
-typedef struct {
-    uint64_t value;     /* the optimum if exact, else a proven lower bound */
-    int exact;          /* the pass finished below beta, or the root needed no search */
-    int stopped;        /* enum jt_cs_stop */
-    uint64_t best;      /* the value of the best root tree this pass completed (JT_CS_INF: none) */
-    int32_t best_guess; /* its first guess (-1: none) */
-    int64_t nodes;      /* states searched in this pass */
-} jt_cs_outcome;
-
 /* One pass at state S after t guesses (as jt_cs_solve takes them), or at the root when S is
  * NULL: every target of positive weight (hard mode: every word), t = 0.  JT_EINVAL for a bad
  * state; JT_ENOMEM. */
 int jt_cs_run(jt_csearch *s, const jt_cs_pass *p, const int32_t *S, int32_t m, int32_t t,
-              jt_cs_outcome *out);
+              jt_outcome *out);
 
 /* The bound the search starts from at the root (no search): the counting bound. */
 uint64_t jt_cs_root_bound(jt_csearch *s);

@@ -183,7 +183,7 @@ struct jt_bsearch {
     double deadline;
     int64_t node_limit, nodes; /* nodes: states searched by all threads (atomic), counted
                                   while a node limit holds */
-    int stop, error;    /* atomic: why the pass stops (enum jt_bs_stop, or FINISHED), and the
+    int stop, error;    /* atomic: why the pass stops (enum jt_stop, or FINISHED), and the
                            error that stopped it */
     int by_size;        /* share a word's gap among its classes by their sizes */
     int (*interrupted)(void *);
