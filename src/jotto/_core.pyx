@@ -469,12 +469,6 @@ BS_WEIGHTED_FAMILIES = JT_BS_WEIGHTED_FAMILIES
 BS_HARD_FAMILIES = JT_BS_HARD_FAMILIES
 BS_ALL_BOUNDS = JT_BS_ALL_BOUNDS
 BS_DEFAULT_BOUNDS = JT_BS_DEFAULT_BOUNDS
-
-# issue 45's prunings of the best-response search (jotto_search.h)
-cdef extern from "search/jotto_search.h" nogil:
-    int JT_BS_DOMINANCE, JT_BS_SMALL_FIRST
-BS_DOMINANCE = JT_BS_DOMINANCE
-BS_SMALL_FIRST = JT_BS_SMALL_FIRST
 BS_STOPS = ("done", "time", "nodes", "interrupted")
 
 

@@ -20,10 +20,8 @@ from typing import Any, NamedTuple
 from .._core import (  # the core's names, re-exported for the wings above
     BS_ALL_BOUNDS,
     BS_DEFAULT_BOUNDS,
-    BS_DOMINANCE,
     BS_HARD_FAMILIES,
     BS_INF,
-    BS_SMALL_FIRST,
     BS_STOPS,
     BS_SUBSETS,
     BS_WEIGHTED_FAMILIES,
@@ -59,10 +57,8 @@ from .._core import decide as _decide
 __all__ = [
     "BS_ALL_BOUNDS",
     "BS_DEFAULT_BOUNDS",
-    "BS_DOMINANCE",
     "BS_HARD_FAMILIES",
     "BS_INF",
-    "BS_SMALL_FIRST",
     "BS_STOPS",
     "BS_SUBSETS",
     "BS_WEIGHTED_FAMILIES",

@@ -58,12 +58,7 @@ jt_bsearch *jt_bs_new(const jt_words *words, const int64_t *v, size_t memo_bytes
                                      search_families.c) */
 #define JT_BS_HARD_FAMILIES 4 /* the family bound also in hard mode (paper words, not while a
                                  certificate is written; search_families.c) */
-#define JT_BS_DOMINANCE 8 /* a guess whose split is coarser than an earlier one's is not tried
-                             (not in hard mode, nor while a certificate is written; search.c) */
-#define JT_BS_SMALL_FIRST 16 /* a guess's classes are searched once each, smallest first, each
-                                asked for all the guess still needs (search.c), instead of in
-                                rounds of shares */
-#define JT_BS_ALL_BOUNDS 31
+#define JT_BS_ALL_BOUNDS 7
 #define JT_BS_DEFAULT_BOUNDS (JT_BS_WEIGHTED_FAMILIES | JT_BS_HARD_FAMILIES)
 void jt_bs_set_bounds(jt_bsearch *s, int32_t bounds);
 /* States whose bound the subset bound raised, over the search's life. */

@@ -199,9 +199,7 @@ static int try_word(jt_bsearch *s, worker *w, int32_t depth, level *lv, int32_t 
         for (int i = 0; i < no; i++)
             if (order[i] >= 0)
                 size_pending += n[order[i]];
-        const int small_first = (s->bounds & JT_BS_SMALL_FIRST) != 0;
-        for (int ii = 0; ii < no && total < best; ii++) {
-            const int i = small_first ? no - 1 - ii : ii;
+        for (int i = 0; i < no && total < best; i++) {
             const int r = order[i];
             if (r < 0)
                 continue;
@@ -233,18 +231,6 @@ static int try_word(jt_bsearch *s, worker *w, int32_t depth, level *lv, int32_t 
         return 1;
     if (sh && total < thr)  /* refuted only against another thread's tree */
         sh->upper_used = umin(sh->upper_used, best - 1);
-    return 0;
-}
-
-/* Whether word t of the level's list (in its order) costs no less than an earlier one, whose
- * split of S refines its own (bs_dominates): it need not be tried.  Its cost is at least that
- * earlier word's, which is tried (or refuted by its bound, or put off) and so counts in every
- * value and bound the state returns; and the earlier word wins a tie. */
-static int dominated(const jt_bsearch *s, const level *lv, int32_t m, int32_t t)
-{
-    for (int32_t j = 0; j < t; j++)
-        if (bs_dominates(s, lv, m, lv->list[j].c, lv->list[t].c))
-            return 1;
     return 0;
 }
 
@@ -396,7 +382,6 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
      * tried in.  Words may also be refuted against the best tree of the state another thread
      * completed (sharing): if this search does not find one as good, it is searched again
      * without them (that value was another state's, sharing its hash). */
-    const int dominance = (s->bounds & JT_BS_DOMINANCE) && !s->hard && !s->cert && !restricted;
     const int shared = s->nthreads > 1 && m >= s->share_min;
     sharing sh = {key, m, shared && !forced, INF};
     uint64_t best, failed;
@@ -435,8 +420,6 @@ uint64_t bs_search(jt_bsearch *s, worker *w, int32_t depth, const int32_t *S, in
                     sh.upper_used = umin(sh.upper_used, up);
                 continue;
             }
-            if (dominance && dominated(s, lv, m, t))
-                continue;
             if (shared && !later && tried && bs_busy_elsewhere(s, key, m, cd->c)) {
                 lv->defer[nd++] = t;
                 continue;

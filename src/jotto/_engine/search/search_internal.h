@@ -410,7 +410,6 @@ void bs_sort_list(level *lv, int32_t nl);
 int32_t bs_dedupe(const jt_bsearch *s, level *lv, int32_t m, int32_t n, int32_t keep,
                   int uniform);
 void bs_list_classes(const jt_bsearch *s, level *lv, int32_t m, int32_t c, int32_t *fill);
-int bs_dominates(const jt_bsearch *s, const level *lv, int32_t m, int32_t g, int32_t h);
 int32_t bs_candidate_like(const jt_bsearch *s, const level *lv, int32_t m, int32_t g);
 
 /* search_families.c */

@@ -406,63 +406,6 @@ static int same_split(const jt_bsearch *s, const level *lv, int32_t m, int32_t a
     return same_split_body(s, lv, m, a, b, 2);
 }
 
-/* Whether word g's split of S refines word h's: every class of h (its win class too) is a
- * union of classes of g (the win class of g too), i.e. targets alike for g are alike for h. */
-static inline __attribute__((always_inline)) int refines_body(const jt_bsearch *s,
-                                                             const level *lv, int32_t m,
-                                                             int32_t g, int32_t h,
-                                                             const int gen)
-{
-    int8_t to[MAXR];
-    memset(to, -1, sizeof to);
-    const uint32_t mg = gen == 0 ? s->mask[g] : 0, mh = gen == 0 ? s->mask[h] : 0;
-    const uint64_t tg = gen == 0 ? 0 : s->tok[g], th = gen == 0 ? 0 : s->tok[h];
-    const uint64_t pg = gen == 2 ? s->spell[g] : 0, ph = gen == 2 ? s->spell[h] : 0;
-    for (int32_t k = 0; k < m; k++) {
-        const int rg = REPLY_K(s, lv, gen, g, mg, tg, pg, k);
-        const int rh = REPLY_K(s, lv, gen, h, mh, th, ph, k);
-        if (to[rg] < 0)
-            to[rg] = (int8_t)rh;
-        else if (to[rg] != rh)
-            return 0;
-    }
-    return 1;
-}
-
-POPCNT_CLONES
-static int refines(const jt_bsearch *s, const level *lv, int32_t m, int32_t g, int32_t h)
-{
-    if (s->gen == 0)
-        return refines_body(s, lv, m, g, h, 0);
-    if (s->gen == 1)
-        return refines_body(s, lv, m, g, h, 1);
-    return refines_body(s, lv, m, g, h, 2);
-}
-
-/* Nonempty classes of word c's split of S, its win class counted. */
-static int blocks(const jt_bsearch *s, const level *lv, int32_t c)
-{
-    const uint32_t *n = lv->cnt + (size_t)c * s->R;
-    int b = 0;
-    for (int r = 0; r < s->R; r++)
-        b += n[r] > 0;
-    return b;
-}
-
-/* Whether word h costs at S at least what word g does (outside hard mode), because h's split
- * of S is coarser than g's (docs/certified-strength.md, "Dominance"): every class C of h is
- * a union of classes of g, and F(A u B) >= F(A) + F(B) for disjoint A, B (search_bounds.c), so
- * F(C) is at least the sum of F over g's classes within C (g's win class {g} counts v_g >= 0
- * there).  h's own win class {h}, if h is in S, must then be a class of g of its own, which
- * costs v_h in g's sum and nothing in h's: g must be in S too (its win class, inside one of
- * h's classes, pays v_g back), with v_g >= v_h.  Splits that differ give g more classes. */
-int bs_dominates(const jt_bsearch *s, const level *lv, int32_t m, int32_t g, int32_t h)
-{
-    if (lv->in_s[h] && (!lv->in_s[g] || s->v[g] < s->v[h]))
-        return 0;
-    return blocks(s, lv, h) < blocks(s, lv, g) && refines(s, lv, m, g, h);
-}
-
 /* Sort keys ascending (quicksort, median of three, insertion sort for short runs). */
 static void sort_keys(unsigned __int128 *a, int32_t n)
 {
