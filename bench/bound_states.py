@@ -9,7 +9,9 @@ off by default; ``BS_WEIGHTED_FAMILIES`` and ``BS_HARD_FAMILIES``, on), one afte
 Cases (CASES): TWL06 at 3 letters against the uniform hider (the docs' 2629/421 and higher
 betas), against a weighted hider (weights 1-4 drawn from a fixed seed), in hard mode, and under
 the ``eckler`` rules (907 words, anagrams kept: no family bound there).  Results:
-docs/certified-strength.md, "Stronger bounds, measured".
+docs/certified-strength.md, "Stronger bounds, measured", and for issue 45's prunings (no flag
+of their own: each was a change of the search, measured before and after on these cases)
+"Pruning as the exact Wordle proofs did, measured".
 
 Run: ``python bench/bound_states.py [OUT.json]``; ``JOTTO_BOUND_CASES=uniform-2629,...`` picks
 cases by name (see CASES).  TWL06 is read from ../shared (never bundled).

@@ -106,7 +106,8 @@ uint64_t jt_bs_root_bound(jt_bsearch *s);
 
 /* The lookahead bound of the state S (m >= 3 increasing indices of targets of positive weight):
  * W + min_g sum_j B(S_j), B the counting bound, or with paper words the family bound (where
- * it applies: search_families.c); at least what the memo knows of S (see search_bounds.c). */
+ * it applies: search_families.c) if the memo knows nothing of S, else what the memo knows (see
+ * search_bounds.c). */
 uint64_t jt_bs_lookahead_bound(jt_bsearch *s, const int32_t *S, int32_t m);
 
 /* Build the tree over all D targets that follows the memo of mode top_k (the mode of the last
