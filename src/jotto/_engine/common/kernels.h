@@ -37,6 +37,9 @@
     void JT_LEN_FN(tokens, JT_KERNEL_SUFFIX, len)(const jt_eval *ev, int32_t c0, int32_t c1);    \
     void JT_LEN_FN(place, JT_KERNEL_SUFFIX, len)(const jt_eval *ev, int32_t c0, int32_t c1);
 
+/* jt_kernels.letter_tables of level `level` (kernels_length.c, in its unit for any length). */
+int JT_CAT(jt_letter_tables_, JT_KERNEL_SUFFIX)(const jt_eval *ev, void *buf);
+
 /* Whether this level's sweeps are the vector ones (one candidate a byte of a register, 8 targets
  * a chunk) or the scalar ones (64 targets a word, one candidate at a time: base, and any level
  * without byte shuffles). */

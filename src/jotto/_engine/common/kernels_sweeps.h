@@ -306,6 +306,7 @@ mobius(uint16_t *n, const uint32_t *P, int32_t m, const int L)
  * (SEG at W = 32). */
 #define TAB_BYTES(W) ((size_t)(W) * (SLICE_T / 8))
 #define TABS_BUF (SEG / SLICE_T * TAB_BYTES(32))
+_Static_assert(TABS_BUF == JT_TABS_BYTES, "JT_TABS_BYTES is the tables' buffer");
 static inline __attribute__((always_inline)) int32_t seg_of(const int W)
 {
     return (int32_t)(TABS_BUF / TAB_BYTES(W)) * SLICE_T;
@@ -951,13 +952,19 @@ place_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
     }
 }
 
-/* The planes of the candidates' replies (idx) to the targets of one chunk (table t). */
+/* The planes of the candidates' replies (idx) to the targets of one chunk (table tab, loaded;
+ * or t in memory). */
+static inline __attribute__((always_inline)) void
+tab_planes(slice_tab tab, const slice_idx *idx, vb *pl, const int L)
+{
+    for (int p = 0; p < L; p++)
+        ripple(pl, look(tab, idx[p], 32), p, planes_for(L));
+}
+
 static inline __attribute__((always_inline)) void
 chunk_planes(const uint8_t *t, const slice_idx *idx, vb *pl, const int L)
 {
-    const slice_tab tab = tab_load(t, 32);
-    for (int p = 0; p < L; p++)
-        ripple(pl, look(tab, idx[p], 32), p, planes_for(L));
+    tab_planes(tab_load(t, 32), idx, pl, L);
 }
 
 /* ---- q at nodes of at most 8 targets, any weights ---------------------------------------------
@@ -1072,6 +1079,47 @@ count_chunks(const uint8_t *tabs, const slice_idx *idx, int32_t k0, int32_t k1, 
     }
 }
 
+/* Bytewise popcount of bytes below 16 (a chunk of at most 4 targets): one look-up, where the
+ * level has no popcount of its own. */
+static inline __attribute__((always_inline)) vb pc8_low(vb x)
+{
+#if VW == 64 || defined(__ARM_NEON)
+    return pc8(x);
+#else
+    static const uint8_t bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    return nib_look(nib_load(bits), x);
+#endif
+}
+
+/* add_counts for NCH chunks whose tables are in registers (tk), or (NCH = 0) the nch chunks of
+ * tabs: at most two chunks (most of a tree's nodes, 16 targets) stay in registers for the whole
+ * sweep instead of being loaded again for every register of candidates, and the loop over them
+ * unrolls; LOW: one chunk of at most 4 targets, counted by pc8_low. */
+static inline __attribute__((always_inline)) void
+count_known(const slice_tab *tk, const uint8_t *tabs, int32_t nch, const slice_idx *idx,
+            vb *acc, const uint8_t *own, const int L, const int NCH, const int LOW)
+{
+    if (!NCH) {
+        for (int32_t k = 0; k < nch; k++) {
+            vb pl[5];
+            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
+            add_counts(pl, acc, own, L);
+        }
+        return;
+    }
+    UNROLL for (int k = 0; k < NCH; k++) {
+        vb pl[5];
+        tab_planes(tk[k], idx, pl, L);
+        if (!LOW) {
+            add_counts(pl, acc, own, L);
+            continue;
+        }
+        UNROLL for (int j = 1; j <= L; j++)
+            if (j < L || !own)
+                acc[j] += pc8_low(with_bits(pl, j, planes_for(L)));
+    }
+}
+
 /* The 16-bit values of a register of candidates, lanes [0, VW / 2) in x[0] and the rest in x[1],
  * into q16[0 .. nv). */
 static inline __attribute__((always_inline)) void store_q16(uint16_t *q16, const vh *x, int nv)
@@ -1108,14 +1156,20 @@ slice_q_ranks(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, const 
  * of tabs (mseg <= 248 targets): the counts stay in byte counters and the class sizes in bytes
  * (each <= 248); at most 15 targets, their squares come from a 16-entry byte table and their sum
  * (<= 225) stays in bytes, else they are squared and summed in 16-bit lanes.  Two stores per
- * register of candidates. */
+ * register of candidates.  NCH (1, 2; 0: nch at run time) and LOW as count_known. */
 static inline __attribute__((always_inline)) void
-slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
-          int32_t mseg, const int L)
+slice_q16_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
+            int32_t mseg, const int L, const int NCH, const int LOW)
 {
     static const uint8_t squares[16] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169,
                                         196, 225};
     uint16_t *q16 = ev->q16 + c0;
+    const uint8_t *own = ev->own_n;
+    slice_tab tk[2];
+    UNROLL for (int k = 0; k < NCH; k++)
+        tk[k] = tab_load(tabs + (size_t)k * 32, 32);
+    const nib_tab sqt = nib_load(squares);
+    const vb total = (vb){0} + (uint8_t)mseg;
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_LEN];
@@ -1123,21 +1177,19 @@ slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t
         vb acc[JT_MAX_LEN + 1], nj[JT_MAX_LEN + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = (vb){0};
-        count_chunks(tabs, idx, 0, nch, acc, ev->own_n, L);
-        acc[L] = own_class(ev->own_n, c0 + v0, acc[L]);
-        invert_bytes(nj, acc, (vb){0} + (uint8_t)mseg, L);
-        vb sqb = (vb){0};
-        if (mseg <= 15) {
-            const nib_tab sqt = nib_load(squares);
+        count_known(tk, tabs, nch, idx, acc, own, L, NCH, LOW);
+        acc[L] = own_class(own, c0 + v0, acc[L]);
+        invert_bytes(nj, acc, total, L);
+        vh sq[2];
+        if (LOW || mseg <= 15) {
+            vb sqb = (vb){0};
             for (int j = 0; j <= L; j++)
                 sqb += nib_look(sqt, nj[j]);
-        }
-        vh sq[2];
-        for (int h = 0; h < 2; h++) {
-            sq[h] = (vh){0};
-            if (mseg <= 15) {
-                sq[h] = widen(sqb, h);
-            } else {
+            sq[0] = widen(sqb, 0);
+            sq[1] = widen(sqb, 1);
+        } else {
+            for (int h = 0; h < 2; h++) {
+                sq[h] = (vh){0};
                 for (int j = 0; j <= L; j++) {
                     const vh a = widen(nj[j], h);
                     sq[h] += a * a;
@@ -1148,25 +1200,45 @@ slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t
     }
 }
 
+static inline __attribute__((always_inline)) void
+slice_q16(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
+          int32_t mseg, const int L)
+{
+    if (mseg <= 4)
+        slice_q16_n(ev, c0, n, tabs, nch, mseg, L, 1, 1);
+    else if (nch == 1)
+        slice_q16_n(ev, c0, n, tabs, nch, mseg, L, 1, 0);
+    else if (nch == 2)
+        slice_q16_n(ev, c0, n, tabs, nch, mseg, L, 2, 0);
+    else
+        slice_q16_n(ev, c0, n, tabs, nch, mseg, L, 0, 0);
+}
+
 /* Add the units of the planes' ANDs of chunk k to wacc[d][1..L] (byte counters; class L's only
  * if own is NULL), the tables of digit d < ND at nib + d * dbytes (32 bytes a chunk): two nibble
  * look-ups a class and digit.  Unrolled by the pragma, as add_counts: left to gcc's size
  * heuristics, the per-length units of every vector level kept both loops (planes picked by tzcnt
  * and bt, byte counters in memory), where 69d39b9's whole-file build unrolled them, and TWL06's
  * paper-mode weights ran 1.1x slower on v2. */
+/* The same for one digit whose chunk's tables are in registers (lo, hi). */
+static inline __attribute__((always_inline)) void
+add_units_tab(nib_tab lo, nib_tab hi, const vb *pl, vb *wacc, const uint8_t *own, const int L)
+{
+    UNROLL for (int j = 1; j <= L; j++) {
+        if (j == L && own)
+            continue;
+        const vb x = with_bits(pl, j, planes_for(L));
+        wacc[j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
+    }
+}
+
 static inline __attribute__((always_inline)) void
 add_units(const uint8_t *nib, size_t dbytes, int32_t k, const vb *pl, vb (*wacc)[JT_MAX_LEN + 1],
           const uint8_t *own, const int L, const int ND)
 {
     UNROLL for (int d = 0; d < ND; d++) {
         const uint8_t *t = nib + d * dbytes + (size_t)k * 32;
-        const nib_tab lo = nib_load(t), hi = nib_load(t + 16);
-        UNROLL for (int j = 1; j <= L; j++) {
-            if (j == L && own)
-                continue;
-            const vb x = with_bits(pl, j, planes_for(L));
-            wacc[d][j] += nib_look(lo, x & 15) + nib_look(hi, (x >> 4) & 15);
-        }
+        add_units_tab(nib_load(t), nib_load(t + 16), pl, wacc[d], own, L);
     }
 }
 
@@ -1180,12 +1252,19 @@ add_units(const uint8_t *nib, size_t dbytes, int32_t k, const vb *pl, vb (*wacc)
  * their 16-bit keys into ev->q16 instead (jt_q16_keys: sum_j n_j X_j times ev->qkey plus
  * sum_j n_j^2, exact in wrapping 16-bit lanes since it fits), two stores a register. */
 static inline __attribute__((always_inline)) void
-slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
-                 const uint8_t *nib, int32_t nsch, uint32_t utot, uint64_t g, const int L,
-                 const int KEYS)
+slice_q_weighted_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
+                   const uint8_t *nib, int32_t nsch, uint32_t utot, uint64_t g, const int L,
+                   const int KEYS, const int NCH)
 {
     const uint64_t vmin = ev->vmin;
     const uint8_t *own_u = KEYS ? ev->own_u : NULL; /* (units <= 31 with keys) */
+    slice_tab tk[2];
+    nib_tab lo[2], hi[2];
+    UNROLL for (int k = 0; k < NCH; k++) {
+        tk[k] = tab_load(tabs + (size_t)k * 32, 32);
+        lo[k] = k < nsch ? nib_load(nib + (size_t)k * 32) : (nib_tab){0};
+        hi[k] = k < nsch ? nib_load(nib + (size_t)k * 32 + 16) : (nib_tab){0};
+    }
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[JT_MAX_LEN];
@@ -1193,13 +1272,22 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
         vb acc[JT_MAX_LEN + 1], wacc[JT_MAX_LEN + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = wacc[j] = (vb){0};
-        for (int32_t k = 0; k < nsch; k++) { /* chunks with heavier targets: counts and units */
+        UNROLL for (int k = 0; k < NCH; k++) { /* tables in registers (count_known) */
+            vb pl[5];
+            tab_planes(tk[k], idx, pl, L);
+            add_counts(pl, acc, ev->own_n, L);
+            if (k < nsch)
+                add_units_tab(lo[k], hi[k], pl, wacc, own_u, L);
+        }
+        for (int32_t k = 0; !NCH && k < nsch; k++) { /* chunks with heavier targets: counts
+                                                       * and units */
             vb pl[5];
             chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
             add_counts(pl, acc, ev->own_n, L);
             add_units(nib, 0, k, pl, &wacc, own_u, L, 1);
         }
-        count_chunks(tabs, idx, nsch, nch, acc, ev->own_n, L); /* the rest: counts */
+        if (!NCH)
+            count_chunks(tabs, idx, nsch, nch, acc, ev->own_n, L); /* the rest: counts */
         acc[L] = own_class(ev->own_n, c0 + v0, acc[L]);
         wacc[L] = own_class(own_u, c0 + v0, wacc[L]);
         vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
@@ -1234,6 +1322,20 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
         if (KEYS)
             store_q16(ev->q16 + c0 + v0, key, nv);
     }
+}
+
+/* slice_q_weighted_n with the chunks' tables in registers at nodes of one or two chunks. */
+static inline __attribute__((always_inline)) void
+slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
+                 const uint8_t *nib, int32_t nsch, uint32_t utot, uint64_t g, const int L,
+                 const int KEYS)
+{
+    if (nch == 1)
+        slice_q_weighted_n(ev, c0, n, tabs, nch, nib, nsch, utot, g, L, KEYS, 1);
+    else if (nch == 2)
+        slice_q_weighted_n(ev, c0, n, tabs, nch, nib, nsch, utot, g, L, KEYS, 2);
+    else
+        slice_q_weighted_n(ev, c0, n, tabs, nch, nib, nsch, utot, g, L, KEYS, 0);
 }
 
 /* Widen the byte counters wacc[1..L] of one digit into its 16-bit tot[h][1..L] (h: each half of
@@ -1752,17 +1854,22 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
         }
     }
 #endif
+    const void *tb = tabs;
     for (int32_t b0 = c0; b0 < c1; b0 += step) {
         const int32_t n = c1 - b0 < step ? c1 - b0 : step;
         uint16_t *dst = block_dst(ev, b0, local);
         const size_t stride = block_stride(ev, BLOCK);
         for (int32_t s0 = 0; s0 < m; s0 += seg) {
             const int32_t s1 = m - s0 < seg ? m : s0 + seg;
-            if (built != s0) {
+            if (built != s0 && K == K_LETTERS && ev->tabs && s0 == 0) { /* built for the node */
+                tb = ev->tabs;
+                built = s0;
+            } else if (built != s0) {
                 kind_tables(ev, s0, s1, tabs, K, L);
+                tb = tabs;
                 built = s0;
             }
-            kind_sweep(ev, b0, n, tabs, s1 - s0, dst, stride, s0 == 0, L, NULL, sel, K);
+            kind_sweep(ev, b0, n, tb, s1 - s0, dst, stride, s0 == 0, L, NULL, sel, K);
         }
         if (K == K_TOKENS)
             tokens_fix(ev->w, dst, stride, n, sel + (b0 - c0));
@@ -1771,6 +1878,15 @@ counts_sliced(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int 
         else if (!ev->cnt)
             weigh(ev, local, BLOCK, b0, b0 + n, L);
     }
+}
+
+/* jt_kernels.letter_tables: what counts_sliced builds for the first segment of S's letters. */
+static inline int letter_tables(const jt_eval *ev, void *buf)
+{
+    if (ev->m > seg_of(32))
+        return -1;
+    slice_tables(ev->sm, NULL, 0, ev->m, buf, 32);
+    return 0;
 }
 
 static inline __attribute__((always_inline)) void
