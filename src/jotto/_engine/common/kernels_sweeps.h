@@ -847,13 +847,14 @@ slice_sweep(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_t 
 DEFINE_MOBIUS2(mobius2, vh, uint16_t)
 DEFINE_MOBIUS2(mobius2_bytes, vb, uint8_t)
 
+/* The squares of 0..15, for byte look-ups (nib_look) of class sizes below 16. */
+static const uint8_t squares[16] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225};
+
 /* q = vmin sum n^2 of nv candidates from their class sizes nb (each at most 15, so the squares
  * come from a 16-entry byte table and their sum fits a byte). */
 static inline __attribute__((always_inline)) void
 place_q_bytes(const jt_eval *ev, const vb *nb, int nv, const int L, uint64_t *q)
 {
-    static const uint8_t squares[16] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169,
-                                        196, 225};
     const nib_tab sqt = nib_load(squares);
     vb sq = (vb){0};
     UNROLL for (int A = 0; A <= L; A++)
@@ -1161,8 +1162,6 @@ static inline __attribute__((always_inline)) void
 slice_q16_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
             int32_t mseg, const int L, const int NCH, const int LOW)
 {
-    static const uint8_t squares[16] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169,
-                                        196, 225};
     uint16_t *q16 = ev->q16 + c0;
     const uint8_t *own = ev->own_n;
     slice_tab tk[2];
@@ -1258,6 +1257,7 @@ slice_q_weighted_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs
 {
     const uint64_t vmin = ev->vmin;
     const uint8_t *own_u = KEYS ? ev->own_u : NULL; /* (units <= 31 with keys) */
+    const nib_tab sqt = nib_load(squares);
     slice_tab tk[2];
     nib_tab lo[2], hi[2];
     UNROLL for (int k = 0; k < NCH; k++) {
@@ -1293,12 +1293,17 @@ slice_q_weighted_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs
         vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
         invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
         invert_bytes(xj, wacc, (vb){0} + (uint8_t)utot, L);
+        vb sqb = (vb){0}; /* at most 15 targets: sum_j n_j^2 <= 225 in bytes (slice_q16_n) */
+        if (ev->m <= 15)
+            UNROLL for (int j = 0; j <= L; j++)
+                sqb += nib_look(sqt, nj[j]);
         vh key[2];
         for (int h = 0; h < 2; h++) {
-            vh sq = (vh){0}, wx = (vh){0};
+            vh sq = ev->m <= 15 ? widen(sqb, h) : (vh){0}, wx = (vh){0};
             for (int j = 0; j <= L; j++) {
                 const vh a = widen(nj[j], h);
-                sq += a * a;
+                if (ev->m > 15)
+                    sq += a * a;
                 wx += a * widen(xj[j], h);
             }
             if (KEYS) {
