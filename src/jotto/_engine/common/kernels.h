@@ -7,7 +7,11 @@
  *  - kernels_length.c once per instruction-set level (JT_KERNEL_SUFFIX: x86-64 base, v2, v3, v4;
  *    aarch64 base, neon) and word length (JT_LEN: each of JT_KERNEL_LENGTHS, and 0 for any
  *    other): the bit-sliced sweeps of kernels_sweeps.h, specialised for that length, which is
- *    nearly all of the compile time; many small translation units, so both cores compile;
+ *    nearly all of the compile time; many small translation units, so both cores compile.
+ *    kernels_sweeps.h includes its pieces in order: sweeps_level.h (the level's registers and
+ *    look-ups), sweeps_planes.h (adders, Mobius inversion, chunk tables), sweeps_scalar.h (base),
+ *    sweeps_vector.h (class sizes), sweeps_small.h and sweeps_weighted.h (q of small and weighted
+ *    nodes in one pass); it keeps the weighing, reply codes and the choice of a sweep;
  *  - kernels.c once per level: its table, the choice of a length's sweeps, the weight updates
  *    and the scans of q.
  * dispatch.c picks the best level the CPU runs.  Every variant computes bit-identical results:
