@@ -158,7 +158,14 @@ typedef struct {
      * letter set), and with keys its units there (own_u: excess / ustep of a heavier target, else
      * 0), which the vector kernels read instead of counting class L; NULL: counted. */
     const uint8_t *own_n, *own_u;
+    /* Not NULL: the chunk tables of S's letters (jt_kernels.letter_tables, at most
+     * JT_TABS_BYTES), built once for a big node whose candidates are counted chunk by chunk
+     * (tree.c, decide_big), which would otherwise build them again for each chunk. */
+    const void *tabs;
 } jt_eval;
+
+/* Bytes of the chunk tables of one segment of targets (kernels_sweeps.h, TABS_BUF). */
+#define JT_TABS_BYTES 16384
 
 /* The step of the heavier targets' excesses ev->spec_delta[0..nspec) (sorted, nspec > 0): their
  * gcd, each excess a multiple u_i of it; and the sum of those units into *units (below 2^63,
@@ -259,6 +266,10 @@ typedef struct {
      * count with subset tables, whose cost hardly grows with |S|, smaller ones bit-sliced,
      * whose cost grows with it at this level's width (kernels.c has the measurements). */
     int32_t table_above[2];
+    /* The chunk tables of ev's targets' letters, as the sweeps of PAPER and ANAGRAM lists
+     * build them, into buf (JT_TABS_BYTES, 64-byte aligned); 0, or -1 when S takes more than
+     * one segment of them (they are then built as the sweeps go). */
+    int (*letter_tables)(const jt_eval *ev, void *buf);
 } jt_kernels;
 
 const jt_kernels *jt_kernels_base(void);

@@ -274,6 +274,7 @@ static const jt_kernels KERNELS = {
     .exp_num_elims = jt_exp_num_elims,
     .q16_weighted = JT_VECTOR,
     .table_above = TABLE_ABOVE,
+    .letter_tables = JT_CAT(jt_letter_tables_, JT_KERNEL_SUFFIX),
 };
 
 const jt_kernels *JT_CAT(jt_kernels_, JT_KERNEL_SUFFIX)(void) { return &KERNELS; }

@@ -7,7 +7,11 @@
  *  - kernels_length.c once per instruction-set level (JT_KERNEL_SUFFIX: x86-64 base, v2, v3, v4;
  *    aarch64 base, neon) and word length (JT_LEN: each of JT_KERNEL_LENGTHS, and 0 for any
  *    other): the bit-sliced sweeps of kernels_sweeps.h, specialised for that length, which is
- *    nearly all of the compile time; many small translation units, so both cores compile;
+ *    nearly all of the compile time; many small translation units, so both cores compile.
+ *    kernels_sweeps.h includes its pieces in order: sweeps_level.h (the level's registers and
+ *    look-ups), sweeps_planes.h (adders, Mobius inversion, chunk tables), sweeps_scalar.h (base),
+ *    sweeps_vector.h (class sizes), sweeps_small.h and sweeps_weighted.h (q of small and weighted
+ *    nodes in one pass); it keeps the weighing, reply codes and the choice of a sweep;
  *  - kernels.c once per level: its table, the choice of a length's sweeps, the weight updates
  *    and the scans of q.
  * dispatch.c picks the best level the CPU runs.  Every variant computes bit-identical results:
@@ -36,6 +40,9 @@
     void JT_LEN_FN(evaluate, JT_KERNEL_SUFFIX, len)(const jt_eval *ev, int32_t c0, int32_t c1);  \
     void JT_LEN_FN(tokens, JT_KERNEL_SUFFIX, len)(const jt_eval *ev, int32_t c0, int32_t c1);    \
     void JT_LEN_FN(place, JT_KERNEL_SUFFIX, len)(const jt_eval *ev, int32_t c0, int32_t c1);
+
+/* jt_kernels.letter_tables of level `level` (kernels_length.c, in its unit for any length). */
+int JT_CAT(jt_letter_tables_, JT_KERNEL_SUFFIX)(const jt_eval *ev, void *buf);
 
 /* Whether this level's sweeps are the vector ones (one candidate a byte of a register, 8 targets
  * a chunk) or the scalar ones (64 targets a word, one candidate at a time: base, and any level

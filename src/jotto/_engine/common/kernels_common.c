@@ -10,7 +10,7 @@
 #include "kernels.h"
 #include "popcnt_clones.h"
 
-/* ---- the tables of weighted small nodes (kernels_sweeps.h's q_weighted, q_pairs, q_ranks) ---- */
+/* ---- the tables of weighted small nodes (the sweeps' q_weighted, q_pairs, q_ranks) ---------- */
 
 /* Nibble tables of digits d < nd of the units u_k = delta[k] / g of n targets in chunks of 8,
  * 32 bytes a chunk, digit d's at nib + 32 d nch (nch chunks): lo[x] (hi[x]) sums the digits of
@@ -73,7 +73,7 @@ void jt_pair_tables(const jt_eval *ev, int M, uint64_t (*tb)[256])
 
 /* At most JT_RANK_MAX = 4 targets (fewer padded with empty planes, which reply alike among
  * themselves) the pair bits (one byte) take only the patterns of the partitions of 4, listed
- * here (kernels_sweeps.h's pair_bytes order: (0,1), (1,2), (2,3), (0,2), (1,3), (0,3)), so q takes at most 15
+ * here (sweeps_small.h's pair_bytes order: (0,1), (1,2), (2,3), (0,2), (1,3), (0,3)), so q takes at most 15
  * values; the kernels give the rank of a candidate's value among them (jt_q16_fits), a byte
  * look-up, where its value takes a table look-up and a 64-bit store, and the pick scans 16-bit
  * ranks 4x faster than 64-bit values. */

@@ -41,3 +41,10 @@ void JT_LEN_FN(place, JT_KERNEL_SUFFIX, NAME)(const jt_eval *ev, int32_t c0, int
 {
     place_len(ev, c0, c1, LENGTH);
 }
+
+#if !JT_LEN
+int JT_CAT(jt_letter_tables_, JT_KERNEL_SUFFIX)(const jt_eval *ev, void *buf)
+{
+    return letter_tables(ev, buf);
+}
+#endif

@@ -152,6 +152,14 @@ static int big_prepare(jt_tree *t, jt_job *job)
         if (q && ev->nspec && w->mode == JT_MODE_PAPER)
             return jt_unit_table(w, ev, &a->utable);
     }
+    if (ev->method == JT_M_SLICED && !ev->counted && w->mode != JT_MODE_GENERAL &&
+        ev->nc > CHUNK) { /* the chunks of candidates share S's chunk tables */
+        a->tabs = aligned_alloc(64, JT_TABS_BYTES);
+        if (!a->tabs)
+            return JT_ENOMEM;
+        if (!jt_kernels_current()->letter_tables(ev, a->tabs))
+            ev->tabs = a->tabs;
+    }
     return JT_OK;
 }
 
@@ -171,6 +179,7 @@ static void big_release(const jt_tree *t, jt_job *job)
     free(a->in_s);
     free(a->table);
     free(a->utable);
+    free(a->tabs);
     memset(a, 0, sizeof *a);
     if (!jt_updatable(t)) { /* Norvig's trees are never updated */
         free(job->node->cnt);

@@ -129,6 +129,8 @@ typedef struct {
     uint16_t *table;       /* [table_size] TABLE method below the root: subset counts over S */
     uint32_t *utable;      /* [table_size] TABLE method, PAPER mode, heavier targets: their
                               units' subset sums (jt_unit_table) */
+    void *tabs;            /* [JT_TABS_BYTES] sliced PAPER and ANAGRAM nodes: S's chunk tables
+                              (jt_eval.tabs) */
 } jt_big_arrays;
 
 /* What deciding one node needs besides its evaluation. */
