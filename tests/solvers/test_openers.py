@@ -326,10 +326,11 @@ def test_split_exact_tables_do_not_depend_on_what_runs_them(case):
 
 
 @pytest.mark.slow
-def test_ctrl_c_saves_the_table_and_ends_the_workers(longer, tmp_path):
+@pytest.mark.parametrize("on", [["--workers", "2"], ["--threads", "2"]], ids=["workers", "threads"])
+def test_ctrl_c_saves_the_table_and_ends_the_workers(on, longer, tmp_path):
     """Ctrl-C during ``jotto openers --workers 2`` (the terminal's SIGINT to the whole process
-    group) saves what was proven and exits 130 with the command that resumes it; every bound
-    saved holds the value of the uninterrupted table."""
+    group), or in this process on two threads, saves what was proven and exits 130 with the
+    command that resumes it; every bound saved holds the value of the uninterrupted table."""
     wl, whole = longer
     words = tmp_path / "words.txt"
     words.write_text("\n".join(wl) + "\n")
@@ -349,8 +350,7 @@ def test_ctrl_c_saves_the_table_and_ends_the_workers(longer, tmp_path):
             "--checkpoint-every",
             "0.1",
             "--no-progress",
-            "--workers",
-            "2",
+            *on,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

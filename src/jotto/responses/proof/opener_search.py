@@ -150,7 +150,9 @@ class _Unit:
     tree_step: int = 0  # next tree pass (tree_passes)
     tree_stuck: bool = False  # a tree pass ran out of time: no more
     busy: bool = False  # a lower-bound pass is in flight
-    tree_busy: bool = False
+    tree_busy: bool = False  # a tree pass is in flight
+    tree_flying: int = 0  # how many (more than one in a plan for GROUP_SLOTS or more)
+    tree_sent: int = 0  # the step after the last one sent
     last: int = -1  # the last task of its chain of lower-bound passes
     last_tree: int = -1  # and of tree passes
 
@@ -428,14 +430,18 @@ class OpenerSearch:
                 ):
                     self._split(r)
                     self._walks.clear()
+            # A tree pass does not need the one before it (the next step is predicted from the
+            # time the steps took, over all units): on many workers, a unit's next step goes
+            # out while the one before runs, or the steps of one unit are a chain.
+            ahead = self.slots >= GROUP_SLOTS
             units = [
                 u
                 for r in self._focus_rows()
                 if not r.exact
                 for u in (r.parts or [r])
-                if not u.tree_busy
+                if (ahead or not u.tree_busy)
                 and not u.tree_stuck
-                and u.tree_step < len(self.passes)
+                and max(u.tree_step, u.tree_sent) < len(self.passes)
                 and not u.exact
             ]
             return self._tree_batch(units)
@@ -707,10 +713,11 @@ class OpenerSearch:
         jobs, seconds = [], 0.0
         most = self._share(len(units))
         for unit in units:
-            per = self._mean("tree", unit.tree_step)
+            step = max(unit.tree_step, unit.tree_sent)
+            per = self._mean("tree", step)
             if jobs and (seconds + per > TASK_SECONDS or len(jobs) >= most):
                 break
-            jobs.append((unit, "tree", unit.tree_step))
+            jobs.append((unit, "tree", step))
             seconds += per
             if not self.job_seconds and len(jobs) >= 4:
                 break  # the first batch measures the cost of a tree
@@ -741,10 +748,12 @@ class OpenerSearch:
         for unit, what, arg in jobs:
             out.append(self._job(unit, what, arg))
             # A task follows the unit's previous pass of the same kind: a lower-bound pass
-            # starts from its bound and sizes its beta by its nodes, and a unit has one tree
-            # pass at a time, each the next step (the replay of the log keeps both orders).
+            # starts from its bound and sizes its beta by its nodes, and a tree pass is the
+            # step after the last one finished (the replay of the log keeps both orders).
             if what == "tree":
                 unit.tree_busy = True
+                unit.tree_flying += 1
+                unit.tree_sent = arg + 1
                 if unit.last_tree >= 0:
                     after.add(unit.last_tree)
             else:
@@ -785,12 +794,15 @@ class OpenerSearch:
         for k, (unit, what, arg) in enumerate(sent.jobs):
             res = outcome.results[k] if k < len(outcome.results) else None
             if what == "tree":
-                unit.tree_busy = False
+                unit.tree_flying -= 1
+                unit.tree_busy = unit.tree_flying > 0
                 unit.last_tree = outcome.ident
             else:
                 unit.busy = False
                 unit.last = outcome.ident
             if res is None:
+                if what == "tree":  # not run: the step goes out again
+                    unit.tree_sent = min(unit.tree_sent, arg)
                 continue
             nodes += res.nodes
             unit.seconds += res.seconds
@@ -848,9 +860,11 @@ class OpenerSearch:
             return
         if sent.kind in self.spent:
             self.spent[sent.kind] -= sent.predicted
-        for unit, what, _ in sent.jobs:
+        for unit, what, arg in sent.jobs:
             if what == "tree":
-                unit.tree_busy = False
+                unit.tree_flying -= 1
+                unit.tree_busy = unit.tree_flying > 0
+                unit.tree_sent = min(unit.tree_sent, arg)
             else:
                 unit.busy = False
 
