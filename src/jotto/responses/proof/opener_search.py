@@ -150,6 +150,7 @@ class _Unit:
     tree_step: int = 0  # next tree pass (tree_passes)
     tree_stuck: bool = False  # a tree pass ran out of time: no more
     busy: bool = False  # a lower-bound pass is in flight
+    slow: bool = False  # a lower-bound pass ran out of its task's time: split it (if it can be)
     tree_busy: bool = False  # a tree pass is in flight
     tree_flying: int = 0  # how many (more than one in a plan for GROUP_SLOTS or more)
     tree_sent: int = 0  # the step after the last one sent
@@ -511,9 +512,10 @@ class OpenerSearch:
                 self._open(part, out, below)
 
     def _splits(self, unit: _Unit, cap: int) -> bool:
-        """Whether to split ``unit`` (see :meth:`_open`): a row needs its tree (its classes
-        start from its subtrees); a class needs MIN_GROUP_TARGETS targets or more, a group
-        one word that narrows its state down."""
+        """Whether to split ``unit`` (see :meth:`_open`): its next pass is predicted to take
+        over SPLIT_SECONDS, or one ran out of its task's time.  A row needs its tree (its
+        classes start from its subtrees); a class needs MIN_GROUP_TARGETS targets or more, a
+        group one word that narrows its state down."""
         if isinstance(unit, _Row):
             if unit.tree is None:
                 return False
@@ -524,7 +526,9 @@ class OpenerSearch:
                 return False
         elif len(unit.first) != 1 or not self._narrows(unit.first[0], unit.part.targets):
             return False
-        return unit.lower < cap and self._predict(unit, self._beta(unit, cap)) > SPLIT_SECONDS
+        return unit.lower < cap and (
+            unit.slow or self._predict(unit, self._beta(unit, cap)) > SPLIT_SECONDS
+        )
 
     def _state(self, targets) -> np.ndarray:
         """The targets the search sees of a state (of positive weight; in hard mode all)."""
@@ -826,6 +830,9 @@ class OpenerSearch:
                 unit.lower = max(unit.lower, res.value)
                 if not res.exact and res.stopped == "done":
                     unit.costs.append((unit.lower, unit.nodes))
+                # a pass stopped by its task's time says more of the unit's cost than the
+                # prediction that sent it (which a busy machine can make wrong by far)
+                unit.slow |= res.stopped == "time"
             self._sync_up(unit)
         self.nodes += nodes
         self.jobs += len(outcome.results)
