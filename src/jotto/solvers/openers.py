@@ -103,7 +103,7 @@ class OpenerTable:
         stopped: why the run ended early: None, "time" or "interrupted".
         seconds: wall-clock time of the runs that made the table (all of them, when resumed).
         tasks, nodes: tasks run and states searched.
-        workers: tasks the executor ran at once (1 in this process).
+        workers: tasks the executor ran at once (in this process, its threads).
         lost: tasks run again after their worker was lost.
         log: a record per finished task (kind, the tasks it followed, states, seconds, worker):
             what ``bench/replay.py`` replays on more workers.
