@@ -76,20 +76,43 @@ def replay(log: Sequence[dict], workers: int, overhead: float = OVERHEAD) -> Rep
     return Replay(workers, now, work)
 
 
-def critical_path(log: Sequence[dict], overhead: float = OVERHEAD) -> float:
-    """The longest chain of tasks that follow each other: the makespan on unlimited workers."""
+def critical_chain(log: Sequence[dict], overhead: float = OVERHEAD) -> list[dict]:
+    """The longest chain of tasks that follow each other, first task first."""
     tasks = {e["task"]: e for e in log}
     finish: dict[int, float] = {}
+    before: dict[int, int | None] = {}
     for t in sorted(tasks):
-        deps = [finish[d] for d in tasks[t].get("after", []) if d in finish]
-        finish[t] = max(deps, default=0.0) + tasks[t]["seconds"] + overhead
-    return max(finish.values(), default=0.0)
+        deps = [d for d in tasks[t].get("after", []) if d in finish]
+        last = max(deps, key=finish.__getitem__, default=None)
+        before[t] = last
+        finish[t] = (finish[last] if last is not None else 0.0) + tasks[t]["seconds"] + overhead
+    t = max(finish, key=finish.__getitem__, default=None)
+    chain = []
+    while t is not None:
+        chain.append(tasks[t])
+        t = before[t]
+    return chain[::-1]
+
+
+def critical_path(log: Sequence[dict], overhead: float = OVERHEAD) -> float:
+    """The longest chain of tasks that follow each other: the makespan on unlimited workers."""
+    return sum(e["seconds"] + overhead for e in critical_chain(log, overhead))
+
+
+def _on(entry: dict) -> str:
+    """What a task's passes were on: groups of a class's first guesses, classes, or openers."""
+    if entry.get("groups"):
+        return "/groups"
+    return "/classes" if entry.get("classes") else ""
 
 
 def report(log: Sequence[dict], workers: Iterable[int] = (1, 2, 16, 64, 256)) -> str:
+    chain = critical_chain(log)
     lines = [
         f"{len(log)} tasks, {sum(e['seconds'] for e in log):.1f} s of work, critical path "
-        f"{critical_path(log):.1f} s",
+        f"{critical_path(log):.1f} s: {len(chain)} tasks ("
+        + ", ".join(f"{e['kind']}{_on(e)} {e['seconds']:.1f}" for e in chain)
+        + ")",
         f"{'workers':>8} {'makespan':>10} {'work/workers':>13} {'efficiency':>11}",
     ]
     for p in workers:

@@ -23,6 +23,7 @@ import jotto
 from jotto.game.rules import PRESETS
 from jotto.responses.proof.distributed import local_pool
 from jotto.solvers.openers import OpenerTable, opener_values
+from jotto.util import strategy_file
 from tests.twins import reference_game
 from tests.twins.strategies import ANY_RULES, rule_cases
 
@@ -192,6 +193,31 @@ def test_dask_cluster_same_results_and_lost_worker(three):
     assert rows_of(table) == rows_of(here) and table.complete
 
 
+def test_dask_cluster_split_plan_same_table(three, tmp_path):
+    """The plan of a large cluster (openers split into classes, classes into groups of their
+    first guesses and those of one word into its classes, 16 slots) run on a real Dask
+    cluster of 2 workers: the exact table is the one found here unsplit (the first 30 words of
+    the 3-letter list: seconds, so split)."""
+    distributed = pytest.importorskip("distributed")
+    few = jotto.WordList.from_words(list(three)[:30])
+    here = opener_values(few, threads=1)
+    with (
+        pytest.MonkeyPatch.context() as mp,
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        split_everything(mp, min_targets=8)
+        out = tmp_path / "t.jotto"
+        table = opener_values(few, executor=client.get_executor(), slots=16, out=out)
+    assert table.complete and rows_of(table) == rows_of(here)
+    saved = strategy_file.read(out)["search"]["rows"]
+    groups = [g for r in saved for q in r["parts"] or () for g in q["groups"] or ()]
+    assert len(groups) > 50  # the plan split: classes into groups, proven as such
+    assert any(g["parts"] for g in groups)  # and groups of one word into its classes
+
+
 @pytest.fixture(scope="module")
 def longer(twl06):
     """The first 150 words of TWL06's 3-letter list: an exact table in several seconds (long
@@ -239,20 +265,33 @@ def test_resume_after_a_killed_run_gives_the_same_table(longer, tmp_path):
     assert len(table.log) >= len(partial.log)
 
 
-@settings(max_examples=30, deadline=None)
-@given(case=rule_cases(), budget=st.sampled_from([2e-3, 2e-2, 0.2]))
-def test_openers_split_into_classes_keep_their_values(case, budget, tmp_path_factory):
-    """Openers split into their reply classes (forced here for every opener at its first
-    lower-bound pass): bounds W + the classes' bounds and trees put together from the classes'
-    hold the twin's values, exactly once every class is exact; the file keeps the classes."""
+def split_everything(mp, groups=True, min_targets=1):
+    """Split every opener into its reply classes at its first lower-bound pass, and (``groups``)
+    every class of ``min_targets`` or more into groups of its first guesses at its first, and
+    every group of one word into that word's classes, whatever the plan's slots."""
     import jotto.responses.proof.opener_search as engine
 
+    mp.setattr(engine, "SPLIT_SECONDS", -1.0)
+    if groups:
+        mp.setattr(engine, "GROUP_SLOTS", 1)
+        mp.setattr(engine, "MIN_GROUP_TARGETS", min_targets)
+
+
+@pytest.mark.parametrize("groups", [False, True], ids=["classes", "groups"])
+@settings(max_examples=30, deadline=None)
+@given(case=rule_cases(), budget=st.sampled_from([2e-3, 2e-2, 0.2]))
+def test_openers_split_into_classes_keep_their_values(groups, case, budget, tmp_path_factory):
+    """Openers split into their reply classes (forced here for every opener at its first
+    lower-bound pass), and the classes into groups of their first guesses: bounds W + the
+    classes' bounds (each the least of its groups') and trees put together from the classes'
+    hold the twin's values, exactly once every class is exact; the file keeps the classes and
+    their groups."""
     rules, words, v = case
     wl = jotto.WordList.from_words(words, rules=rules)
     v = np.array(v, dtype=np.int64)
     out = tmp_path_factory.mktemp("split") / "t.jotto"
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(engine, "SPLIT_SECONDS", -1.0)
+        split_everything(mp, groups)
         table = opener_values(wl, v, budget=budget, out=out)
     expected = twin_values(rules, words, v.tolist())
     for r in table.rows:
@@ -262,11 +301,36 @@ def test_openers_split_into_classes_keep_their_values(case, budget, tmp_path_fac
     assert rows_of(OpenerTable.load(out)) == rows_of(table)
 
 
+@settings(max_examples=25, deadline=None)
+@given(case=rule_cases())
+def test_split_exact_tables_do_not_depend_on_what_runs_them(case):
+    """Without a budget, every opener split into classes and every class into groups of its
+    first guesses: each opener's value is the twin's, and the rows are the same in this
+    process on one thread and on two, on a thread pool, and planned for 1 or 256 workers."""
+    rules, words, v = case
+    wl = jotto.WordList.from_words(words, rules=rules)
+    v = np.array(v, dtype=np.int64)
+    expected = twin_values(rules, words, v.tolist())
+    with pytest.MonkeyPatch.context() as mp:
+        split_everything(mp)
+        tables = [opener_values(wl, v, threads=1), opener_values(wl, v, threads=2)]
+        with ThreadPoolExecutor(3) as pool:
+            tables.append(opener_values(wl, v, executor=pool, slots=256))
+            tables.append(opener_values(wl, v, executor=pool, slots=1))
+    for table in tables:
+        assert table.complete
+        for r in table.rows:
+            assert r.exact and r.lower == expected[words.index(r.word)], r.word
+        check_trees(table, v)
+        assert rows_of(table) == rows_of(tables[0])
+
+
 @pytest.mark.slow
-def test_ctrl_c_saves_the_table_and_ends_the_workers(longer, tmp_path):
+@pytest.mark.parametrize("on", [["--workers", "2"], ["--threads", "2"]], ids=["workers", "threads"])
+def test_ctrl_c_saves_the_table_and_ends_the_workers(on, longer, tmp_path):
     """Ctrl-C during ``jotto openers --workers 2`` (the terminal's SIGINT to the whole process
-    group) saves what was proven and exits 130 with the command that resumes it; every bound
-    saved holds the value of the uninterrupted table."""
+    group), or in this process on two threads, saves what was proven and exits 130 with the
+    command that resumes it; every bound saved holds the value of the uninterrupted table."""
     wl, whole = longer
     words = tmp_path / "words.txt"
     words.write_text("\n".join(wl) + "\n")
@@ -286,8 +350,7 @@ def test_ctrl_c_saves_the_table_and_ends_the_workers(longer, tmp_path):
             "--checkpoint-every",
             "0.1",
             "--no-progress",
-            "--workers",
-            "2",
+            *on,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -103,7 +103,7 @@ class OpenerTable:
         stopped: why the run ended early: None, "time" or "interrupted".
         seconds: wall-clock time of the runs that made the table (all of them, when resumed).
         tasks, nodes: tasks run and states searched.
-        workers: tasks the executor ran at once (1 in this process).
+        workers: tasks the executor ran at once (in this process, its threads).
         lost: tasks run again after their worker was lost.
         log: a record per finished task (kind, the tasks it followed, states, seconds, worker):
             what ``bench/replay.py`` replays on more workers.
@@ -312,13 +312,15 @@ def opener_values(
             atomically every ``checkpoint_seconds`` and at the end.
         resume: continue the table in ``out`` (same words, rules and weights).
         progress: a progress bar on standard error.
-        memory: bytes each worker's search may take for its memo.
+        memory: bytes each worker's search may take for its memo (in this process, each
+            thread's: ``threads`` searches).
         slots: tasks the executor runs at once (default: asked of it, see
             :func:`jotto.responses.proof.distributed.executor_slots`); the run keeps twice as many in flight
             and shares cheap work out among them.  More than it has plans the tasks a larger
             cluster would run (``bench/replay.py`` replays their log).
-        threads: without an executor, the threads each pass runs on (as elsewhere,
-            :func:`jotto.resolve_threads`); a worker of an executor runs its passes on one.
+        threads: without an executor, the tasks run at once in this process (as elsewhere,
+            :func:`jotto.resolve_threads`), each on a thread of its own with a search of its
+            own and each pass on one thread, as that many worker processes would run them.
             Exact values do not depend on it.
 
     Raises:

@@ -210,11 +210,19 @@ def connect_scheduler(address: str, timeout: float = 5.0) -> Any:
 
 
 class TaskRunner:
-    """Runs tasks on an executor (None: in this process, one at a time), keeping track of what
-    is in flight, submitting again the tasks of lost workers.
+    """Runs tasks on an executor, keeping track of what is in flight, submitting again the tasks
+    of lost workers; or, without one, in this process.
 
-    ``owned``: the runner shuts the executor down when it closes (a pool it made).  ``threads``:
-    the threads of each pass run in this process (a worker runs its passes on one)."""
+    In this process, ``threads`` tasks run at once, each on a thread of its own (with a search
+    of its own, :func:`~jotto.responses.proof.work_units.run_task`) and each pass on one thread,
+    as ``threads`` worker processes would run them: a pass over a reply class (fewer than the
+    core's 128 targets) does not run on threads, so passes taking turns on every thread left
+    one core idle for most of an opener table once its openers were split into their classes.
+    One thread: the tasks run one at a time in the calling thread.
+
+    ``owned``: the runner shuts the executor down when it closes (a pool it made).  ``slots``:
+    the tasks it runs at once (default: the executor's, :func:`executor_slots`, or ``threads``
+    in this process)."""
 
     def __init__(
         self,
@@ -224,12 +232,18 @@ class TaskRunner:
         threads: int = 1,
     ) -> None:
         self.executor = executor
-        self.threads = threads
         self.owned = owned
-        self.slots = slots or executor_slots(executor)
+        self.threads = threads
+        self.local = executor is None and threads > 1  # this process's threads as the workers
+        if self.local:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self.executor = ThreadPoolExecutor(threads, thread_name_prefix="jotto-task")
+            self.owned = True
+        self.slots = slots or (threads if executor is None else executor_slots(executor))
         self._futures: dict[Future, Task] = {}
-        self._queue: deque[Task] = deque()  # in-process tasks not run yet
-        self.cancel: list = []  # in-process: not empty stops the pass under way
+        self._queue: deque[Task] = deque()  # tasks not run yet, one thread in this process
+        self.cancel: list = []  # in this process: not empty stops the passes under way
         self.lost = 0  # tasks submitted again after their worker was lost
         self.rebuilt = 0  # pools made anew after one broke
         self._dead_since: float | None = None
@@ -241,12 +255,17 @@ class TaskRunner:
     @property
     def capacity(self) -> int:
         """Tasks to keep in flight: twice the workers, so that none waits for the next while
-        an outcome travels (in this process, one: a task is planned when it can start)."""
-        return 1 if self.executor is None else 2 * self.slots
+        an outcome travels (in this process, one per thread: a task is planned when it can
+        start)."""
+        if self.executor is None:
+            return 1
+        return self.threads if self.local else 2 * self.slots
 
     def submit(self, task: Task) -> None:
         if self.executor is None:
             self._queue.append(task)
+        elif self.local:
+            self._futures[self.executor.submit(run_task, task, self.cancel)] = task
         else:
             self._futures[self.executor.submit(run_task, task)] = task
 
@@ -257,7 +276,7 @@ class TaskRunner:
         if self.executor is None:
             if not self._queue:
                 return []
-            return [run_task(self._queue.popleft(), self.cancel, self.threads)]
+            return [run_task(self._queue.popleft(), self.cancel)]
         if not self._futures:
             return []
         self._watch()
@@ -349,10 +368,14 @@ class TaskRunner:
         return pending
 
     def drop(self) -> None:
-        """Forget the tasks in flight (the run stopped): their results are not waited for."""
+        """Forget the tasks in flight (the run stopped): their results are not waited for.  In
+        this process the passes under way are stopped (they would go on taking its cores)."""
         self._queue.clear()
         for fut in self._futures:
             fut.cancel()
+        if self.local and self._futures:
+            self.cancel.append(True)
+            wait(list(self._futures))
         self._futures.clear()
         self.cancel.clear()
 

@@ -65,6 +65,18 @@ TASK_SECONDS = 2.0
 #: A row whose next lower-bound pass is predicted to take longer than this is split into its
 #: reply classes, which then run in parallel as tasks of their own.
 SPLIT_SECONDS = 2 * TASK_SECONDS
+#: A class whose next lower-bound pass is predicted to take longer than SPLIT_SECONDS is split
+#: into groups of its first guesses in a plan for at least this many slots: its passes are
+#: one chain, which on many workers is the makespan.  On fewer, the openers and their classes
+#: keep every worker busy, and a group's passes would miss the memo entries the others find.
+GROUP_SLOTS = 16
+#: The sizes of a class's groups of first guesses, in its search's order (the greedy order,
+#: :func:`greedy_ranks`): the first words, the hardest to refute, alone, then doubling; the
+#: last group holds the rest.
+GROUP_SINGLES = 4
+#: A class of fewer targets is not split into groups (its passes are short, and splitting
+#: tiny classes over and over makes many tasks of nothing).
+MIN_GROUP_TARGETS = 8
 #: The most a budgeted task may run: a pass that would take longer stops there with what it
 #: proved, and goes on in a later task (on its worker, from the bounds its memo kept).
 MAX_TASK_SECONDS = 10.0
@@ -138,7 +150,10 @@ class _Unit:
     tree_step: int = 0  # next tree pass (tree_passes)
     tree_stuck: bool = False  # a tree pass ran out of time: no more
     busy: bool = False  # a lower-bound pass is in flight
-    tree_busy: bool = False
+    slow: bool = False  # a lower-bound pass ran out of its task's time: split it (if it can be)
+    tree_busy: bool = False  # a tree pass is in flight
+    tree_flying: int = 0  # how many (more than one in a plan for GROUP_SLOTS or more)
+    tree_sent: int = 0  # the step after the last one sent
     last: int = -1  # the last task of its chain of lower-bound passes
     last_tree: int = -1  # and of tree passes
 
@@ -149,12 +164,29 @@ class _Unit:
 
 @dataclass
 class _Part(_Unit):
-    """A reply class of a row's opener, searched as a state of its own (once its row is
-    split): the row's value is W + the sum of its parts'."""
+    """A reply class of a row's opener, or of a group's one word (once that is split),
+    searched as a state of its own: the row's value is W + the sum of its parts' (a group's,
+    the weight of its state + theirs)."""
 
-    row: int = 0  # the opener's word
+    row: int = 0  # the opener's word (of the row it is a part of, however deep)
     code: int = 0  # the reply code of the class
     targets: tuple = ()  # its words (of any weight), increasing
+    groups: list | None = None  # groups of its first guesses, once split (then its passes)
+    parent: Any = field(default=None, repr=False, compare=False)  # the _Row or _Group
+
+
+@dataclass
+class _Group(_Unit):
+    """Some of a class's first guesses (once the class is split into groups): a pass of the
+    class's state with its first guess forced to one of them.  The class's value is the least
+    of its groups' (every tree of the state starts with a word of one group), its bound the
+    least of their bounds, its tree the best of theirs.  A group of one word may be split in
+    turn into that word's reply classes in the state, as an opener is."""
+
+    first: tuple = ()  # the words, increasing
+    weight: int = 0  # the weight of the class's targets (the guess each takes)
+    part: Any = field(default=None, repr=False, compare=False)  # the class (a _Part)
+    parts: list | None = None  # one word's classes, once split (then all work goes to them)
 
 
 @dataclass
@@ -255,6 +287,8 @@ class OpenerSearch:
         self.workers_memo: dict[str, int] = {}
         self.unit = self.total / D  # 1/D of a guess, in totals
         self._fitted: dict[int, float] = {}  # log growth per 1/D of a guess, by unit (id)
+        # the units needing passes, by kind of work, as found in one plan() (see _batch)
+        self._walks: dict[str, list] = {}
 
     # ---- what is known ---------------------------------------------------------------------
 
@@ -289,10 +323,15 @@ class OpenerSearch:
         search's order, which would win a tie (that search keeps the first of equal trees,
         and the greedy tree it starts from over them all).  A part: its tree, or what takes
         its row to the row's cap with the other parts' bounds, if less."""
+        if isinstance(unit, _Group):
+            return max(unit.lower, min(unit.upper, self.cap(unit.part)))
         if isinstance(unit, _Part):
-            row = self.rows[unit.row]
-            others = sum(p.lower for p in row.parts if p is not unit)
-            return max(unit.lower, min(unit.upper, self.cap(row) - self.total - others))
+            parent = unit.parent
+            others = sum(p.lower for p in parent.parts if p is not unit)
+            return max(
+                unit.lower,
+                min(unit.upper, self.cap(parent) - self._weight(parent) - others),
+            )
         if self.policy == "table":
             return unit.upper
         value, _, rank = self.incumbent
@@ -309,6 +348,7 @@ class OpenerSearch:
         """At most ``free`` tasks to submit now (fewer when every row that needs work has a
         task in flight).  ``seconds_left``, ``nodes_left``: what the budget leaves."""
         tasks: list[Task] = []
+        self._walks.clear()
         while len(tasks) < free and not self.done():
             task = self._next(seconds_left, nodes_left)
             if task is None:
@@ -390,14 +430,19 @@ class OpenerSearch:
                     and r.narrows
                 ):
                     self._split(r)
+                    self._walks.clear()
+            # A tree pass does not need the one before it (the next step is predicted from the
+            # time the steps took, over all units): on many workers, a unit's next step goes
+            # out while the one before runs, or the steps of one unit are a chain.
+            ahead = self.slots >= GROUP_SLOTS
             units = [
                 u
                 for r in self._focus_rows()
                 if not r.exact
                 for u in (r.parts or [r])
-                if not u.tree_busy
+                if (ahead or not u.tree_busy)
                 and not u.tree_stuck
-                and u.tree_step < len(self.passes)
+                and max(u.tree_step, u.tree_sent) < len(self.passes)
                 and not u.exact
             ]
             return self._tree_batch(units)
@@ -418,45 +463,112 @@ class OpenerSearch:
             )
         return self._batch(rows, kind)
 
-    def _units(self, rows: list[_Row]) -> list[_Unit]:
-        """The units a lower-bound pass of each row goes to, in order: the row, or its parts
-        once split; a row whose next pass is predicted to take over SPLIT_SECONDS is split
-        first (its classes then run in parallel, as tasks of their own)."""
-        out: list[_Unit] = []
+    def _units(self, rows: list[_Row]) -> list[tuple[_Unit, int]]:
+        """The units a lower-bound pass of each row goes to, in order, each with its
+        :meth:`cap`: the row, or once it is split its parts, theirs once split into groups, and
+        so on (:meth:`_open`)."""
+        out: list[tuple[_Unit, int]] = []
         for row in rows:
-            if (
-                row.parts is None
-                and not row.busy
-                and not self.exact
-                and row.tree is not None
-                and self._predict(row, self._beta(row)) > SPLIT_SECONDS
-            ):
-                self._split(row)
-            if row.parts is None:
-                if not row.busy:
-                    out.append(row)
-                continue
-            out.extend(p for p in row.parts if not p.busy and p.lower < self.cap(p))
+            cap = self.cap(row)
+            if row.lower < cap:
+                self._open(row, out, cap)
         return out
+
+    def _open(self, unit: _Unit, out: list, cap: int) -> None:
+        """Append to ``out`` the units under ``unit`` that need a lower-bound pass (not in
+        flight, below their :meth:`cap`), splitting first a unit whose next pass is predicted
+        to take over SPLIT_SECONDS: a row into its classes (then they run in parallel, as tasks
+        of their own), and in a plan for GROUP_SLOTS or more a class into groups of its first
+        guesses and a group of one word into that word's classes.  ``cap``: the unit's
+        :meth:`cap` (its children's follow from it, as :meth:`cap` finds them)."""
+        if isinstance(unit, _Part):
+            children = unit.groups
+        else:
+            children = unit.parts
+        if children is None and not unit.busy and self._splits(unit, cap):
+            if isinstance(unit, _Row):
+                self._split(unit)
+            elif isinstance(unit, _Part):
+                self._split_groups(unit)
+            else:
+                self._split_classes(unit)
+                self._sync(unit)  # a word that leaves no class (a state of one target) is done
+                self._sync_up(unit)
+            children = unit.groups if isinstance(unit, _Part) else unit.parts
+        if children is None:
+            if not unit.busy and unit.lower < cap:
+                out.append((unit, cap))
+            return
+        if isinstance(unit, _Part):
+            for group in children:
+                below = max(group.lower, min(group.upper, cap))
+                if group.lower < below:
+                    self._open(group, out, below)
+            return
+        left = cap - self._weight(unit) - sum(p.lower for p in children)
+        for part in children:
+            below = max(part.lower, min(part.upper, left + part.lower))
+            if part.lower < below:
+                self._open(part, out, below)
+
+    def _splits(self, unit: _Unit, cap: int) -> bool:
+        """Whether to split ``unit`` (see :meth:`_open`): its next pass is predicted to take
+        over SPLIT_SECONDS, or one ran out of its task's time.  A row needs its tree (its
+        classes start from its subtrees); a class needs MIN_GROUP_TARGETS targets or more, a
+        group one word that narrows its state down."""
+        if isinstance(unit, _Row):
+            if unit.tree is None:
+                return False
+        elif self.slots < GROUP_SLOTS:
+            return False
+        elif isinstance(unit, _Part):
+            if len(unit.targets) < MIN_GROUP_TARGETS:
+                return False
+        elif len(unit.first) != 1 or not self._narrows(unit.first[0], unit.part.targets):
+            return False
+        return unit.lower < cap and (
+            unit.slow or self._predict(unit, self._beta(unit, cap)) > SPLIT_SECONDS
+        )
+
+    def _state(self, targets) -> np.ndarray:
+        """The targets the search sees of a state (of positive weight; in hard mode all)."""
+        t = np.asarray(targets, dtype=np.int64)
+        return t if self.words.core.hard else t[self.v[t] > 0]
+
+    def _narrows(self, word: int, targets) -> bool:
+        """Whether ``word`` may be the first guess of a tree of the state (as the search asks:
+        in hard mode a target; a target, or one that splits the state)."""
+        state = self._state(targets)
+        if word in state:
+            return True
+        return not self.words.core.hard and len(np.unique(replies(self.words, word, state))) > 1
+
+    def _weight(self, unit: _Unit) -> int:
+        """The weight of the state a row's or group's word is guessed at: the guess each of its
+        targets takes (W for a row)."""
+        return self.total if isinstance(unit, _Row) else unit.weight
+
+    def _classes(self, word: int, targets: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """The reply classes of ``word`` among ``targets`` (of any weight): (code, words)."""
+        codes = replies(self.words, word, targets)
+        keep = targets != word
+        return [
+            (r, targets[(codes == r) & keep])
+            for r in np.unique(codes[keep]).tolist()
+            if r != self.words.win_code
+        ]
 
     def _split(self, row: _Row) -> None:
         """Make the row's classes parts: each starts from the counting bound of its targets
         and from the subtree of the row's tree (so the row's tree is the parts' put
         together)."""
         words = self.words
-        codes = replies(words, row.word)
         full = DecisionTree(words, *row.tree).guesses_needed().astype(np.int64)
         root_children = row.tree[3][0]
         branches = words.core.branches
         parts = []
-        for r in range(words.classes):
-            if r == words.win_code:
-                continue
-            targets = np.flatnonzero((codes == r) & (np.arange(len(words)) != row.word))
-            if not len(targets):
-                continue
-            positive = targets[self.v[targets] > 0] if not words.core.hard else targets
-            lower = counting_total(self.v[positive].tolist(), branches)
+        for r, targets in self._classes(row.word, np.arange(len(words))):
+            lower = counting_total(self.v[self._state(targets)].tolist(), branches)
             upper = int((self.v[targets] * (full[targets] - 1)).sum())
             parts.append(
                 _Part(
@@ -470,9 +582,49 @@ class OpenerSearch:
                     row=row.word,
                     code=r,
                     targets=tuple(targets.tolist()),
+                    parent=row,
                 )
             )
         row.parts = parts
+
+    def _split_classes(self, group: _Group) -> None:
+        """Make the classes of a one-word group's word in its state parts, each from the
+        counting bound of its targets (with no tree yet), chained to the group's last pass."""
+        branches = self.words.core.branches
+        part = group.part
+        group.parts = [
+            _Part(
+                lower=counting_total(self.v[self._state(targets)].tolist(), branches),
+                last=group.last,
+                row=part.row,
+                code=r,
+                targets=tuple(targets.tolist()),
+                parent=group,
+            )
+            for r, targets in self._classes(group.first[0], np.array(part.targets))
+        ]
+
+    def _split_groups(self, part: _Part, firsts: list | None = None) -> None:
+        """Make groups of the class's first guesses (every word, in the greedy order at its
+        state: :data:`GROUP_SINGLES` alone, then doubling), or of ``firsts`` (a restored
+        table's), each starting from the class's bound and chained to its last pass."""
+        if firsts is None:
+            state = self._state(part.targets)
+            order = np.argsort(greedy_ranks(self.words, self.v, state)).tolist()
+            firsts, start = [], 0
+            while start < len(order):
+                take = 2 ** max(0, len(firsts) - GROUP_SINGLES + 1)
+                if start + 2 * take >= len(order):
+                    take = len(order) - start  # the rest: less than the next group's size
+                firsts.append(order[start : start + take])
+                start += take
+        weight = int(self.v[list(part.targets)].sum())
+        part.groups = [
+            _Group(
+                lower=part.lower, last=part.last, first=tuple(sorted(f)), weight=weight, part=part
+            )
+            for f in firsts
+        ]
 
     def _growth(self, unit: _Unit) -> tuple[float, bool]:
         """How many times more states a unit's proof needs per unit of beta, and whether that
@@ -502,13 +654,13 @@ class OpenerSearch:
         guess = max(n1, 1) * (growth ** max(0, beta - v1) - 1) / self.rate
         return guess if measured else max(guess, TASK_SECONDS / 16)
 
-    def _beta(self, unit: _Unit) -> int:
+    def _beta(self, unit: _Unit, cap: int | None = None) -> int:
         """The beta of ``unit``'s next lower-bound pass: its first pass aims one above its
         bound (the bounds it proves without searching deeper come out at once), each later
         one as far as a pass of about TASK_SECONDS is predicted to prove, but no further than
         1/BETA_STEPS of the way to its tree until its growth is measured; at most
-        :meth:`cap`."""
-        cap = self.cap(unit)
+        :meth:`cap` (``cap`` if the caller has it)."""
+        cap = self.cap(unit) if cap is None else cap
         if not unit.costs or self.rate is None:
             return min(cap, unit.lower + 1)
         v1, n1 = unit.costs[-1]
@@ -526,10 +678,17 @@ class OpenerSearch:
         """Lower-bound jobs for the first rows' units, as many as fill a task of TASK_SECONDS
         (and its share, :meth:`_share`)."""
         jobs, seconds = [], 0.0
-        units = [r for r in rows if not r.busy] if self.exact else self._units(rows)
+        if self.exact and self.policy == "best":  # whole openers: ties resolved as in one process
+            units = [(r, self.cap(r)) for r in rows if not r.busy]
+        else:
+            # Bounds change only when outcomes are taken, between plan() calls: the units of
+            # one walk serve every task a plan makes (less those the tasks before took).
+            if kind not in self._walks:
+                self._walks[kind] = self._units(rows)
+            units = [(u, cap) for u, cap in self._walks[kind] if not u.busy]
         most = self._share(len(units))
-        for unit in units:
-            beta = self.cap(unit) if self.exact else self._beta(unit)
+        for unit, cap in units:
+            beta = cap if self.exact else self._beta(unit, cap)
             if beta <= unit.lower:
                 continue
             guess = self._mean("exact", 0) if self.exact else self._predict(unit, beta)
@@ -558,17 +717,19 @@ class OpenerSearch:
         jobs, seconds = [], 0.0
         most = self._share(len(units))
         for unit in units:
-            per = self._mean("tree", unit.tree_step)
+            step = max(unit.tree_step, unit.tree_sent)
+            per = self._mean("tree", step)
             if jobs and (seconds + per > TASK_SECONDS or len(jobs) >= most):
                 break
-            jobs.append((unit, "tree", unit.tree_step))
+            jobs.append((unit, "tree", step))
             seconds += per
             if not self.job_seconds and len(jobs) >= 4:
                 break  # the first batch measures the cost of a tree
         return jobs
 
     def _job(self, unit: _Unit, what: str, arg: int) -> Job:
-        """The pass of a job: a row's is its opener forced at the top, a part's its class."""
+        """The pass of a job: a row's is its opener forced at the top, a part's its class, a
+        group's its class with the group's words forced."""
         if what == "tree":
             top_k, full_below = self.passes[arg]
             if isinstance(unit, _Part):
@@ -577,6 +738,9 @@ class OpenerSearch:
                 return Job(top_k=top_k, full_below=full_below, tree=True, root=unit.word)
             return Job(first=(unit.word,), top_k=top_k, full_below=full_below, tree=True)
         by_size = not self.exact
+        if isinstance(unit, _Group):
+            targets = unit.part.targets
+            return Job(targets=targets, first=unit.first, beta=int(arg), by_size=by_size, tree=True)
         if isinstance(unit, _Part):
             return Job(targets=unit.targets, beta=int(arg), by_size=by_size, tree=True)
         return Job(first=(unit.word,), beta=int(arg), by_size=by_size, tree=True)
@@ -588,10 +752,12 @@ class OpenerSearch:
         for unit, what, arg in jobs:
             out.append(self._job(unit, what, arg))
             # A task follows the unit's previous pass of the same kind: a lower-bound pass
-            # starts from its bound and sizes its beta by its nodes, and a unit has one tree
-            # pass at a time, each the next step (the replay of the log keeps both orders).
+            # starts from its bound and sizes its beta by its nodes, and a tree pass is the
+            # step after the last one finished (the replay of the log keeps both orders).
             if what == "tree":
                 unit.tree_busy = True
+                unit.tree_flying += 1
+                unit.tree_sent = arg + 1
                 if unit.last_tree >= 0:
                     after.add(unit.last_tree)
             else:
@@ -632,12 +798,15 @@ class OpenerSearch:
         for k, (unit, what, arg) in enumerate(sent.jobs):
             res = outcome.results[k] if k < len(outcome.results) else None
             if what == "tree":
-                unit.tree_busy = False
+                unit.tree_flying -= 1
+                unit.tree_busy = unit.tree_flying > 0
                 unit.last_tree = outcome.ident
             else:
                 unit.busy = False
                 unit.last = outcome.ident
             if res is None:
+                if what == "tree":  # not run: the step goes out again
+                    unit.tree_sent = min(unit.tree_sent, arg)
                 continue
             nodes += res.nodes
             unit.seconds += res.seconds
@@ -661,8 +830,10 @@ class OpenerSearch:
                 unit.lower = max(unit.lower, res.value)
                 if not res.exact and res.stopped == "done":
                     unit.costs.append((unit.lower, unit.nodes))
-            if isinstance(unit, _Part):
-                self._sync(self.rows[unit.row])
+                # a pass stopped by its task's time says more of the unit's cost than the
+                # prediction that sent it (which a busy machine can make wrong by far)
+                unit.slow |= res.stopped == "time"
+            self._sync_up(unit)
         self.nodes += nodes
         self.jobs += len(outcome.results)
         self.workers_memo[outcome.worker] = outcome.memo_states
@@ -678,6 +849,8 @@ class OpenerSearch:
                 "kind": sent.kind,
                 "after": sent.after,
                 "jobs": len(sent.jobs),
+                "classes": sum(type(u) is _Part for u, _, _ in sent.jobs),
+                "groups": sum(type(u) is _Group for u, _, _ in sent.jobs),
                 "done": len(outcome.results),
                 "nodes": nodes,
                 "seconds": round(outcome.seconds, 6),
@@ -694,9 +867,11 @@ class OpenerSearch:
             return
         if sent.kind in self.spent:
             self.spent[sent.kind] -= sent.predicted
-        for unit, what, _ in sent.jobs:
+        for unit, what, arg in sent.jobs:
             if what == "tree":
-                unit.tree_busy = False
+                unit.tree_flying -= 1
+                unit.tree_busy = unit.tree_flying > 0
+                unit.tree_sent = min(unit.tree_sent, arg)
             else:
                 unit.busy = False
 
@@ -712,14 +887,38 @@ class OpenerSearch:
             if value < best or (value == best and 0 <= unit.rank < rank):
                 self.incumbent = (value, unit.tree, unit.rank)
 
-    def _sync(self, row: _Row) -> None:
-        """A row's bounds from its parts': W + their lower bounds summed, and the tree
-        starting with its word that goes on with their trees."""
-        parts = row.parts
-        row.lower = max(row.lower, self.total + sum(p.lower for p in parts))
-        upper = self.total + sum(p.upper for p in parts)
-        if upper < row.upper:
-            self._offer(row, upper, (upper, *_compose(self.words, row.word, parts)))
+    def _sync_groups(self, part: _Part) -> None:
+        """A class's bounds from its groups': the least of their lower bounds, and the best of
+        their trees (the first group's of equal ones)."""
+        part.lower = max(part.lower, min(g.lower for g in part.groups))
+        best = min(part.groups, key=lambda g: g.upper)
+        if best.upper < part.upper:
+            self._offer(part, best.upper, (best.upper, *best.tree))
+
+    def _sync(self, unit: _Row | _Group) -> None:
+        """A row's (or one-word group's) bounds from its parts': the weight of its state plus
+        their lower bounds summed, and the tree starting with its word that goes on with their
+        trees (once every part has one)."""
+        parts, weight = unit.parts, self._weight(unit)
+        unit.lower = max(unit.lower, weight + sum(p.lower for p in parts))
+        if any(p.tree is None for p in parts):
+            return
+        upper = weight + sum(p.upper for p in parts)
+        if upper < unit.upper:
+            word = unit.word if isinstance(unit, _Row) else unit.first[0]
+            size = len(self.words) if isinstance(unit, _Row) else len(unit.part.targets)
+            self._offer(unit, upper, (upper, *_compose(self.words, word, parts, size)))
+
+    def _sync_up(self, unit: _Unit) -> None:
+        """After a unit's bounds rose or its tree improved: those of the units it is part of,
+        up to its row."""
+        while not isinstance(unit, _Row):
+            if isinstance(unit, _Group):
+                unit = unit.part
+                self._sync_groups(unit)
+            else:
+                unit = unit.parent
+                self._sync(unit)
 
     # ---- saving ------------------------------------------------------------------------------
 
@@ -738,17 +937,18 @@ class OpenerSearch:
                 "tree_stuck": u.tree_stuck,
             }
 
+        def parts(u: _Row | _Group) -> list | None:
+            return None if u.parts is None else [part(q) for q in u.parts]
+
+        def part(q: _Part) -> dict[str, Any]:
+            groups = None if q.groups is None else [group(g) for g in q.groups]
+            return {"code": q.code, **unit(q), "groups": groups}
+
+        def group(g: _Group) -> dict[str, Any]:
+            return {"first": list(g.first), **unit(g), "parts": parts(g)}
+
         return {
-            "rows": [
-                {
-                    "word": r.word,
-                    **unit(r),
-                    "parts": None
-                    if r.parts is None
-                    else [{"code": p.code, **unit(p)} for p in r.parts],
-                }
-                for r in self.rows
-            ],
+            "rows": [{"word": r.word, **unit(r), "parts": parts(r)} for r in self.rows],
             "spent": self.spent,
             "job_seconds": self.job_seconds,
             "rate": [self._rate_nodes, self._rate_seconds],
@@ -773,11 +973,7 @@ class OpenerSearch:
             _restore_unit(row, d, f"row {row.word}")
             if d.get("parts") is not None:
                 self._split(row)
-                stored = {q.get("code"): q for q in d["parts"] if isinstance(q, dict)}
-                if set(stored) != {q.code for q in row.parts}:
-                    raise StrategyFileError(f"row {row.word}: its parts are not its classes")
-                for part in row.parts:
-                    _restore_unit(part, stored[part.code], f"row {row.word}")
+                self._restore_parts(row, d["parts"], f"row {row.word}")
         self.spent.update(p.get("spent", {}))
         self.job_seconds.update({k: list(x) for k, x in p.get("job_seconds", {}).items()})
         self._rate_nodes, self._rate_seconds = p.get("rate", [0, 0.0])
@@ -786,6 +982,44 @@ class OpenerSearch:
         self.next_ident = int(p.get("next_task", len(self.log)))
         self.nodes = int(p.get("nodes", 0))
         self.jobs = int(p.get("jobs", 0))
+
+    def _restore_parts(self, unit: _Row | _Group, stored: Any, where: str) -> None:
+        """The parts of a row or group (split already) as a table saved them, and theirs."""
+        stored = (
+            {q.get("code"): q for q in stored if isinstance(q, dict)}
+            if isinstance(stored, list)
+            else {}
+        )
+        if set(stored) != {q.code for q in unit.parts}:
+            raise StrategyFileError(f"{where}: its parts are not its classes")
+        for part in unit.parts:
+            q = stored[part.code]
+            _restore_unit(part, q, where)
+            if q.get("groups") is not None:
+                self._restore_groups(part, q["groups"], where)
+
+    def _restore_groups(self, part: _Part, groups: Any, where: str) -> None:
+        """A class's groups as a table saved them: lists of words that together are every word
+        once (the class's value is the least of theirs only then)."""
+        D = len(self.words)
+        if not isinstance(groups, list):
+            raise StrategyFileError(f"{where}: a class's groups are not its first guesses")
+        firsts = [g.get("first") if isinstance(g, dict) else None for g in groups]
+        words = [w for f in firsts if isinstance(f, list) and f for w in f]
+        if (
+            len(words) != D
+            or any(not (isinstance(f, list) and f) for f in firsts)
+            or sorted(w if type(w) is int else -1 for w in words) != list(range(D))
+        ):
+            raise StrategyFileError(f"{where}: a class's groups are not its first guesses")
+        self._split_groups(part, firsts)
+        for group, d in zip(part.groups, groups):
+            _restore_unit(group, d, where)
+            if d.get("parts") is not None:
+                if len(group.first) != 1:
+                    raise StrategyFileError(f"{where}: a group of several words has parts")
+                self._split_classes(group)
+                self._restore_parts(group, d["parts"], where)
 
 
 def _restore_unit(unit: _Unit, d: dict[str, Any], where: str) -> None:
@@ -819,13 +1053,14 @@ def _subtree(tree: tuple, start: int) -> tuple:
     )
 
 
-def _compose(words: WordList, word: int, parts: list[_Part]) -> tuple:
-    """The tree guessing ``word`` first and then each part's tree in its class."""
+def _compose(words: WordList, word: int, parts: list[_Part], targets: int) -> tuple:
+    """The tree of a state of ``targets`` words guessing ``word`` first and then each part's
+    tree in its class."""
     R = words.classes
     guess, depth, size = (
         [np.array([word], np.int32)],
         [np.zeros(1, np.int32)],
-        [np.array([len(words)], np.int32)],
+        [np.array([targets], np.int32)],
     )
     root = np.full((1, R), -1, dtype=np.int32)
     children = [root]

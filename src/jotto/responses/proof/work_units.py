@@ -176,12 +176,10 @@ def _give_back(problem: Problem, search: core.BestResponseSearch) -> None:
             free.append(search)
 
 
-def run_task(task: Task, cancel: list | None = None, threads: int = 1) -> Outcome:
-    """Run ``task`` in this process (a worker's entry point).  ``cancel``: a list that stops
-    the pass under way once it is not empty (in-process runs, on Ctrl-C); the jobs not run are
-    left out of the outcome.  ``threads``: the threads each pass runs on (a worker process is
-    one slot of its executor: one; a run in the calling process: its threads).  Exact results
-    do not depend on it."""
+def run_task(task: Task, cancel: list | None = None) -> Outcome:
+    """Run ``task`` in this process (a worker's entry point), each pass on one thread (a worker
+    is one slot of its executor).  ``cancel``: a list that stops the pass under way once it is
+    not empty (in-process runs, on Ctrl-C); the jobs not run are left out of the outcome."""
     started, t0 = time.time(), time.perf_counter()
     search = _take_search(task.problem)
     results: list[JobResult] = []
@@ -195,7 +193,7 @@ def run_task(task: Task, cancel: list | None = None, threads: int = 1) -> Outcom
                     break
             if task.nodes > 0 and nodes_left <= 0:
                 break
-            result = _run_job(search, job, seconds, max(nodes_left, 0), cancel, threads)
+            result = _run_job(search, job, seconds, max(nodes_left, 0), cancel)
             results.append(result)
             nodes_left -= result.nodes
             if result.stopped == "interrupted":
@@ -219,7 +217,6 @@ def _run_job(
     seconds: float,
     nodes: int,
     cancel: list | None,
-    threads: int,
 ) -> JobResult:
     t0 = time.perf_counter()
     value, exact, stop, best, guess, n = search.run(
@@ -230,7 +227,6 @@ def _run_job(
         by_size=job.by_size,
         cancel=cancel,
         full_below=job.full_below,
-        threads=threads,
         targets=job.targets,
         first_guesses=job.first,
     )
