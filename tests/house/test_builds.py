@@ -7,15 +7,13 @@ import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import jotto
 from jotto import _core
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.house.core_builds import install_core
 
 DOWNSTREAM = textwrap.dedent("""
     # cython: language_level=3
@@ -90,29 +88,8 @@ def test_serial_build_installs_warns_and_agrees(tmp_path):
     main build counts, at 4 letters and at 5 (whose sweeps are then the generic ones); a
     best-response pass asked for three threads runs on one and finds the main build's optimum
     and tree."""
-    target = tmp_path / "site"
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--target",
-            str(target),
-            "-C",
-            "cmake.define.JOTTO_OPENMP=OFF",
-            "-C",
-            "cmake.define.JOTTO_KERNELS=base",
-            "-C",
-            "cmake.define.JOTTO_KERNEL_LENGTHS=4",
-            "-C",
-            f"build-dir={tmp_path / 'build'}",
-            str(ROOT),
-        ],
-        capture_output=True,
-        text=True,
+    target, build = install_core(
+        tmp_path, "JOTTO_OPENMP=OFF", "JOTTO_KERNELS=base", "JOTTO_KERNEL_LENGTHS=4"
     )
     assert build.returncode == 0, build.stderr[-3000:]
     probe = textwrap.dedent("""
@@ -174,23 +151,6 @@ def test_an_unknown_kernel_level_or_length_is_refused_by_name(tmp_path, option, 
     """JOTTO_KERNELS naming a level this architecture lacks, or JOTTO_KERNEL_LENGTHS a length
     kernels.h does not specialise, stops the build at configure time with a message naming
     it, before anything compiles."""
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--no-deps",
-            "--target",
-            str(tmp_path / "site"),
-            "-C",
-            f"cmake.define.{option}",
-            "-C",
-            f"build-dir={tmp_path / 'build'}",
-            str(ROOT),
-        ],
-        capture_output=True,
-        text=True,
-    )
+    _, build = install_core(tmp_path, option, quiet=False)
     assert build.returncode != 0
     assert message in build.stdout + build.stderr

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from jotto.engine import runtime
+from tests.house.core_builds import install_core
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,31 +89,12 @@ def test_reference_tests_pass_under_asan_and_ubsan(tmp_path):
     libasan = _libasan()
     if libasan is None:
         pytest.skip("no libasan.so from the C compiler (gcc -print-file-name=libasan.so)")
-    target = tmp_path / "site"
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--target",
-            str(target),
-            "-C",
-            "cmake.define.JOTTO_SANITIZE=ON",
-            "-C",
-            "cmake.build-type=RelWithDebInfo",
-            "-C",
-            f"cmake.define.JOTTO_KERNELS={runnable_levels()}",
-            "-C",
-            f"cmake.define.JOTTO_KERNEL_LENGTHS={SWEEP_LENGTHS}",
-            "-C",
-            f"build-dir={tmp_path / 'build'}",
-            str(ROOT),
-        ],
-        capture_output=True,
-        text=True,
+    target, build = install_core(
+        tmp_path,
+        "JOTTO_SANITIZE=ON",
+        f"JOTTO_KERNELS={runnable_levels()}",
+        f"JOTTO_KERNEL_LENGTHS={SWEEP_LENGTHS}",
+        settings=("cmake.build-type=RelWithDebInfo",),
     )
     assert build.returncode == 0, build.stderr[-3000:]
     (tmp_path / "runner.py").write_text(RUNNER)
