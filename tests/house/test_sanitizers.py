@@ -11,14 +11,11 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
 from jotto.engine import runtime
-from tests.house.core_builds import install_core
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.house.core_builds import ROOT, install_core
 
 # The reference tests, every path and variant; the length checks of every _core entry; whole
 # TWL06 trees (when present) with weights and both thread counts; the kernels' class sizes; the
