@@ -271,13 +271,14 @@ static int32_t pick_uniform(const jt_node *nd, const jt_scratch *s, int R)
 }
 
 /* Paper rule: the first word of the window with the largest literal ExpNumElims, with h over S
- * in s->hs.  When every target of S weighs the same, a class of n targets sums to
+ * in s->hs; perfect: the first word of the window that splits S perfectly (every reply class
+ * holds at most one target), or -1 if none does or it is not known.  When every target of S weighs the same, a class of n targets sums to
  * ((h + h) + ...) + h, n terms added in order, whichever targets they are; so its term of the
  * sum over j is a function term[n] of n alone, computed once per node with the literal
  * operations, and a value is L+1 look-ups added in order of j: bit-identical to the literal
  * evaluation.  The window's class sizes then come from the vector kernel (pick_uniform). */
 int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
-                          jt_scratch *s)
+                          jt_scratch *s, int32_t perfect)
 {
     if (nd->nwin == 1)
         return nd->win[0];
@@ -292,6 +293,16 @@ int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
     double total = 0.0;
     for (int32_t k = 0; k < m; k++)
         total += hs[k];
+    if (same && perfect >= 0) {
+        /* A perfect split's sum is term[1] added m times, with term[0] = 0.0 (adding it changes
+         * nothing) between them: the same bits for every perfect word.  Any other word's exact
+         * value, m - q/m with q = sum_j n_j^2 >= m + 2, is below a perfect word's m - 1 by at
+         * least 2/m, far more than the literal sums' rounding (paper_slack's gamma, ~1e-13 at
+         * |S| <= R, the most a perfect split can have): so the first perfect word is the pick,
+         * with no need to count the window's classes (most small nodes of a paper-rule tree
+         * have one). */
+        return perfect;
+    }
     if (same) {
         double acc = 0.0;
         for (int32_t n = 0; n <= m; n++) {
@@ -337,7 +348,7 @@ int32_t jt_repick(const jt_tree *t, const jt_node *nd, jt_scratch *s)
     for (int32_t k = 0; k < nd->m; k++)
         s->sm[k] = t->w->mask[nd->S[k]];
     jt_gather_h(t, nd, jt_all_h_zero(t, nd), s->hs);
-    return jt_paper_pick(t, nd, s->sm, s);
+    return jt_paper_pick(t, nd, s->sm, s, -1);
 }
 
 /* Norvig's metrics, computed as his Python computes them (ties: first in list order). */
@@ -393,11 +404,16 @@ int jt_choose(const jt_tree *t, jt_job *job, jt_scratch *s)
         nd->guess = exact_pick(nd, ev);
         return JT_OK;
     }
-    const uint64_t qmin = least_q(ev, NULL);
+    int32_t first;
+    const uint64_t qmin = least_q(ev, &first);
     const int st = paper_window(t, nd, ev, qmin, job->V, s->wsel);
     if (st)
         return st;
     jt_gather_h(t, nd, job->hones, s->hs);
-    nd->guess = jt_paper_pick(t, nd, ev->sm, s);
+    /* With every weight of S positive, q(c) = V exactly when c splits S perfectly (any two
+     * targets sharing a class add their weights again); the first such candidate is the first
+     * perfect word of the window, which holds the candidates of q <= qmin in their order. */
+    const int32_t perfect = ev->vmin && qmin == job->V ? (ev->cid ? ev->cid[first] : first) : -1;
+    nd->guess = jt_paper_pick(t, nd, ev->sm, s, perfect);
     return JT_OK;
 }

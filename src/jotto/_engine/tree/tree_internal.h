@@ -222,7 +222,8 @@ void jt_decide_tiny(const jt_tree *t, jt_node *nd);
 int jt_exact_early_stop(const jt_words *w, jt_node *nd);
 int jt_all_h_zero(const jt_tree *t, const jt_node *nd);
 void jt_gather_h(const jt_tree *t, const jt_node *nd, int hones, double *hs);
-int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm, jt_scratch *s);
+int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm, jt_scratch *s,
+                      int32_t perfect);
 int jt_choose(const jt_tree *t, jt_job *job, jt_scratch *s);
 int jt_window_unique(const jt_tree *t, jt_node *nd);
 int32_t jt_repick(const jt_tree *t, const jt_node *nd, jt_scratch *s);
