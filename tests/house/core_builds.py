@@ -15,13 +15,15 @@ def install_core(
 ) -> tuple[Path, subprocess.CompletedProcess]:
     """``pip install`` this checkout into ``tmp_path/site`` (built in ``tmp_path/build``) with
     CMake's ``defines`` (``NAME=VALUE``) and other scikit-build-core ``settings``; returns the
-    folder and pip's finished process (the caller judges its status)."""
+    folder and pip's finished process (the caller judges its status).  Without build isolation:
+    the test environment has the build requirements (pyproject.toml's ``build`` group)."""
     target = tmp_path / "site"
     options = [f"cmake.define.{d}" for d in defines] + [
         *settings,
         f"build-dir={tmp_path / 'build'}",
     ]
-    command = [sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(target)]
+    command = [sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation"]
+    command += ["--target", str(target)]
     if quiet:
         command.append("--quiet")
     for option in options:

@@ -13,7 +13,7 @@ import pytest
 
 import jotto
 from jotto import _core
-from tests.house.core_builds import install_core
+from tests.house.core_builds import ROOT, install_core
 
 DOWNSTREAM = textwrap.dedent("""
     # cython: language_level=3
@@ -154,3 +154,13 @@ def test_an_unknown_kernel_level_or_length_is_refused_by_name(tmp_path, option, 
     _, build = install_core(tmp_path, option, quiet=False)
     assert build.returncode != 0
     assert message in build.stdout + build.stderr
+
+
+def test_the_build_group_holds_the_build_requirements():
+    """pyproject.toml's ``build`` dependency group, which the tests' own builds of the core use
+    without isolation, names every requirement of ``[build-system]`` with the same bounds."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from 3.11")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    group = set(config["dependency-groups"]["build"])
+    missing = [r for r in config["build-system"]["requires"] if r not in group]
+    assert not missing, f"[build-system] requires {missing}, which the build group lacks"

@@ -37,27 +37,43 @@ LEVELS = {"base": ["-DJT_SCALAR=1"], "neon": ["-march=armv8-a"]}
 
 def kernel_lengths() -> list[int]:
     """The word lengths compiled with the length a constant (JT_KERNEL_LENGTHS in kernels.h, as
-    CMakeLists.txt reads it), and 0 for any other."""
+    CMakeLists.txt reads it)."""
     line = re.search(
         r"^#define JT_KERNEL_LENGTHS\(X\)(.*)$",
         (ENGINE / "common" / "kernels.h").read_text(),
         re.MULTILINE,
     )
     assert line, "no JT_KERNEL_LENGTHS in kernels.h"
-    return [int(n) for n in re.findall(r"X\((\d+)\)", line.group(1))] + [0]
+    return [int(n) for n in re.findall(r"X\((\d+)\)", line.group(1))]
+
+
+# The lengths whose sweeps this build specialises, as CMake's JOTTO_KERNEL_LENGTHS="3;5" would: a
+# length's sweeps are one source with the length a constant, so the game's length and the
+# proofs' and the sweeps for any length (which check_kernels.c's other lengths take) cover the
+# code, in 3 units a level instead of 6.
+SWEEP_LENGTHS = (3, 5)
+
+
+def length_defines() -> list[str]:
+    """The defines CMakeLists.txt passes for SWEEP_LENGTHS (kernels.c's table then calls the
+    sweeps for any length at the other lengths)."""
+    return ["-DJT_LENGTHS_CHOSEN=1"] + [
+        f"-DJT_LEN_BUILT_{n}={int(n in SWEEP_LENGTHS)}" for n in kernel_lengths()
+    ]
 
 
 def build(tmp_path: Path) -> Path:
     # as CMakeLists.txt lays the kernels out (kernels.h): kernels_common.c once; per level its
-    # table (kernels.c) and its sweeps once per word length (kernels_length.c); the units compile
-    # side by side, one per CPU, then link with the engine
+    # table (kernels.c) and its sweeps once per word length of SWEEP_LENGTHS and once for any
+    # other (kernels_length.c); the units compile side by side, one per CPU, then link with the
+    # engine
     units = [("common", [], ENGINE / "common" / "kernels_common.c")]
     for level, extra in LEVELS.items():
         flags = [*extra, f"-DJT_KERNEL_SUFFIX={level}"]
-        units.append((f"{level}", flags, ENGINE / "common" / "kernels.c"))
+        units.append((f"{level}", [*flags, *length_defines()], ENGINE / "common" / "kernels.c"))
         units += [
             (f"{level}_len{n}", [*flags, f"-DJT_LEN={n}"], ENGINE / "common" / "kernels_length.c")
-            for n in kernel_lengths()
+            for n in (*SWEEP_LENGTHS, 0)
         ]
 
     def compile_unit(unit: tuple[str, list[str], Path]) -> str:

@@ -28,9 +28,11 @@
 #define JT_STR(x) JT_STR2(x)
 
 /* The word lengths whose sweeps are compiled with the length a constant (loops over letters
- * unrolled); other lengths share sweeps compiled for any length (JT_LEN 0).  CMakeLists.txt and
- * tests/house/test_cross_aarch64.py read this line. */
-#define JT_KERNEL_LENGTHS(X) X(2) X(3) X(4) X(5) X(6) X(7)
+ * unrolled); other lengths share sweeps compiled for any length (JT_LEN 0).  Not 2: a 2-letter
+ * list has about a hundred words, its tree takes a fraction of a millisecond with either sweeps
+ * (measured the same), and its units cost every build 45 s of CPU (docs/performance-build.md).
+ * CMakeLists.txt and tests/house/test_cross_aarch64.py read this line. */
+#define JT_KERNEL_LENGTHS(X) X(3) X(4) X(5) X(6) X(7)
 
 /* The sweeps of level `level` for word length `len` (kernels_length.c): class sizes and q of
  * candidates [c0, c1) of PAPER and ANAGRAM lists (evaluate), and of GENERAL lists sliced by tokens
