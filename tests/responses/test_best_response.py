@@ -28,6 +28,7 @@ from tests.twins.strategies import (
     float_weights,
     int_weights,
     rule_cases,
+    zero_one_weights,
 )
 
 
@@ -210,6 +211,31 @@ def test_two_threads_give_proven_bounds(case, budget, nodes):
     assert res.exact == (res.stopped is None)
     if nodes is None:
         assert res.exact
+    check_tree(words, res, v)
+
+
+@settings(deadline=None, max_examples=40)
+@given(
+    case=st.one_of(weighted(zero_one_weights), weighted()).filter(lambda c: sum(c[1]) > 0),
+    threads=st.sampled_from([1, 2]),
+)
+def test_the_tree_search_s_last_pass_proves_the_optimum(monkeypatch, case, threads):
+    """With a time budget the tree search's last pass searches every guess, aimed at its best
+    tree: what it proves is the optimum (the exhaustive twin's, also with secrets restricted
+    by 0/1 weights), and on one thread the proof then never starts."""
+    from jotto.responses import mean_search
+
+    words, v = case
+    true = Fraction(reference.best_response_total(words, v), sum(v))
+    started = []
+    full = mean_search._Driver.full
+    monkeypatch.setattr(
+        mean_search._Driver, "full", lambda self, anytime: started.append(1) or full(self, anytime)
+    )
+    res = jotto.best_response(words, np.array(v, dtype=np.int64), budget=60.0, threads=threads)
+    assert res.exact and res.lower == res.upper == true
+    if threads == 1:
+        assert not started
     check_tree(words, res, v)
 
 
