@@ -232,9 +232,10 @@ LEVEL_HELP = "The computer's strength. " + " ".join(f"{k}: {v}." for k, v in LEV
     default=None,
     help="The words the computer hides: common (default at easy and medium: by "
     "wordfreq when installed, else the bundled Stanford GraphBase list at 5 "
-    "letters, else any), wordfreq, sgb, all (default at hard, whose equilibrium "
-    "hider may hide any word), or a FILE of words.  Your guesses may be any word "
-    "of the list.",
+    "letters, else any), wordfreq, sgb, sgb:N (the N most common of those), all "
+    "(default at hard, whose equilibrium hider may hide any word its game lets it: "
+    "on Norvig's list, -w sgb -r norvig, one of the 200 most common), or a FILE of "
+    "words (FILE:N: its first N).  Your guesses may be any word of the list.",
 )
 @click.option(
     "--sheet/--no-sheet",
