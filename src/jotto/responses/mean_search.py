@@ -246,11 +246,11 @@ def _anytime(
     one looks for good trees by top-K passes (the upper bound), the other raises the proven
     lower bound (and finds the optimum if the budget allows).  Neither reads what the other
     found, but for the tree search's last pass, which searches every guess: what it proves is a
-    lower bound too, and once it proves its tree optimal the proof stops (stop_early).  Node budgets are split alike on any
-    number of threads (TOP_K_SHARE of them for the trees); on one thread the trees get
-    TOP_K_SHARE of the time first, on more they run on a thread of their own beside the proof
-    for TREES_BESIDE of it, the proof having the other threads meanwhile and all of them
-    afterwards."""
+    lower bound too, and once it proves its tree optimal the proof stops (stop_early).  Node
+    budgets are split alike on any number of threads (TOP_K_SHARE of them for the trees); on
+    one thread the trees get TOP_K_SHARE of the time first, on more they run on a thread of
+    their own beside the proof for TREES_BESIDE of it, the proof having the other threads
+    meanwhile and all of them afterwards."""
     tree_memory = int(memory * TREE_MEMORY_SHARE)
     # Once the trees' last pass proves its tree optimal the proof has nothing left to do: it
     # stops, with a time budget (results depend on timing then anyway; node budgets are spent
