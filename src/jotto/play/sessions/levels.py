@@ -61,8 +61,8 @@ LEVELS = {
     "common word, drawn uniformly",
     "hard": "the equilibrium strategy of the strongest solve for the list (bundled or "
     "--strategy) as guesser and hider, which may hide any word its game lets it; without "
-    "one, medium's guesser and a word drawn uniformly; in the race, the race guesser, which watches "
-    "your progress and plays to win" + HARD_CERTIFIED + COMMON_CERTIFIED,
+    "one, medium's guesser and a word drawn uniformly; in the race, the race guesser, which "
+    "watches your progress and plays to win" + HARD_CERTIFIED + COMMON_CERTIFIED,
 }
 #: Which words each level hides (:func:`jotto.play.commonness.hiding_set`), unless --hide-from says.
 HIDE_FROM = {"easy": "common", "medium": "common", "hard": "all"}
