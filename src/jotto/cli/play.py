@@ -341,7 +341,12 @@ def assist_command(words, letters, rules, skip_invalid, strategy, guesser_spec, 
         wl = resolve_words(
             words, letters, rules, skip_invalid, f"equilibrium:{strategy}" if strategy else None
         )
-        guesser, name, _ = level_players(wl, strategy_for(wl, strategy), guesser_spec, seed, "hard")
+        # assist advises after any guesses: a strategy whose guesser cannot (the double
+        # oracle's trees) leaves the advice to the one used without a strategy
+        solution = strategy_for(wl, strategy)
+        if solution is not None and not solution.guesses_any_history:
+            solution = None
+        guesser, name, _ = level_players(wl, solution, guesser_spec, seed, "hard")
         if sys.stdin.isatty():
             enable_line_editing()
         repl(

@@ -96,6 +96,7 @@ class DoubleOracleSolution(Solution):
     """
 
     solver = "double-oracle"
+    guesses_any_history = False
 
     def __init__(
         self,
