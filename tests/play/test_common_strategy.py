@@ -15,7 +15,7 @@ import pytest
 import jotto
 from jotto.game.hiding import hide_from_mask
 from jotto.play.commonness import hiding_set
-from jotto.play.sessions import bundled_solution, level_players
+from jotto.play.sessions import bundled_solution, hider_for, level_players
 from jotto.solvers.double_oracle.solution import DoubleOracleSolution
 from tests.cli.test_cli_play import piped, secret_of
 
@@ -29,7 +29,7 @@ def words():
 
 @pytest.fixture(scope="module")
 def solution(words):
-    return bundled_solution(words)
+    return hider_for(words, None)
 
 
 def test_the_bundled_file_is_the_checked_common_game(words, solution):
@@ -38,6 +38,8 @@ def test_the_bundled_file_is_the_checked_common_game(words, solution):
     exact worst case over the secrets), of the game whose secrets are the 200 most common
     words; its hider hides only those, and its bounds are the ones the docs give."""
     assert FILE.is_file() and isinstance(solution, DoubleOracleSolution)
+    # only for its hider: the computer's guesser, evaluate's default and "equilibrium" stay
+    assert bundled_solution(words) is None and not solution.guesses_any_history
     common = hide_from_mask(words, "sgb:200")
     assert (solution.hidden == common).all()
     hider = np.asarray(solution.hider_int, dtype=np.int64)

@@ -22,7 +22,15 @@ import numpy as np
 from ..play.commonness import hiding_set
 from ..play.history import GameLog, Stats, outcome_text, summary_of
 from ..play.review import game_record, review_game, review_record
-from ..play.sessions import HIDE_FROM, LEVELS, Assist, level_players, new_session, strategy_for
+from ..play.sessions import (
+    HIDE_FROM,
+    LEVELS,
+    Assist,
+    hider_for,
+    level_players,
+    new_session,
+    strategy_for,
+)
 from ..play.sheet import Style
 from ..players.evaluation import evaluate
 from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, SEED, word_list_options
@@ -280,6 +288,7 @@ def play_command(
             words, letters, rules, skip_invalid, f"equilibrium:{strategy}" if strategy else None
         )
         solution = strategy_for(wl, strategy)
+        hider = hider_for(wl, solution) if level == "hard" else None
         hiding = hiding_set(wl, hide_from or HIDE_FROM[level])  # checked before the game
         style = Style.for_stream(sys.stdout)
         if sys.stdin.isatty():
@@ -315,6 +324,7 @@ def play_command(
                 style,
                 sheet,
                 expected_of,
+                hider,
             )
 
         play_games(

@@ -27,6 +27,7 @@ __all__ = [
     "MODES",
     "bundled_solution",
     "default_guesser",
+    "hider_for",
     "level_players",
     "new_session",
     "strategy_for",
@@ -47,10 +48,11 @@ HARD_CERTIFIED = (
 #: EPYC Zen 3 VM, kernel v3, 2026-11-28) and kept to the 16 heaviest trees of its guesser
 #: (``bench/common_strategy.py``, docs/common-words.md).
 COMMON_CERTIFIED = (
-    "; on Norvig's list (-w sgb -r norvig) the bundled solve is the game of its 200 most "
-    "common words: its hider hides one of those and holds any guesser to at least 4.37 "
-    "expected guesses (certified), its guesser needs at most 4.90 on average whatever common "
-    "word is hidden (exact)"
+    "; on Norvig's list (-w sgb -r norvig) hard hides by the bundled solve of the game of "
+    "its 200 most common words: its hider hides one of those and holds any guesser to at "
+    "least 4.37 expected guesses (certified); the computer guesses there as without a solve "
+    "(the solve's guesser, trees that need at most 4.90 on average whatever common word is "
+    "hidden, has no guess once a game leaves them)"
 )
 
 #: The computer's strength: how it guesses and how it hides.
@@ -101,16 +103,18 @@ def level_players(
     level: str,
     hiding: HidingSet | None = None,
     race: bool = False,
+    hider: Solution | None = None,
 ) -> tuple[Guesser, str, np.ndarray]:
     """The computer's guesser (with its name) and hiding distribution at ``level``: hard hides
-    by the equilibrium hider when there is a strategy, the other levels uniformly; restricted to
-    the words of ``hiding`` if given (the equilibrium's weights on them, renormalised, or
-    uniformly if it puts none there).  ``race``: the guesser plays a race (hard: the race
-    guesser)."""
+    by the equilibrium hider when there is a strategy (``hider``'s, else ``solution``'s), the
+    other levels uniformly; restricted to the words of ``hiding`` if given (the equilibrium's
+    weights on them, renormalised, or uniformly if it puts none there).  ``race``: the guesser
+    plays a race (hard: the race guesser)."""
     guesser, name = default_guesser(words, solution, spec, seed, level, race)
+    hider = hider if hider is not None else solution
     p = (
-        np.asarray(solution.hider(), dtype=np.float64)
-        if level == "hard" and solution is not None
+        np.asarray(hider.hider(), dtype=np.float64)
+        if level == "hard" and hider is not None
         else np.ones(len(words))
     )
     if hiding is not None:
@@ -125,6 +129,13 @@ def strategy_for(words: WordList, path: str | None) -> Solution | None:
     if path is not None:
         return Solution.load(path, words)
     return bundled_solution(words)
+
+
+def hider_for(words: WordList, solution: Solution | None) -> Solution | None:
+    """The strategy whose hider hides at hard: ``solution`` (:func:`strategy_for`'s) if there
+    is one, else a bundled solve made only for its hider (Norvig's list: the game of its 200
+    most common words, docs/common-words.md)."""
+    return solution if solution is not None else bundled_solution(words, hider_only=True)
 
 
 #: The modes a person plays (``jotto play --you``, and assist): the session of each.
@@ -143,13 +154,15 @@ def new_session(
     style: Style | None = None,
     sheet: bool = True,
     expected: Callable[[Guesser], np.ndarray | None] | None = None,
+    hider: Solution | None = None,
 ) -> Session:
     """A new game of ``mode`` (:data:`MODES`) on ``words`` with the computer at ``level``
     (:func:`level_players`), hiding among ``hiding``: the one place the terminal and the web
     server make their sessions.  ``expected``: the expected guesses per word of a guesser, said
-    after "you guess" games (None: not said)."""
+    after "you guess" games (None: not said); ``hider``: the strategy whose hider hides at hard
+    (:func:`hider_for`; None: ``solution``'s)."""
     guesser, name, hider_p = level_players(
-        words, solution, spec, seed, level, hiding, race=mode == "race"
+        words, solution, spec, seed, level, hiding, race=mode == "race", hider=hider
     )
     if mode == "hide":
         return YouHide(words, guesser, name, style=style, sheet=sheet)
