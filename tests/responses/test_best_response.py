@@ -239,6 +239,19 @@ def test_the_tree_search_s_last_pass_proves_the_optimum(monkeypatch, case, threa
     check_tree(words, res, v)
 
 
+@settings(max_examples=examples(40), deadline=None)
+@given(case=rule_cases())
+def test_the_tree_search_s_last_pass_proves_under_every_rule_set(case):
+    """The same under every rule set, hard mode included (whose states keep the words of weight
+    0, so the last pass covers every word): a budgeted search's interval holds the twin's
+    optimum, and meets it."""
+    rules, words, v = case
+    true = Fraction(reference_game.best_response_total(words, v, rules), sum(v))
+    wl = jotto.WordList.from_words(words, rules=rules)
+    res = jotto.best_response(wl, np.array(v, dtype=np.int64), budget=60.0, threads=1)
+    assert res.exact and res.lower == res.upper == true
+
+
 def test_the_tree_search_stops_once_the_optimum_is_proven(twl06):
     """With a time budget the tree search on the second thread is told to stop when the lower
     bound meets a tree: the call returns long before the budget ends."""

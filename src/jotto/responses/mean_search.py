@@ -506,7 +506,7 @@ class _Driver:
     def targets(self) -> int:
         """The targets of the root state: the words of positive weight (every word in hard
         mode, whose states keep the words of weight 0 as candidates)."""
-        return len(self.v) if self.words.rules.hard else int(np.count_nonzero(self.v))
+        return len(self.v) if self.words.core.hard else int(np.count_nonzero(self.v))
 
     def proved_exact(self) -> bool:
         """Whether this driver's passes proved its best tree optimal."""
