@@ -219,23 +219,26 @@ def test_two_threads_give_proven_bounds(case, budget, nodes):
     case=st.one_of(weighted(zero_one_weights), weighted()).filter(lambda c: sum(c[1]) > 0),
     threads=st.sampled_from([1, 2]),
 )
-def test_the_tree_search_s_last_pass_proves_the_optimum(monkeypatch, case, threads):
-    """With a time budget the tree search's last pass searches every guess, aimed at its best
-    tree: what it proves is the optimum (the exhaustive twin's, also with secrets restricted
-    by 0/1 weights), and on one thread the proof then never starts."""
+def test_the_tree_search_s_last_pass_proves_the_optimum(case, threads):
+    """The tree search's last pass searches every guess, aimed at its best tree: what it proves
+    is the optimum (the exhaustive twin's, also with secrets restricted by 0/1 weights), with
+    no proof beside it; and a budgeted search, which stops its proof once that pass ends,
+    returns it."""
     from jotto.responses import mean_search
+    from jotto.responses.gbr import as_word_list
+    from jotto.responses.result import Budget, core_search
 
     words, v = case
-    true = Fraction(reference.best_response_total(words, v), sum(v))
-    started = []
-    full = mean_search._Driver.full
-    monkeypatch.setattr(
-        mean_search._Driver, "full", lambda self, anytime: started.append(1) or full(self, anytime)
+    total = reference.best_response_total(words, v)
+    wl, w = as_word_list(words), np.array(v, dtype=np.int64)
+    trees = mean_search._Driver(
+        wl, w, sum(v), core_search(wl, w, 2**24), Budget(None, None), None, lambda: 1
     )
-    res = jotto.best_response(words, np.array(v, dtype=np.int64), budget=60.0, threads=threads)
-    assert res.exact and res.lower == res.upper == true
-    if threads == 1:
-        assert not started
+    trees.start()
+    trees.better_trees()
+    assert trees.proved_exact() and trees.lower == trees.upper == total
+    res = jotto.best_response(words, w, budget=60.0, threads=threads)
+    assert res.exact and res.lower == res.upper == Fraction(total, sum(v))
     check_tree(words, res, v)
 
 
