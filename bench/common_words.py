@@ -5,7 +5,7 @@ tree against a uniformly random common secret, its first guess, states, CPU and 
 the load average around the run (the machine is shared).  Results: docs/common-words.md.
 
 Run: ``python bench/common_words.py [OUT.json]``; ``JOTTO_COMMON_N=50,100,200``,
-``JOTTO_COMMON_BUDGET=600`` (seconds per N), ``JOTTO_COMMON_THREADS=2`` and
+``JOTTO_COMMON_BUDGET=600`` (seconds per N; 0: no budget, the exact search), ``JOTTO_COMMON_THREADS=2`` and
 ``JOTTO_COMMON_OPENERS=SECONDS`` (also each N's opener table, :func:`jotto.opener_values`) and
 ``JOTTO_COMMON_GAME=SECONDS`` (also the game's value by the double oracle, the hider hiding
 only those N words) change the plan.
@@ -46,7 +46,9 @@ def main() -> None:
     for n in SIZES:
         load = os.getloadavg()[0]
         cpu, wall = time.process_time(), time.perf_counter()
-        br = jotto.best_response(words, hide_from=f"sgb:{n}", budget=BUDGET, threads=THREADS)
+        br = jotto.best_response(
+            words, hide_from=f"sgb:{n}", budget=BUDGET if BUDGET > 0 else None, threads=THREADS
+        )
         run = {
             "n": n,
             "lower": float(br.lower),

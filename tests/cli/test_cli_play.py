@@ -75,6 +75,11 @@ def sgb():
     return jotto.load_words("sgb", anagrams="norvig")
 
 
+@pytest.fixture(scope="module")
+def sgb_paper():
+    return jotto.load_words("sgb")
+
+
 def fitting(words, history) -> list[str]:
     """The words of ``words`` consistent with every (guess, reply) of ``history``."""
     return [w for w in words if all(jotto.reply(g, w) == r for g, r in history)]
@@ -342,7 +347,7 @@ def test_you_guess_with_hints(term, words, solution):
 def test_you_guess_anagram_of_the_secret(term, sgb):
     """Guessing a dropped anagram of the secret: all letters in common, but not the word.  (Under
     the paper rule every word of an anagram group is dropped, so this needs --anagrams norvig,
-    which keeps one; with no strategy for that list the secret is drawn uniformly.)"""
+    which keeps one; at medium with --hide-from all the secret is drawn uniformly.)"""
     dropped = {}
     for w in sgb.dropped_words("anagram"):
         if len(set(w)) == 5:
@@ -352,7 +357,8 @@ def test_you_guess_anagram_of_the_secret(term, sgb):
     secret = secret_of(sgb, uniform, seed)
     other = dropped[frozenset(secret)]
     assert other != secret and other not in sgb
-    t = term(["play", *GUESS, "-w", "sgb", "--anagrams", "norvig", "--seed", seed], GUESS_PROMPT)
+    args = ["-w", "sgb", "--anagrams", "norvig", "--level", "medium", "--hide-from", "all"]
+    t = term(["play", *GUESS, *args, "--seed", seed], GUESS_PROMPT)
     assert t.start() == [guess_intro(sgb), *secrets_intro(sgb)]
     assert t.send(other) == [reply_line(other, secret)]
     assert reply_line(other, secret) == (
@@ -795,14 +801,14 @@ def test_strategy_file_plays_its_own_list(term, strategy3, letters):
     assert status == 0
 
 
-def test_hide_without_a_strategy_uses_gbr(term, sgb):
+def test_hide_without_a_strategy_uses_gbr(term, sgb_paper):
+    """The sgb words under the paper's rules have no bundled solve (Norvig's rules have one,
+    tests/play/test_common_strategy.py): the hard level guesses with GuesserGBR."""
+    sgb = sgb_paper
     seed = 2
     secret = pick_hide_secret(sgb, lambda: make_guesser("gbr:exact", sgb), 4)
     steps = hide_oracle(sgb, make_guesser("gbr:exact", sgb), secret)
-    t = term(
-        ["play", *PLAIN, "-w", "sgb", "--anagrams", "norvig", "--you", "hide", "--seed", seed],
-        HIDE_PROMPT,
-    )
+    t = term(["play", *PLAIN, "-w", "sgb", "--you", "hide", "--seed", seed], HIDE_PROMPT)
     assert t.start() == [hide_intro(sgb, GBR_NAME), *secrets_intro(sgb), f"Guess 1: {steps[0][0]}"]
     history = []
     for guess, answer, oracle_lines, _ in steps[:-1]:
@@ -858,10 +864,8 @@ def test_superscript_digit_is_a_bad_answer_not_a_crash(term, args, prompt, line)
     assert index == 0 and "Error" not in t.child.before
 
 
-def test_expected_guesses_line_keeps_the_guesser_name(tmp_path, sgb):
-    proc = piped(
-        ["play", *GUESS, "-w", "sgb", "--anagrams", "norvig", "--seed", 2], "give up\n", tmp_path
-    )
+def test_expected_guesses_line_keeps_the_guesser_name(tmp_path):
+    proc = piped(["play", *GUESS, "-w", "sgb", "--seed", 2], "give up\n", tmp_path)
     assert proc.returncode == 0
     assert f"{GBR_NAME} would expect to need" in proc.stdout
 

@@ -28,6 +28,7 @@ from tests.twins.strategies import (
     float_weights,
     int_weights,
     rule_cases,
+    zero_one_weights,
 )
 
 
@@ -211,6 +212,47 @@ def test_two_threads_give_proven_bounds(case, budget, nodes):
     if nodes is None:
         assert res.exact
     check_tree(words, res, v)
+
+
+@settings(deadline=None, max_examples=40)
+@given(
+    case=st.one_of(weighted(zero_one_weights), weighted()).filter(lambda c: sum(c[1]) > 0),
+    threads=st.sampled_from([1, 2]),
+)
+def test_the_tree_search_s_last_pass_proves_the_optimum(case, threads):
+    """The tree search's last pass searches every guess, aimed at its best tree: what it proves
+    is the optimum (the exhaustive twin's, also with secrets restricted by 0/1 weights), with
+    no proof beside it; and a budgeted search, which stops its proof once that pass ends,
+    returns it."""
+    from jotto.responses import mean_search
+    from jotto.responses.gbr import as_word_list
+    from jotto.responses.result import Budget, core_search
+
+    words, v = case
+    total = reference.best_response_total(words, v)
+    wl, w = as_word_list(words), np.array(v, dtype=np.int64)
+    trees = mean_search._Driver(
+        wl, w, sum(v), core_search(wl, w, 2**24), Budget(None, None), None, lambda: 1
+    )
+    trees.start()
+    trees.better_trees()
+    assert trees.proved_exact() and trees.lower == trees.upper == total
+    res = jotto.best_response(words, w, budget=60.0, threads=threads)
+    assert res.exact and res.lower == res.upper == Fraction(total, sum(v))
+    check_tree(words, res, v)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(case=rule_cases())
+def test_the_tree_search_s_last_pass_proves_under_every_rule_set(case):
+    """The same under every rule set, hard mode included (whose states keep the words of weight
+    0, so the last pass covers every word): a budgeted search's interval holds the twin's
+    optimum, and meets it."""
+    rules, words, v = case
+    true = Fraction(reference_game.best_response_total(words, v, rules), sum(v))
+    wl = jotto.WordList.from_words(words, rules=rules)
+    res = jotto.best_response(wl, np.array(v, dtype=np.int64), budget=60.0, threads=1)
+    assert res.exact and res.lower == res.upper == true
 
 
 def test_the_tree_search_stops_once_the_optimum_is_proven(twl06):

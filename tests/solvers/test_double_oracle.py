@@ -199,6 +199,36 @@ def test_files_round_trip_and_resume(tmp_path):
     assert resumed.rounds == whole.rounds
 
 
+@settings(max_examples=15, deadline=None)
+@given(words=dictionaries(min_size=4, max_size=8, lengths=(2, 3)), data=st.data())
+def test_a_compacted_solution_keeps_the_hider_and_the_guesser_s_exact_worst_case(
+    tmp_path_factory, words, data
+):
+    """compacted() keeps the hider, its lower bound and the mixture (only the trees it plays);
+    compacted(k) keeps k trees, mixed anew, and its upper bound is their mixture's exact worst
+    case over the secrets (so never below the value); both read back checked."""
+    wl = jotto.WordList.from_words(words)
+    secrets = data.draw(st.lists(st.sampled_from(words), min_size=2, unique=True))
+    path = tmp_path_factory.mktemp("hidden") / "secrets.txt"
+    path.write_text("\n".join(secrets))
+    sol = jotto.solve(wl.length, wl, method="double-oracle", progress=False, hide_from=str(path))
+    same = sol.compacted()
+    assert same.value_bounds == sol.value_bounds
+    assert (same.hider_int == sol.hider_int).all() and (same.hidden == sol.hidden).all()
+    plays = [k for k, x in enumerate(sol.guesser_weights) if x > 0]
+    assert len(same.trees) == len(plays)
+    assert same.guesser_expected() == sol.guesser_expected()
+    one = sol.compacted(1)
+    lower, upper = one.value_bounds
+    assert len(one.trees) == 1 and lower == sol.value_bounds[0]
+    rows = [wl.index(w) for w in secrets]
+    counts = one.trees[0].guesses_needed()
+    assert upper == max(int(counts[i]) for i in rows) >= sol.value_bounds[1]
+    out = tmp_path_factory.mktemp("file") / "one.jotto"
+    one.save(out)
+    assert jotto.Solution.load(out, wl).value_bounds == one.value_bounds
+
+
 def test_a_file_cannot_claim_a_better_guesser_than_its_trees(tmp_path):
     wl = jotto.WordList.from_words(["ab", "cd", "ac", "bd", "ef", "ae", "cf"])
     jotto.solve(2, wl, method="double-oracle", progress=False, out=tmp_path / "a.jotto")

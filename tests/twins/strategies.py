@@ -40,6 +40,12 @@ def float_weights(D):
     )
 
 
+def zero_one_weights(D):
+    """Weights 1 on some words and 0 on the rest: secrets restricted to a subset of the list
+    (``hide_from``), every word still a guess."""
+    return st.lists(st.sampled_from([0, 1]), min_size=D, max_size=D)
+
+
 def int_weights(D):
     """Non-negative integers whose total keeps the core's sums exact (< 2**63 / D)."""
     cap = (2**63 // D - 1) // D

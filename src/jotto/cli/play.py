@@ -22,7 +22,15 @@ import numpy as np
 from ..play.commonness import hiding_set
 from ..play.history import GameLog, Stats, outcome_text, summary_of
 from ..play.review import game_record, review_game, review_record
-from ..play.sessions import HIDE_FROM, LEVELS, Assist, level_players, new_session, strategy_for
+from ..play.sessions import (
+    HIDE_FROM,
+    LEVELS,
+    Assist,
+    hider_for,
+    level_players,
+    new_session,
+    strategy_for,
+)
 from ..play.sheet import Style
 from ..players.evaluation import evaluate
 from .options import GUESSER_SPEC, GUESSER_SPECS_EPILOG, SEED, word_list_options
@@ -232,9 +240,10 @@ LEVEL_HELP = "The computer's strength. " + " ".join(f"{k}: {v}." for k, v in LEV
     default=None,
     help="The words the computer hides: common (default at easy and medium: by "
     "wordfreq when installed, else the bundled Stanford GraphBase list at 5 "
-    "letters, else any), wordfreq, sgb, all (default at hard, whose equilibrium "
-    "hider may hide any word), or a FILE of words.  Your guesses may be any word "
-    "of the list.",
+    "letters, else any), wordfreq, sgb, sgb:N (the N most common of those), all "
+    "(default at hard, whose equilibrium hider may hide any word its game lets it: "
+    "on Norvig's list, -w sgb -r norvig, one of the 200 most common), or a FILE of "
+    "words (FILE:N: its first N).  Your guesses may be any word of the list.",
 )
 @click.option(
     "--sheet/--no-sheet",
@@ -279,6 +288,7 @@ def play_command(
             words, letters, rules, skip_invalid, f"equilibrium:{strategy}" if strategy else None
         )
         solution = strategy_for(wl, strategy)
+        hider = hider_for(wl, solution) if level == "hard" else None
         hiding = hiding_set(wl, hide_from or HIDE_FROM[level])  # checked before the game
         style = Style.for_stream(sys.stdout)
         if sys.stdin.isatty():
@@ -314,6 +324,7 @@ def play_command(
                 style,
                 sheet,
                 expected_of,
+                hider,
             )
 
         play_games(
@@ -340,7 +351,12 @@ def assist_command(words, letters, rules, skip_invalid, strategy, guesser_spec, 
         wl = resolve_words(
             words, letters, rules, skip_invalid, f"equilibrium:{strategy}" if strategy else None
         )
-        guesser, name, _ = level_players(wl, strategy_for(wl, strategy), guesser_spec, seed, "hard")
+        # assist advises after any guesses: a strategy whose guesser cannot (the double
+        # oracle's trees) leaves the advice to the one used without a strategy
+        solution = strategy_for(wl, strategy)
+        if solution is not None and not solution.guesses_any_history:
+            solution = None
+        guesser, name, _ = level_players(wl, solution, guesser_spec, seed, "hard")
         if sys.stdin.isatty():
             enable_line_editing()
         repl(

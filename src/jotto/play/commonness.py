@@ -13,7 +13,10 @@ plays the equilibrium hider, which may hide any word.  ``jotto play --hide-from`
 - ``sgb``: the 5,757 five-letter words of Knuth's *Stanford GraphBase*, chosen for being common
   English words (bundled): 1739 of the 2780 five-letter secrets of the default list.
 - ``all``: every secret of the list (the default at hard).
-- a file: the words in it (one or more per line) that are secrets of the game.
+- ``sgb:N``: the first N of those in the list's own order, which is by frequency of use: the
+  N most common (:mod:`jotto.game.hiding`).
+- a file: the words in it (one or more per line) that are secrets of the game; ``FILE:N``,
+  the first N of them.
 
 Licences: jotto is MIT-licensed.  ``wordfreq``'s code is Apache-2.0 but its frequency data are
 CC BY-SA 4.0 (with attribution terms of their own for the SUBTLEX part): ranks derived from them
@@ -30,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.hiding import hide_from_mask
+from ..game.hiding import FREQUENCY_LISTS, hide_from_mask
 from ..game.words import WordList
 from ..util.files import quote
 
@@ -73,11 +76,17 @@ def _sgb_mask(words: WordList) -> np.ndarray:
 
 
 def _file_mask(words: WordList, path: str) -> np.ndarray:
-    if not os.path.isfile(path):
+    if not os.path.isfile(path) and not _counted(path):
         raise ValueError(
             f"--hide-from: {quote(path)} is not one of {', '.join(SOURCES)} nor a file"
         )
     return hide_from_mask(words, path, "--hide-from")
+
+
+def _counted(spec: str) -> bool:
+    """Whether ``spec`` is ``sgb:N`` or ``FILE:N`` (:mod:`jotto.game.hiding` checks N)."""
+    head, colon, _ = spec.rpartition(":")
+    return bool(colon) and (head in FREQUENCY_LISTS or os.path.isfile(head))
 
 
 def _wordfreq_installed() -> bool:
@@ -114,6 +123,9 @@ def hiding_set(words: WordList, source: str = "common") -> HidingSet:
         mask, what = _wordfreq_mask(words), "common ones (by wordfreq)"
     elif source == "sgb":
         mask, what = _sgb_mask(words), "common ones (in the Stanford GraphBase list)"
+    elif source.startswith("sgb:") and _counted(source):
+        mask = _file_mask(words, source)
+        what = "most common ones (by the Stanford GraphBase list's order)"
     else:
         mask, what = _file_mask(words, source), f"in {source}"
     n = int(mask.sum())

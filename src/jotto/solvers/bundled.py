@@ -1,9 +1,13 @@
 """The strategy files shipped in ``jotto/data``, and the strongest one made for a word list.
 
-Any ``*.jotto`` file there counts (a fictitious-play solve today, a double-oracle one when it is
-bundled): the players need only :meth:`jotto.Solution.load` with its ``guesser()`` and
-``hider()``.  When several fit a list, the one whose guesser has the least exact worst case (the
-least a hider can make it need) is the strongest and is chosen.
+Any ``*.jotto`` file there counts: the players need only :meth:`jotto.Solution.load` with its
+``guesser()`` and ``hider()``.  When several fit a list, the one whose guesser has the least
+exact worst case (the least a hider can make it need) is the strongest and is chosen.  A
+double-oracle solve (today the game of the 200 most common words of Norvig's list,
+docs/common-words.md) counts only for its hider (``hider_only``): its guesser's trees guess in
+the games they were drawn for and in no other (``Solution.guesses_any_history``), so the
+computer's guesser, ``jotto evaluate``'s default and ``equilibrium`` stay as they were for
+that list.
 """
 
 from __future__ import annotations
@@ -11,21 +15,31 @@ from __future__ import annotations
 from importlib import resources
 
 from ..game.words import WordList
+from ..util import strategy_file
 from ..util.strategy_file import StrategyFileError
-from .solution import Solution
+from .registry import DEFAULT_SOLVER, solver_class
+from .solution import Solution, check_same_words, read_payload, words_from_payload
 
 __all__ = ["bundled_solution"]
 
 
-def bundled_solution(words: WordList) -> Solution | None:
-    """The strongest bundled strategy made for ``words`` (None if none was made for it)."""
+def bundled_solution(words: WordList, hider_only: bool = False) -> Solution | None:
+    """The strongest bundled strategy made for ``words`` (None if none was made for it); with
+    ``hider_only``, also those whose guesser plays only its own games (their hider is what is
+    wanted: the words the hard level hides)."""
     best: Solution | None = None
     data = resources.files("jotto").joinpath("data")
     for entry in sorted(data.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".jotto"):
             continue
         try:
-            solution = Solution.load(str(entry), words)
+            payload = read_payload(str(entry))
+            solver = solver_class(payload.get("solver", DEFAULT_SOLVER))
+            if not (hider_only or solver.guesses_any_history):
+                continue  # its trees are not parsed: that takes seconds
+            with strategy_file.naming(str(entry)):
+                check_same_words(words_from_payload(payload), words)
+                solution = solver(words, payload)
         except StrategyFileError:
             continue  # made for another list
         if best is None or solution.guesser_worst_case() < best.guesser_worst_case():

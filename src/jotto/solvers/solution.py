@@ -93,6 +93,10 @@ class Solution:
     """
 
     solver: ClassVar[str] = ""
+    #: Whether the guesser has a guess after any guesses and replies (fictitious play's mixes
+    #: greedy guessers, which do), or only in the games it plays itself (the double oracle's
+    #: trees: once a person's guesses leave a tree, as in ``jotto assist``, it has none).
+    guesses_any_history: ClassVar[bool] = True
 
     words: WordList
     _payload: dict[str, Any]

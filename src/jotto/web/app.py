@@ -48,7 +48,15 @@ from ..game.words import WordList, WordListError, load_words
 from ..play.commonness import HidingSet, hiding_set
 from ..play.history import GameLog, Stats, summarise
 from ..play.review import game_record, review_game
-from ..play.sessions import HIDE_FROM, LEVELS, MODES, Session, new_session, strategy_for
+from ..play.sessions import (
+    HIDE_FROM,
+    LEVELS,
+    MODES,
+    Session,
+    hider_for,
+    new_session,
+    strategy_for,
+)
 from ..play.sessions.base import Reply
 from ..solvers.solution import Solution
 from .games import Game, Games
@@ -195,6 +203,10 @@ class _Library:
     def solution(self, source: str, length: int, rules: str) -> Solution | None:
         return strategy_for(self.words(source, length, rules), None)
 
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (one library per server, kept for its life)
+    def hider(self, source: str, length: int, rules: str) -> Solution | None:
+        return hider_for(self.words(source, length, rules), self.solution(source, length, rules))
+
 
 def _allowed(host_header: str, hosts: frozenset[str] | None) -> bool:
     """Whether a Host header names one of ``hosts`` (any port; None: any host)."""
@@ -334,6 +346,7 @@ def create_app(
                 seeds.getrandbits(32),
                 hints,
                 sheet=False,
+                hider=library.hider(source, length, rules) if level == "hard" else None,
             )
             session.opening = not again
             return session, session.start().lines

@@ -27,6 +27,7 @@ __all__ = [
     "MODES",
     "bundled_solution",
     "default_guesser",
+    "hider_for",
     "level_players",
     "new_session",
     "strategy_for",
@@ -41,6 +42,19 @@ HARD_CERTIFIED = (
     "guesser needs at most 7.14 on average whatever word is hidden (exact)"
 )
 
+#: What the hard level's bundled solve for Norvig's list (``-w sgb -r norvig``) does: the double
+#: oracle's equilibrium of the game whose secrets are the 200 most common words
+#: (``--hide-from sgb:200``), any word a guess, run for 600 s on 2 threads (a loaded 2-core AMD
+#: EPYC Zen 3 VM, kernel v3, 2026-11-28) and kept to the 16 heaviest trees of its guesser
+#: (``bench/common_strategy.py``, docs/common-words.md).
+COMMON_CERTIFIED = (
+    "; on Norvig's list (-w sgb -r norvig) hard hides by the bundled solve of the game of "
+    "its 200 most common words: its hider hides one of those and holds any guesser to at "
+    "least 4.37 expected guesses (certified); the computer guesses there as without a solve "
+    "(the solve's guesser, trees that need at most 4.90 on average whatever common word is "
+    "hidden, has no guess once a game leaves them)"
+)
+
 #: The computer's strength: how it guesses and how it hides.
 LEVELS = {
     "easy": "guesses a random word that fits the replies so far (the Perl player); hides a "
@@ -48,9 +62,9 @@ LEVELS = {
     "medium": "guesses greedily (GuesserGBR against a uniform hider, exact rule); hides a "
     "common word, drawn uniformly",
     "hard": "the equilibrium strategy of the strongest solve for the list (bundled or "
-    "--strategy) as guesser and hider, which may hide any word; without one, medium's "
-    "guesser and a word drawn uniformly; in the race, the race guesser, which watches "
-    "your progress and plays to win" + HARD_CERTIFIED,
+    "--strategy) as guesser and hider, which may hide any word its game lets it; without "
+    "one, medium's guesser and a word drawn uniformly; in the race, the race guesser, which "
+    "watches your progress and plays to win" + HARD_CERTIFIED + COMMON_CERTIFIED,
 }
 #: Which words each level hides (:func:`jotto.play.commonness.hiding_set`), unless --hide-from says.
 HIDE_FROM = {"easy": "common", "medium": "common", "hard": "all"}
@@ -89,16 +103,18 @@ def level_players(
     level: str,
     hiding: HidingSet | None = None,
     race: bool = False,
+    hider: Solution | None = None,
 ) -> tuple[Guesser, str, np.ndarray]:
     """The computer's guesser (with its name) and hiding distribution at ``level``: hard hides
-    by the equilibrium hider when there is a strategy, the other levels uniformly; restricted to
-    the words of ``hiding`` if given (the equilibrium's weights on them, renormalised, or
-    uniformly if it puts none there).  ``race``: the guesser plays a race (hard: the race
-    guesser)."""
+    by the equilibrium hider when there is a strategy (``hider``'s, else ``solution``'s), the
+    other levels uniformly; restricted to the words of ``hiding`` if given (the equilibrium's
+    weights on them, renormalised, or uniformly if it puts none there).  ``race``: the guesser
+    plays a race (hard: the race guesser)."""
     guesser, name = default_guesser(words, solution, spec, seed, level, race)
+    hider = hider if hider is not None else solution
     p = (
-        np.asarray(solution.hider(), dtype=np.float64)
-        if level == "hard" and solution is not None
+        np.asarray(hider.hider(), dtype=np.float64)
+        if level == "hard" and hider is not None
         else np.ones(len(words))
     )
     if hiding is not None:
@@ -113,6 +129,13 @@ def strategy_for(words: WordList, path: str | None) -> Solution | None:
     if path is not None:
         return Solution.load(path, words)
     return bundled_solution(words)
+
+
+def hider_for(words: WordList, solution: Solution | None) -> Solution | None:
+    """The strategy whose hider hides at hard: ``solution`` (:func:`strategy_for`'s) if there
+    is one, else a bundled solve made only for its hider (Norvig's list: the game of its 200
+    most common words, docs/common-words.md)."""
+    return solution if solution is not None else bundled_solution(words, hider_only=True)
 
 
 #: The modes a person plays (``jotto play --you``, and assist): the session of each.
@@ -131,13 +154,15 @@ def new_session(
     style: Style | None = None,
     sheet: bool = True,
     expected: Callable[[Guesser], np.ndarray | None] | None = None,
+    hider: Solution | None = None,
 ) -> Session:
     """A new game of ``mode`` (:data:`MODES`) on ``words`` with the computer at ``level``
     (:func:`level_players`), hiding among ``hiding``: the one place the terminal and the web
     server make their sessions.  ``expected``: the expected guesses per word of a guesser, said
-    after "you guess" games (None: not said)."""
+    after "you guess" games (None: not said); ``hider``: the strategy whose hider hides at hard
+    (:func:`hider_for`; None: ``solution``'s)."""
     guesser, name, hider_p = level_players(
-        words, solution, spec, seed, level, hiding, race=mode == "race"
+        words, solution, spec, seed, level, hiding, race=mode == "race", hider=hider
     )
     if mode == "hide":
         return YouHide(words, guesser, name, style=style, sheet=sheet)

@@ -37,6 +37,7 @@ from ...game.trees import DecisionTree, TreeFileError, weight_by_guesses
 from ...game.turns import History
 from ...game.words import WordList
 from ...util.strategy_file import StrategyFileError
+from ..matrix_game import solve_matrix_game
 from ..solution import Solution
 
 __all__ = ["DoubleOracleSolution", "MixedTreeGuesser", "SOLVER_VERSION"]
@@ -95,6 +96,7 @@ class DoubleOracleSolution(Solution):
     """
 
     solver = "double-oracle"
+    guesses_any_history = False
 
     def __init__(
         self,
@@ -161,6 +163,47 @@ class DoubleOracleSolution(Solution):
         self.rounds = int(payload["rounds"])
         self.history = {k: np.asarray(v, dtype=np.float64) for k, v in payload["history"].items()}
         self.plan: dict[str, Any] = dict(payload.get("plan", {}))
+
+    def compacted(self, max_trees: int | None = None) -> DoubleOracleSolution:
+        """The same hider in a smaller file, without what only a run continued by ``--resume``
+        needs (the hider the rounds smoothed, the hedge): the guesser keeps the trees its
+        mixture plays, or with ``max_trees`` the heaviest that many, mixed anew by the matrix
+        game over them (the LP's probabilities made exact with 40 bits, as the run makes
+        them) or by their weights renormalised, whichever has the lesser exact worst case.
+        The lower bound is the hider's and stays; the upper is the new mixture's exact worst
+        case (the same without ``max_trees``).  Each tree spans the whole list, so a file for
+        playing (a bundled one: ``bench/common_strategy.py``) keeps few: reading one takes
+        about 0.1 s per tree."""
+        w = [int(x) for x in self.guesser_weights]
+        keep = sorted((k for k in range(len(w)) if w[k] > 0), key=lambda k: (-w[k], k))
+        if max_trees is not None:
+            if max_trees < 1:
+                raise ValueError(f"max_trees must be at least 1, not {max_trees}")
+            keep = keep[:max_trees]
+        keep.sort()
+        counts = self.counts[:, keep]
+        rows = np.flatnonzero(self.hidden)
+        mixtures = [np.array([w[k] for k in keep], dtype=object)]
+        if len(keep) < int(np.count_nonzero(self.guesser_weights)):
+            q = solve_matrix_game(counts[rows].astype(np.float64)).q
+            lp = np.round(np.asarray(q) * 2.0**40).astype(np.int64).astype(object)
+            if int(lp.sum()) > 0:
+                mixtures.append(lp)
+
+        def worst(q: np.ndarray) -> Fraction:
+            return Fraction(int((counts[rows].astype(object) @ q).max()), int(q.sum()))
+
+        q = min(mixtures, key=worst)
+        payload = {
+            **self._payload,
+            "trees": [self._payload["trees"][k] for k in keep],
+            "guesser": {"weights": [int(x) for x in q], "denominator": int(q.sum())},
+            "upper": encode_fraction(worst(q)),
+            "done": True,
+            "smoothed": None,
+            "hedge": None,
+        }
+        return DoubleOracleSolution(self.words, payload, ([self.trees[k] for k in keep], counts))
 
     def __repr__(self) -> str:
         lo, hi = self.value_bounds
