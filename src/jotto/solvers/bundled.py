@@ -15,10 +15,9 @@ from __future__ import annotations
 from importlib import resources
 
 from ..game.words import WordList
-from ..util import strategy_file
 from ..util.strategy_file import StrategyFileError
 from .registry import DEFAULT_SOLVER, solver_class
-from .solution import Solution, check_same_words, read_payload, words_from_payload
+from .solution import Solution, read_payload
 
 __all__ = ["bundled_solution"]
 
@@ -37,9 +36,7 @@ def bundled_solution(words: WordList, hider_only: bool = False) -> Solution | No
             solver = solver_class(payload.get("solver", DEFAULT_SOLVER))
             if not (hider_only or solver.guesses_any_history):
                 continue  # its trees are not parsed: that takes seconds
-            with strategy_file.naming(str(entry)):
-                check_same_words(words_from_payload(payload), words)
-                solution = solver(words, payload)
+            solution = Solution.from_payload(payload, str(entry), words)
         except StrategyFileError:
             continue  # made for another list
         if best is None or solution.guesser_worst_case() < best.guesser_worst_case():

@@ -194,7 +194,14 @@ class Solution:
         """Read a strategy file of any solver.  If ``words`` is given it must be the list the
         file was made for (same words in the same order); otherwise the file's own list is used.
         """
-        payload = read_payload(path)
+        return cls.from_payload(read_payload(path), path, words)
+
+    @classmethod
+    def from_payload(
+        cls, payload: dict[str, Any], path: str | os.PathLike[str], words: WordList | None = None
+    ) -> Solution:
+        """The solution of a payload :func:`read_payload` read from ``path`` (named in its
+        errors), by its solver; ``words`` as in :meth:`load`."""
         with strategy_file.naming(path):
             stored = words_from_payload(payload)
             if words is not None:

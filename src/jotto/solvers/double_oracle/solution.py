@@ -78,6 +78,14 @@ def _hidden(d: Any, size: int) -> np.ndarray:
     return mask
 
 
+def worst_case(
+    counts: np.ndarray, hidden: np.ndarray, weights: np.ndarray, denominator: int
+) -> Fraction:
+    """The exact expected guesses of trees mixed by ``weights / denominator`` (``counts[i, k]``:
+    guesses tree k needs for word i) against their worst word among those ``hidden`` marks."""
+    return Fraction(int((counts[hidden].astype(object) @ weights).max()), denominator)
+
+
 class DoubleOracleSolution(Solution):
     """An equilibrium found by the double oracle (:mod:`jotto.solvers.double_oracle.algorithm`).
 
@@ -182,16 +190,15 @@ class DoubleOracleSolution(Solution):
             keep = keep[:max_trees]
         keep.sort()
         counts = self.counts[:, keep]
-        rows = np.flatnonzero(self.hidden)
         mixtures = [np.array([w[k] for k in keep], dtype=object)]
         if len(keep) < int(np.count_nonzero(self.guesser_weights)):
-            q = solve_matrix_game(counts[rows].astype(np.float64)).q
+            q = solve_matrix_game(counts[self.hidden].astype(np.float64)).q
             lp = np.round(np.asarray(q) * 2.0**40).astype(np.int64).astype(object)
             if int(lp.sum()) > 0:
                 mixtures.append(lp)
 
         def worst(q: np.ndarray) -> Fraction:
-            return Fraction(int((counts[rows].astype(object) @ q).max()), int(q.sum()))
+            return worst_case(counts, self.hidden, q, int(q.sum()))
 
         q = min(mixtures, key=worst)
         payload = {
@@ -277,8 +284,7 @@ class DoubleOracleSolution(Solution):
     def guesser_worst_case(self) -> Fraction:
         """The guesser's guarantee: its exact expected guesses against its worst target among
         the words the hider may hide."""
-        expected = self.guesser_expected()
-        return max(expected[int(i)] for i in np.flatnonzero(self.hidden))
+        return worst_case(self.counts, self.hidden, self.guesser_weights, self.guesser_denominator)
 
     def guesser_expected(self) -> list[Fraction]:
         num = self.counts.astype(object) @ self.guesser_weights
