@@ -13,9 +13,12 @@ def run() -> None:
     interrupts reports an ImportError (HiGHS's does), not a KeyboardInterrupt, and a module
     interrupted halfway stays broken.  A Ctrl-C held back arrives once they are loaded.
 
-    Warnings given while the commands load (a ``JOTTO_KERNEL`` this CPU cannot run) are kept
-    and then shown as the command shows every warning, one line each."""
+    Warnings given while the group loads are kept and then shown as the command shows every
+    warning, one line each (the group loads a command's module when it is run, with SIGINT
+    held back in the same way and its warnings shown alike)."""
     try:
+        # held here by hand, not by jotto.util.interrupts.sigint_held (which the group uses):
+        # importing that module could itself be interrupted
         hold = hasattr(signal, "pthread_sigmask")
         if hold:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})

@@ -11,6 +11,7 @@ import time
 import pytest
 
 import jotto
+import jotto.engine.runtime
 from tests.bad_input import cli, jotto_run, one_line_error
 
 # ---- 3. values outside the domain -------------------------------------------------------------

@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -179,7 +181,7 @@ def test_help_is_plain_text_and_every_option_says_what_it_does(args):
     assert "``" not in text and ":class:" not in text and ":func:" not in text
     command = main
     for name in args:
-        command = command.commands[name]
+        command = command.get_command(click.Context(command), name)
     for param in command.params:
         if isinstance(param, click.Option):
             assert param.help, (args, param.name)
@@ -248,14 +250,25 @@ def test_a_mixed_guessers_worst_case_is_explained(tmp_path):
 def test_the_commands_are_the_rows_of_one_table():
     """The group's subcommands are exactly jotto.cli.commands.COMMANDS, each under its name (the
     eleven ``jotto --help`` listed before the table), and no module under jotto.cli adds itself
-    to the group: a command is a row of the table, not a side effect of an import (issue 34)."""
+    to the group: a command is a row of the table, not a side effect of an import (issue 34).
+    Each row names the click command it loads."""
+    import importlib
     from pathlib import Path
+
+    import click
 
     import jotto.cli
     from jotto.cli import main
     from jotto.cli.commands import COMMANDS
 
-    assert main.commands == COMMANDS
+    ctx = click.Context(main)
+    assert main.commands == {} and main.list_commands(ctx) == sorted(COMMANDS)
+    for name, row in COMMANDS.items():
+        module, attribute = row.split(":")
+        command = main.get_command(ctx, name)
+        assert command is getattr(importlib.import_module(f"jotto.cli.{module}"), attribute)
+        assert isinstance(command, click.Command)
+    assert main.get_command(ctx, "nope") is None
     assert sorted(COMMANDS) == [
         "analyze",
         "assist",
@@ -274,3 +287,21 @@ def test_the_commands_are_the_rows_of_one_table():
     assert sorted(line.split()[0] for line in listed if line.strip()) == sorted(COMMANDS)
     for module in Path(jotto.cli.__file__).parent.glob("*.py"):
         assert "@main." not in module.read_text(encoding="utf-8"), module.name
+
+
+def test_a_command_loads_only_its_own_modules():
+    """``jotto stats`` (a fresh process) loads its own module and what it needs, not the other
+    commands' (the solvers, the proof search, the web server): the group imports a command when
+    it is asked for."""
+    probe = (
+        "import sys\n"
+        "from jotto.cli import main\n"
+        "main.main(['stats', '--help'], standalone_mode=False)\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('jotto.'))))\n"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert "jotto.cli.stats" in loaded
+    for other in ("jotto.cli.solve", "jotto.cli.serve", "jotto.cli.openers", "jotto.cli.play"):
+        assert other not in loaded, other

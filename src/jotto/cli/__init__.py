@@ -1,10 +1,10 @@
 """The ``jotto`` command: one click group (:mod:`jotto.cli.main`, with its error handling) and
 the subcommands of the table in :mod:`jotto.cli.commands` (solve, evaluate, tree, play, assist,
-...).  Bad input ends with a one-line error and exit code 2; set ``JOTTO_DEBUG=1`` to see the
-traceback instead."""
+...), each loaded when it is run.  Bad input ends with a one-line error and exit code 2; set
+``JOTTO_DEBUG=1`` to see the traceback instead."""
 
 from __future__ import annotations
 
-from .commands import main
+from .main import main
 
 __all__ = ["main"]

@@ -1,9 +1,10 @@
 """The command group and its error handling; its subcommands are the table in
-:mod:`jotto.cli.commands`."""
+:mod:`jotto.cli.commands`, each imported when it is asked for."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import re
 import sys
@@ -17,7 +18,9 @@ from .._version import __version__
 from ..game.trees import TreeFileError
 from ..game.words import WordListError
 from ..util.files import input_limit, quote
+from ..util.interrupts import sigint_held
 from ..util.strategy_file import StrategyFileError
+from .commands import COMMANDS
 
 __all__ = ["BadInput", "main", "warnings_as_lines"]
 
@@ -137,6 +140,21 @@ class JottoGroup(click.Group):
             _silence_stdout()
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)  # an exit code, or None when done
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command of the table's row ``cmd_name``, its module imported now (with Ctrl-C
+        held back: a module interrupted halfway would stay broken); None for no such row."""
+        if cmd_name not in COMMANDS:
+            return None
+        module, attribute = COMMANDS[cmd_name].split(":")
+        with sigint_held():
+            command = getattr(importlib.import_module(f".{module}", __package__), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"jotto.cli.commands: {COMMANDS[cmd_name]} is not a click command")
+        return command
 
     def invoke(self, ctx: click.Context) -> None:
         try:

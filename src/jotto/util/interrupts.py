@@ -8,7 +8,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 
-__all__ = ["StopRequest", "deferred_interrupts"]
+__all__ = ["StopRequest", "deferred_interrupts", "sigint_held"]
 
 
 class StopRequest:
@@ -45,3 +45,20 @@ def deferred_interrupts(on_request: Callable[[], None] | None = None) -> Iterato
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+
+
+@contextlib.contextmanager
+def sigint_held() -> Iterator[None]:
+    """Within the block a SIGINT to this thread waits (blocked, not lost) and arrives as a
+    KeyboardInterrupt once the block ends.  For imports and process starts that a Ctrl-C must
+    not cut in half: a compiled module whose initialisation it interrupts reports an ImportError
+    (HiGHS's does), not a KeyboardInterrupt, and stays broken; a process started then inherits
+    the mask.  Where signals cannot be blocked (Windows) the block runs as it is."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)

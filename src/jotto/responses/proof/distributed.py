@@ -30,7 +30,7 @@ from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from ...util.interrupts import deferred_interrupts
+from ...util.interrupts import deferred_interrupts, sigint_held
 from .work_units import Outcome, Task, run_task
 
 __all__ = [
@@ -108,13 +108,8 @@ class _WorkerProcess(multiprocessing.context.SpawnProcess):
     done."""
 
     def start(self) -> None:
-        if not hasattr(signal, "pthread_sigmask"):
-            return super().start()
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            return super().start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        with sigint_held():
+            super().start()
 
 
 class _WorkerContext(multiprocessing.context.SpawnContext):
