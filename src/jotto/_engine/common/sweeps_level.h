@@ -187,7 +187,7 @@ static inline __attribute__((always_inline)) vh widen(vb x, int half)
 }
 #endif
 /* 64 entries: four look-ups of 16, the index of each with bit 7 set unless it is the index's
- * quarter; 32 entries: two, the second index (q[1]) the first with bit 7 flipped. */
+ * quarter. */
 typedef struct { vreg q[4]; } slice_tab;
 typedef struct { vb q[4]; } slice_idx;
 static inline __attribute__((always_inline)) slice_tab tab_load(const uint8_t *t, const int TW)
@@ -203,8 +203,6 @@ static inline __attribute__((always_inline)) slice_idx idx_of(vb letters, const 
     for (int k = 0; k < 4; k++)
         r.q[k] = TW == 64 ? (letters & 15) | ((vb)((letters >> 4) != (uint8_t)k) & 0x80)
                           : letters | ((vb)(letters > 15) & 0x80);
-    if (TW == 32)
-        r.q[1] = r.q[0] ^ 0x80; /* the high half's index (look) */
     return r;
 }
 /* The indices idx_of gives at TW = 32, loaded from jt_words.shuf (computed there once). */
@@ -213,8 +211,7 @@ static inline __attribute__((always_inline)) slice_idx idx_load(const uint8_t *r
 {
     slice_idx r;
     memcpy(&r.q[0], row, sizeof(vb));
-    r.q[1] = r.q[0] ^ 0x80;
-    r.q[2] = r.q[3] = r.q[0];
+    r.q[1] = r.q[2] = r.q[3] = r.q[0];
     return r;
 }
 static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i, const int TW)
@@ -222,7 +219,7 @@ static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i, c
     if (TW == 64)
         return (vb)SHUF(t.q[0], (vreg)i.q[0]) | (vb)SHUF(t.q[1], (vreg)i.q[1]) |
                (vb)SHUF(t.q[2], (vreg)i.q[2]) | (vb)SHUF(t.q[3], (vreg)i.q[3]);
-    return (vb)SHUF(t.q[0], (vreg)i.q[0]) | (vb)SHUF(t.q[1], (vreg)i.q[1]);
+    return (vb)SHUF(t.q[0], (vreg)i.q[0]) | (vb)SHUF(t.q[1], (vreg)(i.q[0] ^ 0x80));
 }
 /* Byte pairs and their dot products (PAIR_DOT): zip_lo (zip_hi) interleaves the bytes of a and
  * b of the low (high) half of each 128-bit lane, dot_pairs sums u_0 s_0 + u_1 s_1 of each pair
