@@ -262,3 +262,38 @@ def test_jotto_kernel_environment_override():
     )
     assert out.stdout.strip() == VARIANTS[-1]
     assert "JOTTO_KERNEL='v9' is not a kernel variant this CPU runs" in out.stderr
+
+
+@pytest.mark.parametrize("m", [127, 128, 200])
+def test_byte_pair_products_at_their_bounds(m):
+    """Every node small (jt_t_shared above m), m words of which one ("vwxyz") shares no letter
+    with the rest, and nine heavier targets whose units (eight of 31, one of 7) sum to 255: for
+    that candidate class 0 holds m - 1 targets and every unit, the largest class sizes and unit
+    sums the vector levels' one-pass weighted sweep takes (at m = 127, n_0 X_0 = 126 * 255, just
+    under the 2^15 of their byte-pair dot products; bigger nodes go digit by digit).  Every
+    variant gives the scalar base level's counts (no dot products), and at m = 127 the
+    reference's."""
+    rng = np.random.default_rng(m)
+    found = {frozenset("vwxyz"): "vwxyz"}
+    while len(found) < m:
+        w = "".join(rng.choice(list("abcdefghijklmnopqrstu"), 5, replace=False))
+        found.setdefault(frozenset(w), w)
+    words = sorted(found.values())
+    D = len(words)
+    units = np.zeros(D, np.int64)
+    heavy = rng.choice([i for i, w in enumerate(words) if w != "vwxyz"], 9, replace=False)
+    units[heavy] = [31] * 8 + [7]
+    v = 1 + D * units
+    default = runtime.kernel_variant()
+    got = {}
+    try:
+        _core.set_thresholds(m + 1, 10**6)
+        for name in VARIANTS:
+            runtime.select_kernel_variant(name)
+            got[name] = jotto.comp_num_guesses(words, v, rule="exact", threads=1).tolist()
+    finally:
+        _core.set_thresholds()
+        runtime.select_kernel_variant(default)
+    assert all(counts == got["base"] for counts in got.values())
+    if m == 127:
+        assert got["base"] == reference.Game(words).comp_num_guesses(v.tolist(), "exact")

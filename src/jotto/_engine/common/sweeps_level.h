@@ -70,7 +70,7 @@ static inline void slice_set(void *tabs, int32_t k, int e, const int W)
 /* Per level: the TW-entry table of a chunk in registers (tab_load; TW = 32: letters, 64:
  * tokens), the letter or token codes of the candidates in the form the shuffle wants (idx_of),
  * the look-up (look), bytewise popcount, and 16-entry byte tables (nib_load, nib_look: indices
- * 0..15). */
+ * 0..15); on x86 also dot products of byte pairs (PAIR_DOT: zip_lo, zip_hi, dot_pairs, unzip). */
 #if VW == 64
 typedef __m512i slice_tab;
 typedef vb slice_idx;
@@ -106,6 +106,28 @@ static inline __attribute__((always_inline)) vh widen(vb x, int half)
 {
     return (vh)_mm512_cvtepu8_epi16(half ? _mm512_extracti64x4_epi64((__m512i)x, 1)
                                          : _mm512_castsi512_si256((__m512i)x));
+}
+#define PAIR_DOT 1
+static inline __attribute__((always_inline)) vb zip_lo(vb a, vb b)
+{
+    return (vb)_mm512_unpacklo_epi8((__m512i)a, (__m512i)b);
+}
+static inline __attribute__((always_inline)) vb zip_hi(vb a, vb b)
+{
+    return (vb)_mm512_unpackhi_epi8((__m512i)a, (__m512i)b);
+}
+static inline __attribute__((always_inline)) vh dot_pairs(vb u, vb s)
+{
+    return (vh)_mm512_maddubs_epi16((__m512i)u, (__m512i)s);
+}
+/* zip_lo's 16-bit results hold candidates 0-7, 16-23, 32-39, 48-55 (each 128-bit lane's low
+ * half), zip_hi's the high halves: widen's halves take lanes 0, 1 of each (out[0]) and 2, 3. */
+static inline __attribute__((always_inline)) void unzip(vh lo, vh hi, vh *out)
+{
+    const __m512i a = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    const __m512i b = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    out[0] = (vh)_mm512_permutex2var_epi64((__m512i)lo, a, (__m512i)hi);
+    out[1] = (vh)_mm512_permutex2var_epi64((__m512i)lo, b, (__m512i)hi);
 }
 #elif defined(__ARM_NEON)
 typedef uint8x16x4_t slice_tab;
@@ -199,6 +221,49 @@ static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i, c
                (vb)SHUF(t.q[2], (vreg)i.q[2]) | (vb)SHUF(t.q[3], (vreg)i.q[3]);
     return (vb)SHUF(t.q[0], (vreg)i.q[0]) | (vb)SHUF(t.q[1], (vreg)(i.q[0] ^ 0x80));
 }
+/* Byte pairs and their dot products (PAIR_DOT): zip_lo (zip_hi) interleaves the bytes of a and
+ * b of the low (high) half of each 128-bit lane, dot_pairs sums u_0 s_0 + u_1 s_1 of each pair
+ * (u unsigned, s signed, the sum saturating at 2^15 - 1: the callers keep it below), and unzip
+ * puts the 16-bit results of zip_lo's and zip_hi's pairs in widen's halves. */
+#define PAIR_DOT 1
+#if VW == 32
+static inline __attribute__((always_inline)) vb zip_lo(vb a, vb b)
+{
+    return (vb)_mm256_unpacklo_epi8((__m256i)a, (__m256i)b);
+}
+static inline __attribute__((always_inline)) vb zip_hi(vb a, vb b)
+{
+    return (vb)_mm256_unpackhi_epi8((__m256i)a, (__m256i)b);
+}
+static inline __attribute__((always_inline)) vh dot_pairs(vb u, vb s)
+{
+    return (vh)_mm256_maddubs_epi16((__m256i)u, (__m256i)s);
+}
+/* candidates 0-7 and 16-23 in lo, 8-15 and 24-31 in hi */
+static inline __attribute__((always_inline)) void unzip(vh lo, vh hi, vh *out)
+{
+    out[0] = (vh)_mm256_permute2x128_si256((__m256i)lo, (__m256i)hi, 0x20);
+    out[1] = (vh)_mm256_permute2x128_si256((__m256i)lo, (__m256i)hi, 0x31);
+}
+#else
+static inline __attribute__((always_inline)) vb zip_lo(vb a, vb b)
+{
+    return (vb)_mm_unpacklo_epi8((__m128i)a, (__m128i)b);
+}
+static inline __attribute__((always_inline)) vb zip_hi(vb a, vb b)
+{
+    return (vb)_mm_unpackhi_epi8((__m128i)a, (__m128i)b);
+}
+static inline __attribute__((always_inline)) vh dot_pairs(vb u, vb s)
+{
+    return (vh)_mm_maddubs_epi16((__m128i)u, (__m128i)s);
+}
+static inline __attribute__((always_inline)) void unzip(vh lo, vh hi, vh *out)
+{
+    out[0] = lo; /* one 128-bit lane: already widen's halves */
+    out[1] = hi;
+}
+#endif
 typedef vreg nib_tab;
 static inline __attribute__((always_inline)) nib_tab nib_load(const uint8_t *t)
 {

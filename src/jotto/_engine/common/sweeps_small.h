@@ -104,6 +104,28 @@ slice_q_pairs(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs,
 DEFINE_INVERT(invert_bytes, vb)
 DEFINE_INVERT(invert16, vh)
 
+#ifdef PAIR_DOT
+/* sum_j a_j b_j over j = 0..L, a_j and b_j bytes, in 16-bit lanes of widen's halves (out[0],
+ * out[1]): one dot_pairs for two classes, where widening both to 16 bits and multiplying took
+ * six operations a class.  Exact (wrapping) while a_j <= 127 (signed in dot_pairs) and every
+ * pair's a_j b_j + a_{j+1} b_{j+1} < 2^15 (unsaturated). */
+static inline __attribute__((always_inline)) void dot_bytes(const vb *a, const vb *b, vh *out,
+                                                            const int L)
+{
+    vh lo = (vh){0}, hi = (vh){0};
+    UNROLL for (int j = 0; j <= L; j += 2) {
+        const vb a1 = j < L ? a[j + 1] : (vb){0}, b1 = j < L ? b[j + 1] : (vb){0};
+        lo += dot_pairs(zip_lo(b[j], b1), zip_lo(a[j], a1));
+        hi += dot_pairs(zip_hi(b[j], b1), zip_hi(a[j], a1));
+    }
+    unzip(lo, hi, out);
+}
+/* The most targets whose class sizes dot_bytes takes (signed bytes). */
+#define DOT_MAX 127
+#else
+#define DOT_MAX 0
+#endif
+
 /* Add the counts of the planes' ANDs of chunks [k0, k1) of tabs to acc[1..L] (byte counters),
  * class L's only if own is NULL (own_class). */
 static inline __attribute__((always_inline)) void
@@ -193,7 +215,8 @@ slice_q_ranks(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, const 
 /* sum_j n_j^2 of candidates [c0, c0 + n) into ev->q16 (jt_q16_fits), over the nch <= 31 chunks
  * of tabs (mseg <= 248 targets): the counts stay in byte counters and the class sizes in bytes
  * (each <= 248); at most 15 targets, their squares come from a 16-entry byte table and their sum
- * (<= 225) stays in bytes, else they are squared and summed in 16-bit lanes.  Two stores per
+ * (<= 225) stays in bytes, else (at most DOT_MAX targets) they are summed by dot_bytes, or
+ * squared and summed in 16-bit lanes.  Two stores per
  * register of candidates.  NCH (1, 2; 0: nch at run time) and LOW as count_known. */
 static inline __attribute__((always_inline)) void
 slice_q16_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32_t nch,
@@ -223,6 +246,10 @@ slice_q16_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32
                 sqb += nib_look(sqt, nj[j]);
             sq[0] = widen(sqb, 0);
             sq[1] = widen(sqb, 1);
+        } else if (mseg <= DOT_MAX) { /* (n_j^2 + n_{j+1}^2 <= mseg^2 < 2^15) */
+#ifdef PAIR_DOT
+            dot_bytes(nj, nj, sq, L);
+#endif
         } else {
             for (int h = 0; h < 2; h++) {
                 sq[h] = (vh){0};

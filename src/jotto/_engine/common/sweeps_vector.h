@@ -65,6 +65,20 @@ static inline __attribute__((always_inline)) vb own_class(const uint8_t *own, in
 #define KEEP_IN_MEMORY(x) ((void)0)
 #endif
 
+/* Where a chunk's table comes from memory (chunk_planes: nodes of more than two chunks, whose
+ * loop over them is not unrolled), AVX2 reads the candidates' letter indices from memory too,
+ * their slice_idx array in L1, at every chunk: a byte shuffle takes its index from memory at
+ * no cost, and the registers the L indices held (with their copies whose bit 7 look flips,
+ * hoisted out of the loop: 2 L registers) keep the byte counters instead.  Held in registers,
+ * they made gcc spill and reload the counters of weighted nodes at every chunk, a third of the
+ * loop's instructions.  An empty asm that may read and write the array says so;
+ * SSE keeps its measured layout (KEEP_IN_MEMORY), AVX-512 and NEON have 32 registers. */
+#if VW == 32 && !defined(__ARM_NEON)
+#define RELOAD_IDX(p) __asm__ volatile("" : : "r"(p) : "memory")
+#else
+#define RELOAD_IDX(p) ((void)0)
+#endif
+
 /* Add the counts of one chunk's planes' ANDs pl to acc[1..L] (byte counters), class L's only if
  * own is NULL (own_class). */
 static inline __attribute__((always_inline)) void add_counts(const vb *pl, vb *acc,
@@ -300,6 +314,7 @@ tab_planes(slice_tab tab, const slice_idx *idx, vb *pl, const int L)
 static inline __attribute__((always_inline)) void
 chunk_planes(const uint8_t *t, const slice_idx *idx, vb *pl, const int L)
 {
+    RELOAD_IDX(idx);
     tab_planes(tab_load(t, 32), idx, pl, L);
 }
 #endif

@@ -40,7 +40,8 @@ add_units(const uint8_t *nib, size_t dbytes, int32_t k, const vb *pl, vb (*wacc)
  * applies to it too).  tabs holds the chunk tables of all of S with the heavier targets first
  * (ev->spec_mask), so that only the first nsch chunks also add their units, looked up in the
  * nibble tables nib from the same planes: the heavier targets cost a few look-ups, not a second
- * sweep.  n_j, X_j fit bytes; sum n_j^2 <= m^2 and sum n_j X_j <= m utot fit 16 bits.  KEYS:
+ * sweep.  n_j, X_j fit bytes; sum n_j^2 <= m^2 and sum n_j X_j <= m utot fit 16 bits (with
+ * PAIR_DOT, m <= DOT_MAX: their products are summed two classes at a time, dot_bytes).  KEYS:
  * their 16-bit keys into ev->q16 instead (jt_q16_keys: sum_j n_j X_j times ev->qkey plus
  * sum_j n_j^2, exact in wrapping 16-bit lanes since it fits), two stores a register. */
 static inline __attribute__((always_inline)) void
@@ -50,7 +51,9 @@ slice_q_weighted_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs
 {
     const uint64_t vmin = ev->vmin;
     const uint8_t *own_u = KEYS ? ev->own_u : NULL; /* (units <= 31 with keys) */
+#ifndef PAIR_DOT
     const nib_tab sqt = nib_load(squares);
+#endif
     slice_tab tk[2];
     nib_tab lo[2], hi[2];
     UNROLL for (int k = 0; k < NCH; k++) {
@@ -86,12 +89,23 @@ slice_q_weighted_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs
         vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
         invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
         invert_bytes(xj, wacc, (vb){0} + (uint8_t)utot, L);
+        vh key[2];
+#ifdef PAIR_DOT
+        /* m <= DOT_MAX (q_weighted; keys' m^3 < 2^16): n_j <= 127, and a pair's
+         * n_j X_j + n_{j+1} X_{j+1} <= m utot <= 127 * 255 < 2^15, n_j^2 + n_{j+1}^2 <= m^2 */
+        vh sqd[2], wxd[2];
+        dot_bytes(nj, nj, sqd, L);
+        dot_bytes(nj, xj, wxd, L);
+#else
         vb sqb = (vb){0}; /* at most 15 targets: sum_j n_j^2 <= 225 in bytes (slice_q16_n) */
         if (ev->m <= 15)
             UNROLL for (int j = 0; j <= L; j++)
                 sqb += nib_look(sqt, nj[j]);
-        vh key[2];
+#endif
         for (int h = 0; h < 2; h++) {
+#ifdef PAIR_DOT
+            const vh sq = sqd[h], wx = wxd[h];
+#else
             vh sq = ev->m <= 15 ? widen(sqb, h) : (vh){0}, wx = (vh){0};
             for (int j = 0; j <= L; j++) {
                 const vh a = widen(nj[j], h);
@@ -99,6 +113,7 @@ slice_q_weighted_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs
                     sq += a * a;
                 wx += a * widen(xj[j], h);
             }
+#endif
             if (KEYS) {
                 key[h] = wx * (uint16_t)ev->qkey + sq;
                 continue;
@@ -277,7 +292,8 @@ slice_q_digits(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, in
 
 /* Small S (m <= 248), q only, heavier targets whose units have nd <= MAX_DIGITS digits (step g,
  * sum utot): q of candidates [c0, c0 + n) in one pass over tabs (all of S, the heavier targets
- * first): in bytes when the units are <= 31 and sum to <= 255, else digit by digit. */
+ * first): in bytes when the units are <= 31 and sum to <= 255 (and, with PAIR_DOT, m <= DOT_MAX:
+ * bigger nodes are not small in trees, jt_t_shared), else digit by digit. */
 static inline __attribute__((always_inline)) void
 q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, uint64_t g,
            uint64_t utot, int nd, const int L)
@@ -286,7 +302,7 @@ q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, uint64
     uint8_t csum[MAX_DIGITS * 248 / 8];
     uint32_t usum[MAX_DIGITS];
     const int32_t nch = (ev->m + 7) / 8, nsch = (ev->nspec + 7) / 8;
-    if (nd == 1 && utot <= 255) {
+    if (nd == 1 && utot <= 255 && (!DOT_MAX || ev->m <= DOT_MAX)) {
         jt_unit_tables(ev->spec_delta, g, ev->nspec, 1, nib, csum, usum);
         slice_q_weighted(ev, c0, n, tabs, nch, nib, nsch, (uint32_t)utot, g, L, 0);
         return;
