@@ -37,7 +37,7 @@ reached a mixture whose worst case is 7.185 (lookahead:2) and the hedge 7.030 / 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -73,7 +73,14 @@ STRONG_EVERY = 5
 #: mixes, but minutes at 3 letters; stopped, it gives its best tree so far (or the greedy one),
 #: and the oracle runs if that does not improve.
 STRONG_NODES = 200_000
-#: Weight of the previous rounds in the hider mixture handed to the oracles.
+#: The part of a run's time left that the first round's answer to the uniform hider may take
+#: (:meth:`DoubleOracle._answer_uniform`).
+UNIFORM_SHARE = 0.4
+#: Weight of the stability centre (the hider that proved the lower bound) in the hider mixture
+#: handed to the oracles, the LP's hider having the rest.  At 200 common secrets of Norvig's
+#: list (one thread each, the same load, 200 s) the rounds' upper bound reached 4.651 with
+#: the centre where a moving average of the LP's hiders (this weight on the previous
+#: rounds') reached 4.802.
 SMOOTHING = 0.5
 #: Part of a time budget kept for the last step, :meth:`DoubleOracle.prove`.
 PROVE_SHARE = 0.25
@@ -237,14 +244,19 @@ class DoubleOracle:
             self.hedge_round()
             return
         start = time.perf_counter()
+        if self.rounds == 0:
+            self._answer_uniform()
         G = self._counts
         sol = self._game.solve()
         self._offer_lp_guesser(sol.q)
         p = self._spread(sol.p)
-        # The hider handed to the oracles is smoothed over rounds: the LP's answer jumps between
-        # vertices, and trees that answer a steadier mix converge in fewer rounds.
-        prev = self._smoothed
-        self._smoothed = p if prev is None else SMOOTHING * prev + (1 - SMOOTHING) * p
+        # The hider handed to the oracles is the LP's smoothed toward the stability centre,
+        # the hider that proved the lower bound (Wentges smoothing): the LP's answer jumps
+        # between vertices of the restricted game, and trees that answer a steadier mix
+        # converge in fewer rounds.  Any hider's proved bound is a lower bound, so a tree
+        # that does not improve on the LP's value still raises the bound toward it.
+        center = np.asarray(self.hider_int, dtype=np.float64)
+        self._smoothed = SMOOTHING * center / center.sum() + (1 - SMOOTHING) * p
         w = integer_weights(self._smoothed)
         cut = sol.value - 1e-9 * sol.value
 
@@ -252,27 +264,64 @@ class DoubleOracle:
             g = tree.guesses_needed()
             return float(g @ p) < cut and self._add(tree, g)
 
-        added = offer(gbr_tree(self.words, w, rule="exact", threads=self.round_threads))
         scouts = _SCOUTS.get(self.oracle.kind, ())
-        for k, scout in enumerate(scouts):
-            if k > 0 and added and self.rounds % STRONG_EVERY:
-                break
-            found = scout.respond(self.words, w, self.round_threads)
-            self._offer_hider(found.lower, w.astype(object))
-            added |= offer(found.tree)
-        if not added or self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0:
-            # the search may stop once it proves that no tree beats the set's best against w
-            best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
-            br = self.oracle.respond(
-                self.words, w, self.round_threads, upper_bound=best, executor=self.executor
-            )
-            self._offer_hider(br.lower, w.astype(object))
-            added |= offer(br.tree)
+        periodic = self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0
+
+        def search(w: np.ndarray, prove: bool) -> bool:
+            """GuesserGBR's tree, the scouts' and (if they find nothing, or ``prove``) the
+            oracle's against ``w``, offered; whether one was added."""
+            added = offer(gbr_tree(self.words, w, rule="exact", threads=self.round_threads))
+            for k, scout in enumerate(scouts):
+                if k > 0 and added and self.rounds % STRONG_EVERY:
+                    break
+                found = scout.respond(self.words, w, self.round_threads)
+                self._offer_hider(found.lower, w.astype(object))
+                added |= offer(found.tree)
+            if not added or prove:
+                # the search may stop once it proves that no tree beats the set's best
+                # against w
+                best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
+                br = self.oracle.respond(
+                    self.words, w, self.round_threads, upper_bound=best, executor=self.executor
+                )
+                self._offer_hider(br.lower, w.astype(object))
+                added |= offer(br.tree)
+            return added
+
+        added = search(w, periodic)
+        lp_w = integer_weights(p)
+        if not added and not np.array_equal(lp_w, w):
+            # Mispriced: nothing that answers the smoothed hider improves on the LP's value
+            # (its proof raised the lower bound instead).  Ask about the LP's own hider, as an
+            # unsmoothed round would, before the exact certificate.
+            added = search(lp_w, False)
         if not added:
             added = self._certify(G, sol)
         self._record(sol.value, start)
         if self.met or not added:
             self.done = True
+
+    def _answer_uniform(self) -> None:
+        """The oracle's answer to the uniform hider (1 on each word it may hide): its tree
+        joins the columns and its proved bound is offered as a lower bound.
+
+        Any hider mixture's best-response value is a lower bound on the game's value, and the
+        uniform hider's is often the greatest a run proves: with secrets the 200 most common
+        of Norvig's words, the best tree against it needs exactly 221/50 = 4.42, where the
+        rounds' mixtures proved 4.37 in 600 s (docs/common-words.md).  So a run's certified
+        lower bound is never below what the oracle proves against the uniform hider, and the
+        hider it keeps (the one that proved its bound) never weaker than uniform by that
+        measure.  With a :attr:`deadline` a best-response oracle's search takes at most
+        ``UNIFORM_SHARE`` of the time left (then its proved bound and best tree so far)."""
+        oracle = self.oracle
+        if self.deadline is not None and oracle.kind == "best-response":
+            seconds = max(1.0, UNIFORM_SHARE * (self.deadline - time.monotonic()))
+            if oracle.seconds is None or seconds < oracle.seconds:
+                oracle = replace(oracle, seconds=seconds)
+        uniform = self.uniform
+        found = oracle.respond(self.words, uniform, self.round_threads, executor=self.executor)
+        self._offer_hider(found.lower, uniform.astype(object))
+        self._add(found.tree)
 
     def hedge_round(self) -> None:
         """One round with a lookahead oracle: ``HEDGE_STEPS`` steps of the hedge (fewer once
