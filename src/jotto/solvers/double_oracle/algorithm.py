@@ -75,7 +75,7 @@ STRONG_EVERY = 5
 STRONG_NODES = 200_000
 #: The part of a run's time left that the first round's answer to the uniform hider may take
 #: (:meth:`DoubleOracle._answer_uniform`).
-UNIFORM_SHARE = 0.4
+UNIFORM_SHARE = 0.5
 #: Weight of the stability centre (the hider that proved the lower bound) in the hider mixture
 #: handed to the oracles, the LP's hider having the rest.  At 200 common secrets of Norvig's
 #: list (one thread each, the same load, 200 s) the rounds' upper bound reached 4.651 with
@@ -281,7 +281,7 @@ class DoubleOracle:
                 # the search may stop once it proves that no tree beats the set's best
                 # against w
                 best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
-                br = self.oracle.respond(
+                br = self._timed_oracle().respond(
                     self.words, w, self.round_threads, upper_bound=best, executor=self.executor
                 )
                 self._offer_hider(br.lower, w.astype(object))
@@ -313,15 +313,25 @@ class DoubleOracle:
         hider it keeps (the one that proved its bound) never weaker than uniform by that
         measure.  With a :attr:`deadline` a best-response oracle's search takes at most
         ``UNIFORM_SHARE`` of the time left (then its proved bound and best tree so far)."""
-        oracle = self.oracle
-        if self.deadline is not None and oracle.kind == "best-response":
-            seconds = max(1.0, UNIFORM_SHARE * (self.deadline - time.monotonic()))
-            if oracle.seconds is None or seconds < oracle.seconds:
-                oracle = replace(oracle, seconds=seconds)
         uniform = self.uniform
-        found = oracle.respond(self.words, uniform, self.round_threads, executor=self.executor)
+        found = self._timed_oracle(UNIFORM_SHARE).respond(
+            self.words, uniform, self.round_threads, executor=self.executor
+        )
         self._offer_hider(found.lower, uniform.astype(object))
         self._add(found.tree)
+
+    def _timed_oracle(self, share: float = 1.0) -> Oracle:
+        """The oracle, a best-response search stopped after ``share`` of the time left to the
+        :attr:`deadline` (at least a second; then its proved bound and best tree so far).
+        Unstopped, one exact answer to a skewed hider can take longer than a whole budget: at
+        200 common secrets of Norvig's list the exact answer to the 100th round's hider ran
+        for minutes past a 600-s budget (docs/common-words.md)."""
+        oracle = self.oracle
+        if self.deadline is not None and oracle.kind == "best-response":
+            seconds = max(1.0, share * (self.deadline - time.monotonic()))
+            if oracle.seconds is None or seconds < oracle.seconds:
+                oracle = replace(oracle, seconds=seconds)
+        return oracle
 
     def hedge_round(self) -> None:
         """One round with a lookahead oracle: ``HEDGE_STEPS`` steps of the hedge (fewer once
@@ -507,7 +517,9 @@ class DoubleOracle:
         for i, x in zip(self._rows, eq.p):
             p[i] = x
         try:
-            br = self.oracle.respond(self.words, p, self.round_threads, executor=self.executor)
+            br = self._timed_oracle().respond(
+                self.words, p, self.round_threads, executor=self.executor
+            )
         except ValueError:  # the exact mixture's weights outgrow the core's exact arithmetic
             return False
         self._offer_hider(br.lower, np.array(rational_weights(p)[0], dtype=object))
