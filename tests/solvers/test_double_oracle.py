@@ -168,7 +168,9 @@ def test_double_oracle_solves_tiny_games_exactly_under_rules(name, data):
 def _restricted_value(words: list[str], hidden: list[bool]) -> Fraction:
     """The exact value of the game whose hider may hide only the ``hidden`` words, over every
     tree of reference_game (the paper's rules), checked by the equilibrium's definition."""
-    columns = sorted({tuple(c[i] for i in range(len(words)) if hidden[i]) for c in all_trees(words)})
+    columns = sorted(
+        {tuple(c[i] for i in range(len(words)) if hidden[i]) for c in all_trees(words)}
+    )
     A = np.array(columns, dtype=np.int64).T
     eq = exact_equilibrium(A, solve_matrix_game(A))
     assert eq is not None and is_equilibrium(columns, eq.p, eq.q, eq.value)
@@ -305,7 +307,7 @@ def test_a_file_read_for_its_hider_checks_its_trees_when_they_are_used(tmp_path)
     assert (read.hider() == sol.hider()).all()
     assert read.guesser_worst_case() == upper + Fraction(1, upper.denominator)  # as stored
     with pytest.raises(jotto.StrategyFileError, match="exact worst case"):
-        read.trees
+        read.guesser_expected()  # parses the trees
     with pytest.raises(jotto.StrategyFileError, match="exact worst case"):
         jotto.Solution.load(tmp_path / "claims.jotto")
     honest = jotto.Solution.from_payload(sol._payload, "honest", hider_only=True)
