@@ -16,7 +16,8 @@ Bounds, all exact rationals:
 - lower: the best response's proved lower bound against the hider's mixture (made integer weights
   by :func:`jotto.integer_weights`) is a lower bound on the value; the greatest seen is kept,
   starting from the uniform hider's counting bound (:mod:`jotto.game.bounds`), which needs no
-  search.
+  search, and then what the first round proves against the uniform hider
+  (:meth:`DoubleOracle._answer_uniform`), so that it is never below that hider's.
 
 When no tree improves on the restricted value, the restricted game's exact rational equilibrium is
 recovered from the LP's supports (:func:`jotto.solvers.matrix_game.exact_equilibrium`) and the
