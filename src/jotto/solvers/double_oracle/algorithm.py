@@ -238,8 +238,11 @@ class DoubleOracle:
         improves, and every ``STRONG_EVERY`` rounds).  The oracle itself runs when no scout
         improves on the restricted game, and every ``PROVE_EVERY`` rounds
         (``PROVE_EVERY_SCOUTED`` with scouts) for the lower bound.  Every tree that improves on
-        the restricted game is added: a round may add several columns.  With a lookahead
-        oracle the round is :meth:`hedge_round`.
+        the restricted game is added: a round may add several columns.  They answer the
+        LP's hider smoothed toward the hider that proved the lower bound (``SMOOTHING``);
+        when none improves, the same searches answer the LP's own hider before the exact
+        certificate.  The first round first answers the uniform hider
+        (:meth:`_answer_uniform`).  With a lookahead oracle the round is :meth:`hedge_round`.
         """
         if self.hedges:
             self.hedge_round()
