@@ -77,6 +77,10 @@ STRONG_NODES = 200_000
 #: The part of a run's time left that the first round's answer to the uniform hider may take
 #: (:meth:`DoubleOracle._answer_uniform`).
 UNIFORM_SHARE = 0.5
+#: The part of a run's time left that a round's best-response search may take
+#: (:meth:`DoubleOracle._timed_oracle`): at 500 common secrets one such search against the
+#: first round's hider took all of a 600-s budget that the uniform hider's answer left.
+ROUND_SHARE = 0.5
 #: Weight of the stability centre (the hider that proved the lower bound) in the hider mixture
 #: handed to the oracles, the LP's hider having the rest.  At 200 common secrets of Norvig's
 #: list (one thread each, the same load, 200 s) the rounds' upper bound reached 4.651 with
@@ -269,7 +273,10 @@ class DoubleOracle:
             return float(g @ p) < cut and self._add(tree, g)
 
         scouts = _SCOUTS.get(self.oracle.kind, ())
-        periodic = self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0
+        # (not in the first round, whose proof is the uniform hider's answer)
+        periodic = (
+            self.rounds > 0 and self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0
+        )
 
         def search(w: np.ndarray, prove: bool) -> bool:
             """GuesserGBR's tree, the scouts' and (if they find nothing, or ``prove``) the
@@ -285,7 +292,7 @@ class DoubleOracle:
                 # the search may stop once it proves that no tree beats the set's best
                 # against w
                 best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
-                br = self._timed_oracle().respond(
+                br = self._timed_oracle(ROUND_SHARE).respond(
                     self.words, w, self.round_threads, upper_bound=best, executor=self.executor
                 )
                 self._offer_hider(br.lower, w.astype(object))
