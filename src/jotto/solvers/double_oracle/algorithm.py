@@ -76,7 +76,7 @@ STRONG_EVERY = 5
 STRONG_NODES = 200_000
 #: The part of a run's time left that the first round's answer to the uniform hider may take
 #: (:meth:`DoubleOracle._answer_uniform`).
-UNIFORM_SHARE = 0.5
+UNIFORM_SHARE = 0.25
 #: The part of a run's time left that a round's best-response search may take
 #: (:meth:`DoubleOracle._timed_oracle`): at 500 common secrets one such search against the
 #: first round's hider took all of a 600-s budget that the uniform hider's answer left.
