@@ -245,14 +245,14 @@ class DoubleOracle:
         the restricted game is added: a round may add several columns.  They answer the
         LP's hider smoothed toward the hider that proved the lower bound (``SMOOTHING``);
         when none improves, the same searches answer the LP's own hider before the exact
-        certificate.  The first round first answers the uniform hider
-        (:meth:`_answer_uniform`).  With a lookahead oracle the round is :meth:`hedge_round`.
+        certificate.  With a deadline or a budgeted oracle the first round first answers the
+        uniform hider (:meth:`_answer_uniform`).  With a lookahead oracle the round is :meth:`hedge_round`.
         """
         if self.hedges:
             self.hedge_round()
             return
         start = time.perf_counter()
-        if self.rounds == 0:
+        if self.rounds == 0 and (self.deadline is not None or self.oracle.seconds is not None):
             self._answer_uniform()
         G = self._counts
         sol = self._game.solve()
@@ -323,7 +323,11 @@ class DoubleOracle:
         lower bound is never below what the oracle proves against the uniform hider, and the
         hider it keeps (the one that proved its bound) never weaker than uniform by that
         measure.  With a :attr:`deadline` a best-response oracle's search takes at most
-        ``UNIFORM_SHARE`` of the time left (then its proved bound and best tree so far)."""
+        ``UNIFORM_SHARE`` of the time left (then its proved bound and best tree so far).
+        Asked only of runs with a deadline or a budgeted oracle: a run without either asks the
+        exact oracle, whose answer to the uniform hider at 3 letters would not end (nor heed
+        Ctrl-C within its pass), and such a run that ends has the game's exact value, at least
+        the uniform hider's."""
         uniform = self.uniform
         found = self._timed_oracle(UNIFORM_SHARE).respond(
             self.words, uniform, self.round_threads, executor=self.executor
