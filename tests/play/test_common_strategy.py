@@ -17,6 +17,7 @@ from jotto.game.hiding import hide_from_mask
 from jotto.play.commonness import hiding_set
 from jotto.play.sessions import bundled_solution, hider_for, level_players
 from jotto.solvers.double_oracle.solution import DoubleOracleSolution
+from jotto.solvers.solution import Solution
 from tests.cli.test_cli_play import piped, secret_of
 
 FILE = resources.files("jotto").joinpath("data", "sgb-norvig-common-200.jotto")
@@ -36,17 +37,24 @@ def test_the_bundled_file_is_the_checked_common_game(words, solution):
     """Norvig's list has a bundled solve: the file, read and checked (Solution.load: the
     container's checksum, the trees node by node, the stored upper bound equal to its guesser's
     exact worst case over the secrets), of the game whose secrets are the 200 most common
-    words; its hider hides only those, and its bounds are the ones the docs give."""
+    words; its hider hides only those, and its bounds are the ones the docs give.  The hard
+    level reads it for its hider only (hider_for): the same hider, its trees left unparsed."""
     assert FILE.is_file() and isinstance(solution, DoubleOracleSolution)
     # only for its hider: the computer's guesser, evaluate's default and "equilibrium" stay
     assert bundled_solution(words) is None and not solution.guesses_any_history
+    checked = Solution.load(str(FILE), words)
+    assert solution._trees is None  # the hard level did not parse them
+    assert (checked.hider_int == solution.hider_int).all()
+    assert checked.value_bounds == solution.value_bounds
     common = hide_from_mask(words, "sgb:200")
-    assert (solution.hidden == common).all()
-    hider = np.asarray(solution.hider_int, dtype=np.int64)
+    assert (checked.hidden == common).all()
+    hider = np.asarray(checked.hider_int, dtype=np.int64)
     assert hider[~common].sum() == 0 and hider[common].sum() > 0
-    lower, upper = solution.value_bounds
-    assert lower == Fraction(437, 100) and round(float(upper), 2) == 4.90
-    assert len(solution.trees) == 16
+    lower, upper = checked.value_bounds
+    # the hider is never weaker than the uniform one over the 200 words, whose best
+    # response needs exactly 221/50 (docs/common-words.md: the exact search)
+    assert lower == Fraction(221, 50) and round(float(upper), 2) == 4.82
+    assert len(checked.trees) == 16
 
 
 @pytest.mark.parametrize("spec", ["all", "sgb:50"])

@@ -165,6 +165,64 @@ def test_double_oracle_solves_tiny_games_exactly_under_rules(name, data):
     _assert_solved_exactly(wl)
 
 
+def _restricted_value(words: list[str], hidden: list[bool]) -> Fraction:
+    """The exact value of the game whose hider may hide only the ``hidden`` words, over every
+    tree of reference_game (the paper's rules), checked by the equilibrium's definition."""
+    columns = sorted(
+        {tuple(c[i] for i in range(len(words)) if hidden[i]) for c in all_trees(words)}
+    )
+    A = np.array(columns, dtype=np.int64).T
+    eq = exact_equilibrium(A, solve_matrix_game(A))
+    assert eq is not None and is_equilibrium(columns, eq.p, eq.q, eq.value)
+    return eq.value
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    words=dictionaries(min_size=3, max_size=7, lengths=(2, 3)),
+    data=st.data(),
+    oracle=st.sampled_from(["best-response", "best-response:5", "greedy"]),
+    deadline=st.booleans(),
+)
+def test_the_lower_bound_is_never_below_the_uniform_hider_s_and_still_holds_the_value(
+    words, data, oracle, deadline
+):
+    """After its first round a run with a deadline or a budgeted oracle has a certified lower
+    bound at least what its oracle proves against the uniform hider over the words it may
+    hide (a best-response oracle: that hider's exact best response, from the reference's
+    recursion), so the hider it keeps is never weaker than uniform; and to the end [lower,
+    upper] holds the restricted game's exact value (reference_game: every tree), the kept
+    hider's exact best response is at least the lower bound, and a best-response oracle's run
+    ends at the value (at least the uniform hider's)."""
+    from jotto.responses.oracles import parse_oracle
+    from jotto.solvers.double_oracle.algorithm import DoubleOracle
+    from tests.twins.reference_game import best_response_total
+
+    wl = jotto.WordList.from_words(words)
+    secrets = set(data.draw(st.lists(st.sampled_from(words), min_size=1, unique=True)))
+    hidden = [w in secrets for w in words]
+    run = DoubleOracle(wl, parse_oracle(oracle), hidden=np.array(hidden))
+    if deadline:
+        run.deadline = time.monotonic() + 60
+    run.step()
+    uniform = [int(h) for h in hidden]
+    uniform_value = Fraction(best_response_total(words, uniform), sum(uniform))
+    # the greedy oracle proves nothing (its runs keep the counting bound); the exact one
+    # answers the uniform hider only with a deadline
+    if oracle == "best-response:5" or (oracle == "best-response" and deadline):
+        assert run.lower >= uniform_value
+    value = _restricted_value(words, hidden)
+    assert uniform_value <= value
+    while not run.done:
+        assert run.lower <= value <= run.upper
+        run.step()
+    assert run.lower <= value <= run.upper
+    kept = [int(x) for x in run.hider_int]
+    assert Fraction(best_response_total(words, kept), sum(kept)) >= run.lower
+    if oracle != "greedy":
+        assert run.lower == run.upper == value
+
+
 def test_strength_of_a_fictitious_play_solution_brackets_the_value():
     words = ["ab", "cd", "ac", "bd", "ef", "ae", "cf"]
     wl = jotto.WordList.from_words(words)
@@ -240,13 +298,37 @@ def test_a_file_cannot_claim_a_better_guesser_than_its_trees(tmp_path):
         jotto.Solution.load(tmp_path / "b.jotto")
 
 
+def test_a_file_read_for_its_hider_checks_its_trees_when_they_are_used(tmp_path):
+    """Read for its hider (the hard level's, Solution.for_hider), a file's trees are not
+    parsed until used: a file whose stored upper bound is not its guesser's exact worst case
+    still gives its hider, and is refused once its trees are used (and by Solution.load)."""
+    wl = jotto.WordList.from_words(["ab", "cd", "ac", "bd", "ef", "ae", "cf", "bf"])
+    sol = jotto.solve(2, wl, method="double-oracle", progress=False)
+    lower, upper = sol.value_bounds
+    payload = {**sol._payload, "upper": [upper.numerator + 1, upper.denominator]}
+    strategy_file.write(tmp_path / "claims.jotto", payload)
+    read = jotto.Solution.from_payload(
+        strategy_file.read(tmp_path / "claims.jotto"), tmp_path / "claims.jotto", hider_only=True
+    )
+    assert (read.hider() == sol.hider()).all()
+    assert read.guesser_worst_case() == upper + Fraction(1, upper.denominator)  # as stored
+    with pytest.raises(jotto.StrategyFileError, match="exact worst case"):
+        read.guesser_expected()  # parses the trees
+    with pytest.raises(jotto.StrategyFileError, match="exact worst case"):
+        jotto.Solution.load(tmp_path / "claims.jotto")
+    honest = jotto.Solution.from_payload(sol._payload, "honest", hider_only=True)
+    assert honest.guesser_expected() == sol.guesser_expected()
+    assert honest.guesser_worst_case() == upper
+
+
 def test_mixed_guesser_plays_its_trees_and_evaluates_exactly():
     wl = jotto.WordList.from_words(["ab", "cd", "ac", "bd", "ef", "ae", "cf"])
     sol = jotto.solve(2, wl, method="double-oracle", progress=False)
     ev = evaluate(wl, sol.guesser(seed=3))
     assert ev.exact
-    assert ev.expected.tolist() == [float(x) for x in sol.guesser_expected()]
-    assert ev.expected.max() == float(sol.value_bounds[1])
+    # evaluate sums the mixture in floats: equal to the exact values up to rounding
+    assert ev.expected.tolist() == pytest.approx([float(x) for x in sol.guesser_expected()])
+    assert ev.expected.max() == pytest.approx(float(sol.value_bounds[1]))
 
 
 def test_greedy_oracle_gives_a_valid_upper_bound_only():

@@ -197,16 +197,30 @@ class Solution:
         return cls.from_payload(read_payload(path), path, words)
 
     @classmethod
+    def for_hider(cls, words: WordList, payload: dict[str, Any]) -> Solution:
+        """The solution of ``payload`` read for its hider only (the hard level's): solvers
+        whose guesser is slow to read leave it unread until used."""
+        return cls(words, payload)
+
+    @classmethod
     def from_payload(
-        cls, payload: dict[str, Any], path: str | os.PathLike[str], words: WordList | None = None
+        cls,
+        payload: dict[str, Any],
+        path: str | os.PathLike[str],
+        words: WordList | None = None,
+        hider_only: bool = False,
     ) -> Solution:
         """The solution of a payload :func:`read_payload` read from ``path`` (named in its
-        errors), by its solver; ``words`` as in :meth:`load`."""
+        errors), by its solver; ``words`` as in :meth:`load`; ``hider_only``: read for its
+        hider (:meth:`for_hider`)."""
         with strategy_file.naming(path):
             stored = words_from_payload(payload)
             if words is not None:
                 check_same_words(stored, words)
-            return solver_class(payload.get("solver", DEFAULT_SOLVER))(words or stored, payload)
+            solver = solver_class(payload.get("solver", DEFAULT_SOLVER))
+            if hider_only:
+                return solver.for_hider(words or stored, payload)
+            return solver(words or stored, payload)
 
 
 def read_payload(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -46,13 +46,15 @@ HARD_CERTIFIED = (
 #: oracle's equilibrium of the game whose secrets are the 200 most common words
 #: (``--hide-from sgb:200``), any word a guess, run for 600 s on 2 threads (a loaded 2-core AMD
 #: EPYC Zen 3 VM, kernel v3, 2026-11-28) and kept to the 16 heaviest trees of its guesser
-#: (``bench/common_strategy.py``, docs/common-words.md).
+#: (``bench/common_strategy.py``, docs/common-words.md).  Its hider is the one that proved the
+#: run's lower bound: the uniform one over the 200 words, whose best response needs exactly
+#: 221/50 (no mixture of the run was proved to hold more).
 COMMON_CERTIFIED = (
     "; on Norvig's list (-w sgb -r norvig) hard hides by the bundled solve of the game of "
-    "its 200 most common words: its hider hides one of those and holds any guesser to at "
-    "least 4.37 expected guesses (certified); the computer guesses there as without a solve "
-    "(the solve's guesser, trees that need at most 4.90 on average whatever common word is "
-    "hidden, has no guess once a game leaves them)"
+    "its 200 most common words: its hider hides one of those, each equally likely, and holds "
+    "any guesser to at least 4.42 expected guesses (certified: exactly 4.42); the computer "
+    "guesses there as without a solve (the solve's guesser, trees that need at most 4.82 on "
+    "average whatever common word is hidden, has no guess once a game leaves them)"
 )
 
 #: The computer's strength: how it guesses and how it hides.

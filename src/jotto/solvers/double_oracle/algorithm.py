@@ -16,7 +16,8 @@ Bounds, all exact rationals:
 - lower: the best response's proved lower bound against the hider's mixture (made integer weights
   by :func:`jotto.integer_weights`) is a lower bound on the value; the greatest seen is kept,
   starting from the uniform hider's counting bound (:mod:`jotto.game.bounds`), which needs no
-  search.
+  search, and then what the first round proves against the uniform hider
+  (:meth:`DoubleOracle._answer_uniform`), so that it is never below that hider's.
 
 When no tree improves on the restricted value, the restricted game's exact rational equilibrium is
 recovered from the LP's supports (:func:`jotto.solvers.matrix_game.exact_equilibrium`) and the
@@ -37,7 +38,7 @@ reached a mixture whose worst case is 7.185 (lookahead:2) and the hedge 7.030 / 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -73,7 +74,18 @@ STRONG_EVERY = 5
 #: mixes, but minutes at 3 letters; stopped, it gives its best tree so far (or the greedy one),
 #: and the oracle runs if that does not improve.
 STRONG_NODES = 200_000
-#: Weight of the previous rounds in the hider mixture handed to the oracles.
+#: The part of a run's time left that the first round's answer to the uniform hider may take
+#: (:meth:`DoubleOracle._answer_uniform`).
+UNIFORM_SHARE = 0.25
+#: The part of a run's time left that a round's best-response search may take
+#: (:meth:`DoubleOracle._timed_oracle`): at 500 common secrets one such search against the
+#: first round's hider took all of a 600-s budget that the uniform hider's answer left.
+ROUND_SHARE = 0.5
+#: Weight of the stability centre (the hider that proved the lower bound) in the hider mixture
+#: handed to the oracles, the LP's hider having the rest.  At 200 common secrets of Norvig's
+#: list (one thread each, the same load, 200 s) the rounds' upper bound reached 4.651 with
+#: the centre where a moving average of the LP's hiders (this weight on the previous
+#: rounds') reached 4.802.
 SMOOTHING = 0.5
 #: Part of a time budget kept for the last step, :meth:`DoubleOracle.prove`.
 PROVE_SHARE = 0.25
@@ -230,21 +242,29 @@ class DoubleOracle:
         improves, and every ``STRONG_EVERY`` rounds).  The oracle itself runs when no scout
         improves on the restricted game, and every ``PROVE_EVERY`` rounds
         (``PROVE_EVERY_SCOUTED`` with scouts) for the lower bound.  Every tree that improves on
-        the restricted game is added: a round may add several columns.  With a lookahead
-        oracle the round is :meth:`hedge_round`.
+        the restricted game is added: a round may add several columns.  They answer the
+        LP's hider smoothed toward the hider that proved the lower bound (``SMOOTHING``);
+        when none improves, the same searches answer the LP's own hider before the exact
+        certificate.  With a deadline or a budgeted oracle the first round first answers the
+        uniform hider (:meth:`_answer_uniform`).  With a lookahead oracle the round is :meth:`hedge_round`.
         """
         if self.hedges:
             self.hedge_round()
             return
         start = time.perf_counter()
+        if self.rounds == 0 and (self.deadline is not None or self.oracle.seconds is not None):
+            self._answer_uniform()
         G = self._counts
         sol = self._game.solve()
         self._offer_lp_guesser(sol.q)
         p = self._spread(sol.p)
-        # The hider handed to the oracles is smoothed over rounds: the LP's answer jumps between
-        # vertices, and trees that answer a steadier mix converge in fewer rounds.
-        prev = self._smoothed
-        self._smoothed = p if prev is None else SMOOTHING * prev + (1 - SMOOTHING) * p
+        # The hider handed to the oracles is the LP's smoothed toward the stability centre,
+        # the hider that proved the lower bound (Wentges smoothing): the LP's answer jumps
+        # between vertices of the restricted game, and trees that answer a steadier mix
+        # converge in fewer rounds.  Any hider's proved bound is a lower bound, so a tree
+        # that does not improve on the LP's value still raises the bound toward it.
+        center = np.asarray(self.hider_int, dtype=np.float64)
+        self._smoothed = SMOOTHING * center / center.sum() + (1 - SMOOTHING) * p
         w = integer_weights(self._smoothed)
         cut = sol.value - 1e-9 * sol.value
 
@@ -252,27 +272,81 @@ class DoubleOracle:
             g = tree.guesses_needed()
             return float(g @ p) < cut and self._add(tree, g)
 
-        added = offer(gbr_tree(self.words, w, rule="exact", threads=self.round_threads))
         scouts = _SCOUTS.get(self.oracle.kind, ())
-        for k, scout in enumerate(scouts):
-            if k > 0 and added and self.rounds % STRONG_EVERY:
-                break
-            found = scout.respond(self.words, w, self.round_threads)
-            self._offer_hider(found.lower, w.astype(object))
-            added |= offer(found.tree)
-        if not added or self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0:
-            # the search may stop once it proves that no tree beats the set's best against w
-            best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
-            br = self.oracle.respond(
-                self.words, w, self.round_threads, upper_bound=best, executor=self.executor
-            )
-            self._offer_hider(br.lower, w.astype(object))
-            added |= offer(br.tree)
+        # (not in the first round, whose proof is the uniform hider's answer)
+        periodic = (
+            self.rounds > 0 and self.rounds % (PROVE_EVERY_SCOUTED if scouts else PROVE_EVERY) == 0
+        )
+
+        def search(w: np.ndarray, prove: bool) -> bool:
+            """GuesserGBR's tree, the scouts' and (if they find nothing, or ``prove``) the
+            oracle's against ``w``, offered; whether one was added."""
+            added = offer(gbr_tree(self.words, w, rule="exact", threads=self.round_threads))
+            for k, scout in enumerate(scouts):
+                if k > 0 and added and self.rounds % STRONG_EVERY:
+                    break
+                found = scout.respond(self.words, w, self.round_threads)
+                self._offer_hider(found.lower, w.astype(object))
+                added |= offer(found.tree)
+            if not added or prove:
+                # the search may stop once it proves that no tree beats the set's best
+                # against w
+                best = Fraction(int(_exact_dot(G.T, w).min()), int(w.sum(dtype=object)))
+                br = self._timed_oracle(ROUND_SHARE).respond(
+                    self.words, w, self.round_threads, upper_bound=best, executor=self.executor
+                )
+                self._offer_hider(br.lower, w.astype(object))
+                added |= offer(br.tree)
+            return added
+
+        added = search(w, periodic)
+        lp_w = integer_weights(p)
+        if not added and not np.array_equal(lp_w, w):
+            # Mispriced: nothing that answers the smoothed hider improves on the LP's value
+            # (its proof raised the lower bound instead).  Ask about the LP's own hider, as an
+            # unsmoothed round would, before the exact certificate.
+            added = search(lp_w, False)
         if not added:
             added = self._certify(G, sol)
         self._record(sol.value, start)
         if self.met or not added:
             self.done = True
+
+    def _answer_uniform(self) -> None:
+        """The oracle's answer to the uniform hider (1 on each word it may hide): its tree
+        joins the columns and its proved bound is offered as a lower bound.
+
+        Any hider mixture's best-response value is a lower bound on the game's value, and the
+        uniform hider's is often the greatest a run proves: with secrets the 200 most common
+        of Norvig's words, the best tree against it needs exactly 221/50 = 4.42, where the
+        rounds' mixtures proved 4.37 in 600 s (docs/common-words.md).  So a run's certified
+        lower bound is never below what the oracle proves against the uniform hider, and the
+        hider it keeps (the one that proved its bound) never weaker than uniform by that
+        measure.  With a :attr:`deadline` a best-response oracle's search takes at most
+        ``UNIFORM_SHARE`` of the time left (then its proved bound and best tree so far).
+        Asked only of runs with a deadline or a budgeted oracle: a run without either asks the
+        exact oracle, whose answer to the uniform hider at 3 letters would not end (nor heed
+        Ctrl-C within its pass), and such a run that ends has the game's exact value, at least
+        the uniform hider's."""
+        uniform = self.uniform
+        found = self._timed_oracle(UNIFORM_SHARE).respond(
+            self.words, uniform, self.round_threads, executor=self.executor
+        )
+        self._offer_hider(found.lower, uniform.astype(object))
+        self._add(found.tree)
+
+    def _timed_oracle(self, share: float = 1.0) -> Oracle:
+        """The oracle, a best-response search stopped after ``share`` of the time left to the
+        :attr:`deadline` (at least a second; then its proved bound and best tree so far).
+        Unstopped, one exact answer to a skewed hider can take longer than a whole budget: at
+        200 common secrets of Norvig's list the exact answer to the 100th round's hider ran
+        for minutes past a 600-s budget (docs/common-words.md)."""
+        oracle = self.oracle
+        if self.deadline is not None and oracle.kind == "best-response":
+            seconds = max(1.0, share * (self.deadline - time.monotonic()))
+            if oracle.seconds is None or seconds < oracle.seconds:
+                oracle = replace(oracle, seconds=seconds)
+        return oracle
 
     def hedge_round(self) -> None:
         """One round with a lookahead oracle: ``HEDGE_STEPS`` steps of the hedge (fewer once
@@ -458,7 +532,9 @@ class DoubleOracle:
         for i, x in zip(self._rows, eq.p):
             p[i] = x
         try:
-            br = self.oracle.respond(self.words, p, self.round_threads, executor=self.executor)
+            br = self._timed_oracle().respond(
+                self.words, p, self.round_threads, executor=self.executor
+            )
         except ValueError:  # the exact mixture's weights outgrow the core's exact arithmetic
             return False
         self._offer_hider(br.lower, np.array(rational_weights(p)[0], dtype=object))

@@ -111,10 +111,14 @@ class DoubleOracleSolution(Solution):
         words: WordList,
         payload: dict[str, Any],
         known: tuple[list[DecisionTree], np.ndarray] | None = None,
+        hider_only: bool = False,
     ):
         """The solution ``payload`` describes (checked).  ``known``: the payload's trees and
         their guess counts (``[D, trees]``) as the run that made them holds them, so that they
-        are not parsed and counted again (the bounds are still checked against them)."""
+        are not parsed and counted again (the bounds are still checked against them).
+        ``hider_only``: the hider is what is wanted (the hard level's, :meth:`for_hider`):
+        the trees are parsed, counted and the stored upper bound checked against them only
+        when first used (parsing 16 trees of 2,845 words takes seconds)."""
         if payload.get("solver_version") != SOLVER_VERSION:
             raise StrategyFileError(
                 f"unknown double-oracle format version "
@@ -127,17 +131,13 @@ class DoubleOracleSolution(Solution):
         raw = payload["trees"]
         if not isinstance(raw, list) or not raw:
             raise StrategyFileError("trees is not a non-empty list")
+        self._trees: list[DecisionTree] | None = None
+        self._counts: np.ndarray | None = None
         if known is not None:
             if len(known[0]) != len(raw):
                 raise ValueError("the known trees are not the payload's")
-            self.trees = list(known[0])
-        else:
-            try:
-                self.trees = [
-                    DecisionTree.from_nodes(t, words, f"tree {k}") for k, t in enumerate(raw)
-                ]
-            except TreeFileError as exc:
-                raise StrategyFileError(str(exc)) from None
+            self._trees = list(known[0])
+            self._counts = np.asarray(known[1], dtype=np.int32)
         g = payload["guesser"]
         self.guesser_weights = np.array(
             int_list(g["weights"], "guesser.weights", len(raw)), dtype=object
@@ -156,21 +156,70 @@ class DoubleOracleSolution(Solution):
             raise StrategyFileError("the hider puts weight on words it may not hide")
         lower = decode_fraction(payload["lower"], "lower")
         upper = decode_fraction(payload["upper"], "upper")
-        #: Guesses each tree needs for each target, ``int32 [D, trees]``.
-        self.counts = (
-            np.stack([t.guesses_needed() for t in self.trees], axis=1)
-            if known is None
-            else np.asarray(known[1], dtype=np.int32)
-        )
-        worst = self.guesser_worst_case()
-        if upper != worst or not 1 <= lower <= upper:
-            raise StrategyFileError(
-                f"bounds [{lower}, {upper}] do not match the guesser's exact worst case {worst}"
-            )
         self.value_bounds: tuple[Fraction, Fraction] = (lower, upper)
+        if not hider_only:
+            if self._trees is None:
+                self._parse_trees()
+            else:
+                self._check_guesser()
+        if not 1 <= lower <= upper:
+            raise StrategyFileError(f"bounds [{lower}, {upper}] are not an interval from 1 up")
         self.rounds = int(payload["rounds"])
         self.history = {k: np.asarray(v, dtype=np.float64) for k, v in payload["history"].items()}
         self.plan: dict[str, Any] = dict(payload.get("plan", {}))
+
+    @classmethod
+    def for_hider(cls, words: WordList, payload: dict[str, Any]) -> DoubleOracleSolution:
+        """The solution with its trees left unparsed until used (``hider_only``)."""
+        return cls(words, payload, hider_only=True)
+
+    @property
+    def trees(self) -> list[DecisionTree]:
+        """The guesser's decision trees (parsed, and the stored upper bound checked against
+        them, on first use when the solution was read for its hider)."""
+        if self._trees is None:
+            self._parse_trees()
+        return self._trees
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Guesses each tree needs for each target, ``int32 [D, trees]``."""
+        if self._counts is None:
+            self._parse_trees()
+        return self._counts
+
+    def _parse_trees(self) -> None:
+        """Parse the payload's trees, count their guesses and check the stored upper bound;
+        kept only if they pass."""
+        try:
+            trees = [
+                DecisionTree.from_nodes(t, self.words, f"tree {k}")
+                for k, t in enumerate(self._payload["trees"])
+            ]
+        except TreeFileError as exc:
+            raise StrategyFileError(str(exc)) from None
+        self._trees = trees
+        self._counts = np.stack([t.guesses_needed() for t in trees], axis=1)
+        try:
+            self._check_guesser()
+        except StrategyFileError:
+            self._trees = self._counts = None
+            raise
+
+    @property
+    def tree_count(self) -> int:
+        """How many trees the guesser mixes (without parsing them)."""
+        return len(self._payload["trees"])
+
+    def _check_guesser(self) -> None:
+        """:class:`StrategyFileError` unless the stored upper bound is the guesser's exact
+        worst case (a file cannot claim more than its trees give)."""
+        lower, upper = self.value_bounds
+        worst = self.guesser_worst_case()
+        if upper != worst:
+            raise StrategyFileError(
+                f"bounds [{lower}, {upper}] do not match the guesser's exact worst case {worst}"
+            )
 
     def compacted(self, max_trees: int | None = None) -> DoubleOracleSolution:
         """The same hider in a smaller file, without what only a run continued by ``--resume``
@@ -216,7 +265,7 @@ class DoubleOracleSolution(Solution):
         lo, hi = self.value_bounds
         return (
             f"DoubleOracleSolution({len(self.words)} words of {self.words.length} letters, "
-            f"{len(self.trees)} trees, {self.rounds} rounds, value in "
+            f"{self.tree_count} trees, {self.rounds} rounds, value in "
             f"[{float(lo):.4f}, {float(hi):.4f}])"
         )
 
@@ -283,7 +332,10 @@ class DoubleOracleSolution(Solution):
 
     def guesser_worst_case(self) -> Fraction:
         """The guesser's guarantee: its exact expected guesses against its worst target among
-        the words the hider may hide."""
+        the words the hider may hide (of a solution read for its hider whose trees are not yet
+        parsed, the stored upper bound, which parsing them checks against them)."""
+        if self._counts is None:
+            return self.value_bounds[1]
         return worst_case(self.counts, self.hidden, self.guesser_weights, self.guesser_denominator)
 
     def guesser_expected(self) -> list[Fraction]:
@@ -304,7 +356,7 @@ class DoubleOracleSolution(Solution):
             "value_bounds": [float(lo), float(hi)],
             "value_bounds_exact": [str(lo), str(hi)],
             "rounds": self.rounds,
-            "trees": len(self.trees),
+            "trees": self.tree_count,
             "oracle": self.plan.get("oracle"),
             "hidden": int(self.hidden.sum()),
         }
@@ -326,7 +378,7 @@ class DoubleOracleSolution(Solution):
         hidden = int(self.hidden.sum())
         among = "" if hidden == len(self.words) else f" (it may hide {hidden})"
         return (
-            f"double oracle: {what}; {self.rounds} rounds, {len(self.trees)} trees "
+            f"double oracle: {what}; {self.rounds} rounds, {self.tree_count} trees "
             f"({used} in the guesser's mix), hider support "
             f"{int(np.count_nonzero(self.hider_int))} of {len(self.words)} words{among}"
         )
