@@ -90,8 +90,6 @@ class DoubleOracleSolution(Solution):
     """An equilibrium found by the double oracle (:mod:`jotto.solvers.double_oracle.algorithm`).
 
     Attributes:
-        trees: the guesser's decision trees; ``guesser_weights / guesser_denominator`` their
-            probabilities.
         hider_int: the hider's strategy as integer weights.
         value_bounds: (lower, upper), exact: the hider's strategy guarantees at least ``lower``
             expected guesses against every guesser (proved by branch and bound) and the
@@ -175,8 +173,9 @@ class DoubleOracleSolution(Solution):
 
     @property
     def trees(self) -> list[DecisionTree]:
-        """The guesser's decision trees (parsed, and the stored upper bound checked against
-        them, on first use when the solution was read for its hider)."""
+        """The guesser's decision trees, ``guesser_weights / guesser_denominator`` their
+        probabilities (parsed, and the stored upper bound checked against them, on first use
+        when the solution was read for its hider)."""
         if self._trees is None:
             self._parse_trees()
         return self._trees
