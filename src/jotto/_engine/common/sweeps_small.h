@@ -246,8 +246,8 @@ slice_q16_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32
                 sqb += nib_look(sqt, nj[j]);
             sq[0] = widen(sqb, 0);
             sq[1] = widen(sqb, 1);
-        } else if (mseg <= DOT_MAX) { /* (n_j^2 + n_{j+1}^2 <= mseg^2 < 2^15) */
 #ifdef PAIR_DOT
+        } else if (mseg <= DOT_MAX) { /* (n_j^2 + n_{j+1}^2 <= mseg^2 < 2^15) */
             dot_bytes(nj, nj, sq, L);
 #endif
         } else {
