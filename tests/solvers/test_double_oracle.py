@@ -132,6 +132,21 @@ def test_every_schedule_of_scouts_and_proofs_solves_tiny_games_exactly(prove_eve
         _assert_solved_exactly(jotto.WordList.from_words(words))
 
 
+@pytest.mark.parametrize("smoothing", [0.0, 1.0])
+@settings(max_examples=8, deadline=None)
+@given(words=dictionaries(min_size=3, max_size=6, lengths=(2, 3)))
+def test_any_weight_of_the_stability_centre_solves_tiny_games_exactly(smoothing, words):
+    """Whether the searches answer the LP's own hider (weight 0) or the centre alone (weight 1:
+    the LP's hider is asked only when no tree answering the centre improves), the run ends at
+    the exact equilibrium of the whole game: the weight (SMOOTHING) changes which columns come,
+    never what the bounds prove."""
+    from jotto.solvers.double_oracle import algorithm as double_oracle
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(double_oracle, "SMOOTHING", smoothing)
+        _assert_solved_exactly(jotto.WordList.from_words(words))
+
+
 @settings(max_examples=10, deadline=None)
 @given(words=dictionaries(min_size=4, max_size=6, lengths=(2, 3)))
 def test_scouts_stopped_by_their_node_budget_still_solve_tiny_games_exactly(words):
