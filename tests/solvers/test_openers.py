@@ -277,6 +277,28 @@ def split_everything(mp, groups=True, min_targets=1):
         mp.setattr(engine, "MIN_GROUP_TARGETS", min_targets)
 
 
+def test_a_many_worker_plan_caps_its_tasks_shorter():
+    """A budgeted task runs at most MAX_TASK_SECONDS in a plan for fewer than GROUP_SLOTS
+    workers and MANY_SLOTS_TASK_SECONDS (less) in one for more, whatever the budget leaves;
+    the budget's end still caps both."""
+    from jotto.responses.proof import opener_search as engine
+
+    wl = jotto.load_words(length=3)
+    v = np.ones(len(wl), dtype=np.int64)
+    assert engine.MANY_SLOTS_TASK_SECONDS < engine.MAX_TASK_SECONDS
+    for slots, cap in [
+        (1, engine.MAX_TASK_SECONDS),
+        (engine.GROUP_SLOTS - 1, engine.MAX_TASK_SECONDS),
+        (engine.GROUP_SLOTS, engine.MANY_SLOTS_TASK_SECONDS),
+        (256, engine.MANY_SLOTS_TASK_SECONDS),
+    ]:
+        search = engine.OpenerSearch(wl, v, 1 << 20, slots=slots)
+        tasks = search.plan(3, seconds_left=3600.0)
+        assert tasks and {t.seconds for t in tasks} == {cap}, slots
+        search = engine.OpenerSearch(wl, v, 1 << 20, slots=slots)
+        assert {t.seconds for t in search.plan(3, seconds_left=1.5)} == {1.5}, slots
+
+
 @pytest.mark.parametrize("groups", [False, True], ids=["classes", "groups"])
 @settings(max_examples=30, deadline=None)
 @given(case=rule_cases(), budget=st.sampled_from([2e-3, 2e-2, 0.2]))

@@ -80,6 +80,12 @@ MIN_GROUP_TARGETS = 8
 #: The most a budgeted task may run: a pass that would take longer stops there with what it
 #: proved, and goes on in a later task (on its worker, from the bounds its memo kept).
 MAX_TASK_SECONDS = 10.0
+#: The same in a plan for GROUP_SLOTS or more: there a unit whose pass runs out of its task's
+#: time is split next, and passes that ran ten seconds first were most of the makespan.  In the
+#: log of a 30-minute table planned for 256 workers, 131 tasks of ten seconds held 37% of the
+#: work, and the last of them ended the replay at 62.8%; with this cap, 74.6% (3 s and openers
+#: split at once as well: 72.2%; docs/cluster.md).
+MANY_SLOTS_TASK_SECONDS = 2 * TASK_SECONDS
 #: The most jobs one task holds.
 MAX_BATCH = 256
 #: Tree passes of a row, in order: (top_k, full_below).  The first two are the survey.
@@ -248,6 +254,7 @@ class OpenerSearch:
         self.problem = Problem.of(words, self.v, memory)
         self.policy, self.exact, self.focus, self.goal = policy, exact, focus, goal
         self.slots = max(1, int(slots))
+        self.max_task = MAX_TASK_SECONDS if self.slots < GROUP_SLOTS else MANY_SLOTS_TASK_SECONDS
         D = len(words)
         self.total = int(self.v.sum(dtype=object))
         self.width = None if width is None else math.floor(width * self.total)
@@ -767,12 +774,12 @@ class OpenerSearch:
         seconds = 0.0
         if not self.exact:
             seconds = (
-                MAX_TASK_SECONDS
+                self.max_task
                 if seconds_left is None
-                else max(0.01, min(MAX_TASK_SECONDS, seconds_left))
+                else max(0.01, min(self.max_task, seconds_left))
             )
         predicted = min(
-            MAX_TASK_SECONDS,
+            self.max_task,
             sum(
                 self._mean("tree", arg)
                 if what == "tree"
