@@ -34,6 +34,13 @@ static inline __attribute__((always_inline)) int planes_for(const int L)
     return np;
 }
 
+/* The letters of a candidate, and (plus one) its reply classes, that the vector levels' arrays
+ * of registers hold: the word length where it is a constant (JT_LEN), so that those arrays, a
+ * few hundred bytes, stay in registers; sized for any length (JT_MAX_LEN letters of 128-byte
+ * indices, 3 KiB), gcc kept them on the stack and stored every register of candidates'
+ * indices there four times over. */
+#define LMAX (JT_LEN ? JT_LEN : JT_MAX_LEN)
+
 /* The chunk tables are built for at most this many targets at a time (16 KiB). */
 #define SEG 4096
 

@@ -53,7 +53,7 @@ static inline __attribute__((always_inline)) void
 register_pairs(const jt_eval *ev, int32_t c, int nv, const void *tabs, vb *by, const int L,
                const int M)
 {
-    slice_idx idx[JT_MAX_LEN];
+    slice_idx idx[LMAX];
     candidate_indices(ev, c, nv, L, idx, 32);
     vb pl[5];
     chunk_planes(tabs, idx, pl, L);
@@ -231,9 +231,9 @@ slice_q16_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32
     const vb total = (vb){0} + (uint8_t)mseg;
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
-        slice_idx idx[JT_MAX_LEN];
+        slice_idx idx[LMAX];
         candidate_indices(ev, c0 + v0, nv, L, idx, 32);
-        vb acc[JT_MAX_LEN + 1], nj[JT_MAX_LEN + 1];
+        vb acc[LMAX + 1], nj[LMAX + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = (vb){0};
         count_known(tk, tabs, nch, idx, acc, own, L, NCH, LOW);

@@ -22,19 +22,35 @@ candidate_letters(const jt_eval *ev, int p, int32_t c, int32_t n, int width, uin
         out[i] = JT_NO_LETTER;
 }
 
-/* The shuffle indices of the L letters (or tokens) of candidates c .. c+n-1. */
+/* The shuffle indices of the L letters (or tokens) of candidates c .. c+n-1.  Where the level
+ * loads letter indices as rows (IDX_ROWS), the candidates' letters gathered by cid are converted
+ * into rows of their own first, so that both ways end in the same L loads: merging the two ways'
+ * indices as registers, gcc kept them on the stack and the loop read them back from there. */
 static inline __attribute__((always_inline)) void
 candidate_indices(const jt_eval *ev, int32_t c, int32_t n, const int L, slice_idx *idx,
                   const int TW)
 {
 #ifdef IDX_ROWS
-    if (TW == 32 && !ev->cid && ev->w->shuf) { /* computed once for the word list */
-        for (int p = 0; p < L; p++)
-            idx[p] = idx_load(ev->w->shuf + (size_t)p * ev->w->lstride + c);
+    if (TW == 32) {
+        const uint8_t *rows = ev->w->shuf + c; /* computed once for the word list */
+        size_t stride = ev->w->lstride;
+        _Alignas(64) uint8_t own[LMAX][VW];
+        if (ev->cid || !ev->w->shuf) {
+            UNROLL for (int p = 0; p < L; p++) {
+                vb lt;
+                candidate_letters(ev, p, c, n, VW, (uint8_t *)&lt);
+                const slice_idx x = idx_of(lt, TW);
+                memcpy(own[p], &x.q[0], VW);
+            }
+            rows = &own[0][0];
+            stride = VW;
+        }
+        UNROLL for (int p = 0; p < L; p++)
+            idx[p] = idx_load(rows + (size_t)p * stride);
         return;
     }
 #endif
-    for (int p = 0; p < L; p++) {
+    UNROLL for (int p = 0; p < L; p++) {
         vb lt;
         candidate_letters(ev, p, c, n, VW, (uint8_t *)&lt);
         idx[p] = idx_of(lt, TW);
@@ -116,16 +132,16 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
     const uint8_t *T = tabs;
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
-        slice_idx idx[JT_MAX_LEN];
+        slice_idx idx[LMAX];
         candidate_indices(ev, c0 + v0, nv, L, idx, TW);
-        vh tot[2][JT_MAX_LEN + 1];
+        vh tot[2][LMAX + 1];
         UNROLL for (int j = 1; j <= L; j++)
             tot[0][j] = tot[1][j] = (vh){0};
         /* byte counters take 31 chunks (31 * 8 = 248 < 256) before they are widened */
         for (int32_t k0 = 0; k0 < nch; k0 += 31) {
             const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
             KEEP_IN_MEMORY(tot);
-            vb acc[JT_MAX_LEN + 1];
+            vb acc[LMAX + 1];
             UNROLL for (int j = 1; j <= L; j++)
                 acc[j] = (vb){0};
             for (int32_t k = k0; k < k1; k++) {
@@ -148,7 +164,7 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
         /* Mobius inversion lane-wise, in wrapping 16-bit arithmetic (exact: n_j in [0, m]),
          * for each half of the candidates */
         for (int h = 0; h < 2; h++) {
-            vh nj[JT_MAX_LEN + 1];
+            vh nj[LMAX + 1];
             vh rest = (vh){0} + (uint16_t)mseg;
             for (int j = L; j >= 1; j--) {
                 vh x = (vh){0};
