@@ -216,9 +216,9 @@ static inline __attribute__((always_inline)) slice_idx idx_of(vb letters, const 
 #define IDX_ROWS 1
 static inline __attribute__((always_inline)) slice_idx idx_load(const uint8_t *row)
 {
-    slice_idx r;
+    slice_idx r; /* look at TW = 32 reads q[0] alone: the rest is left unset (no stores where
+                  * the indices are kept in memory, RELOAD_IDX) */
     memcpy(&r.q[0], row, sizeof(vb));
-    r.q[1] = r.q[2] = r.q[3] = r.q[0];
     return r;
 }
 static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i, const int TW)

@@ -132,11 +132,16 @@ static inline __attribute__((always_inline)) void
 count_chunks(const uint8_t *tabs, const slice_idx *idx, int32_t k0, int32_t k1, vb *acc,
              const uint8_t *own, const int L)
 {
+    counters a;
+    UNROLL for (int j = 1; j <= L; j++)
+        a.v[j] = acc[j];
     for (int32_t k = k0; k < k1; k++) {
         vb pl[5];
         chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-        add_counts(pl, acc, own, L);
+        a = counted(pl, a, own, L);
     }
+    UNROLL for (int j = 1; j <= L; j++)
+        acc[j] = a.v[j];
 }
 
 /* Bytewise popcount of bytes below 16 (a chunk of at most 4 targets): one look-up, where the
@@ -160,11 +165,7 @@ count_known(const slice_tab *tk, const uint8_t *tabs, int32_t nch, const slice_i
             vb *acc, const uint8_t *own, const int L, const int NCH, const int LOW)
 {
     if (!NCH) {
-        for (int32_t k = 0; k < nch; k++) {
-            vb pl[5];
-            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-            add_counts(pl, acc, own, L);
-        }
+        count_chunks(tabs, idx, 0, nch, acc, own, L);
         return;
     }
     UNROLL for (int k = 0; k < NCH; k++) {

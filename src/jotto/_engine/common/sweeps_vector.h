@@ -87,10 +87,11 @@ static inline __attribute__((always_inline)) vb own_class(const uint8_t *own, in
  * no cost, and the registers the L indices held (with their copies whose bit 7 look flips,
  * hoisted out of the loop: 2 L registers) keep the byte counters instead.  Held in registers,
  * they made gcc spill and reload the counters of weighted nodes at every chunk, a third of the
- * loop's instructions.  An empty asm that may read and write the array says so;
- * SSE keeps its measured layout (KEEP_IN_MEMORY), AVX-512 and NEON have 32 registers. */
+ * loop's instructions.  An empty asm that may read and write the array (and nothing else: a
+ * clobber of all memory kept the byte counters on the stack too) says so; SSE keeps its
+ * measured layout (KEEP_IN_MEMORY), AVX-512 and NEON have 32 registers. */
 #if VW == 32 && !defined(__ARM_NEON)
-#define RELOAD_IDX(p) __asm__ volatile("" : : "r"(p) : "memory")
+#define RELOAD_IDX(p) __asm__ volatile("" : "+m"(*(slice_idx(*)[LMAX])(p)))
 #else
 #define RELOAD_IDX(p) ((void)0)
 #endif
@@ -103,6 +104,23 @@ static inline __attribute__((always_inline)) void add_counts(const vb *pl, vb *a
     UNROLL for (int j = 1; j <= L; j++)
         if (j < L || !own)
             acc[j] += pc8(with_bits(pl, j, planes_for(L)));
+}
+
+/* Byte counters carried by value through a loop over chunks whose count is known at run time
+ * only: passed by pointer into such a loop, gcc kept the counters of a whole array in memory
+ * (an address taken in a loop it does not unroll), a load and a store of each counter at every
+ * chunk; a structure passed and returned by value stays in registers. */
+typedef struct {
+    vb v[LMAX + 1];
+} counters;
+
+static inline __attribute__((always_inline)) counters counted(const vb *pl, counters a,
+                                                              const uint8_t *own, const int L)
+{
+    UNROLL for (int j = 1; j <= L; j++)
+        if (j < L || !own)
+            a.v[j] += pc8(with_bits(pl, j, planes_for(L)));
+    return a;
 }
 
 /* Adds (first: writes) the 16-bit lanes x to o[0 .. nh), nh <= VW / 2. */
@@ -141,19 +159,19 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
         for (int32_t k0 = 0; k0 < nch; k0 += 31) {
             const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
             KEEP_IN_MEMORY(tot);
-            vb acc[LMAX + 1];
+            counters acc;
             UNROLL for (int j = 1; j <= L; j++)
-                acc[j] = (vb){0};
+                acc.v[j] = (vb){0};
             for (int32_t k = k0; k < k1; k++) {
                 const slice_tab t = tab_load(T + (size_t)k * TW, TW);
                 vb pl[5];
                 UNROLL for (int p = 0; p < L; p++)
                     ripple(pl, look(t, idx[p], TW), p, np);
-                add_counts(pl, acc, own, L);
+                acc = counted(pl, acc, own, L);
             }
             UNROLL for (int j = 1; j <= L; j++) {
-                tot[0][j] += widen(acc[j], 0);
-                tot[1][j] += widen(acc[j], 1);
+                tot[0][j] += widen(acc.v[j], 0);
+                tot[1][j] += widen(acc.v[j], 1);
             }
         }
         if (own && first) { /* (later segments count none: their sums still add up) */

@@ -18,6 +18,14 @@ add_units_tab(nib_tab lo, nib_tab hi, const vb *pl, vb *wacc, const uint8_t *own
     }
 }
 
+/* add_units_tab with the chunk's tables at t (one digit) and the counters by value (counted). */
+static inline __attribute__((always_inline)) counters
+units_counted(const uint8_t *t, const vb *pl, counters u, const uint8_t *own, const int L)
+{
+    add_units_tab(nib_load(t), nib_load(t + 16), pl, u.v, own, L);
+    return u;
+}
+
 /* Add the units of the planes' ANDs of chunk k to wacc[d][1..L] (byte counters; class L's only
  * if own is NULL), the tables of digit d < ND at nib + d * dbytes (32 bytes a chunk): two nibble
  * look-ups a class and digit.  Unrolled by the pragma, as add_counts: left to gcc's size
@@ -75,12 +83,22 @@ slice_q_weighted_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs
             if (k < nsch)
                 add_units_tab(lo[k], hi[k], pl, wacc, own_u, L);
         }
-        for (int32_t k = 0; !NCH && k < nsch; k++) { /* chunks with heavier targets: counts
-                                                       * and units */
-            vb pl[5];
-            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-            add_counts(pl, acc, ev->own_n, L);
-            add_units(nib, 0, k, pl, &wacc, own_u, L, 1);
+        if (!NCH) { /* chunks with heavier targets: counts and units (counters by value) */
+            counters a, u;
+            UNROLL for (int j = 1; j <= L; j++) {
+                a.v[j] = acc[j];
+                u.v[j] = wacc[j];
+            }
+            for (int32_t k = 0; k < nsch; k++) {
+                vb pl[5];
+                chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
+                a = counted(pl, a, ev->own_n, L);
+                u = units_counted(nib + (size_t)k * 32, pl, u, own_u, L);
+            }
+            UNROLL for (int j = 1; j <= L; j++) {
+                acc[j] = a.v[j];
+                wacc[j] = u.v[j];
+            }
         }
         if (!NCH)
             count_chunks(tabs, idx, nsch, nch, acc, ev->own_n, L); /* the rest: counts */
