@@ -35,8 +35,8 @@ candidate_indices(const jt_eval *ev, int32_t c, int32_t n, const int L, slice_id
         const uint8_t *rows = ev->w->shuf + c; /* computed once for the word list */
         size_t stride = ev->w->lstride;
         _Alignas(64) uint8_t own[LMAX][VW];
-        if (ev->cid || !ev->w->shuf) {
-            UNROLL for (int p = 0; p < L; p++) {
+        if (ev->cid || !ev->w->shuf) { /* (not unrolled: it made the units compile 1.3x longer) */
+            for (int p = 0; p < L; p++) {
                 vb lt;
                 candidate_letters(ev, p, c, n, VW, (uint8_t *)&lt);
                 const slice_idx x = idx_of(lt, TW);
@@ -50,7 +50,7 @@ candidate_indices(const jt_eval *ev, int32_t c, int32_t n, const int L, slice_id
         return;
     }
 #endif
-    UNROLL for (int p = 0; p < L; p++) {
+    for (int p = 0; p < L; p++) {
         vb lt;
         candidate_letters(ev, p, c, n, VW, (uint8_t *)&lt);
         idx[p] = idx_of(lt, TW);
@@ -89,11 +89,16 @@ static inline __attribute__((always_inline)) vb own_class(const uint8_t *own, in
  * they made gcc spill and reload the counters of weighted nodes at every chunk, a third of the
  * loop's instructions.  An empty asm that may read and write the array (and nothing else: a
  * clobber of all memory kept the byte counters on the stack too) says so; SSE keeps its
- * measured layout (KEEP_IN_MEMORY), AVX-512 and NEON have 32 registers. */
+ * measured layout (KEEP_IN_MEMORY), AVX-512 and NEON have 32 registers.  slice_sweep_q's
+ * loop reloads its indices too on AVX2 (RELOADS), where its counters go by value (counters):
+ * with both in registers gcc spilled, and ENABLE 5 eckler (keep-all anagrams, whose small
+ * nodes it counts) took 1.08-1.17x as long (bench/compare_builds.py, v3 and v2, two runs). */
 #if VW == 32 && !defined(__ARM_NEON)
 #define RELOAD_IDX(p) __asm__ volatile("" : "+m"(*(slice_idx(*)[LMAX])(p)))
+#define RELOADS 1
 #else
 #define RELOAD_IDX(p) ((void)0)
+#define RELOADS 0
 #endif
 
 /* Add the counts of one chunk's planes' ANDs pl to acc[1..L] (byte counters), class L's only if
@@ -165,9 +170,14 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
             for (int32_t k = k0; k < k1; k++) {
                 const slice_tab t = tab_load(T + (size_t)k * TW, TW);
                 vb pl[5];
+                RELOAD_IDX(idx);
                 UNROLL for (int p = 0; p < L; p++)
                     ripple(pl, look(t, idx[p], TW), p, np);
+#if RELOADS
                 acc = counted(pl, acc, own, L);
+#else /* the indices keep the registers, the counters memory, as measured for SSE */
+                add_counts(pl, acc.v, own, L);
+#endif
             }
             UNROLL for (int j = 1; j <= L; j++) {
                 tot[0][j] += widen(acc.v[j], 0);
