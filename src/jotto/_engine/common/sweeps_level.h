@@ -34,6 +34,13 @@ static inline __attribute__((always_inline)) int planes_for(const int L)
     return np;
 }
 
+/* The letters of a candidate, and (plus one) its reply classes, that the vector levels' arrays
+ * of registers hold: the word length where it is a constant (JT_LEN), so that those arrays, a
+ * few hundred bytes, stay in registers; sized for any length (JT_MAX_LEN letters of 128-byte
+ * indices, 3 KiB), gcc kept them on the stack and stored every register of candidates'
+ * indices there four times over. */
+#define LMAX (JT_LEN ? JT_LEN : JT_MAX_LEN)
+
 /* The chunk tables are built for at most this many targets at a time (16 KiB). */
 #define SEG 4096
 
@@ -209,9 +216,9 @@ static inline __attribute__((always_inline)) slice_idx idx_of(vb letters, const 
 #define IDX_ROWS 1
 static inline __attribute__((always_inline)) slice_idx idx_load(const uint8_t *row)
 {
-    slice_idx r;
+    slice_idx r; /* look at TW = 32 reads q[0] alone: the rest is left unset (no stores where
+                  * the indices are kept in memory, RELOAD_IDX) */
     memcpy(&r.q[0], row, sizeof(vb));
-    r.q[1] = r.q[2] = r.q[3] = r.q[0];
     return r;
 }
 static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i, const int TW)

@@ -53,7 +53,7 @@ static inline __attribute__((always_inline)) void
 register_pairs(const jt_eval *ev, int32_t c, int nv, const void *tabs, vb *by, const int L,
                const int M)
 {
-    slice_idx idx[JT_MAX_LEN];
+    slice_idx idx[LMAX];
     candidate_indices(ev, c, nv, L, idx, 32);
     vb pl[5];
     chunk_planes(tabs, idx, pl, L);
@@ -132,11 +132,16 @@ static inline __attribute__((always_inline)) void
 count_chunks(const uint8_t *tabs, const slice_idx *idx, int32_t k0, int32_t k1, vb *acc,
              const uint8_t *own, const int L)
 {
+    counters a;
+    UNROLL for (int j = 1; j <= L; j++)
+        a.v[j] = acc[j];
     for (int32_t k = k0; k < k1; k++) {
         vb pl[5];
         chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-        add_counts(pl, acc, own, L);
+        a = counted(pl, a, own, L);
     }
+    UNROLL for (int j = 1; j <= L; j++)
+        acc[j] = a.v[j];
 }
 
 /* Bytewise popcount of bytes below 16 (a chunk of at most 4 targets): one look-up, where the
@@ -160,11 +165,7 @@ count_known(const slice_tab *tk, const uint8_t *tabs, int32_t nch, const slice_i
             vb *acc, const uint8_t *own, const int L, const int NCH, const int LOW)
 {
     if (!NCH) {
-        for (int32_t k = 0; k < nch; k++) {
-            vb pl[5];
-            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-            add_counts(pl, acc, own, L);
-        }
+        count_chunks(tabs, idx, 0, nch, acc, own, L);
         return;
     }
     UNROLL for (int k = 0; k < NCH; k++) {
@@ -231,9 +232,9 @@ slice_q16_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32
     const vb total = (vb){0} + (uint8_t)mseg;
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
-        slice_idx idx[JT_MAX_LEN];
+        slice_idx idx[LMAX];
         candidate_indices(ev, c0 + v0, nv, L, idx, 32);
-        vb acc[JT_MAX_LEN + 1], nj[JT_MAX_LEN + 1];
+        vb acc[LMAX + 1], nj[LMAX + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = (vb){0};
         count_known(tk, tabs, nch, idx, acc, own, L, NCH, LOW);

@@ -22,15 +22,31 @@ candidate_letters(const jt_eval *ev, int p, int32_t c, int32_t n, int width, uin
         out[i] = JT_NO_LETTER;
 }
 
-/* The shuffle indices of the L letters (or tokens) of candidates c .. c+n-1. */
+/* The shuffle indices of the L letters (or tokens) of candidates c .. c+n-1.  Where the level
+ * loads letter indices as rows (IDX_ROWS), the candidates' letters gathered by cid are converted
+ * into rows of their own first, so that both ways end in the same L loads: merging the two ways'
+ * indices as registers, gcc kept them on the stack and the loop read them back from there. */
 static inline __attribute__((always_inline)) void
 candidate_indices(const jt_eval *ev, int32_t c, int32_t n, const int L, slice_idx *idx,
                   const int TW)
 {
 #ifdef IDX_ROWS
-    if (TW == 32 && !ev->cid && ev->w->shuf) { /* computed once for the word list */
-        for (int p = 0; p < L; p++)
-            idx[p] = idx_load(ev->w->shuf + (size_t)p * ev->w->lstride + c);
+    if (TW == 32) {
+        const uint8_t *rows = ev->w->shuf + c; /* computed once for the word list */
+        size_t stride = ev->w->lstride;
+        _Alignas(64) uint8_t own[LMAX][VW];
+        if (ev->cid || !ev->w->shuf) { /* (not unrolled: it made the units compile 1.3x longer) */
+            for (int p = 0; p < L; p++) {
+                vb lt;
+                candidate_letters(ev, p, c, n, VW, (uint8_t *)&lt);
+                const slice_idx x = idx_of(lt, TW);
+                memcpy(own[p], &x.q[0], VW);
+            }
+            rows = &own[0][0];
+            stride = VW;
+        }
+        UNROLL for (int p = 0; p < L; p++)
+            idx[p] = idx_load(rows + (size_t)p * stride);
         return;
     }
 #endif
@@ -71,12 +87,18 @@ static inline __attribute__((always_inline)) vb own_class(const uint8_t *own, in
  * no cost, and the registers the L indices held (with their copies whose bit 7 look flips,
  * hoisted out of the loop: 2 L registers) keep the byte counters instead.  Held in registers,
  * they made gcc spill and reload the counters of weighted nodes at every chunk, a third of the
- * loop's instructions.  An empty asm that may read and write the array says so;
- * SSE keeps its measured layout (KEEP_IN_MEMORY), AVX-512 and NEON have 32 registers. */
+ * loop's instructions.  An empty asm that may read and write the array (and nothing else: a
+ * clobber of all memory kept the byte counters on the stack too) says so; SSE keeps its
+ * measured layout (KEEP_IN_MEMORY), AVX-512 and NEON have 32 registers.  slice_sweep_q's
+ * loop reloads its indices too on AVX2 (RELOADS), where its counters go by value (counters):
+ * with both in registers gcc spilled, and ENABLE 5 eckler (keep-all anagrams, whose small
+ * nodes it counts) took 1.08-1.17x as long (bench/compare_builds.py, v3 and v2, two runs). */
 #if VW == 32 && !defined(__ARM_NEON)
-#define RELOAD_IDX(p) __asm__ volatile("" : : "r"(p) : "memory")
+#define RELOAD_IDX(p) __asm__ volatile("" : "+m"(*(slice_idx(*)[LMAX])(p)))
+#define RELOADS 1
 #else
 #define RELOAD_IDX(p) ((void)0)
+#define RELOADS 0
 #endif
 
 /* Add the counts of one chunk's planes' ANDs pl to acc[1..L] (byte counters), class L's only if
@@ -87,6 +109,23 @@ static inline __attribute__((always_inline)) void add_counts(const vb *pl, vb *a
     UNROLL for (int j = 1; j <= L; j++)
         if (j < L || !own)
             acc[j] += pc8(with_bits(pl, j, planes_for(L)));
+}
+
+/* Byte counters carried by value through a loop over chunks whose count is known at run time
+ * only: passed by pointer into such a loop, gcc kept the counters of a whole array in memory
+ * (an address taken in a loop it does not unroll), a load and a store of each counter at every
+ * chunk; a structure passed and returned by value stays in registers. */
+typedef struct {
+    vb v[LMAX + 1];
+} counters;
+
+static inline __attribute__((always_inline)) counters counted(const vb *pl, counters a,
+                                                              const uint8_t *own, const int L)
+{
+    UNROLL for (int j = 1; j <= L; j++)
+        if (j < L || !own)
+            a.v[j] += pc8(with_bits(pl, j, planes_for(L)));
+    return a;
 }
 
 /* Adds (first: writes) the 16-bit lanes x to o[0 .. nh), nh <= VW / 2. */
@@ -116,28 +155,33 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
     const uint8_t *T = tabs;
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
-        slice_idx idx[JT_MAX_LEN];
+        slice_idx idx[LMAX];
         candidate_indices(ev, c0 + v0, nv, L, idx, TW);
-        vh tot[2][JT_MAX_LEN + 1];
+        vh tot[2][LMAX + 1];
         UNROLL for (int j = 1; j <= L; j++)
             tot[0][j] = tot[1][j] = (vh){0};
         /* byte counters take 31 chunks (31 * 8 = 248 < 256) before they are widened */
         for (int32_t k0 = 0; k0 < nch; k0 += 31) {
             const int32_t k1 = nch - k0 < 31 ? nch : k0 + 31;
             KEEP_IN_MEMORY(tot);
-            vb acc[JT_MAX_LEN + 1];
+            counters acc;
             UNROLL for (int j = 1; j <= L; j++)
-                acc[j] = (vb){0};
+                acc.v[j] = (vb){0};
             for (int32_t k = k0; k < k1; k++) {
                 const slice_tab t = tab_load(T + (size_t)k * TW, TW);
                 vb pl[5];
+                RELOAD_IDX(idx);
                 UNROLL for (int p = 0; p < L; p++)
                     ripple(pl, look(t, idx[p], TW), p, np);
-                add_counts(pl, acc, own, L);
+#if RELOADS
+                acc = counted(pl, acc, own, L);
+#else /* the indices keep the registers, the counters memory, as measured for SSE */
+                add_counts(pl, acc.v, own, L);
+#endif
             }
             UNROLL for (int j = 1; j <= L; j++) {
-                tot[0][j] += widen(acc[j], 0);
-                tot[1][j] += widen(acc[j], 1);
+                tot[0][j] += widen(acc.v[j], 0);
+                tot[1][j] += widen(acc.v[j], 1);
             }
         }
         if (own && first) { /* (later segments count none: their sums still add up) */
@@ -148,7 +192,7 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
         /* Mobius inversion lane-wise, in wrapping 16-bit arithmetic (exact: n_j in [0, m]),
          * for each half of the candidates */
         for (int h = 0; h < 2; h++) {
-            vh nj[JT_MAX_LEN + 1];
+            vh nj[LMAX + 1];
             vh rest = (vh){0} + (uint16_t)mseg;
             for (int j = L; j >= 1; j--) {
                 vh x = (vh){0};

@@ -18,6 +18,14 @@ add_units_tab(nib_tab lo, nib_tab hi, const vb *pl, vb *wacc, const uint8_t *own
     }
 }
 
+/* add_units_tab with the chunk's tables at t (one digit) and the counters by value (counted). */
+static inline __attribute__((always_inline)) counters
+units_counted(const uint8_t *t, const vb *pl, counters u, const uint8_t *own, const int L)
+{
+    add_units_tab(nib_load(t), nib_load(t + 16), pl, u.v, own, L);
+    return u;
+}
+
 /* Add the units of the planes' ANDs of chunk k to wacc[d][1..L] (byte counters; class L's only
  * if own is NULL), the tables of digit d < ND at nib + d * dbytes (32 bytes a chunk): two nibble
  * look-ups a class and digit.  Unrolled by the pragma, as add_counts: left to gcc's size
@@ -25,7 +33,7 @@ add_units_tab(nib_tab lo, nib_tab hi, const vb *pl, vb *wacc, const uint8_t *own
  * and bt, byte counters in memory), where 69d39b9's whole-file build unrolled them, and TWL06's
  * paper-mode weights ran 1.1x slower on v2. */
 static inline __attribute__((always_inline)) void
-add_units(const uint8_t *nib, size_t dbytes, int32_t k, const vb *pl, vb (*wacc)[JT_MAX_LEN + 1],
+add_units(const uint8_t *nib, size_t dbytes, int32_t k, const vb *pl, vb (*wacc)[LMAX + 1],
           const uint8_t *own, const int L, const int ND)
 {
     UNROLL for (int d = 0; d < ND; d++) {
@@ -63,9 +71,9 @@ slice_q_weighted_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs
     }
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
-        slice_idx idx[JT_MAX_LEN];
+        slice_idx idx[LMAX];
         candidate_indices(ev, c0 + v0, nv, L, idx, 32);
-        vb acc[JT_MAX_LEN + 1], wacc[JT_MAX_LEN + 1];
+        vb acc[LMAX + 1], wacc[LMAX + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = wacc[j] = (vb){0};
         UNROLL for (int k = 0; k < NCH; k++) { /* tables in registers (count_known) */
@@ -75,18 +83,28 @@ slice_q_weighted_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs
             if (k < nsch)
                 add_units_tab(lo[k], hi[k], pl, wacc, own_u, L);
         }
-        for (int32_t k = 0; !NCH && k < nsch; k++) { /* chunks with heavier targets: counts
-                                                       * and units */
-            vb pl[5];
-            chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
-            add_counts(pl, acc, ev->own_n, L);
-            add_units(nib, 0, k, pl, &wacc, own_u, L, 1);
+        if (!NCH) { /* chunks with heavier targets: counts and units (counters by value) */
+            counters a, u;
+            UNROLL for (int j = 1; j <= L; j++) {
+                a.v[j] = acc[j];
+                u.v[j] = wacc[j];
+            }
+            for (int32_t k = 0; k < nsch; k++) {
+                vb pl[5];
+                chunk_planes(tabs + (size_t)k * 32, idx, pl, L);
+                a = counted(pl, a, ev->own_n, L);
+                u = units_counted(nib + (size_t)k * 32, pl, u, own_u, L);
+            }
+            UNROLL for (int j = 1; j <= L; j++) {
+                acc[j] = a.v[j];
+                wacc[j] = u.v[j];
+            }
         }
         if (!NCH)
             count_chunks(tabs, idx, nsch, nch, acc, ev->own_n, L); /* the rest: counts */
         acc[L] = own_class(ev->own_n, c0 + v0, acc[L]);
         wacc[L] = own_class(own_u, c0 + v0, wacc[L]);
-        vb nj[JT_MAX_LEN + 1], xj[JT_MAX_LEN + 1];
+        vb nj[LMAX + 1], xj[LMAX + 1];
         invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
         invert_bytes(xj, wacc, (vb){0} + (uint8_t)utot, L);
         vh key[2];
@@ -154,7 +172,7 @@ slice_q_weighted(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, 
 /* Widen the byte counters wacc[1..L] of one digit into its 16-bit tot[h][1..L] (h: each half of
  * the candidates), and clear them. */
 static inline __attribute__((always_inline)) void
-spill_digit(vh (*tot)[JT_MAX_LEN + 1], vb *wacc, const int L)
+spill_digit(vh (*tot)[LMAX + 1], vb *wacc, const int L)
 {
     for (int j = 1; j <= L; j++) {
         tot[0][j] += widen(wacc[j], 0);
@@ -170,10 +188,10 @@ spill_digit(vh (*tot)[JT_MAX_LEN + 1], vb *wacc, const int L)
  * (<= 248) to digit d's byte counters: they are widened before one could pass 255. */
 static inline __attribute__((always_inline)) void
 unit_chunks(const uint8_t *tabs, const slice_idx *idx, const uint8_t *nib, const uint8_t *csum,
-            int32_t nsch, vb *acc, const uint8_t *own, vh (*tot)[2][JT_MAX_LEN + 1], const int L,
+            int32_t nsch, vb *acc, const uint8_t *own, vh (*tot)[2][LMAX + 1], const int L,
             const int ND)
 {
-    vb wacc[MAX_DIGITS][JT_MAX_LEN + 1];
+    vb wacc[MAX_DIGITS][LMAX + 1];
     for (int d = 0; d < ND; d++)
         for (int j = 1; j <= L; j++) {
             wacc[d][j] = (vb){0};
@@ -215,7 +233,7 @@ static inline __attribute__((always_inline)) vw quarter(vh x, int r)
  * X[d][j]): each digit's sum in 32-bit lanes, exact while sum_j a_j X_j^(d) < 2^32 (the callers
  * bound it), the digits combined in 64 bits. */
 static inline __attribute__((always_inline)) void
-add_dots(uint64_t *out, int nh, const vh *a, const vh (*X)[JT_MAX_LEN + 1], const int L,
+add_dots(uint64_t *out, int nh, const vh *a, const vh (*X)[LMAX + 1], const int L,
          const int ND)
 {
     for (int part = 0; part < 2 && part * (VW / 4) < nh; part++) {
@@ -242,7 +260,7 @@ add_dots(uint64_t *out, int nh, const vh *a, const vh (*X)[JT_MAX_LEN + 1], cons
 /* The units X_j^(d) of one half h of the candidates from their counts tot[d][h] (unit_chunks),
  * digit d's units summing to usum[d] <= 65535: exact in 16-bit lanes. */
 static inline __attribute__((always_inline)) void
-invert_units(vh (*X)[JT_MAX_LEN + 1], vh (*tot)[2][JT_MAX_LEN + 1], const uint32_t *usum, int h,
+invert_units(vh (*X)[LMAX + 1], vh (*tot)[2][LMAX + 1], const uint32_t *usum, int h,
              const int L, const int ND)
 {
     for (int d = 0; d < ND; d++)
@@ -261,10 +279,10 @@ slice_q_digits(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, in
 {
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
-        slice_idx idx[JT_MAX_LEN];
+        slice_idx idx[LMAX];
         candidate_indices(ev, c0 + v0, nv, L, idx, 32);
-        vb acc[JT_MAX_LEN + 1], nj[JT_MAX_LEN + 1];
-        vh tot[MAX_DIGITS][2][JT_MAX_LEN + 1];
+        vb acc[LMAX + 1], nj[LMAX + 1];
+        vh tot[MAX_DIGITS][2][LMAX + 1];
         for (int j = 1; j <= L; j++)
             acc[j] = (vb){0};
         unit_chunks(tabs, idx, nib, csum, nsch, acc, ev->own_n, tot, L, ND);
@@ -273,7 +291,7 @@ slice_q_digits(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, in
         invert_bytes(nj, acc, (vb){0} + (uint8_t)ev->m, L);
         for (int h = 0; h < 2 && h * (VW / 2) < nv; h++) {
             const int lo = h * (VW / 2), nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
-            vh a[JT_MAX_LEN + 1], X[MAX_DIGITS][JT_MAX_LEN + 1], sq = (vh){0};
+            vh a[LMAX + 1], X[MAX_DIGITS][LMAX + 1], sq = (vh){0};
             for (int j = 0; j <= L; j++) {
                 a[j] = widen(nj[j], h);
                 sq += a[j] * a[j];
@@ -340,13 +358,13 @@ spec_sweep(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, const 
 {
     for (int32_t v0 = 0; v0 < n; v0 += VW) {
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
-        slice_idx idx[JT_MAX_LEN];
+        slice_idx idx[LMAX];
         candidate_indices(ev, c0 + v0, nv, L, idx, 32);
-        vh tot[MAX_DIGITS][2][JT_MAX_LEN + 1];
+        vh tot[MAX_DIGITS][2][LMAX + 1];
         unit_chunks(tabs, idx, nib, csum, nsch, NULL, NULL, tot, L, ND);
         for (int h = 0; h < 2 && h * (VW / 2) < nv; h++) {
             const int lo = h * (VW / 2), nh = nv - lo < VW / 2 ? nv - lo : VW / 2;
-            vh a[JT_MAX_LEN + 1], X[MAX_DIGITS][JT_MAX_LEN + 1];
+            vh a[LMAX + 1], X[MAX_DIGITS][LMAX + 1];
             for (int j = 0; j <= L; j++) {
                 const uint16_t *row = cnt + (size_t)j * stride + v0 + lo;
                 if (nh == VW / 2) {
