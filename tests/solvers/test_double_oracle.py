@@ -119,15 +119,18 @@ def test_double_oracle_solves_tiny_games_exactly(words):
     _assert_solved_exactly(wl)
 
 
-@pytest.mark.parametrize("prove_every", [1, 1000])
+@pytest.mark.parametrize("strong_every, prove_every", [(1, 1), (1000, 1000)])
 @settings(max_examples=10, deadline=None)
 @given(words=dictionaries(min_size=3, max_size=6, lengths=(2, 3)))
-def test_every_schedule_of_scouts_and_proofs_solves_tiny_games_exactly(prove_every, words):
-    """Whether the exact oracle runs every round after the scouts (several columns a round) or
-    only when the searches before it find nothing, the run ends at the exact equilibrium."""
+def test_every_schedule_of_scouts_and_proofs_solves_tiny_games_exactly(
+    strong_every, prove_every, words
+):
+    """Whether the strong scout and the exact oracle run every round (several columns a round)
+    or only when the searches before them find nothing, the run ends at the exact equilibrium."""
     from jotto.solvers.double_oracle import algorithm as double_oracle
 
     with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(double_oracle, "STRONG_EVERY", strong_every)
         mp.setattr(double_oracle, "PROVE_EVERY_SCOUTED", prove_every)
         _assert_solved_exactly(jotto.WordList.from_words(words))
 

@@ -67,6 +67,12 @@ PROVE_EVERY = 20
 #: The same for an oracle with scouts: they find the columns, and the oracle (an exact search,
 #: whose cost is mostly its proof) is needed only for the lower bound.
 PROVE_EVERY_SCOUTED = 100
+#: The strong scout runs at least this often, however well the cheap one does: its trees are
+#: better columns (fewer rounds).  Without it, budgeted runs at 200 and 500 common secrets of
+#: Norvig's list got a little further per CPU second (4.620 against 4.637 after 110 s of CPU at
+#: 200), but the exact run of TWL06's 2-letter game took 1,240 rounds and 1.7 times the CPU
+#: (docs/common-words.md): kept.
+STRONG_EVERY = 5
 #: States the strong scout may visit: a top-20 search takes at most 70 000 on TWL06's 2-letter
 #: mixes, but minutes at 3 letters; stopped, it gives its best tree so far (or the greedy one),
 #: and the oracle runs if that does not improve.
@@ -82,10 +88,9 @@ ROUND_SHARE = 0.5
 #: handed to the oracles, the LP's hider having the rest.  At 200 common secrets of Norvig's
 #: list (one thread each, the same load, 200 s) the rounds' upper bound reached 4.651 with
 #: the centre where a moving average of the LP's hiders (this weight on the previous
-#: rounds') reached 4.802.  With the top-20 scout only when nothing cheaper improves (two runs
-#: side by side, 300 s, load 4-8), a weight of 0.75 reached 4.607 after 110 s of CPU and 4.593
-#: after 171 s, 0.25 reached 4.659 and 4.630 (0.5: 4.620 after 110 s in an earlier pair).
-SMOOTHING = 0.75
+#: rounds') reached 4.802.  A weight of 0.75 did better there over 300 s (4.593 against 4.630
+#: with 0.25), but the exact 2-letter run took 647 rounds and 1.3 times the CPU of 0.5's 565.
+SMOOTHING = 0.5
 #: Part of a time budget kept for the last step, :meth:`DoubleOracle.prove`.
 PROVE_SHARE = 0.25
 #: The part of the last step's time that the short proofs ranking its candidate hiders take.
@@ -99,16 +104,10 @@ BESIDE_THREADS = -1  # all but one
 #: 0.1 and 7.160 with 0.5; with lookahead:2 and 3 trees, 7.028 with 0.1 and 7.037 with 0.2.
 HEDGE_RATE = 0.1
 HEDGE_STEPS = 8
-#: Searches tried before an oracle of each kind, cheapest first: the first every round, each
-#: other only when the ones before it found no improving tree.  The top-5 search costs about 2% of an exact best response
-#: and the top-20 one 40%, and the top-20 tree is the optimal one in most rounds: the exact
-#: search's cost is its proof.  The top-20 one also ran every fifth round until 2026-11-29: its
-#: trees are better columns, but not better per CPU second.  With it off the upper bound fell
-#: further for the same time (one thread each, two runs side by side, load 6-10): at 200 common
-#: secrets of Norvig's list to 4.620 (96 rounds, 110 s of CPU in 300 s) from 4.637 (61
-#: rounds, 114 s), at 500 to 5.506 (36 rounds, 185 s of CPU in 600 s) from 5.525 (29
-#: rounds, 226 s): each such round cost 2.7 s of CPU at 200 words and 6-25 s at 500, a top-5
-#: round 0.8 and 1-2 s (docs/common-words.md).
+#: Searches tried before an oracle of each kind, cheapest first: each runs when the ones before
+#: it found no improving tree (the strong one also every STRONG_EVERY rounds).  The top-5 search
+#: costs about 2% of an exact best response and the top-20 one 40%, and the top-20 tree is the
+#: optimal one in most rounds: the exact search's cost is its proof.
 _SCOUTS = {
     "best-response": (
         Oracle("lookahead", top_k=5),
@@ -243,8 +242,8 @@ class DoubleOracle:
 
         Cheap trees come first: GuesserGBR's and, when the oracle is the best response, the
         scouts' (searches over the best 5, then 20, candidates per state, which find the optimal
-        tree in a fraction of the time its proof takes; the strong one only when nothing cheaper
-        improves).  The oracle itself runs when no scout
+        tree in a fraction of the time its proof takes; the strong one when nothing cheaper
+        improves, and every ``STRONG_EVERY`` rounds).  The oracle itself runs when no scout
         improves on the restricted game, and every ``PROVE_EVERY`` rounds
         (``PROVE_EVERY_SCOUTED`` with scouts) for the lower bound.  Every tree that improves on
         the restricted game is added: a round may add several columns.  They answer the
@@ -288,7 +287,7 @@ class DoubleOracle:
             oracle's against ``w``, offered; whether one was added."""
             added = offer(gbr_tree(self.words, w, rule="exact", threads=self.round_threads))
             for k, scout in enumerate(scouts):
-                if k > 0 and added:
+                if k > 0 and added and self.rounds % STRONG_EVERY:
                     break
                 found = scout.respond(self.words, w, self.round_threads)
                 self._offer_hider(found.lower, w.astype(object))
