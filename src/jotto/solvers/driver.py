@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..util.checkpoints import Checkpoints
 from ..util.interrupts import deferred_interrupts
 
 __all__ = ["Request", "SolveInterrupted", "close_bar", "drive", "note", "progress_bar"]
@@ -54,12 +55,14 @@ def drive(
     close: bool = True,
 ) -> bool:
     """Run ``step`` until ``finished()`` or the time budget, with the progress bar, checkpoints
-    every ``checkpoint_seconds`` and a last save; Ctrl-C and SIGTERM stop it between steps.
-    Returns whether it was interrupted.  The bar is closed (its postfix where the run ended)
+    every ``checkpoint_seconds`` (further apart when a save takes long:
+    :class:`jotto.util.checkpoints.Checkpoints`) and a last save; Ctrl-C and SIGTERM stop it
+    between steps.  Returns whether it was interrupted.  The bar is closed (its postfix where the run ended)
     unless ``close`` is false: then the caller has more to do and closes it
     (:func:`close_bar`)."""
     started = time.monotonic()
-    last_save = last_status = started
+    last_status = started
+    checkpoints = None if save is None else Checkpoints(save, checkpoint_seconds)
     with deferred_interrupts() as stop:
         while not finished() and not stop.requested:
             if time_budget is not None and time.monotonic() - started >= time_budget:
@@ -71,9 +74,8 @@ def drive(
                 if now - last_status > 0.2:  # our own clock (tqdm's last_print_t is wall time)
                     bar.set_postfix(refresh=False, **status())
                     last_status = now
-            if save is not None and now - last_save >= checkpoint_seconds:
-                save()
-                last_save = now
+            if checkpoints is not None:
+                checkpoints.tick()
         if close:
             close_bar(bar, status)
         if save is not None:

@@ -49,7 +49,7 @@ def solve_matrix_game(A: np.ndarray) -> MatrixSolution:
     return game.solve()
 
 
-def _silent_highs() -> highspy.Highs:
+def silent_highs() -> highspy.Highs:
     """A HiGHS instance that prints nothing.  highspy's constructor writes HiGHS's banner to
     standard output before any option can be set (HiGHS issue 2749), which would land in the
     middle of jotto's own output (JSON included); so file descriptor 1 points at /dev/null while
@@ -77,7 +77,7 @@ class GrowingGame:
     def __init__(self, rows: int):
         self.rows = rows
         self._inf = highspy.kHighsInf
-        h = _silent_highs()
+        h = silent_highs()
         none = np.zeros(0, dtype=np.int32)
         # variable 0 is the value v (free, cost 1); rows 0..n-1: A q - v <= 0; row n: sum q = 1
         h.addCol(1.0, -self._inf, self._inf, 0, none, np.zeros(0))

@@ -30,6 +30,7 @@ from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
+from ...util.checkpoints import Checkpoints
 from ...util.interrupts import deferred_interrupts, sigint_held
 from .work_units import Outcome, Task, run_task
 
@@ -407,7 +408,7 @@ def drive(
     waited for, at most :data:`GRACE_SECONDS` more."""
     started = time.monotonic()
     deadline = None if seconds is None else started + seconds
-    last_save = started
+    checkpoints = None if save is None else Checkpoints(save, checkpoint_seconds)
     with deferred_interrupts(lambda: runner.cancel.append(True)) as stop:
         try:
             while not stop.requested:
@@ -432,9 +433,8 @@ def drive(
                     search.take(outcome)
                     if progress is not None:
                         progress(outcome)
-                if save is not None and time.monotonic() - last_save >= checkpoint_seconds:
-                    save()
-                    last_save = time.monotonic()
+                if checkpoints is not None:
+                    checkpoints.tick()
         finally:
             for ident in list(search.sent):
                 search.forget(ident)

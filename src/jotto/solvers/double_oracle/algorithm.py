@@ -2,28 +2,32 @@
 decision trees, and certified bounds on the game's value.
 
 The hider's strategy space is every word; the guesser's is a growing set of trees.  Each round
-solves the restricted game (words × trees, payoff = guesses) by linear programming, then asks the
-guesser's oracle, the branch-and-bound best response of :func:`jotto.best_response`, for a tree
-against the restricted game's hider mixture, after cheaper searches that usually find the same
-tree (GuesserGBR's tree and top-K "scouts"; see :meth:`DoubleOracle.step`).  The hider's best
-reply to the guesser's mixture is always among the rows, so the round's restricted value is
-exactly what the guesser's mixture guarantees.
+solves the restricted game by linear programming, then asks the guesser's oracle, the
+branch-and-bound best response of :func:`jotto.best_response`, for a tree against the restricted
+game's hider mixture, after cheaper searches that usually find the same tree (GuesserGBR's tree
+and top-K "scouts"; see :meth:`DoubleOracle.step`).  The restricted game is played in behaviour
+strategies over the trees' states (:mod:`.flow`): the guesser may mix at every state between the
+guesses the trees made there, which is never worse than mixing the trees and at 2 letters took
+the exact run from 565 rounds to 94.  The hider's best reply to the guesser is always among the
+rows, so the round's restricted value is what the guesser's strategy guarantees.
 
 Bounds, all exact rationals:
 
-- upper: the guesser's mixture (its float probabilities made exact rationals) has a worst case
-  over all targets; the least seen so far is an upper bound on the game's value.
+- upper: the guesser's strategy, split into a mixture of trees (its float probabilities made
+  exact rationals), has a worst case over all targets; the least seen so far is an upper bound
+  on the game's value.
 - lower: the best response's proved lower bound against the hider's mixture (made integer weights
   by :func:`jotto.integer_weights`) is a lower bound on the value; the greatest seen is kept,
   starting from the uniform hider's counting bound (:mod:`jotto.game.bounds`), which needs no
   search, and then what the first round proves against the uniform hider
   (:meth:`DoubleOracle._answer_uniform`), so that it is never below that hider's.
 
-When no tree improves on the restricted value, the restricted game's exact rational equilibrium is
-recovered from the LP's supports (:func:`jotto.solvers.matrix_game.exact_equilibrium`) and the
-exact best
-response against its hider mixture is computed: if it equals the restricted value, both bounds are
-that value and the game is solved, a certificate checked entirely in rational arithmetic.
+When no tree improves on the restricted value, the guesser's trees join the columns and the
+restricted game over the trees (which then has the same value) gives its exact rational
+equilibrium, recovered from the LP's supports
+(:func:`jotto.solvers.matrix_game.exact_equilibrium`), and the exact best response against its
+hider mixture is computed: if it equals the restricted value, both bounds are that value and the
+game is solved, a certificate checked entirely in rational arithmetic.
 
 With a ``lookahead:K`` oracle (3 letters and more, where exact best responses are out of reach)
 the columns come from a *hedge* instead (:meth:`DoubleOracle.hedge_round`): a hider that plays
@@ -52,6 +56,7 @@ from ...responses.gbr import gbr_tree
 from ...responses.oracles import Oracle
 from ...util.strategy_file import StrategyFileError
 from ..matrix_game import GrowingGame, exact_equilibrium
+from .flow import FlowGame, FlowSolution
 from .solution import SOLVER_VERSION, DoubleOracleSolution, encode_fraction, int_list
 
 if TYPE_CHECKING:
@@ -91,6 +96,9 @@ ROUND_SHARE = 0.5
 #: rounds') reached 4.802.  A weight of 0.75 did better there over 300 s (4.593 against 4.630
 #: with 0.25), but the exact 2-letter run took 647 rounds and 1.3 times the CPU of 0.5's 565.
 SMOOTHING = 0.5
+#: A checkpoint keeps the flow game's trees of the one before if they are younger than this
+#: (:meth:`DoubleOracle._columns_with_guesser`): making them takes seconds.
+FILE_SECONDS = 60.0
 #: Part of a time budget kept for the last step, :meth:`DoubleOracle.prove`.
 PROVE_SHARE = 0.25
 #: The part of the last step's time that the short proofs ranking its candidate hiders take.
@@ -125,6 +133,11 @@ def _distribution(d: Any, size: int, what: str) -> np.ndarray:
     if arr.shape != (size,) or not np.isfinite(arr).all() or (arr < 0).any():
         raise StrategyFileError(f"{what} is not a distribution over the words")
     return arr
+
+
+def _exact_mixture(q: np.ndarray) -> np.ndarray:
+    """Float probabilities as integer weights (Python integers), ``_Q_BITS`` bits each."""
+    return np.round(np.asarray(q) * 2.0**_Q_BITS).astype(np.int64).astype(object)
 
 
 def _exact_dot(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -179,9 +192,23 @@ class DoubleOracle:
             self.hidden = np.ones(D, dtype=bool)
         self._rows = np.flatnonzero(self.hidden)
         self._counts = np.zeros((D, 0), dtype=np.int32)
-        # the restricted game's LP over the hidden words, warm-started round after round
+        # the restricted game's LP over the hidden words, warm-started round after round: over
+        # the trees (for the exact certificate, _certify) and in behaviour strategies over their
+        # states (the rounds' hider and upper bound: flow.py)
         self._game = GrowingGame(len(self._rows))
-        self._seen: set[bytes] = set()
+        # (hedge rounds keep to the trees: at 3 letters the flow game's LP over 500 trees takes
+        # 16 s from scratch, minutes warm-started, where a round takes a second)
+        self._flow = None if self.hedges else FlowGame(self.words, self._rows)
+        # the flow's trees that guarantee ``upper`` when they do (policies, integer weights),
+        # made DecisionTrees only for the file (_mixture_trees)
+        self._mixture: tuple[list[dict[int, int]], np.ndarray] | None = None
+        self._made: dict[tuple[int, ...], tuple[DecisionTree, np.ndarray]] = {}
+        # the flow mixture the file holds when the flow's guesser is the best
+        # (_columns_with_guesser): its trees, their guess counts, integer weights, the upper
+        # bound they guarantee, and the monotonic time they were made
+        self._filed: tuple[list[DecisionTree], np.ndarray, np.ndarray, Fraction, float] | None
+        self._filed = None
+        self._seen: dict[bytes, int] = {}  # a column's guess counts: its index
         self._smoothed: np.ndarray | None = None
         self._side: BoundSearch | None = None  # the proof beside the rounds (prove_beside)
         self._side_threads = 0
@@ -218,10 +245,12 @@ class DoubleOracle:
         key = g.tobytes()
         if key in self._seen:
             return False
-        self._seen.add(key)
+        self._seen[key] = len(self.trees)
         self.trees.append(tree)
         self._counts = np.column_stack([self._counts, g])
         self._game.add_column(g[self._rows])
+        if self._flow is not None:
+            self._flow.add_tree(tree)
         return True
 
     @property
@@ -259,9 +288,8 @@ class DoubleOracle:
         if self.rounds == 0 and (self.deadline is not None or self.oracle.seconds is not None):
             self._answer_uniform()
         G = self._counts
-        sol = self._game.solve()
-        self._offer_lp_guesser(sol.q)
-        p = self._spread(sol.p)
+        value, p = self._restricted()
+        p = self._spread(p)
         # The hider handed to the oracles is the LP's smoothed toward the stability centre,
         # the hider that proved the lower bound (Wentges smoothing): the LP's answer jumps
         # between vertices of the restricted game, and trees that answer a steadier mix
@@ -270,11 +298,15 @@ class DoubleOracle:
         center = np.asarray(self.hider_int, dtype=np.float64)
         self._smoothed = SMOOTHING * center / center.sum() + (1 - SMOOTHING) * p
         w = integer_weights(self._smoothed)
-        cut = sol.value - 1e-9 * sol.value
+        cut = value - 1e-9 * value
 
         def offer(tree: DecisionTree) -> bool:
             g = tree.guesses_needed()
-            return float(g @ p) < cut and self._add(tree, g)
+            if float(g @ p) < cut:
+                return self._add(tree, g)
+            # no better at the root, but its subtrees may be somewhere: the flow game's pairs
+            self._flow.add_tree(tree)
+            return False
 
         scouts = _SCOUTS.get(self.oracle.kind, ())
         # (not in the first round, whose proof is the uniform hider's answer)
@@ -311,8 +343,8 @@ class DoubleOracle:
             # unsmoothed round would, before the exact certificate.
             added = search(lp_w, False)
         if not added:
-            added = self._certify(G, sol)
-        self._record(sol.value, start)
+            added = self._certify()
+        self._record(value, start)
         if self.met or not added:
             self.done = True
 
@@ -382,9 +414,7 @@ class DoubleOracle:
             self.hedge_sum += g
             self.hedge_steps += 1
             self.hedge_mean += (mix - self.hedge_mean) / self.hedge_steps
-        sol = self._game.solve()
-        self._offer_lp_guesser(sol.q)
-        self._record(sol.value, start)
+        self._record(self._restricted()[0], start)
         # a round whose trees were all in the set: the hedge cycles among known trees
         self.done = self.met or not added
 
@@ -419,7 +449,7 @@ class DoubleOracle:
             return
         start = time.perf_counter()
         D = len(self.words)
-        mixes = [self.uniform, integer_weights(self._spread(self._game.solve().p))]
+        mixes = [self.uniform, integer_weights(self._spread(self._restricted()[1]))]
         if self._smoothed is not None:
             mixes.append(integer_weights(self._smoothed))
         if self.hedge_steps:  # the hedge's mean mixture: close to an equilibrium's hider
@@ -445,7 +475,7 @@ class DoubleOracle:
         )
         self._offer_hider(br.lower, best.astype(object))
         if self._add(br.tree):
-            self._offer_lp_guesser(self._game.solve().q)
+            self._restricted()
         if self.met:
             self.done = True
 
@@ -508,27 +538,116 @@ class DoubleOracle:
         (its time spent); whether it has (also when there is none)."""
         return self._side is None or self._side.wait(timeout)
 
+    def _restricted(self) -> tuple[float, np.ndarray]:
+        """Solve the restricted game (the flow game; in hedge runs the tree game) and offer its
+        guesser: its value and its hider over the hidden words."""
+        if self._flow is None:
+            sol = self._game.solve()
+            self._offer_lp_guesser(sol.q)
+            return sol.value, sol.p
+        flow = self._flow.solve()
+        self._offer_flow_guesser(flow)
+        return flow.value, flow.p
+
     def _offer_lp_guesser(self, q: np.ndarray) -> None:
         """Offer the LP's guesser mixture, its float probabilities made exact with
         ``_Q_BITS`` bits."""
-        self._offer_guesser(np.round(q * 2.0**_Q_BITS).astype(np.int64).astype(object))
+        self._offer_guesser(_exact_mixture(q))
 
     def _offer_guesser(self, q_int: np.ndarray) -> None:
-        """Keep the guesser mixture ``q_int / sum(q_int)`` if its exact worst case is better."""
+        """Keep the guesser mixture ``q_int / sum(q_int)`` of the trees if its exact worst
+        case is better."""
         den = int(q_int.sum())
         worst = Fraction(int(_exact_dot(self._counts[self._rows], q_int).max()), den)
         if self.upper is None or worst < self.upper:
             self.upper, self.guesser_int, self.guesser_den = worst, q_int, den
+            self._mixture = None
+
+    def _offer_flow_guesser(self, sol: FlowSolution) -> None:
+        """Keep the flow game's guesser, split into trees (:meth:`FlowGame.solve`), their
+        float probabilities made exact with ``_Q_BITS`` bits, if its exact worst case is
+        better."""
+        q_int = _exact_mixture(sol.weights)
+        den = int(q_int.sum())
+        if den <= 0:
+            return
+        worst = Fraction(int(_exact_dot(sol.counts, q_int).max()), den)
+        if self.upper is None or worst < self.upper:
+            self.upper, self.guesser_int, self.guesser_den = worst, None, den
+            self._mixture = (sol.policies, q_int)
+
+    def _mixture_trees(self) -> tuple[list[DecisionTree], np.ndarray]:
+        """The flow mixture's trees that guarantee ``upper`` and their guess counts
+        (``[D, k]``), made once each."""
+        trees, counts = [], []
+        for policy in self._mixture[0]:
+            key = tuple(sorted(policy.values()))
+            if key not in self._made:
+                tree = self._flow.tree(policy)
+                self._made[key] = (tree, tree.guesses_needed())
+            trees.append(self._made[key][0])
+            counts.append(self._made[key][1])
+        return trees, np.column_stack(counts)
+
+    def _columns_with_guesser(
+        self, fresh: bool = True
+    ) -> tuple[list[DecisionTree], np.ndarray, np.ndarray, Fraction]:
+        """The trees, their guess counts, the guesser's integer weights over them and the upper
+        bound they guarantee, as the file stores them: the columns, and the flow mixture's
+        trees after them (a tree with a column's guess counts is that column) when it is the
+        guesser that guarantees ``upper``.
+
+        Making the flow's trees takes about 40 ms a tree at 200 common secrets of Norvig's
+        list, and a round's mixture holds about 100: unless ``fresh`` (or the rounds are over:
+        done or past the deadline), a checkpoint less than ``FILE_SECONDS`` after the last
+        one that made them keeps that one's mixture, and the upper bound it guarantees."""
+        if self._mixture is None:
+            return self.trees, self._counts, self.guesser_int, self.upper
+        now = time.monotonic()
+        over = self.done or (self.deadline is not None and now >= self.deadline)
+        filed = self._filed
+        if filed is None or (
+            filed[3] != self.upper and (fresh or over or now - filed[4] >= FILE_SECONDS)
+        ):
+            trees, counts = self._mixture_trees()
+            filed = self._filed = (trees, counts, self._mixture[1], self.upper, now)
+        out, where = list(self.trees), dict(self._seen)
+        weights = [0] * len(out)
+        extra = []
+        for tree, g, q in zip(filed[0], filed[1].T, filed[2]):
+            key = g.tobytes()
+            if key not in where:
+                where[key] = len(out)
+                out.append(tree)
+                weights.append(0)
+                extra.append(g)
+            weights[where[key]] += int(q)
+        columns = np.column_stack([self._counts, *extra]) if extra else self._counts
+        return out, columns, np.array(weights, dtype=object), filed[3]
+
+    @property
+    def filed_stale(self) -> bool:
+        """Whether the last :meth:`payload` held an older guesser than the run's best."""
+        return self._mixture is not None and (self._filed is None or self._filed[3] != self.upper)
 
     def _offer_hider(self, lower: Fraction, w: np.ndarray) -> None:
         if lower > self.lower:
             self.lower, self.hider_int = lower, w
 
-    def _certify(self, G: np.ndarray, sol) -> bool:
+    def _certify(self) -> bool:
         """No oracle improves on the LP's answer: recover the restricted game's exact
         equilibrium and check it against the exact best response.  Returns whether a tree was
-        added (the LP was not exact after all)."""
-        eq = exact_equilibrium(G[self._rows], sol)
+        added (the LP was not exact after all).
+
+        The exact equilibrium is the tree game's: the flow game's guesser, split into trees,
+        joins the trees first (its trees' mixture is in the tree game, so their game's value
+        is the flow's)."""
+        if self._mixture is not None:
+            for tree in self._mixture_trees()[0]:
+                self._add(tree)
+        sol = self._game.solve()
+        self._offer_lp_guesser(sol.q)
+        eq = exact_equilibrium(self._counts[self._rows], sol)
         if eq is None:
             return False
         self._offer_guesser(np.array(rational_weights(eq.q)[0], dtype=object))
@@ -548,20 +667,22 @@ class DoubleOracle:
 
     # ---- files ---------------------------------------------------------------------------------
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self, fresh: bool = False) -> dict[str, Any]:
         """The run as the strategy file stores it (see
-        :mod:`jotto.solvers.double_oracle.solution`)."""
-        weights = [0] * len(self.trees)
-        for k, x in enumerate(self.guesser_int):
+        :mod:`jotto.solvers.double_oracle.solution`); a checkpoint's may hold the guesser made
+        at the one before (``fresh``: the best; see :meth:`_columns_with_guesser`)."""
+        trees, _, q_int, upper = self._columns_with_guesser(fresh)
+        weights = [0] * len(trees)
+        for k, x in enumerate(q_int):
             weights[k] = int(x)
         return {
             "solver": DoubleOracleSolution.solver,
             "solver_version": SOLVER_VERSION,
-            "trees": [t.to_nodes() for t in self.trees],
-            "guesser": {"weights": weights, "denominator": self.guesser_den},
+            "trees": [t.to_nodes() for t in trees],
+            "guesser": {"weights": weights, "denominator": sum(weights)},
             "hider": [int(x) for x in self.hider_int],
             "lower": encode_fraction(self.lower),
-            "upper": encode_fraction(self.upper),
+            "upper": encode_fraction(upper),
             "rounds": self.rounds,
             "done": self.done,
             "history": self.history,
@@ -625,6 +746,7 @@ class DoubleOracle:
         return run
 
     def solution(self, extra: dict[str, Any]) -> DoubleOracleSolution:
+        trees, counts, _, _ = self._columns_with_guesser()
         return DoubleOracleSolution(
-            self.words, {**self.payload(), **extra}, known=(self.trees, self._counts)
+            self.words, {**self.payload(fresh=True), **extra}, known=(trees, counts)
         )

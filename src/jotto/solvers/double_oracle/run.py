@@ -91,9 +91,9 @@ def run(
         run.step()
         run.take_side_bound()
 
-    save = (
-        None if path is None else (lambda: strategy_file.write(path, {**run.payload(), **extra()}))
-    )
+    def save(fresh: bool = False) -> None:  # a checkpoint; fresh: with the run's best guesser
+        strategy_file.write(path, {**run.payload(fresh), **extra()})
+
     # The rounds' own searches prove little at 3 letters and more, so a time budget also goes
     # to proving a lower bound: with a second thread, all of it, beside the rounds
     # (DoubleOracle.prove_beside; hedge rounds use one core); else its last part, and whatever
@@ -117,7 +117,7 @@ def run(
             step,
             finished,
             status,
-            save,
+            None if path is None else save,
             bar,
             rounds_budget,
             request.checkpoint_seconds,
@@ -128,7 +128,7 @@ def run(
                 left = time_budget - (time.monotonic() - started)
                 if _end_side_proof(run, interrupted or limit_reached(), bar, left):
                     interrupted = True
-                if save is not None:
+                if path is not None:
                     save()
         finally:
             run.take_side_bound(stop=True)  # no-op unless an error or a 2nd Ctrl-C came first
@@ -146,8 +146,10 @@ def run(
                 run.prove(seconds)
             except KeyboardInterrupt:  # the rounds are saved; the proof is what Ctrl-C stopped
                 raise SolveInterrupted(run.rounds, path, "round") from None
-            if save is not None:
+            if path is not None:
                 save()
+        if path is not None and run.filed_stale:
+            save(fresh=True)
     finally:
         driver.close_bar(bar, status)  # after the proofs: its last postfix is the result's interval
     return run.solution(extra())
