@@ -15,9 +15,9 @@ is one linear programme (:class:`FlowGame`), its hider the duals of the secrets'
 Every mixture of the trees is such a flow (the trees' flows, mixed), and a flow can combine the
 subtrees of different trees where they reach the same state, so the flow game's value is at most
 the tree game's (:class:`jotto.solvers.matrix_game.GrowingGame` over the same trees).  Measured
-at 100 common secrets of Norvig's list (one thread, the same columns' searches, load 6): after
-45 rounds the tree game's value was 4.095 and the flow game's 4.013, after 66 rounds 3.982
-(docs/common-words.md).
+at 100 common secrets of Norvig's list (one thread each, the same searches, side by side): after
+45 rounds the tree game's value was 4.095 and the flow game's 4.013; after 75 s of CPU 4.037
+and 3.977 (docs/common-words.md).
 
 A flow is not stored as such: it is split into a mixture of trees (:meth:`FlowGame.solve`, each
 tree a choice of one guess per state reached, weighed by the least flow it uses, taken away
