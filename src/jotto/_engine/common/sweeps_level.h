@@ -228,6 +228,17 @@ static inline __attribute__((always_inline)) vb look(slice_tab t, slice_idx i, c
                (vb)SHUF(t.q[2], (vreg)i.q[2]) | (vb)SHUF(t.q[3], (vreg)i.q[3]);
     return (vb)SHUF(t.q[0], (vreg)i.q[0]) | (vb)SHUF(t.q[1], (vreg)(i.q[0] ^ 0x80));
 }
+/* The indices at TW = 32 with the copy whose bit 7 look flips in q[1], for look_flipped: a loop
+ * that keeps both in memory reads them as the shuffles' operands (sweeps_vector.h, IDX_PAIRS). */
+static inline __attribute__((always_inline)) slice_idx idx_flipped(slice_idx i)
+{
+    i.q[1] = i.q[0] ^ 0x80;
+    return i;
+}
+static inline __attribute__((always_inline)) vb look_flipped(slice_tab t, slice_idx i)
+{
+    return (vb)SHUF(t.q[0], (vreg)i.q[0]) | (vb)SHUF(t.q[1], (vreg)i.q[1]);
+}
 /* Byte pairs and their dot products (PAIR_DOT): zip_lo (zip_hi) interleaves the bytes of a and
  * b of the low (high) half of each 128-bit lane, dot_pairs sums u_0 s_0 + u_1 s_1 of each pair
  * (u unsigned, s signed, the sum saturating at 2^15 - 1: the callers keep it below), and unzip

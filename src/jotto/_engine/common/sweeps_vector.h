@@ -101,6 +101,36 @@ static inline __attribute__((always_inline)) vb own_class(const uint8_t *own, in
 #define RELOADS 0
 #endif
 
+/* SSE's slice_sweep_q over letters (TW = 32) keeps each letter's index and its copy whose bit 7
+ * look flips in memory (idx_flipped), computed once per register of candidates, and its
+ * shuffles read the 2 L of them as memory operands at every chunk, the counters in registers.
+ * Left to gcc (with the indices of a register of candidates sized by the word length, LMAX),
+ * it kept one index in a register and spilled the reply planes around it, 9 loads and stores
+ * more a chunk: ENABLE 5 eckler (keep-all anagrams, whose small nodes this loop counts) took
+ * 1.06-1.11x as long as at 898215f, where an array sized for any length had kept all of them
+ * in memory. */
+#if VW == 16 && !defined(__ARM_NEON)
+#define IDX_PAIRS 1
+#define KEEP_PAIRS(p, TW)                                                                        \
+    do {                                                                                         \
+        if ((TW) == 32)                                                                          \
+            __asm__ volatile("" : "+m"(*(slice_idx(*)[LMAX])(p)));                               \
+    } while (0)
+#else
+#define IDX_PAIRS 0
+#define KEEP_PAIRS(p, TW) ((void)0)
+#endif
+
+/* look, from idx_flipped's pair where IDX_PAIRS keeps it. */
+static inline __attribute__((always_inline)) vb pairs_look(slice_tab t, slice_idx i, const int TW)
+{
+#if IDX_PAIRS
+    if (TW == 32)
+        return look_flipped(t, i);
+#endif
+    return look(t, i, TW);
+}
+
 /* Add the counts of one chunk's planes' ANDs pl to acc[1..L] (byte counters), class L's only if
  * own is NULL (own_class). */
 static inline __attribute__((always_inline)) void add_counts(const vb *pl, vb *acc,
@@ -157,6 +187,11 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
         const int nv = n - v0 < VW ? (int)(n - v0) : VW;
         slice_idx idx[LMAX];
         candidate_indices(ev, c0 + v0, nv, L, idx, TW);
+#if IDX_PAIRS
+        if (TW == 32)
+            UNROLL for (int p = 0; p < L; p++)
+                idx[p] = idx_flipped(idx[p]);
+#endif
         vh tot[2][LMAX + 1];
         UNROLL for (int j = 1; j <= L; j++)
             tot[0][j] = tot[1][j] = (vh){0};
@@ -171,11 +206,12 @@ slice_sweep_q(const jt_eval *ev, int32_t c0, int32_t n, const void *tabs, int32_
                 const slice_tab t = tab_load(T + (size_t)k * TW, TW);
                 vb pl[5];
                 RELOAD_IDX(idx);
+                KEEP_PAIRS(idx, TW);
                 UNROLL for (int p = 0; p < L; p++)
-                    ripple(pl, look(t, idx[p], TW), p, np);
+                    ripple(pl, pairs_look(t, idx[p], TW), p, np);
 #if RELOADS
                 acc = counted(pl, acc, own, L);
-#else /* the indices keep the registers, the counters memory, as measured for SSE */
+#else /* SSE: its counters as at 898215f, its letter indices in memory (IDX_PAIRS) */
                 add_counts(pl, acc.v, own, L);
 #endif
             }
