@@ -36,7 +36,7 @@ import numpy as np
 from ...game.trees import DecisionTree
 from ...game.turns import replies
 from ...game.words import WordList
-from ..matrix_game import silent_highs
+from ..matrix_game import value_lp
 
 __all__ = ["FlowGame", "FlowSolution"]
 
@@ -80,13 +80,7 @@ class FlowGame:
         self.pairs: list[tuple[int, int, list[int]]] = []
         self._pair_id: dict[tuple[int, int], int] = {}
         self._inf = highspy.kHighsInf
-        h = silent_highs()
-        none = np.zeros(0, dtype=np.int32)
-        h.addCol(1.0, -self._inf, self._inf, 0, none, np.zeros(0))
-        for _ in range(n):
-            h.addRow(-self._inf, 0.0, 1, np.zeros(1, dtype=np.int32), np.array([-1.0]))
-        h.setOptionValue("simplex_strategy", 4)  # primal: new columns keep the basis feasible
-        self._highs = h
+        self._highs = value_lp(n)
         self.root = self._state(np.arange(n, dtype=np.int64))
 
     def _state(self, positions: np.ndarray) -> int:
