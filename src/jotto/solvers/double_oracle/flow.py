@@ -113,6 +113,8 @@ class FlowGame:
         return new
 
     def _add_pair(self, S: np.ndarray, g: int) -> bool:
+        """Add guess ``g`` at the state of hidden words ``S`` (positions) and its column,
+        unless the graph has it or it does not narrow the state down; whether it was added."""
         sid = self._state(S)
         if (sid, g) in self._pair_id:
             return False
