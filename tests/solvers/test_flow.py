@@ -106,3 +106,36 @@ def test_the_flow_game_is_the_game_of_every_tree_its_pairs_make(words, seeds):
     assume(len(columns) <= 2000)  # keep the enumeration small
     A = np.array(columns, dtype=np.float64).T
     assert abs(flow.solve().value - solve_matrix_game(A).value) < 1e-7
+
+
+@settings(max_examples=15, deadline=None)
+@given(words=dictionaries(min_size=4, max_size=8, lengths=(2, 3)), data=st.data())
+def test_a_file_holds_the_flow_s_guesser_fresh_or_a_minute_old(words, data):
+    """After each round the run's payload reads back checked (its upper bound is its trees'
+    exact worst case over the hidden words) and resumes with the same bounds: with ``fresh``
+    the run's best guesser; without, within FILE_SECONDS of the last one that made the flow's
+    trees, that one's guesser and upper bound (never below the run's)."""
+    from jotto.responses.oracles import parse_oracle
+    from jotto.solvers.double_oracle.algorithm import DoubleOracle
+    from jotto.solvers.double_oracle.solution import DoubleOracleSolution, decode_fraction
+
+    wl = jotto.WordList.from_words(words)
+    secrets = set(data.draw(st.lists(st.sampled_from(words), min_size=2, unique=True)))
+    run = DoubleOracle(wl, parse_oracle("greedy"), hidden=np.array([w in secrets for w in words]))
+    oracle = parse_oracle("greedy")
+    filed = None
+    while not run.done and run.rounds < 6:
+        run.step()
+        for fresh in (False, True):
+            payload = run.payload(fresh)
+            upper = decode_fraction(payload["upper"], "upper")
+            if fresh:
+                assert upper == run.upper and not run.filed_stale
+            else:
+                assert upper >= run.upper
+                assert filed is None or upper in (filed, run.upper)
+            sol = DoubleOracleSolution(wl, payload)  # checks the upper bound against its trees
+            assert sol.value_bounds == (run.lower, upper)
+            back = DoubleOracle.restore(wl, payload, oracle, None)
+            assert (back.lower, back.upper) == (run.lower, upper)
+        filed = run.upper
