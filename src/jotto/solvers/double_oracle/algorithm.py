@@ -578,16 +578,20 @@ class DoubleOracle:
 
     def _mixture_trees(self) -> tuple[list[DecisionTree], np.ndarray]:
         """The flow mixture's trees that guarantee ``upper`` and their guess counts
-        (``[D, k]``), made once each."""
-        trees, counts = [], []
+        (``[D, k]``), each made once while mixtures keep it (only the last mixture's are kept:
+        a tree over 2,845 words holds about 3,000 nodes)."""
+        made = {}
         for policy in self._mixture[0]:
             key = tuple(sorted(policy.values()))
-            if key not in self._made:
-                tree = self._flow.tree(policy)
-                self._made[key] = (tree, tree.guesses_needed())
-            trees.append(self._made[key][0])
-            counts.append(self._made[key][1])
-        return trees, np.column_stack(counts)
+            if key not in made:
+                known = self._made.get(key)
+                if known is None:
+                    tree = self._flow.tree(policy)
+                    known = (tree, tree.guesses_needed())
+                made[key] = known
+        self._made = made
+        trees = [made[tuple(sorted(p.values()))] for p in self._mixture[0]]
+        return [t for t, _ in trees], np.column_stack([g for _, g in trees])
 
     def _columns_with_guesser(
         self, fresh: bool = True
