@@ -580,17 +580,16 @@ class DoubleOracle:
         """The flow mixture's trees that guarantee ``upper`` and their guess counts
         (``[D, k]``), each made once while mixtures keep it (only the last mixture's are kept:
         a tree over 2,845 words holds about 3,000 nodes)."""
-        made = {}
+        made, trees = {}, []
         for policy in self._mixture[0]:
             key = tuple(sorted(policy.values()))
-            if key not in made:
-                known = self._made.get(key)
-                if known is None:
-                    tree = self._flow.tree(policy)
-                    known = (tree, tree.guesses_needed())
-                made[key] = known
+            known = made.get(key) or self._made.get(key)
+            if known is None:
+                tree = self._flow.tree(policy)
+                known = (tree, tree.guesses_needed())
+            made[key] = known
+            trees.append(known)
         self._made = made
-        trees = [made[tuple(sorted(p.values()))] for p in self._mixture[0]]
         return [t for t, _ in trees], np.column_stack([g for _, g in trees])
 
     def _columns_with_guesser(

@@ -198,6 +198,7 @@ class FlowGame:
             order = np.lexsort((tgt, nod))
             nod, tgt = nod[order], tgt[order]
             cut = np.flatnonzero(np.diff(nod)) + 1
+            first = len(guess)  # this level's nodes are numbered from here, in order
             for ts in np.split(tgt, cut):
                 hidden = self._pos[ts]
                 hidden = hidden[hidden >= 0]
@@ -209,16 +210,16 @@ class FlowGame:
                 depth.append(level)
                 size.append(len(ts))
                 kids.append({})
-            g = np.asarray(guess, dtype=np.int64)[nod]
+            g = np.asarray(guess[first:], dtype=np.int64)[nod - first]
             on = g != tgt
             nod, tgt, g = nod[on], tgt[on], g[on]
             code = replies(words, g, tgt).astype(np.int64)
             key = nod * R + code
             uniq, child = np.unique(key, return_inverse=True)
-            first = len(guess)  # the next level's nodes, one per (node, reply)
+            following = len(guess)  # the next level's nodes, one per (node, reply)
             for k, kk in enumerate(uniq.tolist()):
-                kids[kk // R][kk % R] = first + k
-            nod = first + child.reshape(-1)
+                kids[kk // R][kk % R] = following + k
+            nod = following + child.reshape(-1)
             level += 1
         # number the nodes depth-first, children by increasing reply, as DecisionTree keeps them
         order_dfs: list[int] = []
