@@ -51,6 +51,7 @@ struct jt_words {
     uint64_t *spell;    /* [D] spellings (positional) or NULL */
     uint64_t place;     /* 0x80 in each of the low L bytes: the bytes spell compares */
     int32_t *family;    /* [D] ANAGRAM: the first word with the same mask */
+    int32_t *fam_next;  /* [D] ANAGRAM: the next word with the same mask, or -1 */
     /* The letters of every word, by position: letters[p * lstride + i] is the p-th smallest
      * letter (0..25) of word i; each row is padded with JT_NO_LETTER to lstride = D + 64.
      * TOKENS: the p-th smallest token index (0..63), pad past the word's tokens; PLACE: the

@@ -229,10 +229,11 @@ static jt_words *words_finish(jt_words *w)
         goto fail;
     for (int32_t i = 0; i < D; i++)
         w->mask[i] = (uint32_t)w->tok[i];
-    if (w->mode == JT_MODE_ANAGRAM) { /* the first word of each mask: sort indices by mask */
+    if (w->mode == JT_MODE_ANAGRAM) { /* each mask's words in order: sort indices by mask */
         w->family = malloc(sizeof(int32_t) * D);
+        w->fam_next = malloc(sizeof(int32_t) * D);
         uint64_t *key = malloc(sizeof(uint64_t) * D);
-        if (!w->family || !key) {
+        if (!w->family || !w->fam_next || !key) {
             free(key);
             goto fail;
         }
@@ -243,6 +244,8 @@ static jt_words *words_finish(jt_words *w)
             if (k == 0 || key[k] >> 32 != key[k - 1] >> 32)
                 first = (int32_t)(uint32_t)key[k];
             w->family[(uint32_t)key[k]] = first;
+            const int last = k + 1 == D || key[k + 1] >> 32 != key[k] >> 32;
+            w->fam_next[(uint32_t)key[k]] = last ? -1 : (int32_t)(uint32_t)key[k + 1];
         }
         free(key);
     }
@@ -365,6 +368,7 @@ void jt_words_free(jt_words *w)
     free(w->tok);
     free(w->spell);
     free(w->family);
+    free(w->fam_next);
     free(w->letters);
     free(w->shuf);
     free(w->subrank);

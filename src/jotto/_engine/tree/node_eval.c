@@ -284,23 +284,51 @@ void jt_families_clear(const jt_words *w, const int32_t *S, int32_t m, int32_t *
  * itself (if in S, s = 1, weighing vg) replies L, the win; the other nF - s reply L+1.  So
  * n_L = s, n_{L+1} = nF - s, and q, which counted VF nF for them, gets
  * vg + (VF - vg)(nF - s) instead: exact in wrapping uint64 arithmetic, like q itself. */
-static void fix_anagrams(const jt_eval *ev, int32_t c0, int32_t c1)
+static inline void fix_candidate(const jt_eval *ev, int32_t c, int32_t g)
 {
     const jt_words *w = ev->w;
     const int L = w->L;
     const size_t nc = (size_t)ev->nc;
-    for (int32_t c = c0; c < c1; c++) {
-        const int32_t g = ev->cid ? ev->cid[c] : c, f = w->family[g];
-        const uint32_t nF = (uint32_t)ev->fam_n[f], s = ev->in_s[g];
-        if (ev->cnt) {
-            ev->cnt[(L + 1) * nc + c] = (uint16_t)(nF - s);
-            ev->cnt[L * nc + c] = (uint16_t)s;
-        }
-        if (ev->q && nF) {
-            const uint64_t VF = ev->fam_v[f];
-            const uint64_t vg = s ? (ev->wv ? (uint64_t)ev->wv[g] : ev->vmin) : 0;
-            ev->q[c] = ev->q[c] - VF * nF + (VF - vg) * (nF - s) + vg;
-        }
+    const int32_t f = w->family[g];
+    const uint32_t nF = (uint32_t)ev->fam_n[f], s = ev->in_s[g];
+    if (ev->cnt) {
+        ev->cnt[(L + 1) * nc + c] = (uint16_t)(nF - s);
+        ev->cnt[L * nc + c] = (uint16_t)s;
+    }
+    if (ev->q && nF) {
+        const uint64_t VF = ev->fam_v[f];
+        const uint64_t vg = s ? (ev->wv ? (uint64_t)ev->wv[g] : ev->vmin) : 0;
+        ev->q[c] = ev->q[c] - VF * nF + (VF - vg) * (nF - s) + vg;
+    }
+}
+
+/* The fix-up above for candidates [c0, c1).  A candidate whose family has no member in S
+ * (nearly all of them at a small node) has n_L = n_{L+1} = 0 and its q unchanged, so when S is
+ * small beside the range only the families of S are walked (each from the member of S first in
+ * the list, jt_words.fam_next), and the two rows are cleared for the rest. */
+static void fix_anagrams(const jt_eval *ev, int32_t c0, int32_t c1)
+{
+    const jt_words *w = ev->w;
+    if (ev->cid || (int64_t)ev->m * 4 > (int64_t)(c1 - c0)) {
+        for (int32_t c = c0; c < c1; c++)
+            fix_candidate(ev, c, ev->cid ? ev->cid[c] : c);
+        return;
+    }
+    if (ev->cnt) {
+        const size_t nc = (size_t)ev->nc, L = (size_t)w->L;
+        memset(ev->cnt + L * nc + c0, 0, sizeof(uint16_t) * (size_t)(c1 - c0));
+        memset(ev->cnt + (L + 1) * nc + c0, 0, sizeof(uint16_t) * (size_t)(c1 - c0));
+    }
+    for (int32_t k = 0; k < ev->m; k++) {
+        const int32_t t = ev->sid[k];
+        int32_t g = w->family[t];
+        while (g != t && !ev->in_s[g]) /* an earlier member of S walks this family */
+            g = w->fam_next[g];
+        if (g != t)
+            continue;
+        for (g = w->family[t]; g >= 0 && g < c1; g = w->fam_next[g])
+            if (g >= c0)
+                fix_candidate(ev, g, g);
     }
 }
 
