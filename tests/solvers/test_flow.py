@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 import jotto
 from jotto.game.trees import tree_from_policy
 from jotto.game.turns import replies
+from jotto.responses.oracles import parse_oracle
+from jotto.solvers.double_oracle.algorithm import DoubleOracle
 from jotto.solvers.double_oracle.flow import FlowGame
+from jotto.solvers.double_oracle.solution import DoubleOracleSolution, decode_fraction
 from jotto.solvers.matrix_game import GrowingGame, solve_matrix_game
 from tests.solvers.test_double_oracle import _restricted_value
 from tests.twins.reference_game import tree_counts
@@ -115,14 +118,10 @@ def test_a_file_holds_the_flow_s_guesser_fresh_or_a_minute_old(words, data):
     exact worst case over the hidden words) and resumes with the same bounds: with ``fresh``
     the run's best guesser; without, within FILE_SECONDS of the last one that made the flow's
     trees, that one's guesser and upper bound (never below the run's)."""
-    from jotto.responses.oracles import parse_oracle
-    from jotto.solvers.double_oracle.algorithm import DoubleOracle
-    from jotto.solvers.double_oracle.solution import DoubleOracleSolution, decode_fraction
-
     wl = jotto.WordList.from_words(words)
     secrets = set(data.draw(st.lists(st.sampled_from(words), min_size=2, unique=True)))
-    run = DoubleOracle(wl, parse_oracle("greedy"), hidden=np.array([w in secrets for w in words]))
     oracle = parse_oracle("greedy")
+    run = DoubleOracle(wl, oracle, hidden=np.array([w in secrets for w in words]))
     filed = None
     while not run.done and run.rounds < 6:
         run.step()

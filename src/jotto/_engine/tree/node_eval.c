@@ -304,12 +304,15 @@ static inline void fix_candidate(const jt_eval *ev, int32_t c, int32_t g)
 
 /* The fix-up above for candidates [c0, c1).  A candidate whose family has no member in S
  * (nearly all of them at a small node) has n_L = n_{L+1} = 0 and its q unchanged, so when S is
- * small beside the range only the families of S are walked (each from the member of S first in
- * the list, jt_words.fam_next), and the two rows are cleared for the rest. */
+ * small beside the range (|S| at most 1/FAMILY_WALK_SHARE of it: the walk costs a few steps per
+ * target, the scan one step per candidate) only the families of S are walked (each from the
+ * member of S first in the list, jt_words.fam_next), and the two rows are cleared for the rest.
+ * Hard mode's candidates (cid) are the words of S: scanned. */
+enum { FAMILY_WALK_SHARE = 4 };
 static void fix_anagrams(const jt_eval *ev, int32_t c0, int32_t c1)
 {
     const jt_words *w = ev->w;
-    if (ev->cid || (int64_t)ev->m * 4 > (int64_t)(c1 - c0)) {
+    if (ev->cid || (int64_t)ev->m * FAMILY_WALK_SHARE > (int64_t)(c1 - c0)) {
         for (int32_t c = c0; c < c1; c++)
             fix_candidate(ev, c, ev->cid ? ev->cid[c] : c);
         return;
