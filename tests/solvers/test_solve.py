@@ -94,9 +94,10 @@ def _enable3(rules: str) -> WordList:
 @pytest.mark.parametrize("rule", ["exact", "paper"])
 def test_updated_tree_equals_a_fresh_build(rule, threads, paths, case):
     """Every update in place (re-deciding from kept values and windows, decisions taken from the
-    memo of states that left the tree, windows made unique) gives the tree a fresh build gives,
-    exactly, after every step; on every kernel variant, with the production thresholds and with
-    ones that send small lists through the shared-node and parallel paths."""
+    memo of states that left the tree, windows made unique, subtrees of guesses that come back
+    brought up to date) gives the tree a fresh build gives, exactly, after every step; on every
+    kernel variant, with the production thresholds and with ones that send small lists through
+    the shared-node and parallel paths and drop kept subtrees soon."""
     rules, words, steps = case
     wl = WordList.from_words(words, rules=rules)
     code = _core.RULE_PAPER if rule == "paper" else _core.RULE_EXACT
@@ -107,8 +108,8 @@ def test_updated_tree_equals_a_fresh_build(rule, threads, paths, case):
         return _core.build_tree(wl.core, code, _core.CAND_ALL, v, h, 0.0, err_rel, threads)
 
     default = runtime.kernel_variant()
-    if paths == "small":
-        _core.set_thresholds(4, 8, 0)
+    if paths == "small":  # (and little room for the subtrees of guesses that come back)
+        _core.set_thresholds(4, 8, 0, alt_room=16, alt_stale=3)
     try:
         for variant in runtime.available_kernel_variants():
             runtime.select_kernel_variant(variant)
@@ -323,6 +324,37 @@ def test_bad_arguments():
             jotto.solve(3, words, progress=False, **kwargs)
     with pytest.raises(ValueError, match="has 3-letter words, not 4"):
         jotto.solve(4, words, progress=False)
+
+
+def test_a_guess_that_comes_back_takes_its_kept_subtree():
+    """The root's guess changes with one word's weight and changes back with it: the second update
+    re-decides the word's path in the two subtrees (the one left and the one kept since the
+    first update), not the whole tree, and gives the fresh build's tree."""
+    wl = jotto.load_words("enable", length=3)
+    D = len(wl)
+
+    def build(v):
+        return _core.build_tree(wl.core, _core.RULE_EXACT, _core.CAND_ALL, v, None, 0.0, 0.0, 1)
+
+    v0 = np.ones(D, dtype=np.int64)
+    first = build(v0).export()[0][0]
+    for x in range(D):
+        v1 = v0.copy()
+        v1[x] += D
+        if build(v1).export()[0][0] != first:
+            break
+    else:
+        pytest.fail("no single weight change moves the root's guess")
+    tree = build(v0)
+    tree.update(v1, None, 1)
+    assert tree.export()[0][0] != first
+    tree.update(v0, None, 1)
+    fresh = build(v0)
+    assert [a.tolist() for a in tree.export()] == [a.tolist() for a in fresh.export()]
+    assert tree.guess_counts().tolist() == fresh.guess_counts().tolist()
+    guess, depth, size, children = fresh.export()
+    paths = 2 * (int(depth.max()) + 1)  # x's path in each of the two subtrees
+    assert tree.stats()[0] <= paths < int((size >= 3).sum())
 
 
 def test_update_redecides_only_the_nodes_holding_the_changed_word():

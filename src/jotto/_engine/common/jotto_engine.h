@@ -144,6 +144,12 @@ void jt_set_thresholds(int32_t shared, int32_t table);
  * thread count (negative: the default, 2^22); for tests, which reach the parallel paths on small
  * word lists with 0. */
 void jt_set_parallel_threshold(int64_t pairs);
+/* The room a tree keeps for the subtrees of guesses its nodes made before (node records beyond
+ * the tree's own at its first update; negative: the default, eight times those and 1024), and
+ * the weight changes after which such a subtree is grown again rather than brought up to date
+ * (negative: the default, 16 + D/64); for tests, which reach the paths that drop them.  Set
+ * before a tree's first update. */
+void jt_set_alternates(int64_t room, int64_t stale);
 
 /* Build facts. */
 int jt_openmp_enabled(void);

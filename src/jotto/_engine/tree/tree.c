@@ -271,7 +271,8 @@ static int expand(jt_tree *t, jt_node *nd, int *err)
         rep[k] = (uint8_t)jt_reply(w, nd->guess, nd->S[k]);
         sizes[rep[k]]++;
     }
-    if (sizes[win])
+    nd->found = sizes[win] > 0;
+    if (nd->found)
         t->counts[nd->guess] = nd->depth + 1;
     if (nd->m == sizes[win])
         return JT_OK; /* a leaf */

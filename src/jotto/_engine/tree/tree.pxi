@@ -30,6 +30,7 @@ cdef extern from "common/jotto_engine.h" nogil:
                        int32_t nc, uint16_t *out)
     void jt_set_thresholds(int32_t shared, int32_t table)
     void jt_set_parallel_threshold(int64_t pairs)
+    void jt_set_alternates(int64_t room, int64_t stale)
 
 RULE_PAPER = JT_RULE_PAPER
 RULE_EXACT = JT_RULE_EXACT
@@ -184,11 +185,14 @@ def seq_dot(const double[::1] a not None, const double[::1] b not None):
     return acc
 
 
-def set_thresholds(int shared=128, int table=-1, int64_t parallel=-1):
-    """Move the size thresholds of the evaluation methods and of parallel work (tests only;
-    results never change).  ``table=-1``: each kernel variant's measured rule."""
+def set_thresholds(int shared=128, int table=-1, int64_t parallel=-1, int64_t alt_room=-1,
+                   int64_t alt_stale=-1):
+    """Move the size thresholds of the evaluation methods, of parallel work and of the subtrees
+    updates keep for guesses that come back (tests only; results never change).  ``table=-1``:
+    each kernel variant's measured rule; ``-1`` elsewhere: the defaults."""
     jt_set_thresholds(shared, table)
     jt_set_parallel_threshold(parallel)
+    jt_set_alternates(alt_room, alt_stale)
 
 
 # ---- C-level API (see _core.pxd) ----

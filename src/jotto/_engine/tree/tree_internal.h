@@ -8,6 +8,7 @@
  *   decision_rules.c  choosing a node's guess: GuesserGBR's exact and paper rules, Norvig's
  *   tree.c            building: deciding nodes and growing subtrees in OpenMP tasks
  *   tree_update.c     incremental updates after a change of weights (fictitious play)
+ *   tree_alternates.c the subtrees of guesses a node made before, kept for when they come back
  *
  * The algorithm and the exactness arguments are in tree.c's opening comment. */
 #ifndef JOTTO_TREE_INTERNAL_H
@@ -34,6 +35,7 @@ typedef struct jt_node {
     uint8_t fixed;      /* the decision holds for all positive weights: never re-decided */
     uint8_t dirty;      /* the weight of some word of S changed since the last decision */
     uint8_t unique;     /* paper rule: no two words of win reply alike to every target of S */
+    uint8_t found;      /* the guess is a target of S (found here: its count is depth + 1) */
     int64_t stamp;      /* the update (jt_tree.updates) whose weights the guess was decided for */
     uint64_t key;       /* hash of S for the memo, 0 until computed */
     struct jt_node *parent;
@@ -42,6 +44,7 @@ typedef struct jt_node {
     uint64_t *q;        /* ... and its q, kept for updates */
     int32_t *win;       /* paper rule: words within rounding distance of the best, increasing */
     int32_t nwin;
+    struct jt_alt *alt; /* exact rule: subtrees of guesses made here before (tree_alternates.c) */
 } jt_node;
 
 struct jt_tree {
@@ -52,7 +55,7 @@ struct jt_tree {
     double err_abs, err_rel;
     jt_node *root;
     int32_t *counts;    /* [D] guesses needed per target */
-    int32_t nnodes;
+    int32_t nnodes;     /* node records in use: the tree's and its alternates' */
     int64_t decided, evaluated;
     struct jt_scratch *scr; /* per-thread scratch of the build or update under way */
     int nscr;
@@ -64,6 +67,12 @@ struct jt_tree {
     jt_node **unodes;   /* an update's lists of nodes, kept between updates (malloc'ing them */
     int32_t *uredo, *uguess; /* each time made glibc consolidate its free lists every time) */
     int32_t ucap;
+    jt_node **ugrow;    /* an update's nodes to expand after their alternates were tried */
+    int32_t ngrow, growcap;
+    struct jt_changes *log; /* every weight change since the tree was built (tree_alternates.c) */
+    struct jt_alt *alt_oldest, *alt_newest; /* every alternate, in the order they were kept */
+    int64_t alt_cap;    /* node records (in the tree and in alternates) beyond which the oldest
+                           alternates are dropped */
     struct jt_pool *pools; /* per thread (tree_pool.c) */
     int npools;
     size_t node_bytes;  /* a node record with room for R children */
@@ -227,6 +236,18 @@ int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm, j
 int jt_choose(const jt_tree *t, jt_job *job, jt_scratch *s);
 int jt_window_unique(const jt_tree *t, jt_node *nd);
 int32_t jt_repick(const jt_tree *t, const jt_node *nd, jt_scratch *s);
+
+/* tree_alternates.c */
+int64_t jt_alt_cap(int32_t nodes);
+int jt_log_change(jt_tree *t, int32_t b, uint64_t delta);
+void jt_log_clear(jt_tree *t);
+void jt_add_to_q(const jt_tree *t, jt_node *nd, int32_t b, uint64_t delta);
+int jt_switch_guess(jt_tree *t, jt_node *x, int32_t g, int64_t frozen);
+void jt_free_alts(jt_tree *t, jt_node *nd, int keep);
+void jt_release_alts(jt_node *nd);
+
+/* tree_update.c */
+int jt_redecide(jt_tree *t, jt_node *x, jt_scratch *s, int32_t *guess);
 
 /* tree.c */
 int jt_decide_small(jt_tree *t, jt_node *nd, jt_scratch *s);

@@ -33,16 +33,22 @@ void jt_node_free(jt_tree *t, jt_node *nd)
     t->nnodes--;
 }
 
-/* Free the subtrees below nd (not nd itself); if keep, their decisions go to the memo first. */
+/* Free the subtrees below nd (not nd itself), their alternates with them; if keep, their
+ * decisions go to the memo first. */
 void jt_free_children(jt_tree *t, jt_node *nd, int keep)
 {
     if (!nd->child)
         return;
     const int R = t->w->R;
+    for (int j = 0; j < R; j++) /* (the records are cold: fetch them side by side) */
+        if (nd->child[j])
+            __builtin_prefetch(nd->child[j]);
     for (int j = 0; j < R; j++) {
         jt_node *c = nd->child[j];
         if (c) {
             jt_free_children(t, c, keep);
+            if (c->alt)
+                jt_free_alts(t, c, keep);
             if (keep)
                 jt_memo_keep(t, c);
             jt_node_free(t, c);
@@ -197,6 +203,7 @@ void jt_drop_root(jt_tree *t)
 {
     if (t->root) {
         jt_free_children(t, t->root, 0);
+        jt_free_alts(t, t->root, 0);
         jt_node_free(t, t->root);
         t->root = NULL;
     }
@@ -258,6 +265,7 @@ int jt_memo_init(jt_tree *t)
         return JT_ENOMEM;
     }
     t->memo_mask = slots - 1;
+    t->alt_cap = jt_alt_cap(t->nnodes);
     return JT_OK;
 }
 
@@ -321,6 +329,8 @@ static void release_node(jt_tree *t, jt_node *nd)
 {
     if (nd->m > JT_POOL_MAX)
         jt_state_free(t, nd->S);
+    if (nd->alt)
+        jt_release_alts(nd);
     if (nd->cnt || nd->q || nd->win) { /* (few nodes: calls freeing NULL took most of the time) */
         free(nd->cnt);
         free(nd->q);
@@ -335,9 +345,11 @@ void jt_tree_free(jt_tree *t)
     jt_pools_each_node(t, release_node);
     t->root = NULL;
     jt_memo_clear(t);
+    jt_log_clear(t);
     free(t->memo);
     free(t->changed);
     free(t->unodes);
+    free(t->ugrow);
     free(t->uredo);
     free(t->uguess);
     jt_scratch_free(t->scr, t->nscr);
@@ -355,7 +367,18 @@ void jt_tree_guess_counts(const jt_tree *t, int32_t *out)
     memcpy(out, t->counts, sizeof(int32_t) * t->w->D);
 }
 
-int32_t jt_tree_node_count(const jt_tree *t) { return t->nnodes; }
+static int32_t count_nodes(const jt_tree *t, const jt_node *x)
+{
+    int32_t n = 1;
+    if (x->child)
+        for (int j = 0; j < t->w->R; j++)
+            if (x->child[j])
+                n += count_nodes(t, x->child[j]);
+    return n;
+}
+
+/* The nodes of the tree (t->nnodes also counts those kept in alternates). */
+int32_t jt_tree_node_count(const jt_tree *t) { return t->root ? count_nodes(t, t->root) : 0; }
 
 void jt_tree_stats(const jt_tree *t, int64_t *decided, int64_t *evaluated)
 {

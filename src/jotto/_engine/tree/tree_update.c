@@ -1,6 +1,8 @@
 /* tree_update.c -- updating a built tree after a change of weights (fictitious play adds weight
  * to a few targets per iteration): q is corrected in place on the paths of the changed targets,
- * the dirty nodes are re-decided, and only the subtrees whose guess changed are grown again.
+ * the dirty nodes are re-decided, and only the subtrees whose guess changed are replaced: by the
+ * subtree the new guess had there before, brought up to date, if the node kept it
+ * (tree_alternates.c), else grown again.
  *
  * Growing them again mostly meets states the tree held before (fictitious play's guesses go back
  * and forth), so the small nodes of the subtrees dropped keep their decisions in a memo keyed by
@@ -47,8 +49,9 @@ static jt_node **all_nodes(jt_tree *t, int32_t *n)
     return out;
 }
 
-/* Re-decide node x after a weight change: from its kept values if it has them, else whole. */
-static int redecide(jt_tree *t, jt_node *x, jt_scratch *s, int32_t *guess)
+/* Re-decide node x after a weight change: from its kept values if it has them, else whole.  The
+ * new guess goes to *guess; x keeps its old one. */
+int jt_redecide(jt_tree *t, jt_node *x, jt_scratch *s, int32_t *guess)
 {
     if (!x->dirty) { /* paper rule, weights of S unchanged: h moved, the window did not */
         const int st = x->unique ? JT_OK : jt_window_unique(t, x);
@@ -103,6 +106,7 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
          * anyway: build afresh. */
         jt_set_weights(t, v, h);
         jt_memo_clear(t);
+        jt_log_clear(t);
         jt_drop_root(t);
         memset(t->counts, 0, sizeof(int32_t) * D);
         return jt_build_all(t, threads);
@@ -116,23 +120,19 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
         return err;
     jt_node **path = t->unodes;
     int32_t npath = 0;
-    const jt_kernels *K = jt_kernels_current();
     for (int32_t b = 0; b < D; b++) {
         const int64_t vb = v ? v[b] : 1;
         if (vb == t->v[b])
             continue;
         const uint64_t delta = (uint64_t)vb - (uint64_t)t->v[b]; /* wraps; sums stay exact */
         t->changed[b] = u;
+        err = jt_log_change(t, b, delta);
+        if (err)
+            return err;
         for (jt_node *nd = t->root; nd;) {
             if (!nd->fixed) {
-                if (nd->q && w->mode == JT_MODE_PAPER) {
-                    const jt_eval ev =
-                        jt_eval_of(w, nd->m, NULL, NULL, D, NULL, w->mask, nd->cnt, nd->q);
-                    K->add_weight(&ev, w->mask[b], delta);
-                } else if (nd->q) { /* by reply codes */
-                    for (int32_t c = 0; c < D; c++)
-                        nd->q[c] += delta * nd->cnt[(size_t)jt_reply(w, c, b) * D + c];
-                }
+                if (nd->q)
+                    jt_add_to_q(t, nd, b, delta);
                 if (!nd->dirty)
                     path[npath++] = nd;
                 nd->dirty = 1;
@@ -165,7 +165,7 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
     if (!err) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
         for (int32_t k = 0; k < nredo; k++) {
-            const int st = redecide(t, nodes[redo[k]], &scr[jt_thread_id()], &newguess[k]);
+            const int st = jt_redecide(t, nodes[redo[k]], &scr[jt_thread_id()], &newguess[k]);
             if (st) {
 #pragma omp atomic write
                 err = st;
@@ -174,12 +174,15 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
     }
     t->decided += nredo;
 
-    /* Rebuild below the highest nodes whose guess changed: walking the nodes parents first,
-     * skip nodes under one already being rebuilt, since they leave the tree. */
-    int32_t nrebuild = 0;
+    /* Switch the highest nodes whose guess changed to their new guess (tree_alternates.c:
+     * their subtrees, frozen at this update, are kept as alternates, and a guess that comes back
+     * takes its own): walking the nodes parents first, skip nodes under one already switching,
+     * since they leave the tree with it. */
+    int32_t nswitch = 0;
     if (!err) {
         for (int32_t k = 0; k < nredo; k++)
             nodes[redo[k]]->pending = newguess[k];
+        int32_t *to = t->uredo; /* (read above; from here the new guesses of nodes[0..nswitch)) */
         for (int32_t i = 0; i < n; i++) {
             jt_node *x = nodes[i];
             const int32_t g = x->pending;
@@ -192,19 +195,18 @@ int jt_tree_update(jt_tree *t, const int64_t *v, const double *h, int threads)
             }
             if (g >= 0 && g != x->guess) {
                 x->pending = -2;
-                x->guess = g;
                 x->stamp = u;
-                nodes[nrebuild++] = x; /* nodes[0..i) are no longer needed */
+                to[nswitch] = g;
+                nodes[nswitch++] = x; /* nodes[0..i) are no longer needed */
             }
         }
-        for (int32_t k = 0; k < nrebuild; k++) {
-            jt_node *x = nodes[k];
-            x->pending = -1;
-            jt_free_children(t, x, 1);
-            for (int32_t i = 0; i < x->m; i++)
-                t->counts[x->S[i]] = 0;
-        }
-        err = jt_grow_all(t, nodes, nrebuild, 1, threads);
+        t->ngrow = 0;
+        for (int32_t k = 0; k < nswitch; k++)
+            nodes[k]->pending = -1;
+        for (int32_t k = 0; k < nswitch && !err; k++)
+            err = jt_switch_guess(t, nodes[k], to[k], u);
+        if (!err)
+            err = jt_grow_all(t, t->ugrow, t->ngrow, 1, threads);
     }
     t->updating = 0;
     return err;

@@ -112,11 +112,14 @@ class _Sums(NamedTuple):
 
     def plus(self, ing: np.ndarray) -> _Sums:
         counts = np.bincount(ing)
-        hist = np.zeros(max(len(counts), len(self.hist)), np.int64)
-        hist[: len(self.hist)] += self.hist
+        if len(counts) <= len(self.hist):
+            hist = self.hist.copy()
+        else:
+            hist = np.zeros(len(counts), np.int64)
+            hist[: len(self.hist)] = self.hist
         hist[: len(counts)] += counts
-        wide = ing.astype(np.int64)
-        return _Sums(self.ing + wide, self.ing_sq + wide * wide, hist)
+        # (ING is a guess count, so its square fits its int32; the sums are int64)
+        return _Sums(self.ing + ing, self.ing_sq + ing * ing, hist)
 
 
 class FictitiousPlay:
@@ -263,9 +266,10 @@ class ExactPlay(FictitiousPlay):
         self._respond()
         self._epsilons()
 
-    def _dot(self, a: np.ndarray) -> int:
-        """w . a exactly (int64 where it cannot overflow, Python integers otherwise)."""
-        if int(self.w.max()) * max(int(np.abs(a).max()), 1) * self.D < 2**62:
+    def _dot(self, a: np.ndarray, w_max: int, a_max: int) -> int:
+        """w . a exactly, for a >= 0 with the given maxima (int64 where it cannot overflow,
+        Python integers otherwise)."""
+        if w_max * max(a_max, 1) * self.D < 2**62:
             return int(self.w @ a)
         return int(self.w.astype(object) @ a.astype(object))
 
@@ -273,15 +277,16 @@ class ExactPlay(FictitiousPlay):
         n = self.t + 1
         den = n * n * self.D
         ang_sum = self.sums.ing
-        swa = self._dot(ang_sum)
-        swi = self._dot(self.ing.astype(np.int64))
-        eh = Fraction(int(ang_sum.max()) * n * self.D - swa, den)
-        eg = Fraction(swa - n * swi, den)
+        w_max, ang_max = int(self.w.max()), int(ang_sum.max())
+        swa = self._dot(ang_sum, w_max, ang_max)
+        swi = self._dot(self.ing.astype(np.int64), w_max, int(self.ing.max()))
+        eh, eg = ang_max * n * self.D - swa, swa - n * swi  # epsilons times den
         eps = max(eh, eg)
-        best = self.t == 0 or eps < self.best_eps
+        best_num, best_den = self.best_eps.numerator, self.best_eps.denominator
+        best = self.t == 0 or eps * best_den < best_num * den
         if best:
-            self.best_eps = eps
-        self._record(float(eh), float(eg), swa / den, best)
+            self.best_eps = Fraction(eps, den)
+        self._record(eh / den, eg / den, swa / den, best)
 
     def ang(self) -> np.ndarray:
         return self.sums.ing / (self.t + 1)
