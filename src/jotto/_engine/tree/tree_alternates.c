@@ -312,12 +312,10 @@ static int push_grow(jt_tree *t, jt_node *x)
     return JT_OK;
 }
 
-static int refresh(jt_tree *t, jt_node *nd, int64_t f);
-
-/* Bring a subtree frozen at f up to the current weights (above). */
-static int refresh(jt_tree *t, jt_node *nd, int64_t f)
+/* Bring a subtree frozen at f up to the current weights (above); the log's changes made in f or
+ * later start at entry k. */
+static int refresh(jt_tree *t, jt_node *nd, int64_t f, int64_t k)
 {
-    const int64_t k = log_from(t->log, f);
     if (!touched(t, nd, k)) {
         settle(t, nd);
         return JT_OK;
@@ -343,7 +341,7 @@ static int refresh(jt_tree *t, jt_node *nd, int64_t f)
     int st = JT_OK;
     for (int j = 0; nd->child && j < t->w->R && !st; j++)
         if (nd->child[j])
-            st = refresh(t, nd->child[j], f);
+            st = refresh(t, nd->child[j], f, k);
     return st;
 }
 
@@ -373,8 +371,9 @@ int jt_switch_guess(jt_tree *t, jt_node *x, int32_t g, int64_t f)
     x->found = holds(x, g);
     if (x->found)
         t->counts[g] = x->depth + 1;
+    const int64_t k = log_from(t->log, frozen);
     for (int j = 0; j < R && !st; j++)
         if (x->child[j])
-            st = refresh(t, x->child[j], frozen);
+            st = refresh(t, x->child[j], frozen, k);
     return st;
 }
