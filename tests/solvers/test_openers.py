@@ -347,6 +347,41 @@ def test_split_exact_tables_do_not_depend_on_what_runs_them(case):
         assert rows_of(table) == rows_of(tables[0])
 
 
+_HALF_A_RESULT = """
+import struct, sys, time
+from jotto.responses.proof.distributed import close_pool, local_pool
+
+def send_half_a_result():
+    # On the worker: begin a result's message on the pool's result pipe (a header promising
+    # a megabyte, then ten bytes), as a worker killed while it sends a result leaves it.
+    frame = sys._getframe()
+    while frame.f_code.co_name != "_process_worker":
+        frame = frame.f_back
+    frame.f_locals["result_queue"]._writer._send(struct.pack("!i", 1 << 20) + b"x" * 10)
+    time.sleep(120)
+
+if __name__ == "__main__":
+    pool = local_pool(1)
+    pool.submit(int).result()
+    pool.submit(send_half_a_result)
+    time.sleep(1.0)  # the pool's thread is waiting for the rest of the message
+    close_pool(pool)
+    print("closed")
+"""
+
+
+def test_closing_a_pool_whose_worker_died_mid_result_does_not_hang(tmp_path):
+    """A stopped run closes its process pool although a worker ended half-way through sending
+    a result (CPython's pool then waits for the rest for ever: CI once hung there after
+    Ctrl-C): the pool's workers end and the close returns."""
+    script = tmp_path / "half_a_result.py"
+    script.write_text(_HALF_A_RESULT)
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert proc.returncode == 0 and proc.stdout.split() == ["closed"], proc.stderr
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("on", [["--workers", "2"], ["--threads", "2"]], ids=["workers", "threads"])
 def test_ctrl_c_saves_the_table_and_ends_the_workers(on, longer, tmp_path):

@@ -311,7 +311,7 @@ def open_executor(workers: int | None, scheduler: str | None) -> Iterator[Any]:
     """The executor --workers or --scheduler asks for (None: neither), checked before any work:
     a scheduler that cannot be reached, has no workers or whose workers cannot run this jotto
     is a one-line error (exit 2).  Closed when the block ends."""
-    from ..responses.proof.distributed import connect_scheduler, local_pool
+    from ..responses.proof.distributed import close_pool, connect_scheduler, local_pool
 
     if workers is not None and scheduler is not None:
         raise BadInput("--workers and --scheduler: choose one (local processes or a cluster)")
@@ -332,10 +332,7 @@ def open_executor(workers: int | None, scheduler: str | None) -> Iterator[Any]:
     try:
         yield pool
     finally:
-        processes = getattr(pool, "_processes", None) or {}
-        for proc in list(processes.values()):
-            proc.terminate()  # a stopped run's tasks: their results are not wanted
-        pool.shutdown(wait=True, cancel_futures=True)
+        close_pool(pool)
 
 
 def check_plot_output(plot: Path | None, force: bool) -> None:

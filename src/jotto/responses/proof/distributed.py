@@ -39,6 +39,7 @@ __all__ = [
     "MAX_ATTEMPTS",
     "TaskRunner",
     "WorkerLostError",
+    "close_pool",
     "connect_scheduler",
     "drive",
     "executor_slots",
@@ -126,6 +127,27 @@ def local_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers, mp_context=_WorkerContext(), initializer=_worker_init
     )
+
+
+def _end_processes(pool: ProcessPoolExecutor) -> None:
+    """End ``pool``'s processes at once, and close this process's end of their result pipe: a
+    worker ended while it sent a result leaves the pool's thread waiting for the rest of the
+    message (see :meth:`TaskRunner._watch`); with every writer closed that read ends, and the
+    pool breaks instead of waiting for ever."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
+
+
+def close_pool(executor: Executor) -> None:
+    """Shut ``executor`` down without waiting for its tasks (a stopped run's tasks: their
+    results are not wanted); a process pool's workers are ended at once, in a way that cannot
+    leave the shutdown waiting for ever on a result a worker was sending when it ended."""
+    if isinstance(executor, ProcessPoolExecutor):
+        _end_processes(executor)
+    executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _probe() -> str:
@@ -320,18 +342,7 @@ class TaskRunner:
         if now - self._dead_since < STUCK_SECONDS:
             return
         self._dead_since = None
-        self._end_processes()
-
-    def _end_processes(self) -> None:
-        """End the pool's processes at once, and close this process's end of their result
-        pipe: a worker ended while it sent a result leaves the pool's thread waiting for the
-        rest of the message (see :meth:`_watch`); with every writer closed that read ends, and
-        the pool breaks instead of waiting for ever."""
-        for proc in list((getattr(self.executor, "_processes", None) or {}).values()):
-            proc.terminate()
-        writer = getattr(getattr(self.executor, "_result_queue", None), "_writer", None)
-        if writer is not None:
-            writer.close()
+        _end_processes(self.executor)
 
     def _again(self, task: Task) -> None:
         if task.attempt + 1 >= MAX_ATTEMPTS:
@@ -380,9 +391,7 @@ class TaskRunner:
         there are the dropped ones of a stopped run)."""
         self.drop()
         if self.executor is not None and self.owned:
-            if isinstance(self.executor, ProcessPoolExecutor):
-                self._end_processes()  # one may have been ended mid-result: see _end_processes
-            self.executor.shutdown(wait=True, cancel_futures=True)
+            close_pool(self.executor)
 
 
 def drive(
