@@ -120,6 +120,17 @@ def test_top_1_is_the_exact_greedy_tree(words):
     assert res.lower <= res.upper
 
 
+@pytest.mark.parametrize("length", [2, 3, 4, 5])
+def test_top_1_is_the_exact_greedy_tree_on_twl06(twl06, length):
+    """The same on whole TWL06 lists, states of hundreds of targets whose class sizes the search
+    counts bit-sliced (``count_sizes_sliced``, search_split.c, several 64-target words a
+    letter): the search's greedy order is GuesserGBR's there too."""
+    words = twl06[length]
+    res = jotto.best_response(words, top_k=1)
+    greedy = jotto.comp_num_guesses(words, rule="exact")
+    assert res.upper == Fraction(int(greedy.sum()), len(words))
+
+
 def test_fraction_hider_is_scaled_exactly():
     words = ["ab", "cd", "ac", "bd", "ae"]
     fr = [Fraction(1, 3), Fraction(1, 6), Fraction(0), Fraction(1, 4), 1]
