@@ -101,8 +101,8 @@ typedef struct {
 typedef struct {
     const int32_t *S;   /* the state's members (while the level is in use) */
     uint32_t *sm;       /* [D] masks of S (paper words) */
-    uint64_t *lbits;    /* [26 * ceil(D/64)] paper words: per letter, the targets of S holding it,
-                           a bit each (search_split.c, count_sizes_sliced) */
+    uint64_t *lbits;    /* [27 * ceil(D/64)] paper words: per letter, the targets of S holding it,
+                           a bit each, then a row of zeros (search_split.c, count_sizes_sliced) */
     uint64_t *st, *ssp; /* [D] tokens and spellings of S (other rules) */
     uint64_t *sv, *sz;  /* [D] weights and Zobrist keys of S */
     uint8_t *in_s;      /* [D] membership of S */

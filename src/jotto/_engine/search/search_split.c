@@ -65,7 +65,7 @@ static level *get_level(const jt_bsearch *s, worker *w, int32_t depth)
         dcap *= 2;
     lv->dcap = dcap;
     lv->sm = malloc(D * sizeof(uint32_t));
-    lv->lbits = malloc(26 * ((D + 63) / 64) * sizeof(uint64_t));
+    lv->lbits = malloc(27 * ((D + 63) / 64) * sizeof(uint64_t));
     lv->st = malloc(D * sizeof(uint64_t));
     lv->ssp = malloc(D * sizeof(uint64_t));
     lv->sv = malloc(D * sizeof(uint64_t));
@@ -169,50 +169,50 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m, const int gen)
 
 /* Paper words (of at most 7 letters): class sizes bit-sliced.  A paper word's reply from
  * target t is the number of its letters t holds, so with B_l the set of S's targets holding
- * letter l (lv->lbits, 64 targets a word), word c's class of reply r is the set of targets in
- * exactly r of the B_l of c's letters: its letters' sets are summed bit by bit into three
- * planes (a reply is at most L <= 7), and class r is the targets whose planes spell r.  A
- * letter outside S's letters adds nothing and is skipped; class 0 is what the others leave.
- * About 30 operations per 64 targets where the count target by target takes four per target:
- * the 3-letter proof's passes take 0.75x the CPU (docs/certified-strength.md), and as little
- * in states of a few targets as the count target by target. */
-
-static inline __attribute__((always_inline)) void count_sizes_sliced(const jt_bsearch *s,
-                                                                    level *lv, int32_t m)
+ * letter l (lv->lbits, 64 targets a word; a 27th row of zeros stands for a letter no target
+ * holds), word c's class of reply r is the set of targets in exactly r of the B_l of c's
+ * letters: its letters' sets are summed bit by bit into three planes (a reply is at most
+ * L <= 7), and class r is the targets whose planes spell r; class 0 is what the others
+ * leave.  About 30 operations per 64 targets at 3 letters where the count target by target
+ * takes four per target: the 3-letter proof's passes take 0.75x the CPU
+ * (docs/certified-strength.md), and as little in states of a few targets as the count target
+ * by target.  L is a constant where the caller makes it one (3, 4, 5), so the loops unroll. */
+static inline __attribute__((always_inline)) void
+count_sizes_sliced(const jt_bsearch *s, level *lv, int32_t m, const int L)
 {
     const int R = s->R;
     const int32_t nb = (m + 63) / 64;
-    uint32_t U = 0;
-    for (int32_t k = 0; k < m; k++)
-        U |= lv->sm[k];
-    for (uint32_t u = U; u; u &= u - 1)
-        memset(lv->lbits + (size_t)__builtin_ctz(u) * (size_t)nb, 0, sizeof(uint64_t) * (size_t)nb);
+    uint64_t *lb = lv->lbits;
+    memset(lb, 0, sizeof(uint64_t) * 27 * (size_t)nb);
     for (int32_t k = 0; k < m; k++)
         for (uint32_t u = lv->sm[k]; u; u &= u - 1)
-            lv->lbits[(size_t)__builtin_ctz(u) * (size_t)nb + (size_t)(k >> 6)] |= (uint64_t)1 << (k & 63);
+            lb[(size_t)__builtin_ctz(u) * (size_t)nb + (size_t)(k >> 6)] |= (uint64_t)1 << (k & 63);
+    const uint64_t *zero = lb + 26 * (size_t)nb;
     for (int32_t t = 0; t < lv->nc; t++) {
         const int32_t c = lv->cid[t];
-        const uint64_t *B[8];
-        int j = 0;
-        for (uint32_t u = s->mask[c] & U; u; u &= u - 1)
-            B[j++] = lv->lbits + (size_t)__builtin_ctz(u) * (size_t)nb;
-        uint32_t *n = lv->cnt + (size_t)c * R;
+        const uint64_t *B[7];
+        uint32_t u = s->mask[c];
+        for (int l = 0; l < L; l++) {
+            B[l] = u ? lb + (size_t)__builtin_ctz(u) * (size_t)nb : zero;
+            u &= u - 1;
+        }
         uint32_t n8[8] = {0};
         for (int32_t i = 0; i < nb; i++) {
             uint64_t p0 = 0, p1 = 0, p2 = 0;
-            for (int l = 0; l < j; l++) {
+            for (int l = 0; l < L; l++) {
                 const uint64_t x = B[l][i], c0 = p0 & x, c1 = p1 & c0;
                 p0 ^= x;
                 p1 ^= c0;
                 p2 |= c1;
             }
-            for (int r = 1; r <= j; r++)
+            for (int r = 1; r <= L; r++)
                 n8[r] += (uint32_t)pc64((r & 1 ? p0 : ~p0) & (r & 2 ? p1 : ~p1) &
                                         (r & 4 ? p2 : ~p2));
         }
+        uint32_t *n = lv->cnt + (size_t)c * R;
         uint32_t rest = (uint32_t)m;
         for (int r = 1; r < R; r++) {
-            n[r] = r < 8 ? n8[r] : 0;
+            n[r] = r <= L ? n8[r] : 0;
             rest -= n[r];
         }
         n[0] = rest;
@@ -222,8 +222,14 @@ static inline __attribute__((always_inline)) void count_sizes_sliced(const jt_bs
 POPCNT_CLONES
 static void count_sizes(const jt_bsearch *s, level *lv, int32_t m)
 {
-    if (s->gen == 0 && s->L <= 7)
-        count_sizes_sliced(s, lv, m);
+    if (s->gen == 0 && s->L == 3)
+        count_sizes_sliced(s, lv, m, 3);
+    else if (s->gen == 0 && s->L == 4)
+        count_sizes_sliced(s, lv, m, 4);
+    else if (s->gen == 0 && s->L == 5)
+        count_sizes_sliced(s, lv, m, 5);
+    else if (s->gen == 0 && s->L <= 7)
+        count_sizes_sliced(s, lv, m, s->L);
     else
         BY_GEN(s, count_sizes_body, s, lv, m);
 }
