@@ -178,7 +178,7 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m, const int gen)
  * (docs/certified-strength.md), and as little in states of a few targets as the count target
  * by target.  L is a constant where the caller makes it one (3, 4, 5), so the loops unroll. */
 static inline __attribute__((always_inline)) void
-count_sizes_sliced(const jt_bsearch *s, level *lv, int32_t m, const int L)
+count_sizes_sliced(const jt_bsearch *s, level *lv, int32_t m, const int L, const int weighted)
 {
     const int R = s->R;
     const int32_t nb = (m + 63) / 64;
@@ -197,6 +197,9 @@ count_sizes_sliced(const jt_bsearch *s, level *lv, int32_t m, const int L)
             u &= u - 1;
         }
         uint32_t n8[8] = {0};
+        uint64_t w8[8] = {0}, mx8[8] = {0}, mn8[8];
+        for (int r = 0; r < 8; r++)
+            mn8[r] = INF;
         for (int32_t i = 0; i < nb; i++) {
             uint64_t p0 = 0, p1 = 0, p2 = 0;
             for (int l = 0; l < L; l++) {
@@ -205,9 +208,20 @@ count_sizes_sliced(const jt_bsearch *s, level *lv, int32_t m, const int L)
                 p1 ^= c0;
                 p2 |= c1;
             }
-            for (int r = 1; r <= L; r++)
-                n8[r] += (uint32_t)pc64((r & 1 ? p0 : ~p0) & (r & 2 ? p1 : ~p1) &
-                                        (r & 4 ? p2 : ~p2));
+            for (int r = weighted ? 0 : 1; r <= L; r++) {
+                uint64_t in = (r & 1 ? p0 : ~p0) & (r & 2 ? p1 : ~p1) & (r & 4 ? p2 : ~p2);
+                if (r == 0 && i == nb - 1 && (m & 63))
+                    in &= ((uint64_t)1 << (m & 63)) - 1; /* the last word's targets only */
+                if (r > 0)
+                    n8[r] += (uint32_t)pc64(in);
+                /* a class's weight and extremes one class at a time, in registers */
+                for (; weighted && in; in &= in - 1) {
+                    const uint64_t x = lv->sv[(size_t)i * 64 + (size_t)__builtin_ctzll(in)];
+                    w8[r] += x;
+                    mx8[r] = x > mx8[r] ? x : mx8[r];
+                    mn8[r] = x < mn8[r] ? x : mn8[r];
+                }
+            }
         }
         uint32_t *n = lv->cnt + (size_t)c * R;
         uint32_t rest = (uint32_t)m;
@@ -216,22 +230,43 @@ count_sizes_sliced(const jt_bsearch *s, level *lv, int32_t m, const int L)
             rest -= n[r];
         }
         n[0] = rest;
+        if (weighted) {
+            uint64_t *w = lv->cw + (size_t)c * R, *mx = lv->cmax + (size_t)c * R;
+            uint64_t *mn = lv->cmin + (size_t)c * R;
+            for (int r = 0; r < R; r++) {
+                w[r] = r <= L ? w8[r] : 0;
+                mx[r] = r <= L ? mx8[r] : 0;
+                mn[r] = r <= L ? mn8[r] : INF;
+            }
+        }
     }
 }
 
-POPCNT_CLONES
-static void count_sizes(const jt_bsearch *s, level *lv, int32_t m)
+/* Class sizes of every distinct word (lv->cid) into lv->cnt, and with unequal weights
+ * (`weighted`) where the count is bit-sliced their weights and extremes too; returns whether it
+ * made those. */
+static inline __attribute__((always_inline)) int count_sizes_by(const jt_bsearch *s, level *lv,
+                                                                int32_t m, const int weighted)
 {
     if (s->gen == 0 && s->L == 3)
-        count_sizes_sliced(s, lv, m, 3);
+        count_sizes_sliced(s, lv, m, 3, weighted);
     else if (s->gen == 0 && s->L == 4)
-        count_sizes_sliced(s, lv, m, 4);
+        count_sizes_sliced(s, lv, m, 4, weighted);
     else if (s->gen == 0 && s->L == 5)
-        count_sizes_sliced(s, lv, m, 5);
+        count_sizes_sliced(s, lv, m, 5, weighted);
     else if (s->gen == 0 && s->L <= 7)
-        count_sizes_sliced(s, lv, m, s->L);
-    else
+        count_sizes_sliced(s, lv, m, s->L, weighted);
+    else {
         BY_GEN(s, count_sizes_body, s, lv, m);
+        return 0;
+    }
+    return weighted;
+}
+
+POPCNT_CLONES
+static int count_sizes(const jt_bsearch *s, level *lv, int32_t m, int weighted)
+{
+    return weighted ? count_sizes_by(s, lv, m, 1) : count_sizes_by(s, lv, m, 0);
 }
 
 /* Class weights, heaviest and lightest targets of every word (non-uniform weights). */
@@ -364,8 +399,7 @@ static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int
 {
     const int R = s->R, V = s->win;  /* the win; the other codes of 0..R-1 do not win */
     distinct_words(s, lv, m, base, nbase);
-    count_sizes(s, lv, m);
-    if (!uniform)
+    if (!count_sizes(s, lv, m, !uniform) && !uniform)
         class_weights(s, lv, m);
     const uint64_t u = lv->sv[0];
     for (int32_t t = 0; t < lv->nc; t++) {
