@@ -394,6 +394,29 @@ static void distinct_words(const jt_bsearch *s, level *lv, int32_t m, const int3
 
 /* Split S (in lv) by the distinct words: class sizes (and weights), whether the word narrows S
  * down, the greedy metric q and the bound lb of every word. */
+/* lb, q and progress of every distinct word with equal weights, R codes and the win V (each a
+ * constant where the caller makes it one, so the loop over codes unrolls).  A class narrows S
+ * down if it holds from 1 to m - 1 targets: n - 1 < m - 1 unsigned, without a branch. */
+static inline __attribute__((always_inline)) void
+uniform_summaries(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, const int R, const int V)
+{
+    const uint64_t u = lv->sv[0];
+    for (int32_t t = 0; t < lv->nc; t++) {
+        const int32_t c = lv->cid[t];
+        const uint32_t *n = lv->cnt + (size_t)c * R;
+        int progress = n[V] > 0;
+        uint64_t b = 0, sq = 0;
+        for (int r = 0; r < R; r = NONWIN_NEXT(V, r)) {
+            progress |= n[r] - 1 < (uint32_t)m - 1;
+            b += s->cb[n[r]];
+            sq += (uint64_t)n[r] * n[r];
+        }
+        lv->prog[c] = (uint8_t)progress;
+        lv->lb[c] = W + u * b;
+        lv->q[c] = u * (sq + (uint64_t)n[V] * n[V]);
+    }
+}
+
 static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform,
                       const int32_t *base, int32_t nbase)
 {
@@ -401,31 +424,32 @@ static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int
     distinct_words(s, lv, m, base, nbase);
     if (!count_sizes(s, lv, m, !uniform) && !uniform)
         class_weights(s, lv, m);
-    const uint64_t u = lv->sv[0];
+    if (uniform) {
+        /* paper words: codes 0..L, the win L */
+        const int paper = s->gen == 0 && R == s->L + 1 && V == s->L;
+        if (paper && s->L == 3)
+            uniform_summaries(s, lv, m, W, 4, 3);
+        else if (paper && s->L == 4)
+            uniform_summaries(s, lv, m, W, 5, 4);
+        else if (paper && s->L == 5)
+            uniform_summaries(s, lv, m, W, 6, 5);
+        else
+            uniform_summaries(s, lv, m, W, R, V);
+        return;
+    }
     for (int32_t t = 0; t < lv->nc; t++) {
         const int32_t c = lv->cid[t];
         const uint32_t *n = lv->cnt + (size_t)c * R;
         const uint64_t *w = lv->cw + (size_t)c * R;
         int progress = n[V] > 0;
         uint64_t lb = W, q = 0;
-        if (uniform) {
-            uint64_t b = 0, sq = 0;
-            for (int r = 0; r < R; r = NONWIN_NEXT(V, r)) {
-                progress |= n[r] > 0 && n[r] < (uint32_t)m;
-                b += s->cb[n[r]];
-                sq += (uint64_t)n[r] * n[r];
-            }
-            lb += u * b;
-            q = u * (sq + (uint64_t)n[V] * n[V]);
-        } else {
-            for (int r = 0; r < R; r = NONWIN_NEXT(V, r)) {
-                progress |= n[r] > 0 && n[r] < (uint32_t)m;
-                lb += count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
-                                  lv->cmin[(size_t)c * R + r]);
-                q += (uint64_t)n[r] * w[r];
-            }
-            q += (uint64_t)n[V] * w[V];
+        for (int r = 0; r < R; r = NONWIN_NEXT(V, r)) {
+            progress |= n[r] - 1 < (uint32_t)m - 1;
+            lb += count_bound(s, n[r], w[r], lv->cmax[(size_t)c * R + r],
+                              lv->cmin[(size_t)c * R + r]);
+            q += (uint64_t)n[r] * w[r];
         }
+        q += (uint64_t)n[V] * w[V];
         lv->prog[c] = (uint8_t)progress;
         lv->lb[c] = lb;
         lv->q[c] = q;
