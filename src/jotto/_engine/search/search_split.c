@@ -392,8 +392,6 @@ static void distinct_words(const jt_bsearch *s, level *lv, int32_t m, const int3
     }
 }
 
-/* Split S (in lv) by the distinct words: class sizes (and weights), whether the word narrows S
- * down, the greedy metric q and the bound lb of every word. */
 /* lb, q and progress of every distinct word with equal weights, R codes and the win V (each a
  * constant where the caller makes it one, so the loop over codes unrolls).  A class narrows S
  * down if it holds from 1 to m - 1 targets: n - 1 < m - 1 unsigned, without a branch. */
@@ -417,6 +415,8 @@ uniform_summaries(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, const i
     }
 }
 
+/* Split S (in lv) by the distinct words: class sizes (and weights), whether the word narrows S
+ * down, the greedy metric q and the bound lb of every word. */
 static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform,
                       const int32_t *base, int32_t nbase)
 {
