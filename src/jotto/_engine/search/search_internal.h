@@ -311,6 +311,20 @@ static inline __attribute__((always_inline)) int reply_ix(const jt_bsearch *s, c
     const uint64_t cs = (gen) == 2 ? (s)->spell[c] : 0;                                         \
     (void)cm; (void)ct; (void)cs
 
+/* Call body(..., L) with the word length L a constant where it is 3, 4 or 5 (paper words' loops
+ * over letters and replies unroll), else as it is. */
+#define BY_LENGTH(L, body, ...)                                                                 \
+    do {                                                                                        \
+        if ((L) == 3)                                                                           \
+            body(__VA_ARGS__, 3);                                                               \
+        else if ((L) == 4)                                                                      \
+            body(__VA_ARGS__, 4);                                                               \
+        else if ((L) == 5)                                                                      \
+            body(__VA_ARGS__, 5);                                                               \
+        else                                                                                    \
+            body(__VA_ARGS__, (L));                                                             \
+    } while (0)
+
 /* Call body(..., gen) with gen constant. */
 #define BY_GEN(s, body, ...)                                                                    \
     do {                                                                                        \

@@ -174,11 +174,12 @@ count_sizes_body(const jt_bsearch *s, level *lv, int32_t m, const int gen)
  * letters: its letters' sets are summed bit by bit into three planes (a reply is at most
  * L <= 7), and class r is the targets whose planes spell r; class 0 is what the others
  * leave.  About 30 operations per 64 targets at 3 letters where the count target by target
- * takes four per target: the 3-letter proof's passes take 0.75x the CPU
- * (docs/certified-strength.md), and as little in states of a few targets as the count target
- * by target.  L is a constant where the caller makes it one (3, 4, 5), so the loops unroll. */
+ * takes four per target (docs/certified-strength.md has the passes' CPU), and as little in
+ * states of a few targets.  With unequal weights (`weighted`) each class's weight, heaviest
+ * and lightest target are taken from its targets' bits too, one class at a time.  L is a
+ * constant where BY_LENGTH makes it one, so the loops unroll. */
 static inline __attribute__((always_inline)) void
-count_sizes_sliced(const jt_bsearch *s, level *lv, int32_t m, const int L, const int weighted)
+count_sizes_sliced(const jt_bsearch *s, level *lv, int32_t m, const int weighted, const int L)
 {
     const int R = s->R;
     const int32_t nb = (m + 63) / 64;
@@ -245,28 +246,18 @@ count_sizes_sliced(const jt_bsearch *s, level *lv, int32_t m, const int L, const
 /* Class sizes of every distinct word (lv->cid) into lv->cnt, and with unequal weights
  * (`weighted`) where the count is bit-sliced their weights and extremes too; returns whether it
  * made those. */
-static inline __attribute__((always_inline)) int count_sizes_by(const jt_bsearch *s, level *lv,
-                                                                int32_t m, const int weighted)
-{
-    if (s->gen == 0 && s->L == 3)
-        count_sizes_sliced(s, lv, m, 3, weighted);
-    else if (s->gen == 0 && s->L == 4)
-        count_sizes_sliced(s, lv, m, 4, weighted);
-    else if (s->gen == 0 && s->L == 5)
-        count_sizes_sliced(s, lv, m, 5, weighted);
-    else if (s->gen == 0 && s->L <= 7)
-        count_sizes_sliced(s, lv, m, s->L, weighted);
-    else {
-        BY_GEN(s, count_sizes_body, s, lv, m);
-        return 0;
-    }
-    return weighted;
-}
-
 POPCNT_CLONES
 static int count_sizes(const jt_bsearch *s, level *lv, int32_t m, int weighted)
 {
-    return weighted ? count_sizes_by(s, lv, m, 1) : count_sizes_by(s, lv, m, 0);
+    if (s->gen != 0 || s->L > 7) {
+        BY_GEN(s, count_sizes_body, s, lv, m);
+        return 0;
+    }
+    if (weighted)
+        BY_LENGTH(s->L, count_sizes_sliced, s, lv, m, 1);
+    else
+        BY_LENGTH(s->L, count_sizes_sliced, s, lv, m, 0);
+    return weighted;
 }
 
 /* Class weights, heaviest and lightest targets of every word (non-uniform weights). */
@@ -415,6 +406,13 @@ uniform_summaries(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, const i
     }
 }
 
+/* uniform_summaries for paper words of L letters: replies 0..L, the win L. */
+static inline __attribute__((always_inline)) void
+paper_summaries(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, const int L)
+{
+    uniform_summaries(s, lv, m, W, L + 1, L);
+}
+
 /* Split S (in lv) by the distinct words: class sizes (and weights), whether the word narrows S
  * down, the greedy metric q and the bound lb of every word. */
 static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int uniform,
@@ -425,14 +423,8 @@ static void split_all(const jt_bsearch *s, level *lv, int32_t m, uint64_t W, int
     if (!count_sizes(s, lv, m, !uniform) && !uniform)
         class_weights(s, lv, m);
     if (uniform) {
-        /* paper words: codes 0..L, the win L */
-        const int paper = s->gen == 0 && R == s->L + 1 && V == s->L;
-        if (paper && s->L == 3)
-            uniform_summaries(s, lv, m, W, 4, 3);
-        else if (paper && s->L == 4)
-            uniform_summaries(s, lv, m, W, 5, 4);
-        else if (paper && s->L == 5)
-            uniform_summaries(s, lv, m, W, 6, 5);
+        if (s->gen == 0 && R == s->L + 1 && V == s->L)
+            BY_LENGTH(s->L, paper_summaries, s, lv, m, W); /* codes 0..L, the win L */
         else
             uniform_summaries(s, lv, m, W, R, V);
         return;
