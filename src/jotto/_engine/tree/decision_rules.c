@@ -61,26 +61,86 @@ void jt_decide_tiny(const jt_tree *t, jt_node *nd)
     }
 }
 
+/* Whether word c gives every target of S a reply of its own.  (Inlined into the popcnt clones of
+ * its callers: PAPER replies are popcounts.) */
+static inline __attribute__((always_inline)) int splits_alone(const jt_words *w, int32_t c,
+                                                              const int32_t *S, int32_t m)
+{
+    uint64_t seen[(JT_MAX_R + 63) / 64] = {0};
+    for (int32_t i = 0; i < m; i++) {
+        const int r = jt_reply(w, c, S[i]);
+        const uint64_t bit = (uint64_t)1 << (r & 63);
+        if (seen[r >> 6] & bit)
+            return 0;
+        seen[r >> 6] |= bit;
+    }
+    return 1;
+}
+
+/* The first word of S (increasing indices) leaving every target alone, or -1. */
+static inline __attribute__((always_inline)) int32_t first_alone_in_s(const jt_words *w,
+                                                                      const jt_node *nd)
+{
+    for (int32_t k = 0; k < nd->m; k++)
+        if (splits_alone(w, nd->S[k], nd->S, nd->m))
+            return nd->S[k];
+    return -1;
+}
+
 /* Exact rule, positive weights, |S| <= R: a word of S leaving every target alone reaches the
  * least possible q (= V) whatever the weights, and the earliest such word wins the tie-break. */
+POPCNT_CLONES
 int jt_exact_early_stop(const jt_words *w, jt_node *nd)
 {
-    for (int32_t k = 0; k < nd->m; k++) {
-        uint64_t seen[(JT_MAX_R + 63) / 64] = {0};
-        int alone = 1;
-        for (int32_t i = 0; i < nd->m && alone; i++) {
-            const int r = jt_reply(w, nd->S[k], nd->S[i]);
-            const uint64_t bit = (uint64_t)1 << (r & 63);
-            alone = !(seen[r >> 6] & bit);
-            seen[r >> 6] |= bit;
+    const int32_t g = first_alone_in_s(w, nd);
+    if (g < 0)
+        return 0;
+    nd->guess = g;
+    nd->fixed = 1;
+    return 1;
+}
+
+/* Paper rule, every word a candidate, positive weights, every h of S equal, |S| <= R: when some
+ * word splits S perfectly the pick is the first word of the list that does (jt_paper_pick has the
+ * argument), and if a word of S does, that first one is found by trying the words before it, one
+ * reply per target each, without counting every candidate or making a window (most small nodes of
+ * a paper-rule tree: the first such word is usually among the first hundred).  The decision holds
+ * for h equal over S only, so the node is left dirty: an update decides it again, with a window
+ * (while one runs, t->updating, this is not tried). */
+POPCNT_CLONES
+int jt_paper_early_stop(const jt_tree *t, jt_node *nd, int hones)
+{
+    const jt_words *w = t->w;
+    const int32_t m = nd->m;
+    for (int32_t k = 1; k < m && !hones; k++)
+        if (t->h[nd->S[k]] != t->h[nd->S[0]])
+            return 0;
+    const int32_t last = first_alone_in_s(w, nd);
+    if (last < 0)
+        return 0;
+    int32_t c = 0;
+    if (w->mode == JT_MODE_PAPER) { /* replies are popcounts, at most L: bits of one word */
+        uint32_t sm[JT_MAX_R];
+        for (int32_t k = 0; k < m; k++)
+            sm[k] = w->mask[nd->S[k]];
+        for (; c < last; c++) {
+            const uint32_t mc = w->mask[c];
+            uint32_t seen = 0, twice = 0;
+            for (int32_t k = 0; k < m; k++) {
+                const uint32_t bit = (uint32_t)1 << jt_pc64(mc & sm[k]);
+                twice |= seen & bit;
+                seen |= bit;
+            }
+            if (!twice)
+                break;
         }
-        if (alone) {
-            nd->guess = nd->S[k];
-            nd->fixed = 1;
-            return 1;
-        }
+    } else {
+        while (c < last && !splits_alone(w, c, nd->S, m))
+            c++;
     }
-    return 0;
+    nd->guess = c;
+    nd->dirty = 1;
+    return 1;
 }
 
 int jt_all_h_zero(const jt_tree *t, const jt_node *nd)
@@ -391,6 +451,109 @@ static int32_t norvig_pick(const jt_tree *t, const jt_eval *ev)
     return best;
 }
 
+/* The next arrangement of p[0..k) in increasing order (as C++'s next_permutation), or 0 after
+ * the last: every distinct order of a multiset once, starting from the sorted one. */
+static int next_order(int32_t *p, int k)
+{
+    int i = k - 2;
+    while (i >= 0 && p[i] >= p[i + 1])
+        i--;
+    if (i < 0)
+        return 0;
+    int j = k - 1;
+    while (p[j] <= p[i])
+        j--;
+    int32_t x = p[i];
+    p[i] = p[j];
+    p[j] = x;
+    for (int a = i + 1, b = k - 1; a < b; a++, b--) {
+        x = p[a];
+        p[a] = p[b];
+        p[b] = x;
+    }
+    return 1;
+}
+
+/* Work and sizes past which window_ties gives up (and the window is made). */
+enum { TIES_MAX_M = 16, TIES_MAX_ORDERS = 2048 };
+
+/* The multisets of class sizes completing p[0..k) (largest first, at most R classes, none above
+ * `most`) to a sum of m and squares summing to sq (`left` and `sq` are what is still missing):
+ * whether every order of each sums term[size] over its classes to *e, the first such sum (*seen
+ * once set).  0 also when *budget orders have been tried. */
+static int orders_agree(const double *term, int32_t left, int32_t most, int64_t sq, int32_t *p,
+                        int k, int R, double *e, int *seen, int *budget)
+{
+    if (left == 0) {
+        if (sq)
+            return 1;
+        int32_t o[JT_MAX_R];
+        for (int i = 0; i < k; i++)
+            o[k - 1 - i] = p[i]; /* increasing: next_order's first arrangement */
+        do {
+            if (--*budget < 0)
+                return 0;
+            double x = 0.0;
+            for (int i = 0; i < k; i++)
+                x += term[o[i]];
+            if (*seen && x != *e)
+                return 0;
+            *e = x;
+            *seen = 1;
+        } while (next_order(o, k));
+        return 1;
+    }
+    if (k == R)
+        return 1; /* no room for another class: no such word */
+    for (int32_t n = left < most ? left : most; n >= 1; n--) {
+        if ((int64_t)n * n > sq)
+            continue;
+        p[k] = n;
+        if (!orders_agree(term, left - n, n, sq - (int64_t)n * n, p, k + 1, R, e, seen, budget))
+            return 0;
+    }
+    return 1;
+}
+
+/* Paper rule, outside updates: whether every word of the window would have the same literal
+ * ExpNumElims, so that the first, the first candidate of least q, is the pick without the window
+ * being made or its classes counted (jt_paper_pick).  That holds when every target of S has the
+ * same h and the same v (vmin): q = vmin sum_j n_j^2, whose values, all of m's parity, are
+ * 2 vmin apart, so a slack below that leaves the window the words of q = qmin alone; each value is
+ * the sum over codes j in order of term[n_j] (term[0] = 0.0 adds nothing), a function of the
+ * order of the word's non-empty class sizes; and every order of every multiset of class sizes
+ * with sum m and squares qmin / vmin (at most R classes) sums to one double.  At 3 targets with no
+ * perfect split, say, every window word has classes of 2 and 1, and a + b = b + a.  The
+ * decision holds for those h only: the caller leaves the node dirty for updates. */
+static int window_ties(const jt_tree *t, const jt_node *nd, const jt_job *job, uint64_t qmin,
+                       const double *hs)
+{
+    const jt_eval *ev = &job->ev;
+    const int32_t m = nd->m;
+    const uint64_t vmin = ev->vmin;
+    if (t->updating || m > TIES_MAX_M || !vmin || job->V != (uint64_t)m * vmin ||
+        qmin % vmin)
+        return 0;
+    if (paper_slack(m, t->w->R, job->V, t->err_abs, t->err_rel) >= 2 * vmin)
+        return 0;
+    double total = 0.0;
+    for (int32_t k = 0; k < m; k++) {
+        if (hs[k] != hs[0])
+            return 0;
+        total += hs[k];
+    }
+    double term[TIES_MAX_M + 1], acc = 0.0;
+    for (int32_t n = 0; n <= m; n++) { /* as jt_paper_pick makes them */
+        term[n] = (acc / total) * (double)(m - n);
+        acc += hs[0];
+    }
+    int32_t p[JT_MAX_R];
+    double e = 0.0;
+    int seen = 0, budget = TIES_MAX_ORDERS;
+    return orders_agree(term, m, m, (int64_t)(qmin / vmin), p, 0, t->w->R, &e, &seen, &budget) &&
+           seen;
+}
+
 /* Choose the guess of an evaluated node, in scratch s. */
 int jt_choose(const jt_tree *t, jt_job *job, jt_scratch *s)
 {
@@ -406,10 +569,15 @@ int jt_choose(const jt_tree *t, jt_job *job, jt_scratch *s)
     }
     int32_t first;
     const uint64_t qmin = least_q(ev, &first);
+    jt_gather_h(t, nd, job->hones, s->hs);
+    if (window_ties(t, nd, job, qmin, s->hs)) {
+        nd->guess = ev->cid ? ev->cid[first] : first;
+        nd->dirty = 1; /* no window: an update decides it again */
+        return JT_OK;
+    }
     const int st = paper_window(t, nd, ev, qmin, job->V, s->wsel);
     if (st)
         return st;
-    jt_gather_h(t, nd, job->hones, s->hs);
     /* With every weight of S positive, q(c) = V exactly when c splits S perfectly (any two
      * targets sharing a class add their weights again); the first such candidate is the first
      * perfect word of the window, which holds the candidates of q <= qmin in their order. */

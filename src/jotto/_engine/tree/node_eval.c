@@ -177,6 +177,9 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
         return 1;
     const int consistent = t->candidates == JT_CAND_CONSISTENT ||
                            (t->candidates == JT_CAND_NORVIG && m <= 3);
+    if (t->rule == JT_RULE_PAPER && !consistent && !t->updating && vmin > 0 && m <= w->R &&
+        jt_paper_early_stop(t, nd, job->hones))
+        return 1;
     ev->nc = consistent ? m : w->D;
     ev->cid = consistent ? nd->S : NULL;
     ev->cm = consistent ? sm : w->mask;

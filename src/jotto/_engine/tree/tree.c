@@ -83,7 +83,8 @@ static int big_prepare(jt_tree *t, jt_job *job)
     a->spec_id = spec_id;
     if (!sm || !spec_mask || !spec_delta || !spec_id)
         return JT_ENOMEM;
-    if (jt_describe(t, job, sm, spec_mask, spec_delta, spec_id))
+    job->decided = jt_describe(t, job, sm, spec_mask, spec_delta, spec_id);
+    if (job->decided)
         return JT_OK;
     jt_eval *ev = &job->ev;
     if (w->mode == JT_MODE_ANAGRAM) {
@@ -194,7 +195,7 @@ static int decide_big(jt_tree *t, jt_node *nd)
     memset(&job, 0, sizeof job);
     job.node = nd;
     int st = big_prepare(t, &job);
-    if (!st && !nd->fixed) {
+    if (!st && !job.decided) {
         const jt_eval *ev = &job.ev;
         const int32_t nchunks = (ev->nc + CHUNK - 1) / CHUNK;
 #pragma omp atomic write

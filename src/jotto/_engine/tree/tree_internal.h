@@ -148,6 +148,7 @@ typedef struct {
     jt_eval ev;
     uint64_t V;         /* sum of the (effective) weights over S */
     int hones;          /* paper rule, all h of S zero: every target weighs 1.0 */
+    int decided;        /* big nodes: jt_describe decided the node on the spot */
     jt_big_arrays big;  /* big nodes only (zeroed by decide_big) */
 } jt_job;
 
@@ -229,6 +230,7 @@ double jt_exp_num_elims_codes(const jt_words *w, int32_t c, const int32_t *S, co
 /* decision_rules.c */
 void jt_decide_tiny(const jt_tree *t, jt_node *nd);
 int jt_exact_early_stop(const jt_words *w, jt_node *nd);
+int jt_paper_early_stop(const jt_tree *t, jt_node *nd, int hones);
 int jt_all_h_zero(const jt_tree *t, const jt_node *nd);
 void jt_gather_h(const jt_tree *t, const jt_node *nd, int hones, double *hs);
 int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm, jt_scratch *s,
