@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/popcnt_clones.h"
 #include "tree_internal.h"
 
 int32_t jt_t_shared = 128, jt_t_table = -1;
@@ -256,7 +257,9 @@ static int decide(jt_tree *t, jt_node *nd)
 static void grow(jt_tree *t, jt_node *nd, int *err);
 
 /* Split S by the reply to nd's guess; record the target guessed here; create the children,
- * deciding tiny ones at once and growing the others in tasks of their own. */
+ * deciding tiny ones at once and growing the others in tasks of their own.  (Cloned for popcnt:
+ * the replies of every node's targets, PAPER's popcounts, were a tenth of a uniform tree.) */
+POPCNT_CLONES
 static int expand(jt_tree *t, jt_node *nd, int *err)
 {
     const jt_words *w = t->w;
@@ -267,15 +270,22 @@ static int expand(jt_tree *t, jt_node *nd, int *err)
         sizes[j] = fill[j] = 0;
         S[j] = NULL;
     }
-    uint8_t *rep = t->scr[jt_thread_id()].rep; /* free again before the first task below */
-    for (int32_t k = 0; k < nd->m; k++) {
-        rep[k] = (uint8_t)jt_reply(w, nd->guess, nd->S[k]);
-        sizes[rep[k]]++;
+    uint8_t *restrict rep = t->scr[jt_thread_id()].rep; /* free before the first task below */
+    const int32_t m = nd->m, *restrict Sn = nd->S;
+    if (w->mode == JT_MODE_PAPER) { /* replies are popcounts: the guess's mask read once */
+        const uint32_t mg = w->mask[nd->guess], *restrict mask = w->mask;
+        for (int32_t k = 0; k < m; k++)
+            rep[k] = (uint8_t)jt_pc64(mg & mask[Sn[k]]);
+    } else {
+        for (int32_t k = 0; k < m; k++)
+            rep[k] = (uint8_t)jt_reply(w, nd->guess, Sn[k]);
     }
+    for (int32_t k = 0; k < m; k++)
+        sizes[rep[k]]++;
     nd->found = sizes[win] > 0;
     if (nd->found)
         t->counts[nd->guess] = nd->depth + 1;
-    if (nd->m == sizes[win])
+    if (m == sizes[win])
         return JT_OK; /* a leaf */
     nd->child = (jt_node **)(nd + 1);
     memset(nd->child, 0, sizeof(jt_node *) * (size_t)R);
@@ -288,9 +298,9 @@ static int expand(jt_tree *t, jt_node *nd, int *err)
             jt_state_free(t, S[j]);
         return st;
     }
-    for (int32_t k = 0; k < nd->m; k++)
+    for (int32_t k = 0; k < m; k++)
         if (rep[k] != win)
-            S[rep[k]][fill[rep[k]]++] = nd->S[k];
+            S[rep[k]][fill[rep[k]]++] = Sn[k];
     for (int j = 0; j < R; j++) {
         if (j == win || !sizes[j])
             continue;
