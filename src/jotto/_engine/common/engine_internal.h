@@ -149,6 +149,9 @@ typedef struct {
     const uint32_t *utable;
     uint64_t ustep;
     uint32_t utot;
+    /* utable packed with the counts (jt_unit_table): each entry table[T] + 2^16 utable[T], so
+     * that one look-up per subset gives both (m and utot below 2^16) */
+    int packed;
     const uint8_t *in_s;       /* JT_M_TABLE, ANAGRAM mode: [D] membership of S */
     const int32_t *fam_n;      /* ANAGRAM mode: [D] members of S per family (jt_words.family) */
     const uint64_t *fam_v;     /* ... and their weight */

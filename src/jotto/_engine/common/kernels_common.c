@@ -202,15 +202,28 @@ table_q(const jt_eval *ev, const uint32_t *n, const uint32_t *U, const int L)
 }
 
 /* Class sizes of candidates [c0, c1) from the subset table into ev->cnt; with UNITS (a units
- * table, jt_unit_table, and q wanted) q too, from the same pass over each candidate's subsets. */
+ * table, jt_unit_table, and q wanted) q too, from the same pass over each candidate's subsets;
+ * UNITS == 2: the units table packed with the counts (jt_eval.packed), one look-up a subset.
+ * Inclusion-exclusion is linear, so it gives n_j + 2^16 U_j in wrapping 32-bit arithmetic,
+ * exactly, as both are below 2^16. */
 static inline __attribute__((always_inline)) void
 table_range(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int UNITS)
 {
+    const uint32_t m = (uint32_t)ev->m;
     for (int32_t c = c0; c < c1; c++) {
         const int32_t r = ev->cid ? ev->cid[c] : c;
         uint32_t n[JT_TABLE_MAXL + 1], U[JT_TABLE_MAXL + 1];
-        subset_classes(ev->w, r, ev->table, UNITS ? ev->utable : NULL, (uint32_t)ev->m,
-                       ev->in_s[r], ev->utot, UNITS ? own_units(ev, r) : 0, n, U, L);
+        if (UNITS == 2) {
+            subset_classes(ev->w, r, NULL, ev->utable, 0, 0, m | ev->utot << 16,
+                           ev->in_s[r] | own_units(ev, r) << 16, NULL, U, L);
+            for (int j = 0; j <= L; j++) {
+                n[j] = U[j] & 0xffff;
+                U[j] >>= 16;
+            }
+        } else {
+            subset_classes(ev->w, r, ev->table, UNITS ? ev->utable : NULL, m, ev->in_s[r],
+                           ev->utot, UNITS ? own_units(ev, r) : 0, n, U, L);
+        }
         for (int j = 0; j <= L; j++)
             ev->cnt[(size_t)j * ev->nc + c] = (uint16_t)n[j];
         if (UNITS)
@@ -221,7 +234,9 @@ table_range(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int UN
 static inline __attribute__((always_inline)) void
 counts_table(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-    if (ev->q && ev->utable)
+    if (ev->q && ev->utable && ev->packed)
+        table_range(ev, c0, c1, L, 2);
+    else if (ev->q && ev->utable)
         table_range(ev, c0, c1, L, 1);
     else
         table_range(ev, c0, c1, L, 0);

@@ -251,6 +251,11 @@ int jt_unit_table(const jt_words *w, jt_eval *ev, uint32_t **out)
     ev->utable = tab;
     ev->ustep = g;
     ev->utot = (uint32_t)total;
+    if (ev->table && ev->m < 0x10000 && total < 0x10000) { /* packed: jt_eval.packed */
+        for (int32_t i = 0; i < w->table_size; i++)
+            tab[i] = ev->table[i] | tab[i] << 16;
+        ev->packed = 1;
+    }
     return JT_OK;
 }
 
