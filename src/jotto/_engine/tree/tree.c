@@ -258,7 +258,8 @@ static void grow(jt_tree *t, jt_node *nd, int *err);
 
 /* Split S by the reply to nd's guess; record the target guessed here; create the children,
  * deciding tiny ones at once and growing the others in tasks of their own.  (Cloned for popcnt:
- * the replies of every node's targets, PAPER's popcounts, were a tenth of a uniform tree.) */
+ * the replies of every node's targets, PAPER's popcounts, took 6.5% of a uniform 5-letter tree
+ * with the portable popcount and the node's fields read again in every pass of the loops.) */
 POPCNT_CLONES
 static int expand(jt_tree *t, jt_node *nd, int *err)
 {
