@@ -330,6 +330,31 @@ static int32_t pick_uniform(const jt_node *nd, const jt_scratch *s, int R)
     return best;
 }
 
+/* The sum of h over S (hs[0..m), added in order, as the literal formula adds it) into *total;
+ * whether every target of S has the same h. */
+static int h_same(const double *hs, int32_t m, double *total)
+{
+    int same = 1;
+    double x = 0.0;
+    for (int32_t k = 0; k < m; k++) {
+        same &= hs[k] == hs[0];
+        x += hs[k];
+    }
+    *total = x;
+    return same;
+}
+
+/* With every h of S equal to h: term[n] = (n h's added in order / total) (m - n), n = 0..m, a
+ * class of n targets' term of the literal ExpNumElims (jt_paper_pick, window_ties). */
+static void paper_terms(double h, double total, int32_t m, double *term)
+{
+    double acc = 0.0;
+    for (int32_t n = 0; n <= m; n++) {
+        term[n] = (acc / total) * (double)(m - n);
+        acc += h;
+    }
+}
+
 /* Paper rule: the first word of the window with the largest literal ExpNumElims, with h over S
  * in s->hs; perfect: the first word of the window that splits S perfectly (every reply class
  * holds at most one target), or -1 if none does or it is not known.  When every target of S weighs the same, a class of n targets sums to
@@ -347,12 +372,8 @@ int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
     const jt_words *w = t->w;
     const int R = w->R;
     const double *hs = s->hs;
-    int same = 1;
-    for (int32_t k = 1; k < m && same; k++)
-        same = hs[k] == hs[0];
-    double total = 0.0;
-    for (int32_t k = 0; k < m; k++)
-        total += hs[k];
+    double total;
+    const int same = h_same(hs, m, &total);
     if (same && perfect >= 0) {
         /* A perfect split's sum is term[1] added m times, with term[0] = 0.0 (adding it changes
          * nothing) between them: the same bits for every perfect word.  Any other word's exact
@@ -364,11 +385,7 @@ int32_t jt_paper_pick(const jt_tree *t, const jt_node *nd, const uint32_t *sm,
         return perfect;
     }
     if (same) {
-        double acc = 0.0;
-        for (int32_t n = 0; n <= m; n++) {
-            s->term[n] = (acc / total) * (double)(m - n);
-            acc += hs[0];
-        }
+        paper_terms(hs[0], total, m, s->term);
         jt_eval ev = jt_eval_of(w, m, sm, nd->S, nwin, nd->win, s->wmask, s->wcnt, NULL);
         for (int32_t i = 0; i < nwin; i++)
             s->wmask[i] = w->mask[nd->win[i]];
@@ -536,17 +553,10 @@ static int window_ties(const jt_tree *t, const jt_node *nd, const jt_job *job, u
         return 0;
     if (paper_slack(m, t->w->R, job->V, t->err_abs, t->err_rel) >= 2 * vmin)
         return 0;
-    double total = 0.0;
-    for (int32_t k = 0; k < m; k++) {
-        if (hs[k] != hs[0])
-            return 0;
-        total += hs[k];
-    }
-    double term[TIES_MAX_M + 1], acc = 0.0;
-    for (int32_t n = 0; n <= m; n++) { /* as jt_paper_pick makes them */
-        term[n] = (acc / total) * (double)(m - n);
-        acc += hs[0];
-    }
+    double total, term[TIES_MAX_M + 1];
+    if (!h_same(hs, m, &total))
+        return 0;
+    paper_terms(hs[0], total, m, term);
     int32_t p[JT_MAX_R];
     double e = 0.0;
     int seen = 0, budget = TIES_MAX_ORDERS;
