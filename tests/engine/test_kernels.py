@@ -211,14 +211,35 @@ def test_counting_methods_agree_on_a_real_list(twl06):
     assert len({tuple(got["base", "sliced", w, 1]) for w in weights}) == 3
 
 
-def random_words(n, seed):
-    """n random 5-letter words of distinct letters, no two sharing their letters."""
+def random_words(n, seed, length=5):
+    """n random words of distinct letters, no two sharing their letters."""
     rng = np.random.default_rng(seed)
     found: dict[frozenset, str] = {}
     while len(found) < n:
-        w = "".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), 5, replace=False))
+        w = "".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), length, replace=False))
         found.setdefault(frozenset(w), w)
     return list(found.values())
+
+
+def test_lists_with_too_many_subsets_for_16_bit_ranks_count_without_tables():
+    """The subset tables' ranks are 16-bit (common/sweeps_table.h): a list whose words have more
+    than 2^16 distinct proper letter subsets (16,000 random 6-letter words) gets no tables.  With
+    tables allowed at every big node its guess counts equal the bit-sliced sweeps' (ranks cut to
+    16 bits would look up other subsets' counts)."""
+    words = random_words(16000, 6, length=6)
+    subsets = {
+        frozenset(c) for w in words for s in range(1, 6) for c in itertools.combinations(w, s)
+    }
+    assert len(subsets) > 2**16
+    got = {}
+    try:
+        for method, table in (("sliced", 10**6), ("tables", 4)):
+            _core.set_thresholds(128, table)
+            got[method] = jotto.comp_num_guesses(words, rule="exact", threads=2).tolist()
+    finally:
+        _core.set_thresholds()
+    assert got["tables"] == got["sliced"]
+    assert max(got["sliced"]) >= 3
 
 
 @pytest.mark.parametrize("top", [31, 2**15 - 1, 2**20 - 1])

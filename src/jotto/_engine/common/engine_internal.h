@@ -66,7 +66,7 @@ struct jt_words {
      * every word, by size: the nsub_of[s] subsets of size s follow those of size s-1. */
     int32_t nsub;
     int32_t nsub_of[JT_TABLE_MAXL + 1];
-    int32_t *subrank;   /* [D*nsub] or NULL */
+    uint16_t *subrank;  /* [D*nsub + 4] or NULL (no tables: words.c, compact_ranks) */
     int32_t table_size; /* number of distinct ranks */
     /* Class sizes of every word over all words ([R*D], structure-of-arrays, raw popcount
      * classes 0..L in ANAGRAM mode), the root's of every tree whatever the weights; NULL when

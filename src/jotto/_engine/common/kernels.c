@@ -298,14 +298,20 @@ static int32_t select_le(const uint64_t *q, int32_t n, uint64_t lim, int32_t *ou
 /* The sizes of S above which subset tables count faster than this level's bit-sliced sweeps
  * (jt_kernels.table_above: uniform weights, heavier targets), where their costs per node crossed
  * on random states of TWL06's 5-letter words (bench/table_crossover.py; 2-core AMD EPYC Zen 3
- * VM, loaded, 2026-11-28): v2 about 192 and 256 targets; base below 96 for both (so every
- * shared big node, jt_t_shared).  v3's crossed between 320 and 448 uniform, 448-512 with
- * fictitious play's weights, but moving it below 512 made TWL06's 4-letter tree 1.5x slower in
- * two runs of bench/compare_builds.py (the sweeps' cost grows with L, the tables' with 2^L):
- * it stays at 512.  Levels not measured on this project's machines (v4, neon, aarch64 base)
- * keep the earlier rule, 512. */
-#if defined(__AVX512VBMI__) || (defined(__ARM_NEON) && defined(__aarch64__)) || defined(__AVX2__)
+ * VM, idle, 2026-11-29, after the tables' inversion went into vector lanes, sweeps_table.h):
+ * v3 about 512 uniform (47 / 46 us a node there) and 256 with fictitious play's weights
+ * (53 / 53), so 288, which also made fictitious play's and paper mode's 5-letter trees faster
+ * in bench/compare_builds.py (uniform v3 stays at 512: lower, TWL06's 4-letter tree was 1.5x
+ * slower in two runs on 2026-11-28, the sweeps' cost growing with L and the tables' with 2^L);
+ * v2 192 and 256, as measured on 2026-11-28 (the crossings moved to about 256 and 192, but
+ * either move made bench/compare_builds.py's cases 1-3% slower); base below 96 for both (so
+ * every shared big node, jt_t_shared).
+ * Levels not measured on this project's machines (v4, neon, aarch64 base) keep the earlier
+ * rule, 512. */
+#if defined(__AVX512VBMI__) || (defined(__ARM_NEON) && defined(__aarch64__))
 #define TABLE_ABOVE {512, 512}
+#elif defined(__AVX2__)
+#define TABLE_ABOVE {512, 288}
 #elif defined(__SSSE3__)
 #define TABLE_ABOVE {192, 256}
 #else

@@ -1,9 +1,8 @@
 /* kernels.h -- what the sources of the kernels (the jt_kernels table, engine_internal.h) share,
  * and how they are laid out.  CMake compiles:
- *  - kernels_common.c once, for the baseline instruction set: what does not differ by level (the
- *    subset-table counts of big nodes, GENERAL mode's pair-by-pair counts, the tables of weighted
- *    small nodes, the paper rule's ExpNumElims), its loops over replies cloned for the popcnt
- *    instruction (popcnt_clones.h);
+ *  - kernels_common.c once, for the baseline instruction set: what does not differ by level
+ *    (GENERAL mode's pair-by-pair counts, the tables of weighted small nodes, the paper rule's
+ *    ExpNumElims), its loops over replies cloned for the popcnt instruction (popcnt_clones.h);
  *  - kernels_length.c once per instruction-set level (JT_KERNEL_SUFFIX: x86-64 base, v2, v3, v4;
  *    aarch64 base, neon) and word length (JT_LEN: each of JT_KERNEL_LENGTHS, and 0 for any
  *    other): the bit-sliced sweeps of kernels_sweeps.h, specialised for that length, which is
@@ -11,7 +10,8 @@
  *    kernels_sweeps.h includes its pieces in order: sweeps_level.h (the level's registers and
  *    look-ups), sweeps_planes.h (adders, Mobius inversion, chunk tables), sweeps_scalar.h (base),
  *    sweeps_vector.h (class sizes), sweeps_small.h and sweeps_weighted.h (q of small and weighted
- *    nodes in one pass); it keeps the weighing, reply codes and the choice of a sweep;
+ *    nodes in one pass), sweeps_table.h (the subset tables of big nodes); it keeps the weighing,
+ *    reply codes and the choice of a sweep or table;
  *  - kernels.c once per level: its table, the choice of a length's sweeps, the weight updates
  *    and the scans of q.
  * dispatch.c picks the best level the CPU runs.  Every variant computes bit-identical results:
@@ -90,11 +90,6 @@ void jt_unit_tables(const uint64_t *delta, uint64_t g, int32_t n, int nd, uint8_
 /* The byte tables of pair bits' weights, and the ranks of q at nodes of <= JT_RANK_MAX targets. */
 void jt_pair_tables(const jt_eval *ev, int M, uint64_t (*tb)[256]);
 void jt_rank_tables(const jt_eval *ev, uint8_t *rank);
-/* Subset tables (JT_M_TABLE): class sizes (and q with a units table) of candidates [c0, c1)
- * into ev->cnt; and q from class sizes cnt with the units table. */
-void jt_counts_table(const jt_eval *ev, int32_t c0, int32_t c1);
-void jt_weigh_table(const jt_eval *ev, const uint16_t *cnt, size_t stride, int32_t c0,
-                    int32_t c1);
 /* GENERAL mode: the pair-by-pair counts (JT_SLICE_PAIRS). */
 void jt_codes_pairs(const jt_eval *ev, int32_t c0, int32_t c1);
 /* The paper's ExpNumElims (jt_kernels.exp_num_elims). */

@@ -39,6 +39,7 @@
 #include "sweeps_vector.h"
 #include "sweeps_small.h"
 #include "sweeps_weighted.h"
+#include "sweeps_table.h"
 
 /* q(c) = sum_{i in S} v_i n_{reply(c,i)}(c) = vmin sum_j n_j^2 + what the targets heavier than
  * vmin add, from the class sizes cnt of candidates c0.. (cnt[j * stride + c - c0]).  On the
@@ -353,18 +354,14 @@ static inline int letter_tables(const jt_eval *ev, void *buf)
 static inline __attribute__((always_inline)) void
 evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-    const int table = !ev->counted && ev->method == JT_M_TABLE && L <= JT_TABLE_MAXL;
-    if (ev->counted)
-        ; /* class sizes given: weigh only */
-    else if (table)
-        jt_counts_table(ev, c0, c1);
-    else
+    /* a table node's tables give its class sizes, and q where it has a units table */
+    const int table = ev->method == JT_M_TABLE && L >= 2 && L <= JT_TABLE_MAXL;
+    const int units = table && ev->q && ev->cnt && ev->utable;
+    if (table && (!ev->counted || units))
+        table_pass(ev, c0, c1, L < 2 || L > JT_TABLE_MAXL ? 2 : L);
+    else if (!ev->counted)
         counts_sliced(ev, c0, c1, L, K_LETTERS, NULL);
-    if (ev->q && ev->cnt && ev->utable && table)
-        ; /* jt_counts_table gave q too */
-    else if (ev->q && ev->cnt && ev->utable)
-        jt_weigh_table(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1);
-    else if (ev->q && ev->cnt)
+    if (ev->q && ev->cnt && !units)
         weigh(ev, ev->cnt + c0, (size_t)ev->nc, c0, c1, L);
 }
 

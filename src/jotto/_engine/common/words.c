@@ -47,11 +47,13 @@ static int masks_valid(const uint32_t *masks, int32_t D, int32_t L)
     return ok;
 }
 
-/* Renumber the subset ranks to those some word has, in increasing order: the subset tables
- * (jt_eval.table, utable) then hold only subsets that occur, 7640 instead of 17901 for TWL06's
- * 5-letter words, and a big node's counts (15 KiB) stay in L1 while its candidates look them
- * up. */
-static int compact_ranks(jt_words *w)
+/* Renumber the subset ranks raw[D*nsub] to those some word has, in increasing order, into
+ * jt_words.subrank: the subset tables (jt_eval.table, utable) then hold only subsets that occur,
+ * 7640 instead of 17901 for TWL06's 5-letter words, and a big node's counts (15 KiB) stay in L1
+ * while its candidates look them up.  The ranks are 16-bit (four to a 64-bit load in the table
+ * kernels, sweeps_table.h): a list whose words have more than 2^16 distinct subsets (only
+ * 6-letter lists can: TWL06's have 23,523) gets no tables, and the sweeps count its big nodes. */
+static int compact_ranks(jt_words *w, const int32_t *raw)
 {
     const size_t n = (size_t)w->D * (size_t)w->nsub;
     int32_t *id = malloc(sizeof(int32_t) * (size_t)w->table_size);
@@ -60,15 +62,18 @@ static int compact_ranks(jt_words *w)
     for (int32_t r = 0; r < w->table_size; r++)
         id[r] = 0;
     for (size_t i = 0; i < n; i++)
-        id[w->subrank[i]] = 1;
+        id[raw[i]] = 1;
     int32_t next = 0;
     for (int32_t r = 0; r < w->table_size; r++)
         id[r] = id[r] ? next++ : -1;
-    for (size_t i = 0; i < n; i++)
-        w->subrank[i] = id[w->subrank[i]];
+    if (next <= 0x10000) {
+        w->subrank = calloc(n + 4, sizeof(uint16_t)); /* + 4: the last word's 64-bit loads */
+        for (size_t i = 0; w->subrank && i < n; i++)
+            w->subrank[i] = (uint16_t)id[raw[i]];
+    }
     w->table_size = next;
     free(id);
-    return 1;
+    return w->subrank || next > 0x10000;
 }
 
 /* Rank every proper non-empty subset of every word: a subset a_1 < ... < a_s of letters gets
@@ -87,8 +92,8 @@ static int build_subset_ranks(jt_words *w)
         w->nsub_of[s] = (int32_t)binom(L, s);
         w->nsub += w->nsub_of[s];
     }
-    w->subrank = malloc(sizeof(int32_t) * (size_t)w->D * w->nsub);
-    if (!w->subrank)
+    int32_t *raw = malloc(sizeof(int32_t) * (size_t)w->D * w->nsub);
+    if (!raw)
         return 0;
     for (int32_t i = 0; i < w->D; i++) {
         uint8_t lt[JT_TABLE_MAXL];
@@ -96,7 +101,7 @@ static int build_subset_ranks(jt_words *w)
         for (int b = 0; b < 26; b++)
             if ((w->mask[i] >> b) & 1)
                 lt[k++] = (uint8_t)b;
-        int32_t *out = w->subrank + (size_t)i * w->nsub;
+        int32_t *out = raw + (size_t)i * w->nsub;
         int pos = 0;
         for (int s = 1; s < L; s++) {
             for (uint32_t sub = 1; sub < (1u << L); sub++) {
@@ -111,7 +116,9 @@ static int build_subset_ranks(jt_words *w)
             }
         }
     }
-    return compact_ranks(w);
+    const int ok = compact_ranks(w, raw);
+    free(raw);
+    return ok;
 }
 
 /* Every word's letters (or token indices, or spelling) by position, for the bit-sliced kernels

@@ -244,7 +244,7 @@ int jt_unit_table(const jt_words *w, jt_eval *ev, uint32_t **out)
     for (int32_t k = 0; k < ev->nspec; k++) {
         if (!k || ev->spec_delta[k] != ev->spec_delta[k - 1])
             u = ev->spec_delta[k] / g;
-        const int32_t *sr = w->subrank + (size_t)ev->spec_id[k] * w->nsub;
+        const uint16_t *sr = w->subrank + (size_t)ev->spec_id[k] * w->nsub;
         for (int32_t i = 0; i < w->nsub; i++)
             tab[sr[i]] += (uint32_t)u;
     }

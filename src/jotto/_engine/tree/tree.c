@@ -145,7 +145,7 @@ static int big_prepare(jt_tree *t, jt_job *job)
             if (!table)
                 return JT_ENOMEM;
             for (size_t k = 0; k < m; k++) {
-                const int32_t *sr = w->subrank + (size_t)nd->S[k] * w->nsub;
+                const uint16_t *sr = w->subrank + (size_t)nd->S[k] * w->nsub;
                 for (int32_t i = 0; i < w->nsub; i++)
                     table[sr[i]]++;
             }
