@@ -6,6 +6,12 @@
 #error "JT_LEN (the word length, or 0 for any) must be defined"
 #endif
 
+#if !JT_LEN && defined(__GNUC__) && !defined(__clang__)
+/* The length known only at run time, gcc cannot follow the sweeps' class counters through their
+ * loops over 1..L (each written before it is read) and warns that they may not be, in some
+ * levels and not others as its inlining goes. */
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include "kernels_sweeps.h"
 
 #if JT_LEN

@@ -235,7 +235,7 @@ slice_q16_n(const jt_eval *ev, int32_t c0, int32_t n, const uint8_t *tabs, int32
         slice_idx idx[LMAX];
         candidate_indices(ev, c0 + v0, nv, L, idx, 32);
         vb acc[LMAX + 1], nj[LMAX + 1];
-        for (int j = 0; j <= L; j++)
+        for (int j = 1; j <= L; j++)
             acc[j] = (vb){0};
         count_known(tk, tabs, nch, idx, acc, own, L, NCH, LOW);
         acc[L] = own_class(own, c0 + v0, acc[L]);

@@ -219,6 +219,8 @@ table_range(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int MO
 #endif
 static TABLE_PASS_INLINE void table_pass(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
+    if (L < 2 || L > JT_TABLE_MAXL) /* (the caller's test, said again for the length at run time) */
+        __builtin_unreachable();
     const int units = ev->q && ev->cnt && ev->utable;
     if (ev->counted)
         table_range(ev, c0, c1, L, T_UNITS);

@@ -167,12 +167,7 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
     }
     job->V = V;
     ev->vmin = vmin;
-    ev->spec_mask = spec_mask;
-    ev->spec_delta = spec_delta;
-    ev->spec_id = spec_id;
-    if (spec_mask && V != (uint64_t)m * vmin)
-        ev->nspec = split_by_excess(t, nd, vmin, sm, spec_mask, spec_delta, spec_id);
-    ev->wv = ev->nspec ? t->v : NULL; /* for the anagram fix-up and the units tables */
+    /* the early stops first: they need no split of the heavier targets */
     if (t->rule == JT_RULE_EXACT && vmin > 0 && m <= w->R && jt_exact_early_stop(w, nd))
         return 1;
     const int consistent = t->candidates == JT_CAND_CONSISTENT ||
@@ -180,6 +175,12 @@ int jt_describe(const jt_tree *t, jt_job *job, uint32_t *sm, uint32_t *spec_mask
     if (t->rule == JT_RULE_PAPER && !consistent && !t->updating && vmin > 0 && m <= w->R &&
         jt_paper_early_stop(t, nd, job->hones))
         return 1;
+    ev->spec_mask = spec_mask;
+    ev->spec_delta = spec_delta;
+    ev->spec_id = spec_id;
+    if (spec_mask && V != (uint64_t)m * vmin)
+        ev->nspec = split_by_excess(t, nd, vmin, sm, spec_mask, spec_delta, spec_id);
+    ev->wv = ev->nspec ? t->v : NULL; /* for the anagram fix-up and the units tables */
     ev->nc = consistent ? m : w->D;
     ev->cid = consistent ? nd->S : NULL;
     ev->cm = consistent ? sm : w->mask;
