@@ -358,7 +358,7 @@ evaluate_len(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
     const int table = ev->method == JT_M_TABLE && L >= 2 && L <= JT_TABLE_MAXL;
     const int units = table && ev->q && ev->cnt && ev->utable;
     if (table && (!ev->counted || units))
-        table_pass(ev, c0, c1, L < 2 || L > JT_TABLE_MAXL ? 2 : L);
+        table_pass(ev, c0, c1, L);
     else if (!ev->counted)
         counts_sliced(ev, c0, c1, L, K_LETTERS, NULL);
     if (ev->q && ev->cnt && !units)

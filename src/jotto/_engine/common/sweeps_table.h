@@ -87,18 +87,20 @@ static inline __attribute__((always_inline)) void invert_block(tv32 *v, const tv
             v[s] -= v[s + 1];
 }
 
-/* a_l b_l in 64 bits, lane by lane (written with the operands' high halves masked, which gcc
- * makes one 32x32->64 multiply a lane: pmuludq, umull). */
-static inline __attribute__((always_inline)) tv64 widening_product(tv32 a, tv32 b)
+/* acc += a_l b_l in 64 bits, lane by lane (written with the operands' high halves masked, which
+ * gcc makes one 32x32->64 multiply a lane: pmuludq, umull).  Vectors by pointer: a vector wider
+ * than the level's registers passed or returned by value changes the ABI, which gcc warns of. */
+static inline __attribute__((always_inline)) void add_product(tv64 *acc, const tv32 *a,
+                                                              const tv32 *b)
 {
     const tv64 lo = (tv64){0} + 0xffffffffu;
-    return (__builtin_convertvector(a, tv64) & lo) * (__builtin_convertvector(b, tv64) & lo);
+    *acc += (__builtin_convertvector(*a, tv64) & lo) * (__builtin_convertvector(*b, tv64) & lo);
 }
 
-/* Lanes [0, n) of v to dst. */
-static inline __attribute__((always_inline)) void store16(uint16_t *dst, tv32 v, int n)
+/* Lanes [0, n) of *v to dst. */
+static inline __attribute__((always_inline)) void store16(uint16_t *dst, const tv32 *v, int n)
 {
-    const tv16 h = __builtin_convertvector(v, tv16);
+    const tv16 h = __builtin_convertvector(*v, tv16);
     if (n == TABLE_BLOCK)
         memcpy(dst, &h, sizeof h);
     else
@@ -163,20 +165,21 @@ table_finish(const jt_eval *ev, int32_t c, int n, table_lanes *b, const int L, c
             N[j] = E[j];
         }
         if (MODE != T_UNITS) /* the class sizes */
-            store16(ev->cnt + (size_t)j * (size_t)ev->nc + (size_t)c, N[j], n);
+            store16(ev->cnt + (size_t)j * (size_t)ev->nc + (size_t)c, &N[j], n);
     }
     if (MODE == T_COUNTS)
         return;
     /* q = vmin sum_j n_j^2 + ustep sum_j n_j U_j: sum_j n_j^2 <= |S|^2 < 2^32; packed, also
      * sum_j n_j U_j <= |S| utot < 2^32 */
     tv32 sq = N[0] * N[0], x32 = N[0] * U[0];
-    tv64 x64 = widening_product(N[0], U[0]);
+    tv64 x64 = {0};
+    add_product(&x64, &N[0], &U[0]);
     for (int j = 1; j <= L; j++) {
         sq += N[j] * N[j];
         if (MODE == T_PACKED)
             x32 += N[j] * U[j];
         else
-            x64 += widening_product(N[j], U[j]);
+            add_product(&x64, &N[j], &U[j]);
     }
     const tv64 q = ev->vmin * __builtin_convertvector(sq, tv64) +
                    ev->ustep * (MODE == T_PACKED ? __builtin_convertvector(x32, tv64) : x64);
@@ -219,7 +222,7 @@ table_range(const jt_eval *ev, int32_t c0, int32_t c1, const int L, const int MO
 #endif
 static TABLE_PASS_INLINE void table_pass(const jt_eval *ev, int32_t c0, int32_t c1, const int L)
 {
-    if (L < 2 || L > JT_TABLE_MAXL) /* (the caller's test, said again for the length at run time) */
+    if (L < 2 || L > JT_TABLE_MAXL) /* the caller's test: no tables for other lengths */
         __builtin_unreachable();
     const int units = ev->q && ev->cnt && ev->utable;
     if (ev->counted)
