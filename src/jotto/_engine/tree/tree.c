@@ -296,22 +296,29 @@ static int expand(jt_tree *t, jt_node *nd, int *err)
             st = JT_ENOMEM;
     if (st) {
         for (int j = 0; j < R; j++)
-            jt_state_free(t, S[j]);
+            jt_state_free(t, S[j], sizes[j]);
         return st;
     }
     for (int32_t k = 0; k < m; k++)
         if (rep[k] != win)
             S[rep[k]][fill[rep[k]]++] = Sn[k];
+    uint64_t key[JT_MAX_R]; /* in updates: the memo slots of the children it may know */
+    for (int j = 0; t->memo && j < R; j++)
+        key[j] = j != win && sizes[j] >= 3 && sizes[j] < jt_t_shared
+                     ? jt_memo_prefetch(t, S[j], sizes[j])
+                     : 0;
     for (int j = 0; j < R; j++) {
         if (j == win || !sizes[j])
             continue;
         jt_node *c = st ? NULL : jt_node_new(t, S[j], sizes[j], nd->depth + 1, nd);
         if (!c) {
-            jt_state_free(t, S[j]);
+            jt_state_free(t, S[j], sizes[j]);
             st = JT_ENOMEM;
             continue;
         }
         nd->child[j] = c;
+        if (t->memo)
+            c->key = key[j];
         if (c->m <= 2) {
             jt_decide_tiny(t, c);
             st = expand(t, c, err);
@@ -439,7 +446,7 @@ static int decide_root(jt_tree *t, int32_t *S, int32_t m, int expand_it, int thr
 {
     t->root = jt_node_new(t, S, m, 0, NULL);
     if (!t->root) {
-        jt_state_free(t, S);
+        jt_state_free(t, S, m);
         return JT_ENOMEM;
     }
     if (m <= 2) {

@@ -185,13 +185,14 @@ static inline int jt_thread_id(void)
 static inline int jt_updatable(const jt_tree *t) { return t->rule <= JT_RULE_EXACT; }
 
 /* tree_pool.c: states of 4 << c words for the classes c < JT_POOL_CLASSES, up to JT_POOL_MAX
- * words; larger states come from the heap (a tree's end frees those by their size alone) */
+ * words; larger states come from the heap.  A state is freed with its size (the n it was made
+ * with), which gives its class. */
 #define JT_POOL_CLASSES 9
 #define JT_POOL_MAX (4 << (JT_POOL_CLASSES - 1))
 int jt_pools_ensure(jt_tree *t, int n);
 void jt_pools_free(jt_tree *t);
 int32_t *jt_state_new(jt_tree *t, int32_t n);
-void jt_state_free(jt_tree *t, int32_t *S);
+void jt_state_free(jt_tree *t, int32_t *S, int32_t n);
 jt_node *jt_node_take(jt_tree *t);
 void jt_node_give(jt_tree *t, jt_node *nd);
 /* fn on every node record in use (not given back), in no particular order */
@@ -211,6 +212,7 @@ int jt_still_valid(const jt_tree *t, const int32_t *S, int32_t m, int64_t stamp)
 int jt_memo_init(jt_tree *t);
 void jt_memo_clear(jt_tree *t);
 void jt_memo_keep(jt_tree *t, jt_node *nd);
+uint64_t jt_memo_prefetch(const jt_tree *t, const int32_t *S, int32_t m);
 const jt_memo *jt_memo_find(const jt_tree *t, jt_node *nd);
 
 /* node_eval.c */

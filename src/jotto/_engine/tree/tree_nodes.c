@@ -25,7 +25,7 @@ jt_node *jt_node_new(jt_tree *t, int32_t *S, int32_t m, int32_t depth, jt_node *
 
 void jt_node_free(jt_tree *t, jt_node *nd)
 {
-    jt_state_free(t, nd->S);
+    jt_state_free(t, nd->S, nd->m);
     free(nd->cnt);
     free(nd->q);
     free(nd->win);
@@ -40,9 +40,18 @@ void jt_free_children(jt_tree *t, jt_node *nd, int keep)
     if (!nd->child)
         return;
     const int R = t->w->R;
-    for (int j = 0; j < R; j++) /* (the records are cold: fetch them side by side) */
+    /* The records are cold: fetch them side by side, then what keeping their decisions reads
+     * (each state's first targets, and the memo slot it goes to). */
+    for (int j = 0; j < R; j++)
         if (nd->child[j])
             __builtin_prefetch(nd->child[j]);
+    for (int j = 0; keep && t->memo && j < R; j++) {
+        const jt_node *c = nd->child[j];
+        if (c && c->S && c->key) {
+            __builtin_prefetch(c->S);
+            __builtin_prefetch(&t->memo[c->key & (uint64_t)t->memo_mask], 1);
+        }
+    }
     for (int j = 0; j < R; j++) {
         jt_node *c = nd->child[j];
         if (c) {
@@ -273,7 +282,7 @@ int jt_memo_init(jt_tree *t)
 void jt_memo_clear(jt_tree *t)
 {
     for (int32_t i = 0; t->memo && i <= t->memo_mask; i++) {
-        jt_state_free(t, t->memo[i].S);
+        jt_state_free(t, t->memo[i].S, t->memo[i].m);
         free(t->memo[i].win);
         t->memo[i].S = NULL;
         t->memo[i].win = NULL;
@@ -293,7 +302,7 @@ void jt_memo_keep(jt_tree *t, jt_node *nd)
         return;
     const uint64_t key = node_key(nd);
     jt_memo *e = &t->memo[key & (uint64_t)t->memo_mask];
-    jt_state_free(t, e->S);
+    jt_state_free(t, e->S, e->m);
     free(e->win);
     e->S = nd->S;
     e->m = nd->m;
@@ -306,6 +315,15 @@ void jt_memo_keep(jt_tree *t, jt_node *nd)
     nd->S = NULL;
     if (paper)
         nd->win = NULL;
+}
+
+/* The key of the state S of m words (for its node's jt_node.key), its memo slot fetched for
+ * jt_memo_find (the memo is big and its slots cold: a node's look-up waited for its slot). */
+uint64_t jt_memo_prefetch(const jt_tree *t, const int32_t *S, int32_t m)
+{
+    const uint64_t key = state_key(S, m);
+    __builtin_prefetch(&t->memo[key & (uint64_t)t->memo_mask]);
+    return key;
 }
 
 /* The kept decision for nd's S, if there is one and it still holds, else NULL. */
@@ -328,7 +346,7 @@ const jt_memo *jt_memo_find(const jt_tree *t, jt_node *nd)
 static void release_node(jt_tree *t, jt_node *nd)
 {
     if (nd->m > JT_POOL_MAX)
-        jt_state_free(t, nd->S);
+        jt_state_free(t, nd->S, nd->m);
     if (nd->alt)
         jt_release_alts(nd);
     if (nd->cnt || nd->q || nd->win) { /* (few nodes: calls freeing NULL took most of the time) */

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -99,27 +99,36 @@ def paper_iterations(length: int) -> int:
     return PAPER_ITERATIONS.get(length, OTHER_ITERATIONS)
 
 
-class _Sums(NamedTuple):
-    """Sums over iterations of ING (per target), ING squared, and the histogram of ING."""
+class _Sums:
+    """Sums over iterations of ING (per target), ING squared, and the histogram of ING, added
+    to in place every iteration (new arrays each time were a few percent of a solve) and
+    copied where a run keeps them (t*)."""
 
-    ing: np.ndarray
-    ing_sq: np.ndarray
-    hist: np.ndarray
+    __slots__ = ("hist", "ing", "ing_sq")
+
+    def __init__(self, ing: np.ndarray, ing_sq: np.ndarray, hist: np.ndarray):
+        self.ing, self.ing_sq, self.hist = ing, ing_sq, hist
 
     @classmethod
     def zeros(cls, D: int) -> _Sums:
         return cls(np.zeros(D, np.int64), np.zeros(D, np.int64), np.zeros(1, np.int64))
 
-    def plus(self, ing: np.ndarray) -> _Sums:
+    def add(self, ing: np.ndarray) -> None:
         counts = np.bincount(ing)
-        if len(counts) <= len(self.hist):
-            hist = self.hist.copy()
-        else:
-            hist = np.zeros(len(counts), np.int64)
-            hist[: len(self.hist)] = self.hist
-        hist[: len(counts)] += counts
+        if len(counts) > len(self.hist):
+            self.hist = np.concatenate(
+                [self.hist, np.zeros(len(counts) - len(self.hist), np.int64)]
+            )
+        self.hist[: len(counts)] += counts
+        self.ing += ing
         # (ING is a guess count, so its square fits its int32; the sums are int64)
-        return _Sums(self.ing + ing, self.ing_sq + ing * ing, hist)
+        self.ing_sq += ing * ing
+
+    def copy(self) -> _Sums:
+        return _Sums(self.ing.copy(), self.ing_sq.copy(), self.hist.copy())
+
+    def _asdict(self) -> dict[str, np.ndarray]:
+        return {"ing": self.ing, "ing_sq": self.ing_sq, "hist": self.hist}
 
 
 class FictitiousPlay:
@@ -144,7 +153,7 @@ class FictitiousPlay:
         # Exact sums over iterations 0..t of ING, ING^2 and the histogram of ING (targets per
         # guess count): the mixture of guessers ANG stands for, with its moments.  Copied at t*.
         self.sums = _Sums.zeros(self.D)
-        self.sums_star = self.sums
+        self.sums_star = self.sums.copy()
 
     # ---- what each mode provides -------------------------------------------------------------
 
@@ -182,7 +191,7 @@ class FictitiousPlay:
     def _respond(self) -> None:
         """Read ING_t off the tree and add it to the sums."""
         self.ing = self.tree.guess_counts()
-        self.sums = self.sums.plus(self.ing)
+        self.sums.add(self.ing)
 
     def _record(self, eps_hider: float, eps_guesser: float, value: float, best: bool) -> None:
         self.epsilon.append(max(eps_hider, eps_guesser))
@@ -191,7 +200,7 @@ class FictitiousPlay:
         self.value.append(value)
         if best:
             self.t_star = self.t
-            self.sums_star = self.sums
+            self.sums_star = self.sums.copy()
 
     def fresh_counts(self) -> np.ndarray:
         """ING_t computed from scratch (no incremental update): for checking the update."""
@@ -266,10 +275,10 @@ class ExactPlay(FictitiousPlay):
         self._respond()
         self._epsilons()
 
-    def _dot(self, a: np.ndarray, w_max: int, a_max: int) -> int:
-        """w . a exactly, for a >= 0 with the given maxima (int64 where it cannot overflow,
-        Python integers otherwise)."""
-        if w_max * max(a_max, 1) * self.D < 2**62:
+    def _dot(self, a: np.ndarray, a_max: int) -> int:
+        """w . a exactly, for 0 <= a <= a_max (int64 where it cannot overflow, Python integers
+        otherwise; no weight exceeds 1 + D t)."""
+        if (1 + self.D * self.t) * max(a_max, 1) * self.D < 2**62:
             return int(self.w @ a)
         return int(self.w.astype(object) @ a.astype(object))
 
@@ -277,9 +286,9 @@ class ExactPlay(FictitiousPlay):
         n = self.t + 1
         den = n * n * self.D
         ang_sum = self.sums.ing
-        w_max, ang_max = int(self.w.max()), int(ang_sum.max())
-        swa = self._dot(ang_sum, w_max, ang_max)
-        swi = self._dot(self.ing.astype(np.int64), w_max, int(self.ing.max()))
+        ang_max = int(ang_sum.max())
+        swa = self._dot(ang_sum, ang_max)
+        swi = self._dot(self.ing, self.D)  # (no guess count exceeds D)
         eh, eg = ang_max * n * self.D - swa, swa - n * swi  # epsilons times den
         eps = max(eh, eg)
         best_num, best_den = self.best_eps.numerator, self.best_eps.denominator
@@ -337,7 +346,7 @@ class OraclePlay(ExactPlay):
             self._keys[key] = len(self.trees)
             self.trees.append(tree)
         self.tree_index.append(self._keys[key])
-        self.sums = self.sums.plus(self.ing)
+        self.sums.add(self.ing)
 
     def _first(self) -> None:
         self._respond()
