@@ -318,3 +318,29 @@ def test_byte_pair_products_at_their_bounds(m):
     assert all(counts == got["base"] for counts in got.values())
     if m == 127:
         assert got["base"] == reference.Game(words).comp_num_guesses(v.tolist(), "exact")
+
+
+def test_the_core_refuses_weights_below_zero_or_summing_past_its_limit():
+    """The core's own check of integer weights (below the Python checks, for whoever calls it
+    directly): none negative, their sum at most 2**63 // D, also where single weights are so
+    big that a running sum would wrap; a tree built within the limit is updated within it."""
+    wl = jotto.load_words(["cab", "dog", "fit", "hum"], length=3)
+    lim = 2**63 // 4
+
+    def build(v):
+        return _core.build_tree(
+            wl.core, _core.RULE_EXACT, _core.CAND_ALL, np.array(v, np.int64), None, 0.0, 0.0, 1
+        )
+
+    for bad in (
+        [1, -1, 1, 1],
+        [lim, 1, 0, 0],
+        [2**62, 2**62, 2**62, 2**62],
+        [-(2**63), 2**62, 2**62, 1],
+    ):
+        with pytest.raises(ValueError):
+            build(bad)
+    tree = build([lim - 3, 1, 1, 1])
+    with pytest.raises(ValueError):
+        tree.update(np.array([lim - 2, 1, 1, 1], np.int64), None, 1)
+    tree.update(np.array([lim - 4, 2, 1, 1], np.int64), None, 1)

@@ -154,14 +154,18 @@ int jt_check_weights(const jt_words *w, const jt_weights *wt)
     if (!(wt->err_abs >= 0) || !(wt->err_rel >= 0) || !(wt->err_rel < 0.5))
         return JT_EINVAL;
     if (wt->v) {
+        /* every weight at most lim (a negative one is above it as unsigned), so that their sum,
+         * at most D lim, cannot wrap; then the sum at most lim: one pass without branches, which
+         * every update of a tree makes */
+        const uint64_t lim = (UINT64_C(1) << 63) / (uint64_t)w->D;
         uint64_t total = 0;
+        int over = 0;
         for (int32_t i = 0; i < w->D; i++) {
-            if (wt->v[i] < 0)
-                return JT_EINVAL;
+            over |= (uint64_t)wt->v[i] > lim;
             total += (uint64_t)wt->v[i];
-            if (total > (UINT64_C(1) << 63) / (uint64_t)w->D)
-                return JT_EINVAL;
         }
+        if (over || total > lim)
+            return JT_EINVAL;
     }
     if (wt->h)
         for (int32_t i = 0; i < w->D; i++)
