@@ -29,8 +29,9 @@
 
 /* The word lengths whose sweeps are compiled with the length a constant (loops over letters
  * unrolled); other lengths share sweeps compiled for any length (JT_LEN 0).  Not 2: a 2-letter
- * list has about a hundred words, its tree takes a fraction of a millisecond with either sweeps
- * (measured the same), and its units cost every build 45 s of CPU (docs/performance-build.md).
+ * list has about a hundred words, its tree takes a few hundredths of a millisecond with either
+ * sweeps, and its units cost every build 45 s of CPU (docs/performance-build.md); only the
+ * scalar level's sweeps for any length keep a 2-letter copy (kernels_length.c).
  * CMakeLists.txt and tests/house/test_cross_aarch64.py read this line. */
 #define JT_KERNEL_LENGTHS(X) X(3) X(4) X(5) X(6) X(7)
 

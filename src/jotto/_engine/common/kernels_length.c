@@ -35,6 +35,16 @@ JT_DECLARE_LENGTH(NAME)
 
 void JT_LEN_FN(evaluate, JT_KERNEL_SUFFIX, NAME)(const jt_eval *ev, int32_t c0, int32_t c1)
 {
+#if !JT_LEN && !JT_VECTOR
+    /* The scalar level's sweeps for any length took 2.4x the time of 2-letter ones on a 2-letter
+     * tree (45 us against 19, TWL06's 51 words); the vector levels' 1.1-1.25x (14-16 us against
+     * 13).  So the scalar level alone keeps a 2-letter copy here: 1.5 s more of its unit's
+     * compile, where 2-letter units for every level cost every build 45 s (kernels.h). */
+    if (ev->w->L == 2) {
+        evaluate_len(ev, c0, c1, 2);
+        return;
+    }
+#endif
     evaluate_len(ev, c0, c1, LENGTH);
 }
 
