@@ -364,12 +364,12 @@ void jt_set_parallel_threshold(int64_t pairs) { t_parallel = pairs < 0 ? 1 << 22
 
 /* An update's regrowth counts its pairs this many times over against t_parallel, going to
  * every thread from a sixteenth of the work a fresh tree needs: an update's other parts are
- * serial, so the regrowth is the only work its second thread can share.  `jotto solve` (ENABLE 5 letters, 2 threads, 2026-11-29): 0.92x the
- * wall time with 16, 0.93x with 4, against 1; with a busy process on each core still faster
- * than on one thread (2.32 s against 2.84 s, medians of 7), and the 3-letter solve under load
- * 0.88-1.03x one thread's time (bench/test_threads_under_load.py).  Fresh trees keep the
- * threshold itself (a 4-letter tree under load went 1.50x one thread's time at a quarter of
- * it). */
+ * serial, so the regrowth is the only work its second thread can share.  `jotto solve`
+ * (ENABLE 5 letters, 2 threads, 2026-11-29): 0.92x the wall time with 16, 0.93x with 4,
+ * against 1; with a busy process on each core still faster than on one thread (2.32 s against
+ * 2.84 s, medians of 7), and the 3-letter solve under load 0.88-1.03x one thread's time
+ * (bench/test_threads_under_load.py).  Fresh trees keep the threshold itself (a 4-letter tree
+ * under load went 1.50x one thread's time at a quarter of it). */
 #define UPDATE_SHARE 16
 
 /* How long jt_grow_all's other threads wait awake for a root's first tasks, at most (preparing
