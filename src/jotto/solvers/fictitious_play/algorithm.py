@@ -127,7 +127,8 @@ class _Sums:
     def copy(self) -> _Sums:
         return _Sums(self.ing.copy(), self.ing_sq.copy(), self.hist.copy())
 
-    def _asdict(self) -> dict[str, np.ndarray]:
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The three sums by their names in the strategy file."""
         return {"ing": self.ing, "ing_sq": self.ing_sq, "hist": self.hist}
 
 
@@ -215,8 +216,8 @@ class FictitiousPlay:
             "t_star": self.t_star,
             "best_responses": encode_best_responses(self.best_responses),
             "ing0": encode_array(self.ing0.astype(np.int32)),
-            "sums_last": encode_sums(self.sums._asdict()),
-            "sums_star": encode_sums(self.sums_star._asdict()),
+            "sums_last": encode_sums(self.sums.arrays()),
+            "sums_star": encode_sums(self.sums_star.arrays()),
             "history": encode_history(self.eps_hider, self.eps_guesser, self.value, self.seconds),
         }
 
