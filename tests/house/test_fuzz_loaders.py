@@ -67,6 +67,9 @@ def valid(tmp_path_factory):
     tree = jotto.gbr_tree(words)
     out["tree"] = json.loads(tree.to_json())
     out["words"] = words
+    table = d / "openers.jotto"
+    jotto.opener_values(jotto.WordList.from_words(list(words)[:20]), out=table)
+    out["openers"] = strategy_file.read(table)
     return out
 
 
@@ -166,15 +169,15 @@ def _mutate(doc, path, action, value):
     target = parent[key]
     if action == "delete" and isinstance(parent, dict):
         del parent[key]
-    elif action == "element" and isinstance(target, dict) and "base64" in target:
+    elif action == "element" and isinstance(target, dict) and {"base64", "zlib"} & set(target):
         a = strategy_file.decode_array(target).copy()
         if a.size:
             x = value if isinstance(value, (int, float)) and not isinstance(value, bool) else -1
             try:
                 a.flat[hash(str(value)) % a.size] = x
-            except (OverflowError, ValueError):
-                a.flat[0] = -1
-            parent[key] = strategy_file.encode_array(a)
+            except (OverflowError, ValueError):  # out of the dtype's range
+                a.flat[0] = np.iinfo(a.dtype).max if a.dtype.kind == "u" else -1
+            parent[key] = strategy_file.encode_array(a, deflate="zlib" in target)
     else:
         parent[key] = value
     return doc
@@ -213,6 +216,28 @@ def test_valid_strategy_mutated(tmp_path, valid, data, mode):
         )
     except (StrategyFileError, ValueError):
         pass
+
+
+@FUZZ
+@given(data=st.data())
+def test_valid_opener_table_mutated(tmp_path, valid, data):
+    """An opener table (its trees packed) mutated anywhere loads or is refused in one line."""
+    payload = valid["openers"]
+    path = data.draw(st.sampled_from(list(_paths(payload))), label="path")
+    action = data.draw(st.sampled_from(["replace", "delete", "element"]), label="action")
+    value = data.draw(special | json_values, label="value")
+    out = tmp_path / "o.jotto"
+    try:
+        strategy_file.write(out, _mutate(payload, path, action, value))
+    except ValueError:  # NaN or infinity: not a file this writer makes
+        return
+    try:
+        table = jotto.OpenerTable.load(out)
+    except StrategyFileError:
+        event("table refused")
+        return
+    event("table loaded")
+    assert len(table.rows) == len(table.words)
 
 
 @FUZZ

@@ -85,6 +85,22 @@ def test_openers_resume_refuses_another_word_list(tmp_path):
     one_line_error(cli("openers", "-n", 2, "-o", out, "--resume"), "another word list")
 
 
+def test_a_table_with_a_malformed_plan_is_refused_and_a_huge_width_is_any_width(tmp_path):
+    """A table's stored plan is checked as the arguments were (a fuzzed width of 1e308 once
+    overflowed the search); a width past what any tree needs narrows like the list's size."""
+    from jotto.util import strategy_file
+
+    wl = jotto.WordList.from_words(["ab", "cd", "ef", "ac", "bd"])
+    out = tmp_path / "t.jotto"
+    table = jotto.opener_values(wl, budget=1.0, width=1e308, out=out)
+    assert table.complete and jotto.OpenerTable.load(out).rows == table.rows
+    payload = strategy_file.read(out)
+    for plan in ({"focus": "x"}, {"width": -1.0}, []):
+        strategy_file.write(out, {**payload, "plan": plan})
+        with pytest.raises(strategy_file.StrategyFileError, match="t.jotto: malformed plan"):
+            jotto.OpenerTable.load(out)
+
+
 @pytest.mark.parametrize(
     "command", [("solve", "-n", 2, "-i", 2, "-o", "{dir}/s.jotto"), ("evaluate", "-n", 2)]
 )

@@ -24,6 +24,7 @@ from jotto.game.rules import PRESETS
 from jotto.responses.proof.distributed import local_pool
 from jotto.solvers.openers import OpenerTable, opener_values
 from jotto.util import strategy_file
+from jotto.util.strategy_file import StrategyFileError
 from tests.twins import reference_game
 from tests.twins.strategies import ANY_RULES, rule_cases
 
@@ -40,6 +41,15 @@ def twin_values(rules, words, v):
 
 def rows_of(table):
     return [(r.word, r.lower, r.upper) for r in table.rows]
+
+
+def same_trees(a, b):
+    """Two tables keep the same tree for every opener, array for array."""
+    for r in a.rows:
+        if r.upper is not None:
+            x, y = a.tree(r.word), b.tree(r.word)
+            for name in ("guess", "depth", "size", "children"):
+                assert np.array_equal(getattr(x, name), getattr(y, name)), (r.word, name)
 
 
 def check_trees(table, v):
@@ -218,6 +228,48 @@ def test_dask_cluster_split_plan_same_table(three, tmp_path):
     assert any(g["parts"] for g in groups)  # and groups of one word into its classes
 
 
+def each_unit(rows):
+    """Every unit a table's file keeps: rows, their classes, the classes' groups and theirs."""
+    for u in rows:
+        yield u
+        for q in u.get("parts") or ():
+            yield from each_unit([q])
+            yield from each_unit(q.get("groups") or ())
+
+
+def test_tables_of_version_1_are_still_read(three, tmp_path):
+    """Tables written before trees were packed (version 1: four arrays a tree) read as the same
+    table; a packed tree that is not a tree of the list is named with its row."""
+    from jotto.game.packed_trees import unpack_tree
+
+    few = jotto.WordList.from_words(list(three)[:30])
+    out = tmp_path / "t.jotto"
+    with pytest.MonkeyPatch.context() as mp:
+        split_everything(mp, min_targets=8)
+        table = opener_values(few, budget=0.5, out=out)
+    payload = strategy_file.read(out)
+    assert payload["table_version"] == 2
+    units = [u for u in each_unit(payload["search"]["rows"]) if u["tree"] is not None]
+    assert any("code" in u for u in units)  # classes' trees too
+    old = tmp_path / "v1.jotto"
+    for u in units:
+        u["tree"] = [strategy_file.encode_array(a) for a in unpack_tree(u["tree"], few)]
+    strategy_file.write(old, {**payload, "table_version": 1})
+    loaded = OpenerTable.load(old)
+    assert rows_of(loaded) == rows_of(table)
+    same_trees(loaded, table)
+
+    payload = strategy_file.read(out)
+    first = payload["search"]["rows"][0]
+    found = strategy_file.decode_array(first["tree"]["found"]).copy()
+    found[0] = 2
+    first["tree"]["found"] = strategy_file.encode_array(found, deflate=True)
+    strategy_file.write(old, payload)
+    problem = f"the row of '{few[0]}': a packed tree's found column"
+    with pytest.raises(StrategyFileError, match=problem):
+        OpenerTable.load(old)
+
+
 @pytest.fixture(scope="module")
 def longer(twl06):
     """The first 150 words of TWL06's 3-letter list: an exact table in several seconds (long
@@ -320,7 +372,9 @@ def test_openers_split_into_classes_keep_their_values(groups, case, budget, tmp_
         x = expected[words.index(r.word)]
         assert r.lower <= x and (r.upper is None or x <= r.upper), r.word
     check_trees(table, v)
-    assert rows_of(OpenerTable.load(out)) == rows_of(table)
+    loaded = OpenerTable.load(out)
+    assert rows_of(loaded) == rows_of(table)
+    same_trees(loaded, table)
 
 
 @settings(max_examples=25, deadline=None)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
+import zlib
 
 import numpy as np
 import pytest
@@ -97,3 +99,33 @@ def test_arrays_round_trip_exactly():
         assert b.dtype == a.dtype and b.shape == a.shape and a.tobytes() == b.tobytes()
     with pytest.raises(StrategyFileError, match="malformed ING_0"):
         strategy_file.decode_array({"dtype": "int32", "shape": [3], "base64": "AAAA"}, "ING_0")
+
+
+def test_deflated_arrays_round_trip_and_never_inflate_past_their_shape():
+    """Deflated arrays (opener tables' trees) come back exactly; bytes that inflate to more or
+    less than the shape says, or a shape past the input limit, are refused before memory is
+    spent on them."""
+    for a in (
+        np.arange(1000, dtype=np.int16) - 500,
+        np.array([[0, 255], [7, 9]], dtype=np.uint8),
+        np.array([], dtype=np.int32),
+    ):
+        b = strategy_file.decode_array(strategy_file.encode_array(a, deflate=True))
+        assert b.dtype == a.dtype and b.shape == a.shape and a.tobytes() == b.tobytes()
+
+    def deflated(data: bytes, shape) -> dict:
+        text = base64.b64encode(zlib.compress(data)).decode()
+        return {"dtype": "uint8", "shape": shape, "zlib": text}
+
+    for d, problem in [
+        (deflated(bytes(10**6), [10]), "do not hold 10 bytes"),
+        (deflated(bytes(5), [10]), "do not hold 10 bytes"),
+        (deflated(bytes(2**20), [1 << 40]), "past the input limit"),
+        ({**deflated(bytes(4), [4]), "shape": [-4]}, "negative shape"),
+    ]:
+        with pytest.raises(StrategyFileError, match=f"malformed trees .*{problem}"):
+            strategy_file.decode_array(d, "trees")
+    trailing = deflated(bytes(4), [4])
+    trailing["zlib"] = base64.b64encode(zlib.compress(bytes(4)) + b"more").decode()
+    with pytest.raises(StrategyFileError, match="do not hold 4 bytes"):
+        strategy_file.decode_array(trailing)

@@ -52,9 +52,10 @@ from .solution import check_same_words, words_from_payload, words_payload
 
 __all__ = ["OpenerTable", "OpenerValue", "OpenersInterrupted", "opener_values"]
 
-#: The strategy file's solver name for an opener table, and the version of its payload.
+#: The strategy file's solver name for an opener table, and the version of its payload: 2 keeps
+#: trees packed (:mod:`jotto.game.packed_trees`), 1 (still read) as their four arrays.
 SOLVER = "openers"
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 
 
 class OpenersInterrupted(KeyboardInterrupt):
@@ -228,7 +229,7 @@ class OpenerTable:
         payload = _read(Path(path))
         stored = _stored_words(Path(path), payload, words)
         v = _stored_weights(Path(path), payload, len(stored))
-        search = _search(stored, v, payload.get("plan", {}), DEFAULT_MEMORY)
+        search = _search(stored, v, _stored_plan(Path(path), payload), DEFAULT_MEMORY)
         try:
             search.restore(payload["search"])
         except (KeyError, TypeError, ValueError) as exc:
@@ -547,10 +548,11 @@ def _read(path: Path) -> dict[str, Any]:
             f"{path}: not an opener table (made by the "
             f"{payload.get('solver', 'fictitious-play')} solver)"
         )
-    if payload.get("table_version") != TABLE_VERSION:
+    version = payload.get("table_version")
+    if type(version) is not int or not 1 <= version <= TABLE_VERSION:
         raise StrategyFileError(
-            f"{path}: opener table version {payload.get('table_version')!r}"
-            f" (this jotto reads version {TABLE_VERSION})"
+            f"{path}: opener table version {version!r}"
+            f" (this jotto reads versions 1 to {TABLE_VERSION})"
         )
     return payload
 
@@ -565,6 +567,18 @@ def _stored_words(path: Path, payload: dict[str, Any], words: WordList | None) -
     except (KeyError, TypeError) as exc:
         raise StrategyFileError(f"{path}: malformed table ({exc!r})") from None
     return stored if words is None else words
+
+
+def _stored_plan(path: Path, payload: dict[str, Any]) -> dict[str, Any]:
+    """The run's plan (budget, focus, width), checked as :func:`opener_values` checks them."""
+    plan = payload.get("plan", {})
+    try:
+        _check("budget", plan.get("budget"), "float")
+        _check("focus", plan.get("focus", 10), "int")
+        _check("width", plan.get("width"), "float")
+    except (AttributeError, ValueError) as exc:
+        raise StrategyFileError(f"{path}: malformed plan ({exc})") from None
+    return plan
 
 
 def _stored_weights(path: Path, payload: dict[str, Any], size: int) -> np.ndarray:

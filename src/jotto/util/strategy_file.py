@@ -6,9 +6,11 @@
 
 The checksum is over the payload serialised canonically (sorted keys, no spaces).  NumPy arrays
 in the payload are stored exactly as ``{"dtype", "shape", "base64"}`` of their little-endian
-bytes.  What the payload holds is the solver's business (:mod:`jotto.solvers.solution`); this
-module only
-guarantees that what was written is what is read, or says clearly why not.
+bytes, or, for arrays a payload holds by the million (an opener table's trees), as
+``{"dtype", "shape", "zlib"}``: the same bytes deflated, then in base64, so that the JSON, whose
+decompressed size the input limit counts, stays small.  What the payload holds is the solver's
+business (:mod:`jotto.solvers.solution`); this module only guarantees that what was written is
+what is read, or says clearly why not.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import base64
 import gzip
 import hashlib
 import json
+import math
 import os
 import zlib
 from collections.abc import Iterator
@@ -25,7 +28,15 @@ from typing import Any
 
 import numpy as np
 
-from ..util.files import JSONInputError, gunzip, parse_json, quote, read_bytes, write_atomic
+from ..util.files import (
+    JSONInputError,
+    gunzip,
+    input_limit,
+    parse_json,
+    quote,
+    read_bytes,
+    write_atomic,
+)
 
 __all__ = [
     "FORMAT",
@@ -40,32 +51,65 @@ __all__ = [
 
 FORMAT = "jotto-strategy"
 VERSION = 1
-_DTYPES = {"int32": "<i4", "int64": "<i8", "float32": "<f4", "float64": "<f8"}
+_DTYPES = {
+    "uint8": "<u1",
+    "int16": "<i2",
+    "int32": "<i4",
+    "int64": "<i8",
+    "float32": "<f4",
+    "float64": "<f8",
+}
 
 
 class StrategyFileError(ValueError):
     """A strategy file cannot be used; the message names the file and the problem."""
 
 
-def encode_array(a: np.ndarray) -> dict[str, Any]:
-    """An array as JSON: its dtype name, shape and little-endian bytes in base64."""
+def encode_array(a: np.ndarray, deflate: bool = False) -> dict[str, Any]:
+    """An array as JSON: its dtype name, shape and little-endian bytes in base64 (``deflate``:
+    zlib-compressed first, under the key ``zlib``)."""
     name = np.dtype(a.dtype).name
     if name not in _DTYPES:
         raise TypeError(f"cannot store arrays of {name}")
     data = np.ascontiguousarray(a, dtype=_DTYPES[name]).tobytes()
-    return {"dtype": name, "shape": list(a.shape), "base64": base64.b64encode(data).decode()}
+    if deflate:
+        return {"dtype": name, "shape": list(a.shape), "zlib": _b64(zlib.compress(data, 6))}
+    return {"dtype": name, "shape": list(a.shape), "base64": _b64(data)}
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
 
 
 def decode_array(d: Any, what: str = "array") -> np.ndarray:
-    """The array :func:`encode_array` stored; :class:`StrategyFileError` if it is malformed."""
+    """The array :func:`encode_array` stored; :class:`StrategyFileError` if it is malformed.  A
+    deflated array is inflated to at most the bytes its shape calls for, and only after the
+    shape was checked against the input limit."""
     try:
         dtype = np.dtype(_DTYPES[d["dtype"]])
         shape = tuple(int(n) for n in d["shape"])
-        raw = base64.b64decode(d["base64"], validate=True)
+        if any(n < 0 for n in shape):
+            raise ValueError(f"negative shape {list(shape)}")
+        size = dtype.itemsize * math.prod(shape)
+        if "zlib" in d:
+            if size > input_limit():
+                raise ValueError(f"{size} bytes, past the input limit")
+            raw = _inflate(base64.b64decode(d["zlib"], validate=True), size)
+        else:
+            raw = base64.b64decode(d["base64"], validate=True)
         arr = np.frombuffer(raw, dtype=dtype).reshape(shape)
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, zlib.error) as exc:
         raise StrategyFileError(f"malformed {what} ({exc})") from None
     return arr.astype(dtype.newbyteorder("="))
+
+
+def _inflate(data: bytes, size: int) -> bytes:
+    """``data`` inflated, which must give exactly ``size`` bytes (no more is ever produced)."""
+    d = zlib.decompressobj()
+    out = d.decompress(data, size + 1)
+    if len(out) != size or not d.eof or d.unused_data:
+        raise ValueError(f"the deflated bytes do not hold {size} bytes")
+    return out
 
 
 def _digest(payload: Any) -> str:

@@ -51,10 +51,11 @@ from typing import Any
 import numpy as np
 
 from ...game.bounds import counting_total
+from ...game.packed_trees import pack_tree, unpack_tree
 from ...game.trees import DecisionTree
 from ...game.turns import replies
 from ...game.words import WordList
-from ...util.strategy_file import StrategyFileError, decode_array, encode_array
+from ...util.strategy_file import StrategyFileError, decode_array
 from .work_units import INF, Job, Outcome, Problem, Task
 
 __all__ = ["OpenerSearch", "TASK_SECONDS", "greedy_ranks"]
@@ -257,7 +258,8 @@ class OpenerSearch:
         self.max_task = MAX_TASK_SECONDS if self.slots < GROUP_SLOTS else MANY_SLOTS_TASK_SECONDS
         D = len(words)
         self.total = int(self.v.sum(dtype=object))
-        self.width = None if width is None else math.floor(width * self.total)
+        # no tree needs more than D guesses on average: a wider width is D's
+        self.width = None if width is None else math.floor(min(width, D) * self.total)
         state = np.arange(D) if words.core.hard else np.flatnonzero(self.v > 0)
         ranks = greedy_ranks(words, self.v, state)
         branches = words.core.branches
@@ -296,6 +298,9 @@ class OpenerSearch:
         self._fitted: dict[int, float] = {}  # log growth per 1/D of a guess, by unit (id)
         # the units needing passes, by kind of work, as found in one plan() (see _batch)
         self._walks: dict[str, list] = {}
+        # the trees of the last payload and their packed forms, by id (a checkpoint packs only
+        # the trees found since the one before)
+        self._packed: dict[int, tuple[tuple, dict[str, Any]]] = {}
 
     # ---- what is known ---------------------------------------------------------------------
 
@@ -930,13 +935,23 @@ class OpenerSearch:
     # ---- saving ------------------------------------------------------------------------------
 
     def payload(self) -> dict[str, Any]:
-        """The state of the search as a JSON object (trees as arrays)."""
+        """The state of the search as a JSON object (trees packed)."""
+        packed: dict[int, tuple[tuple, dict[str, Any]]] = {}
+
+        def pack(tree: tuple | None) -> dict[str, Any] | None:
+            if tree is None:
+                return None
+            hit = self._packed.get(id(tree))
+            if hit is None or hit[0] is not tree:
+                hit = (tree, pack_tree(*tree))
+            packed[id(tree)] = hit
+            return hit[1]
 
         def unit(u: _Unit) -> dict[str, Any]:
             return {
                 "lower": u.lower,
                 "upper": u.upper,
-                "tree": None if u.tree is None else [encode_array(a) for a in u.tree],
+                "tree": pack(u.tree),
                 "costs": u.costs,
                 "nodes": u.nodes,
                 "seconds": round(u.seconds, 6),
@@ -954,8 +969,10 @@ class OpenerSearch:
         def group(g: _Group) -> dict[str, Any]:
             return {"first": list(g.first), **unit(g), "parts": parts(g)}
 
+        rows = [{"word": r.word, **unit(r), "parts": parts(r)} for r in self.rows]
+        self._packed = packed
         return {
-            "rows": [{"word": r.word, **unit(r), "parts": parts(r)} for r in self.rows],
+            "rows": rows,
             "spent": self.spent,
             "job_seconds": self.job_seconds,
             "rate": [self._rate_nodes, self._rate_seconds],
@@ -977,10 +994,11 @@ class OpenerSearch:
         for row, d in zip(self.rows, rows):
             if not isinstance(d, dict) or d.get("word") != row.word:
                 raise StrategyFileError("the table's rows are not in word order")
-            _restore_unit(row, d, f"row {row.word}")
+            where = f"the row of {self.words[row.word]!r}"
+            _restore_unit(row, d, where, self.words)
             if d.get("parts") is not None:
                 self._split(row)
-                self._restore_parts(row, d["parts"], f"row {row.word}")
+                self._restore_parts(row, d["parts"], where)
         self.spent.update(p.get("spent", {}))
         self.job_seconds.update({k: list(x) for k, x in p.get("job_seconds", {}).items()})
         self._rate_nodes, self._rate_seconds = p.get("rate", [0, 0.0])
@@ -1001,7 +1019,7 @@ class OpenerSearch:
             raise StrategyFileError(f"{where}: its parts are not its classes")
         for part in unit.parts:
             q = stored[part.code]
-            _restore_unit(part, q, where)
+            _restore_unit(part, q, where, self.words)
             if q.get("groups") is not None:
                 self._restore_groups(part, q["groups"], where)
 
@@ -1021,7 +1039,7 @@ class OpenerSearch:
             raise StrategyFileError(f"{where}: a class's groups are not its first guesses")
         self._split_groups(part, firsts)
         for group, d in zip(part.groups, groups):
-            _restore_unit(group, d, where)
+            _restore_unit(group, d, where, self.words)
             if d.get("parts") is not None:
                 if len(group.first) != 1:
                     raise StrategyFileError(f"{where}: a group of several words has parts")
@@ -1029,7 +1047,7 @@ class OpenerSearch:
                 self._restore_parts(group, d["parts"], where)
 
 
-def _restore_unit(unit: _Unit, d: dict[str, Any], where: str) -> None:
+def _restore_unit(unit: _Unit, d: dict[str, Any], where: str, words: WordList) -> None:
     lower, upper = d.get("lower"), d.get("upper")
     if not all(type(x) is int and x >= 0 for x in (lower, upper)) or (
         upper < INF and d.get("tree") is None
@@ -1037,12 +1055,24 @@ def _restore_unit(unit: _Unit, d: dict[str, Any], where: str) -> None:
         raise StrategyFileError(f"{where}: malformed bounds")
     unit.lower = max(unit.lower, lower)
     unit.upper = upper
-    unit.tree = None if d["tree"] is None else tuple(decode_array(a, "tree") for a in d["tree"])
+    unit.tree = None if d["tree"] is None else _restore_tree(d["tree"], where, words)
     unit.costs = [tuple(c) for c in d.get("costs", [])]
     unit.nodes = int(d.get("nodes", 0))
     unit.seconds = float(d.get("seconds", 0.0))
     unit.tree_step = int(d.get("tree_step", 0))
     unit.tree_stuck = bool(d.get("tree_stuck", False))
+
+
+def _restore_tree(stored: Any, where: str, words: WordList) -> tuple:
+    """A unit's tree as :meth:`OpenerSearch.payload` stored it: packed
+    (:func:`~jotto.game.packed_trees.pack_tree`), or, in tables of version 1, as its four
+    arrays."""
+    if isinstance(stored, list):
+        return tuple(decode_array(a, "tree") for a in stored)
+    try:
+        return unpack_tree(stored, words)
+    except ValueError as exc:
+        raise StrategyFileError(f"{where}: {exc}") from None
 
 
 def _subtree(tree: tuple, start: int) -> tuple:
