@@ -113,3 +113,7 @@ def test_trees_that_are_not_trees_are_refused():
         unpack_tree(packed, wl)
     with pytest.raises(ValueError, match="columns guess, depth, reply, found"):
         unpack_tree({"guess": packed["guess"]}, wl)
+    packed = pack_tree(*arrays(tree))
+    packed["found"] = encode_array(np.ones(len(tree), np.float64), deflate=True)
+    with pytest.raises(ValueError, match="not integers"):
+        unpack_tree(packed, wl)

@@ -5,7 +5,8 @@ secrets among Norvig's 2,845 words, some 3,000 trees of 3,000 nodes.  As the fou
 arrays of :class:`~jotto.game.trees.DecisionTree` (guess, depth, size, and ``R`` children per
 node) they made 415 MB of JSON, past the input limit of a ``--resume``.  Everything but the
 guesses follows from two small numbers per node, so a tree is kept as four columns, node by node
-depth-first (children by increasing reply), each deflated (:func:`~jotto.util.strategy_file.encode_array`):
+depth-first (children by increasing reply), each deflated
+(:func:`~jotto.util.strategy_file.encode_array`):
 
 ``guess``
     the word index guessed (``int16`` while the list has fewer than 32,768 words);
@@ -72,9 +73,10 @@ def unpack_tree(d: Any, words: WordList) -> tuple[np.ndarray, np.ndarray, np.nda
     among its siblings, a node without targets)."""
     if not isinstance(d, dict) or set(d) != set(_COLUMNS):
         raise ValueError(f"a packed tree has the columns {', '.join(_COLUMNS)}")
-    guess, depth, reply, found = (
-        decode_array(d[name], f"tree {name}").astype(np.int64) for name in _COLUMNS
-    )
+    columns = [decode_array(d[name], f"tree {name}") for name in _COLUMNS]
+    if any(c.dtype.kind not in "iu" for c in columns):
+        raise ValueError("a packed tree's columns are not integers")
+    guess, depth, reply, found = (c.astype(np.int64) for c in columns)
     n = len(guess)
     if n == 0 or any(a.shape != (n,) for a in (depth, reply, found)):
         raise ValueError("a packed tree's columns are not of one length")
