@@ -73,14 +73,23 @@ def valid(tmp_path_factory):
     return out
 
 
+def _loaded(what: str, load, refusal: type[Exception]):
+    """What ``load()`` returns, or None if it refused the file with ``refusal`` (the outcome
+    counted as a hypothesis event)."""
+    try:
+        out = load()
+    except refusal:
+        event(f"{what} refused")
+        return None
+    event(f"{what} loaded")
+    return out
+
+
 def _load_strategy(path: Path) -> None:
     """Load a strategy file; if it loads, use it (Table 1, the hider, the guesser)."""
-    try:
-        s = jotto.Solution.load(path)
-    except StrategyFileError:
-        event("strategy refused")
+    s = _loaded("strategy", lambda: jotto.Solution.load(path), StrategyFileError)
+    if s is None:
         return
-    event("strategy loaded")
     table = s.table()
     assert all(math.isfinite(v) for v in table.values())
     p = s.hider()
@@ -89,13 +98,9 @@ def _load_strategy(path: Path) -> None:
 
 
 def _load_tree(path: Path, words=None) -> None:
-    try:
-        tree = jotto.DecisionTree.load(path, words)
-    except TreeFileError:
-        event("tree refused")
-        return
-    event("tree loaded")
-    assert (tree.guesses_needed() >= 1).all()
+    tree = _loaded("tree", lambda: jotto.DecisionTree.load(path, words), TreeFileError)
+    if tree is not None:
+        assert (tree.guesses_needed() >= 1).all()
 
 
 # ---- random bytes -------------------------------------------------------------------------
@@ -231,13 +236,9 @@ def test_valid_opener_table_mutated(tmp_path, valid, data):
         strategy_file.write(out, _mutate(payload, path, action, value))
     except ValueError:  # NaN or infinity: not a file this writer makes
         return
-    try:
-        table = jotto.OpenerTable.load(out)
-    except StrategyFileError:
-        event("table refused")
-        return
-    event("table loaded")
-    assert len(table.rows) == len(table.words)
+    table = _loaded("table", lambda: jotto.OpenerTable.load(out), StrategyFileError)
+    if table is not None:
+        assert len(table.rows) == len(table.words)
 
 
 @FUZZ
