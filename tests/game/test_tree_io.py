@@ -45,6 +45,18 @@ def test_tiny_tree_is_the_one_derived_by_hand(tiny):
     assert tiny.words.sha256 == TINY_SHA256
 
 
+def test_a_tree_walked_for_some_targets_gives_theirs_alone(tiny, sgb_tree):
+    """guesses_needed(targets): the same guesses for those targets as the whole walk, 0 for the
+    other words, and nothing for no target (tiny: derived by hand, above)."""
+    assert tiny.guesses_needed(np.array([2])).tolist() == [0, 0, 3]
+    assert tiny.guesses_needed(np.array([], dtype=np.intp)).tolist() == [0, 0, 0]
+    whole = sgb_tree.guesses_needed()
+    some = np.arange(0, len(sgb_tree.words), 7)
+    expected = np.zeros_like(whole)
+    expected[some] = whole[some]
+    assert np.array_equal(sgb_tree.guesses_needed(some), expected)
+
+
 def test_tiny_json_is_exactly_the_nested_document(tiny):
     assert json.loads(tiny.to_json("gbr-exact")) == {
         "format": "jotto-tree",

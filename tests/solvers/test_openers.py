@@ -270,6 +270,41 @@ def test_tables_of_version_1_are_still_read(three, tmp_path):
         OpenerTable.load(old)
 
 
+def test_a_table_claiming_less_than_its_trees_need_is_refused(three, tmp_path):
+    """Every tree of a table is walked as it is read: a row (or a class) whose upper end is
+    not what its tree needs, or a row whose tree starts with another word, is named."""
+    few = jotto.WordList.from_words(list(three)[:30])
+    out = tmp_path / "t.jotto"
+    with pytest.MonkeyPatch.context() as mp:
+        split_everything(mp, min_targets=8)
+        opener_values(few, budget=0.5, out=out)
+
+    def classes(rows):
+        return [q for q in each_unit(rows) if "code" in q and q["tree"] is not None]
+
+    def row_claims_less(rows):
+        rows[0]["upper"] -= 1
+
+    def row_has_another_tree(rows):
+        rows[0]["tree"] = rows[1]["tree"]
+
+    def class_claims_more(rows):
+        classes(rows)[0]["upper"] += 1
+
+    assert classes(strategy_file.read(out)["search"]["rows"])
+    damaged = tmp_path / "d.jotto"
+    for damage, problem in [
+        (row_claims_less, "a tree is worth"),
+        (row_has_another_tree, "its tree starts with another word"),
+        (class_claims_more, "a tree is worth"),
+    ]:
+        payload = strategy_file.read(out)
+        damage(payload["search"]["rows"])
+        strategy_file.write(damaged, payload)
+        with pytest.raises(StrategyFileError, match=problem):
+            OpenerTable.load(damaged)
+
+
 @pytest.fixture(scope="module")
 def longer(twl06):
     """The first 150 words of TWL06's 3-letter list: an exact table in several seconds (long

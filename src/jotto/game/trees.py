@@ -101,27 +101,27 @@ class DecisionTree:
             f"{int(counts.max())})"
         )
 
-    def guesses_needed(self) -> np.ndarray:
-        """Guesses the tree needs for each target (``int32 [D]``)."""
-        nodes, targets = self.visits()
+    def guesses_needed(self, targets: np.ndarray | None = None) -> np.ndarray:
+        """Guesses the tree needs for each target (``int32 [D]``); with ``targets`` (word
+        indices), for those only (0 for the other words)."""
+        nodes, targets = self.visits(targets)
         found = self.guess[nodes] == targets
         out = np.zeros(len(self.words), dtype=np.int32)
         out[targets[found]] = self.depth[nodes[found]] + 1
         return out
 
-    def visits(self) -> tuple[np.ndarray, np.ndarray]:
+    def visits(self, targets: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Every (node, target) pair of a target and a node its game passes through, the
         guess there being the target's last when it is the target: two ``intp`` arrays, root
-        first, walked a level at a time for all targets at once."""
+        first, walked a level at a time for all targets at once (every word, or ``targets``:
+        a tree of a state of the game is walked for the state's words)."""
         words = self.words
-        nodes = np.zeros(len(words), dtype=np.intp)
-        targets = np.arange(len(words))
-        out: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+        targets = np.arange(len(words)) if targets is None else np.asarray(targets, np.intp)
+        nodes = np.zeros(len(targets), dtype=np.intp)
+        out: tuple[list[np.ndarray], list[np.ndarray]] = ([nodes], [targets])
         for _ in range(len(self) + 1):  # a path passes each node once
             if not targets.size:
                 return np.concatenate(out[0]), np.concatenate(out[1])
-            out[0].append(nodes)
-            out[1].append(targets)
             g = self.guess[nodes]
             on = g != targets
             nodes, targets, g = nodes[on], targets[on], g[on]
@@ -130,6 +130,8 @@ class DecisionTree:
                 bad = targets[child < 0][0]
                 raise ValueError(f"the tree has no branch for target {words[bad]!r}")
             nodes = child.astype(np.intp)
+            out[0].append(nodes)
+            out[1].append(targets)
         raise ValueError("the tree's children lead back to a node (a cycle)")
 
     def node_after(self, history, state_size: int) -> int:

@@ -995,7 +995,7 @@ class OpenerSearch:
             if not isinstance(d, dict) or d.get("word") != row.word:
                 raise StrategyFileError("the table's rows are not in word order")
             where = f"the row of {self.words[row.word]!r}"
-            _restore_unit(row, d, where, self.words)
+            self._restore_unit(row, d, where)
             if d.get("parts") is not None:
                 self._split(row)
                 self._restore_parts(row, d["parts"], where)
@@ -1019,7 +1019,7 @@ class OpenerSearch:
             raise StrategyFileError(f"{where}: its parts are not its classes")
         for part in unit.parts:
             q = stored[part.code]
-            _restore_unit(part, q, where, self.words)
+            self._restore_unit(part, q, where)
             if q.get("groups") is not None:
                 self._restore_groups(part, q["groups"], where)
 
@@ -1039,28 +1039,55 @@ class OpenerSearch:
             raise StrategyFileError(f"{where}: a class's groups are not its first guesses")
         self._split_groups(part, firsts)
         for group, d in zip(part.groups, groups):
-            _restore_unit(group, d, where, self.words)
+            self._restore_unit(group, d, where)
             if d.get("parts") is not None:
                 if len(group.first) != 1:
                     raise StrategyFileError(f"{where}: a group of several words has parts")
                 self._split_classes(group)
                 self._restore_parts(group, d["parts"], where)
 
+    def _restore_unit(self, unit: _Unit, d: dict[str, Any], where: str) -> None:
+        """A unit's bounds, tree and history from the file; its tree is walked and must be
+        worth the unit's upper end (a file cannot claim more than its trees give)."""
+        lower, upper = d.get("lower"), d.get("upper")
+        if not all(type(x) is int and x >= 0 for x in (lower, upper)) or (
+            upper < INF and d.get("tree") is None
+        ):
+            raise StrategyFileError(f"{where}: malformed bounds")
+        unit.lower = max(unit.lower, lower)
+        unit.upper = upper
+        unit.tree = None if d["tree"] is None else _restore_tree(d["tree"], where, self.words)
+        if unit.tree is not None and upper < INF:
+            self._check_worth(unit, where)
+        unit.costs = [tuple(c) for c in d.get("costs", [])]
+        unit.nodes = int(d.get("nodes", 0))
+        unit.seconds = float(d.get("seconds", 0.0))
+        unit.tree_step = int(d.get("tree_step", 0))
+        unit.tree_stuck = bool(d.get("tree_stuck", False))
 
-def _restore_unit(unit: _Unit, d: dict[str, Any], where: str, words: WordList) -> None:
-    lower, upper = d.get("lower"), d.get("upper")
-    if not all(type(x) is int and x >= 0 for x in (lower, upper)) or (
-        upper < INF and d.get("tree") is None
-    ):
-        raise StrategyFileError(f"{where}: malformed bounds")
-    unit.lower = max(unit.lower, lower)
-    unit.upper = upper
-    unit.tree = None if d["tree"] is None else _restore_tree(d["tree"], where, words)
-    unit.costs = [tuple(c) for c in d.get("costs", [])]
-    unit.nodes = int(d.get("nodes", 0))
-    unit.seconds = float(d.get("seconds", 0.0))
-    unit.tree_step = int(d.get("tree_step", 0))
-    unit.tree_stuck = bool(d.get("tree_stuck", False))
+    def _check_worth(self, unit: _Unit, where: str) -> None:
+        """:class:`StrategyFileError` unless the unit's tree needs, over the unit's targets of
+        positive weight, exactly the unit's upper end, and a row's starts with its opener.  (A
+        class of weight 0 may give all its groups one tree, worth 0 whatever it starts with.)"""
+        if isinstance(unit, _Row):
+            targets = np.arange(len(self.words))
+        else:
+            part = unit.part if isinstance(unit, _Group) else unit
+            targets = np.asarray(part.targets, np.intp)
+        targets = targets[self.v[targets] > 0]
+        tree = DecisionTree(self.words, *unit.tree)
+        if isinstance(unit, _Row) and tree.guess[0] != unit.word:
+            raise StrategyFileError(f"{where}: its tree starts with another word")
+        try:
+            needed = tree.guesses_needed(targets)[targets]
+        except (IndexError, ValueError) as exc:  # (version 1's trees are not checked as read)
+            raise StrategyFileError(f"{where}: not a tree of the list ({exc})") from None
+        worth = int(np.dot(self.v[targets].astype(object), needed.astype(object)))
+        if worth != unit.upper:
+            raise StrategyFileError(
+                f"{where}: a tree is worth {worth}, not the {unit.upper} the table says"
+                f" (in the hider's weights)"
+            )
 
 
 def _restore_tree(stored: Any, where: str, words: WordList) -> tuple:
