@@ -258,6 +258,11 @@ def test_tables_of_version_1_are_still_read(three, tmp_path):
     loaded = OpenerTable.load(old)
     assert rows_of(loaded) == rows_of(table)
     same_trees(loaded, table)
+    empty = [np.zeros(0, np.int32)] * 3 + [np.zeros((0, few.classes), np.int32)]
+    units[0]["tree"] = [strategy_file.encode_array(a) for a in empty]
+    strategy_file.write(old, {**payload, "table_version": 1})
+    with pytest.raises(StrategyFileError, match="not a tree of the list"):
+        OpenerTable.load(old)
 
     payload = strategy_file.read(out)
     first = payload["search"]["rows"][0]

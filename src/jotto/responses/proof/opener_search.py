@@ -1076,12 +1076,13 @@ class OpenerSearch:
             targets = np.asarray(part.targets, np.intp)
         targets = targets[self.v[targets] > 0]
         tree = DecisionTree(self.words, *unit.tree)
-        if isinstance(unit, _Row) and tree.guess[0] != unit.word:
-            raise StrategyFileError(f"{where}: its tree starts with another word")
         try:
+            first = int(tree.guess[0])
             needed = tree.guesses_needed(targets)[targets]
         except (IndexError, ValueError) as exc:  # (version 1's trees are not checked as read)
             raise StrategyFileError(f"{where}: not a tree of the list ({exc})") from None
+        if isinstance(unit, _Row) and first != unit.word:
+            raise StrategyFileError(f"{where}: its tree starts with another word")
         worth = int(np.dot(self.v[targets].astype(object), needed.astype(object)))
         if worth != unit.upper:
             raise StrategyFileError(
