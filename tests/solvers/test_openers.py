@@ -237,16 +237,24 @@ def each_unit(rows):
             yield from each_unit(q.get("groups") or ())
 
 
-def test_tables_of_version_1_are_still_read(three, tmp_path):
+@pytest.fixture(scope="module")
+def split_table(three, tmp_path_factory):
+    """The first 30 words of the 3-letter list, a half-second table of them split into classes
+    and groups, and its file (read only)."""
+    few = jotto.WordList.from_words(list(three)[:30])
+    out = tmp_path_factory.mktemp("split") / "t.jotto"
+    with pytest.MonkeyPatch.context() as mp:
+        split_everything(mp, min_targets=8)
+        table = opener_values(few, budget=0.5, out=out)
+    return few, table, out
+
+
+def test_tables_of_version_1_are_still_read(split_table, tmp_path):
     """Tables written before trees were packed (version 1: four arrays a tree) read as the same
     table; a packed tree that is not a tree of the list is named with its row."""
     from jotto.game.packed_trees import unpack_tree
 
-    few = jotto.WordList.from_words(list(three)[:30])
-    out = tmp_path / "t.jotto"
-    with pytest.MonkeyPatch.context() as mp:
-        split_everything(mp, min_targets=8)
-        table = opener_values(few, budget=0.5, out=out)
+    few, table, out = split_table
     payload = strategy_file.read(out)
     assert payload["table_version"] == 2
     units = [u for u in each_unit(payload["search"]["rows"]) if u["tree"] is not None]
@@ -275,14 +283,10 @@ def test_tables_of_version_1_are_still_read(three, tmp_path):
         OpenerTable.load(old)
 
 
-def test_a_table_claiming_less_than_its_trees_need_is_refused(three, tmp_path):
+def test_a_table_claiming_less_than_its_trees_need_is_refused(split_table, tmp_path):
     """Every tree of a table is walked as it is read: a row (or a class) whose upper end is
     not what its tree needs, or a row whose tree starts with another word, is named."""
-    few = jotto.WordList.from_words(list(three)[:30])
-    out = tmp_path / "t.jotto"
-    with pytest.MonkeyPatch.context() as mp:
-        split_everything(mp, min_targets=8)
-        opener_values(few, budget=0.5, out=out)
+    _, _, out = split_table
 
     def classes(rows):
         return [q for q in each_unit(rows) if "code" in q and q["tree"] is not None]

@@ -275,6 +275,13 @@ def _check(name: str, value: Any, kind: str) -> None:
         raise ValueError(f"{name} must be {what} or None, not {value!r}")
 
 
+def _check_plan(budget: Any, focus: Any, width: Any) -> None:
+    """A run's plan, as given or as its file stored it: :class:`ValueError` naming the value."""
+    _check("budget", budget, "float")
+    _check("focus", focus, "int")
+    _check("width", width, "float")
+
+
 def opener_values(
     words: Words,
     hider: Hider = None,
@@ -331,9 +338,7 @@ def opener_values(
     """
     wl = as_word_list(words)
     v, _ = weights_and_total(hider_of(wl, hider, hide_from), len(wl))
-    _check("budget", budget, "float")
-    _check("focus", focus, "int")
-    _check("width", width, "float")
+    _check_plan(budget, focus, width)
     _check("checkpoint_seconds", checkpoint_seconds, "float")
     _check("slots", slots, "int")
     if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 2**20:
@@ -573,9 +578,7 @@ def _stored_plan(path: Path, payload: dict[str, Any]) -> dict[str, Any]:
     """The run's plan (budget, focus, width), checked as :func:`opener_values` checks them."""
     plan = payload.get("plan", {})
     try:
-        _check("budget", plan.get("budget"), "float")
-        _check("focus", plan.get("focus", 10), "int")
-        _check("width", plan.get("width"), "float")
+        _check_plan(plan.get("budget"), plan.get("focus", 10), plan.get("width"))
     except (AttributeError, ValueError) as exc:
         raise StrategyFileError(f"{path}: malformed plan ({exc})") from None
     return plan

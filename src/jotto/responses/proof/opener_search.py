@@ -1059,6 +1059,8 @@ class OpenerSearch:
         unit.tree = None if d["tree"] is None else _restore_tree(d["tree"], where, self.words)
         if unit.tree is not None and upper < INF:
             self._check_worth(unit, where)
+        if isinstance(d["tree"], dict):  # packed: the next checkpoint writes it as it was read
+            self._packed[id(unit.tree)] = (unit.tree, d["tree"])
         unit.costs = [tuple(c) for c in d.get("costs", [])]
         unit.nodes = int(d.get("nodes", 0))
         unit.seconds = float(d.get("seconds", 0.0))
