@@ -272,6 +272,27 @@ def test_files_round_trip_and_resume(tmp_path):
     assert resumed.rounds == whole.rounds
 
 
+@settings(max_examples=30, deadline=None)
+@given(words=dictionaries(min_size=4, max_size=8, lengths=(2, 3)), rounds=st.integers(1, 3))
+def test_a_resumed_run_s_guesser_is_the_one_its_bounds_describe(tmp_path_factory, words, rounds):
+    """A run stopped after some rounds and resumed ends at the exact value, its file read
+    back checked (its stored upper bound is its guesser's exact worst case).  Resumed runs used
+    to match the flow game's trees to the wrong restored columns (every restored tree was
+    recorded at the last index), and their guesser's worst case was not the bound they
+    stored: a 600-s resume at 100 common secrets of Norvig's list stopped with that error."""
+    wl = jotto.WordList.from_words(words)
+    path = tmp_path_factory.mktemp("resume") / "run.jotto"
+    jotto.solve(wl.length, wl, method="double-oracle", iterations=rounds, progress=False, out=path)
+    resumed = jotto.solve(
+        wl.length, wl, method="double-oracle", progress=False, out=path, resume=True
+    )
+    whole = jotto.solve(wl.length, wl, method="double-oracle", progress=False)
+    assert resumed.exact and resumed.value_bounds == whole.value_bounds
+    back = jotto.Solution.load(path, wl)
+    assert back.value_bounds == resumed.value_bounds
+    assert back.guesser_worst_case() == back.value_bounds[1]
+
+
 @settings(max_examples=15, deadline=None)
 @given(words=dictionaries(min_size=4, max_size=8, lengths=(2, 3)), data=st.data())
 def test_a_compacted_solution_keeps_the_hider_and_the_guesser_s_exact_worst_case(

@@ -212,8 +212,10 @@ class DoubleOracle:
         self._smoothed: np.ndarray | None = None
         self._side: BoundSearch | None = None  # the proof beside the rounds (prove_beside)
         self._side_threads = 0
-        for tree in list(self.trees):
-            self.trees.remove(tree)
+        # the given trees (a resumed run's) become columns in their order; _add records each
+        # one's index, which the file's guesser weights and the flow's trees are matched by
+        given, self.trees = self.trees, []
+        for tree in given:
             self._add(tree)
         if not self.trees:
             self._add(gbr_tree(self.words, None, rule="exact", threads=self.threads))
