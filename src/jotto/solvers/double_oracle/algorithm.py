@@ -563,7 +563,9 @@ class DoubleOracle:
         worst = Fraction(int(_exact_dot(self._counts[self._rows], q_int).max()), den)
         if self.upper is None or worst < self.upper:
             self.upper, self.guesser_int, self.guesser_den = worst, q_int, den
-            self._mixture = None
+            # the flow's trees filed before are worse than this guesser: a checkpoint must not
+            # go back to them (it makes the next flow mixture's, or files these trees)
+            self._mixture = self._filed = None
 
     def _offer_flow_guesser(self, sol: FlowSolution) -> None:
         """Keep the flow game's guesser, split into trees (:meth:`FlowGame.solve`), their
