@@ -9,7 +9,10 @@ secrets within ``JOTTO_COMMON_STRATEGY_SECONDS`` (600) on ``JOTTO_COMMON_STRATEG
 double-oracle --hide-from sgb:N -o RUN.jotto``) instead.  Either way it writes
 :meth:`~jotto.solvers.double_oracle.solution.DoubleOracleSolution.compacted` with at most
 ``JOTTO_COMMON_STRATEGY_TREES`` (24) trees to ``OUT`` (never over an existing file), and prints
-the certified interval of the run and of the file.  The bundled
+the certified interval of the run and of the file.  With ``JOTTO_COMMON_STRATEGY_HIDER=ASCENT.json``
+(``bench/uniform_ascent.py``'s output) the file's hider is that run's best one, if it proved a
+greater bound than the run's hider
+(:meth:`~jotto.solvers.double_oracle.solution.DoubleOracleSolution.with_hider`).  The bundled
 ``src/jotto/data/sgb-norvig-common-200.jotto`` was made so (docs/common-words.md says when,
 with what interval).
 """
@@ -20,6 +23,9 @@ import json
 import os
 import sys
 import time
+from fractions import Fraction
+
+import numpy as np
 
 import jotto
 from jotto.solvers.solution import Solution
@@ -28,6 +34,7 @@ N = int(os.environ.get("JOTTO_COMMON_STRATEGY_N", "200"))
 SECONDS = float(os.environ.get("JOTTO_COMMON_STRATEGY_SECONDS", "600"))
 THREADS = int(os.environ.get("JOTTO_COMMON_STRATEGY_THREADS", "2"))
 TREES = int(os.environ.get("JOTTO_COMMON_STRATEGY_TREES", "24"))
+HIDER = os.environ.get("JOTTO_COMMON_STRATEGY_HIDER")
 
 
 def main() -> None:
@@ -50,6 +57,11 @@ def main() -> None:
             progress=False,
         )
     small = run.compacted(TREES)
+    if HIDER is not None:
+        with open(HIDER) as f:
+            best = json.load(f)["best"]
+        if Fraction(best["lower"]) > small.value_bounds[0]:
+            small = small.with_hider(np.array(best["weights"], dtype=np.int64), best["lower"])
     small.save(out)
     lo, hi = run.value_bounds
     slo, shi = small.value_bounds

@@ -293,6 +293,39 @@ def test_a_resumed_run_s_guesser_is_the_one_its_bounds_describe(tmp_path_factory
     assert back.guesser_worst_case() == back.value_bounds[1]
 
 
+def test_a_hider_proved_elsewhere_replaces_the_run_s(tmp_path):
+    """with_hider keeps the guesser and takes another hider with the bound a best response
+    proved against it (here the finished run's equilibrium hider, put into a run stopped
+    after one round): the file reads back with it; a bound above the guesser's worst case,
+    weight on a word the hider may not hide, or weights that are not integers are refused."""
+    wl = jotto.WordList.from_words(["ab", "cd", "ac", "bd", "ef", "ae", "cf", "bf"])
+    secrets = tmp_path / "secrets.txt"
+    secrets.write_text("ab\ncd\nac\nbd\nef\n")
+    whole = jotto.solve(2, wl, method="double-oracle", progress=False, hide_from=str(secrets))
+    part = jotto.solve(
+        2, wl, method="double-oracle", iterations=1, progress=False, hide_from=str(secrets)
+    )
+    hider = whole.hider_int.astype(np.int64)
+    proved = jotto.best_response(wl, hider).lower
+    assert proved == whole.value_bounds[0]  # the exact run's hider holds the value
+    stronger = part.with_hider(hider, proved)
+    assert stronger.value_bounds == (proved, part.value_bounds[1])
+    assert (stronger.hider_int == hider).all()
+    assert stronger.guesser_expected() == part.guesser_expected()
+    stronger.save(tmp_path / "s.jotto")
+    back = jotto.Solution.load(tmp_path / "s.jotto", wl)
+    assert back.value_bounds == stronger.value_bounds and (back.hider_int == hider).all()
+    over = part.value_bounds[1] + Fraction(1, 7)
+    with pytest.raises(ValueError, match="no hider holds every guesser to"):
+        part.with_hider(hider, over)
+    outside = hider.copy()
+    outside[wl.index("bf")] = 1
+    with pytest.raises(ValueError, match="words it may not hide"):
+        part.with_hider(outside, proved)
+    with pytest.raises(ValueError, match="non-negative integer weights"):
+        part.with_hider(hider / 2.0, proved)
+
+
 @settings(max_examples=15, deadline=None)
 @given(words=dictionaries(min_size=4, max_size=8, lengths=(2, 3)), data=st.data())
 def test_a_compacted_solution_keeps_the_hider_and_the_guesser_s_exact_worst_case(

@@ -260,6 +260,41 @@ class DoubleOracleSolution(Solution):
         }
         return DoubleOracleSolution(self.words, payload, ([self.trees[k] for k in keep], counts))
 
+    def with_hider(self, hider: np.ndarray, lower: Fraction) -> DoubleOracleSolution:
+        """The same guesser with another hider: integer weights ``hider`` (one per word, on the
+        hidden words only) that a best-response search proved elsewhere to hold every guesser
+        to at least ``lower`` expected guesses (its :attr:`~jotto.BestResponse.lower` against
+        exactly these weights).  The lower end of :attr:`value_bounds` becomes ``lower``.
+
+        For a hider found outside the rounds: at the 200 most common secrets of Norvig's list,
+        ``bench/uniform_ascent.py`` proves one stronger than the uniform hider, whose bound the
+        run had (docs/common-words.md).  The claim is the caller's proof;
+        :meth:`write_certificate` proves it again.  :class:`ValueError` for weights that are
+        not one non-negative integer per word, none of them positive, or ``lower`` above the
+        guesser's exact worst case (no hider can hold the guesser to more)."""
+        weights = np.asarray(hider)
+        if (
+            weights.shape != (len(self.words),)
+            or weights.dtype.kind not in "iuO"
+            or any(int(x) < 0 for x in weights)
+        ):
+            raise ValueError(f"the hider must be {len(self.words)} non-negative integer weights")
+        lower = Fraction(lower)
+        upper = self.value_bounds[1]
+        if lower > upper:
+            raise ValueError(
+                f"no hider holds every guesser to {lower}: this guesser needs at most {upper}"
+            )
+        payload = {
+            **self._payload,
+            "hider": [int(x) for x in weights],
+            "lower": encode_fraction(lower),
+        }
+        try:
+            return DoubleOracleSolution(self.words, payload, (self.trees, self.counts))
+        except StrategyFileError as e:  # all zero, or weight on words it may not hide
+            raise ValueError(str(e)) from None
+
     def __repr__(self) -> str:
         lo, hi = self.value_bounds
         return (
