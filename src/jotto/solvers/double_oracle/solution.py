@@ -272,11 +272,9 @@ class DoubleOracleSolution(Solution):
         :meth:`write_certificate` proves it again.  :class:`ValueError` for weights that are
         not one non-negative integer per word, none of them positive, or ``lower`` above the
         guesser's exact worst case (no hider can hold the guesser to more)."""
-        weights = np.asarray(hider)
-        if (
-            weights.shape != (len(self.words),)
-            or weights.dtype.kind not in "iuO"
-            or any(int(x) < 0 for x in weights)
+        weights = list(np.asarray(hider)) if np.ndim(hider) == 1 else []
+        if len(weights) != len(self.words) or not all(
+            isinstance(x, (int, np.integer)) and not isinstance(x, bool) and x >= 0 for x in weights
         ):
             raise ValueError(f"the hider must be {len(self.words)} non-negative integer weights")
         lower = Fraction(lower)
