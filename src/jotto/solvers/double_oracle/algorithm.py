@@ -95,6 +95,9 @@ ROUND_SHARE = 0.5
 #: the centre where a moving average of the LP's hiders (this weight on the previous
 #: rounds') reached 4.802.  A weight of 0.75 did better there over 300 s (4.593 against 4.630
 #: with 0.25), but the exact 2-letter run took 647 rounds and 1.3 times the CPU of 0.5's 565.
+#: Its cost: the centre gives every hidden word weight, so each search spans them all; on all
+#: 2,845 words 300 s make 7 rounds (7.817) where the LP's own hider makes 33 (7.458), while at
+#: 500 and 1000 secrets smoothing wins (docs/common-words.md, "Smoothing costs the rounds").
 SMOOTHING = 0.5
 #: A checkpoint keeps the flow game's trees of the one before if they are younger than this
 #: (:meth:`DoubleOracle._columns_with_guesser`): making them takes seconds.
